@@ -1,0 +1,107 @@
+import type * as pulumi from '@pulumi/pulumi';
+import { isIPv4, isIPv6 } from 'node:net';
+import type { DnsResourceRecord } from '../managers';
+import { Failures, changedFields, isKnown } from './checks';
+import { connect, type Connection } from './connection';
+import { say } from './log';
+
+type Bag = Record<string, unknown>;
+
+const TYPES = ['A', 'AAAA', 'CNAME', 'MX', 'TXT', 'NS', 'PTR', 'SRV', 'SPF'] as const;
+const HOST = /^(@|\*|(\*\.)?[a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?(\.[a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?)*)$/i;
+const DEFAULT_TTL = 900;
+
+function checkData(type: string, data: unknown, failures: Failures): void {
+  if (!failures.string('data', data, { required: true, maxLength: 4096 })) return;
+  const value = data as string;
+  if (type === 'A' && !isIPv4(value)) failures.add('data', `data ${JSON.stringify(value)} must be an IPv4 address for an A record`);
+  if (type === 'AAAA' && !isIPv6(value)) failures.add('data', `data ${JSON.stringify(value)} must be an IPv6 address for an AAAA record`);
+}
+
+async function check(_olds: Bag, news: Bag): Promise<pulumi.dynamic.CheckResult> {
+  const inputs: Bag = { ...news, ttl: news.ttl ?? DEFAULT_TTL };
+  if (typeof inputs.type === 'string') inputs.type = inputs.type.toUpperCase();
+  const failures = new Failures();
+  const hasId = inputs.zoneId !== undefined;
+  const hasName = inputs.zoneName !== undefined;
+  if (hasId === hasName) failures.add('zoneId', 'set exactly one of zoneId and zoneName');
+  if (hasId) failures.integer('zoneId', inputs.zoneId, { min: 1 });
+  if (hasName) failures.domain('zoneName', inputs.zoneName, true);
+  if (failures.string('host', inputs.host, { required: true, maxLength: 253 }) && !HOST.test(inputs.host as string)) {
+    failures.add('host', `host ${JSON.stringify(inputs.host)} must be @, * or a relative DNS name`);
+  }
+  if (failures.string('type', inputs.type, { required: true })) {
+    failures.oneOf('type', inputs.type as string, TYPES, 'a supported record type');
+    if (isKnown(inputs.data)) checkData(inputs.type as string, inputs.data, failures);
+  }
+  failures.integer('ttl', inputs.ttl, { min: 60, max: 604_800 });
+  if (inputs.type === 'MX') failures.integer('mxPriority', inputs.mxPriority ?? 10, { min: 0, max: 65_535 });
+  else if (inputs.mxPriority !== undefined) failures.add('mxPriority', 'mxPriority applies to MX records only');
+  return { inputs, failures: failures.list };
+}
+
+const REPLACE = ['zoneId', 'zoneName', 'type'] as const;
+const EDIT = ['host', 'data', 'ttl', 'mxPriority'] as const;
+
+async function diff(_id: string, olds: Bag, news: Bag): Promise<pulumi.dynamic.DiffResult> {
+  const replaces = changedFields(olds, news, REPLACE);
+  const edits = changedFields(olds, news, EDIT);
+  return { changes: replaces.length + edits.length > 0, replaces };
+}
+
+async function zoneIdOf(c: Connection, inputs: Bag): Promise<number> {
+  if (inputs.zoneId !== undefined) return Number(inputs.zoneId);
+  return (await c.dns.getZoneByName(String(inputs.zoneName), false)).id;
+}
+
+function outputs(inputs: Bag, record: DnsResourceRecord, zoneId: number): Bag {
+  return { ...inputs, recordId: record.id, resolvedZoneId: zoneId, host: record.host, data: record.data, ttl: record.ttl };
+}
+
+function spec(inputs: Bag) {
+  return {
+    host: String(inputs.host),
+    type: String(inputs.type),
+    data: String(inputs.data),
+    ttl: Number(inputs.ttl),
+    ...(inputs.type === 'MX' ? { mxPriority: Number(inputs.mxPriority ?? 10) } : {}),
+  };
+}
+
+async function create(inputs: Bag): Promise<pulumi.dynamic.CreateResult> {
+  const c = connect();
+  const zoneId = await zoneIdOf(c, inputs);
+  const wanted = spec(inputs);
+  let record: DnsResourceRecord;
+  try {
+    record = await c.dns.createRecord(zoneId, wanted);
+  } catch (err) {
+    // A lost response may hide a created record: adopt an identical one rather than add a twin.
+    const records = await c.dns.listRecords(zoneId).catch(() => []);
+    const twin = records.find((r) => r.host === wanted.host && r.type === wanted.type && r.data === wanted.data);
+    if (!twin) throw err;
+    record = twin;
+  }
+  return { id: String(record.id), outs: outputs(inputs, record, zoneId) };
+}
+
+async function read(id: string, props: Bag = {}): Promise<pulumi.dynamic.ReadResult> {
+  const record = await connect().dns.findRecord(Number(id));
+  if (!record) return {};
+  return { id, props: { ...outputs(props, record, record.domainId), type: record.type, mxPriority: props.mxPriority } };
+}
+
+async function update(id: string, olds: Bag, news: Bag): Promise<pulumi.dynamic.UpdateResult> {
+  const c = connect();
+  const wanted = spec(news);
+  await c.dns.editRecord(Number(id), wanted);
+  const record = await c.dns.getRecord(Number(id));
+  return { outs: outputs(news, record, Number(olds.resolvedZoneId ?? record.domainId)) };
+}
+
+async function remove(id: string, props: Bag): Promise<void> {
+  await connect().dns.deleteRecord(Number(id));
+  say(`DnsRecord ${props.host}.${props.zoneName ?? props.zoneId} (id ${id}): deleted`);
+}
+
+export const dnsRecordProvider = { check, diff, create, read, update, delete: remove };

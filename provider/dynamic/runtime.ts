@@ -1,0 +1,15 @@
+/**
+ * What the serialized providers load by package name (`pulumi-svc/runtime`) in the provider
+ * process. Keep these export names stable: states written by older versions call them.
+ */
+import { dnsRecordProvider } from './dns-record';
+import { ticketUpdateProvider } from './ticket-update';
+import { virtualGuestProvider } from './virtual-guest/provider';
+
+export { configure } from './connection';
+
+export const providers = {
+  VirtualGuest: virtualGuestProvider,
+  DnsRecord: dnsRecordProvider,
+  TicketUpdate: ticketUpdateProvider,
+};

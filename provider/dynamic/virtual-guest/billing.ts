@@ -1,0 +1,40 @@
+import { sayOnce } from '../log';
+import type { GuestInputs } from './inputs';
+
+export interface BilledCost {
+  estimatedHourlyCost: number;
+  estimatedMonthlyCost: number;
+}
+
+const money = (value: number, digits: number) => `$${value.toFixed(digits)}`;
+
+export function describeCost(inputs: Pick<GuestInputs, 'hourlyBillingFlag'> & BilledCost): string {
+  return inputs.hourlyBillingFlag
+    ? `hourly, est. ${money(inputs.estimatedHourlyCost, 4)}/hour`
+    : `monthly, est. ${money(inputs.estimatedMonthlyCost, 2)}/month (${money(inputs.estimatedHourlyCost, 4)}/hour)`;
+}
+
+function describeOrder(inputs: GuestInputs): string {
+  return `${inputs.startCpus} CPU, ${inputs.maxMemory} MB, ${inputs.operatingSystemReferenceCode} in ${inputs.datacenter}`;
+}
+
+/** Printed by `check` for a guest that is about to be ordered (preview and up). */
+export function announceCreate(name: string, inputs: GuestInputs & BilledCost): void {
+  const verb = inputs.adoptId ? `adopts existing guest ${inputs.adoptId}` : 'orders a new guest';
+  sayOnce(`BILLING + VirtualGuest "${name}" ${verb}: ${describeOrder(inputs)}; ${describeCost(inputs)}`);
+}
+
+/** Printed by `diff` when a change replaces the guest: a new guest is bought and the old one cancelled. */
+export function announceReplace(
+  name: string,
+  fields: string[],
+  olds: Partial<BilledCost> & { hourlyBillingFlag?: boolean },
+  news: GuestInputs & Partial<BilledCost>,
+): void {
+  const before = olds.estimatedHourlyCost === undefined ? 'unknown' : `${money(olds.estimatedHourlyCost, 4)}/hour`;
+  const after = news.estimatedHourlyCost === undefined ? 'unknown until known inputs' : `${money(news.estimatedHourlyCost, 4)}/hour`;
+  sayOnce(
+    `BILLING +- VirtualGuest "${name}" is REPLACED (changed: ${fields.join(', ')}): orders a new ` +
+      `${news.hourlyBillingFlag ? 'hourly' : 'monthly'} guest (${describeOrder(news)}) at ${after}, cancels the old one at ${before}`,
+  );
+}

@@ -1,0 +1,167 @@
+import { createHash } from 'node:crypto';
+import type { CreateInstanceSpec } from '../../managers';
+import { Failures, asBoolean, isKnown, isUnknown } from '../checks';
+import type { Catalog } from './catalog';
+
+/** The inputs of a VirtualGuest as stored after `check` (defaults applied, values normalised). */
+export interface GuestInputs {
+  resourceName: string;
+  /** project/stack/name of the resource: the seed of the auto-name and of the creation token. */
+  identity: string;
+  hostname: string;
+  domain: string;
+  startCpus: number;
+  maxMemory: number;
+  hourlyBillingFlag: boolean;
+  localDiskFlag: boolean;
+  operatingSystemReferenceCode: string;
+  datacenter: string;
+  networkSpeed?: number;
+  privateNetworkOnly: boolean;
+  tags: string[];
+  notes?: string;
+  userData?: string;
+  sshKeyIds: number[];
+  waitForReady: boolean;
+  readyTimeoutMinutes: number;
+  adoptId?: string;
+  /** Tag set atomically on the order, so a lost response can be recovered without a second order. */
+  creationToken?: string;
+}
+
+/** Changing any of these orders a different (billed) guest: the resource is replaced. */
+export const REPLACE_FIELDS = [
+  'startCpus',
+  'maxMemory',
+  'hourlyBillingFlag',
+  'localDiskFlag',
+  'operatingSystemReferenceCode',
+  'datacenter',
+  'networkSpeed',
+  'privateNetworkOnly',
+  'userData',
+  'sshKeyIds',
+  'adoptId',
+] as const;
+
+/** Changed in place: `editObject` and `setTags`. */
+export const EDIT_FIELDS = ['hostname', 'domain', 'notes', 'tags'] as const;
+
+/** Only change how the provider waits; no API call. */
+export const LOCAL_FIELDS = ['waitForReady', 'readyTimeoutMinutes'] as const;
+
+export const TOKEN_TAG_PREFIX = 'pulumi-svc-';
+
+const DEFAULT_READY_TIMEOUT_MINUTES = 30;
+
+function digest(...parts: string[]): string {
+  return createHash('sha256').update(parts.join('\u0000')).digest('hex');
+}
+
+/** `<resource name>-<7 hex>`, stable for a resource of a stack (derived, not random, so re-runs agree). */
+export function autoHostname(resourceName: string, identity: string): string {
+  const base = resourceName.toLowerCase().replace(/[^a-z0-9-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 55) || 'guest';
+  return `${base}-${digest('hostname', identity).slice(0, 7)}`;
+}
+
+/**
+ * The creation token: the same for the same resource and the same order, so a re-run after a crash
+ * finds the guest it already bought; different after a replacing change, so the replacement does
+ * not adopt the guest it replaces.
+ */
+export function creationToken(inputs: GuestInputs): string {
+  const order = REPLACE_FIELDS.map((field) => JSON.stringify(inputs[field] ?? null));
+  return TOKEN_TAG_PREFIX + digest('token', inputs.identity, ...order).slice(0, 20);
+}
+
+const normaliseTags = (tags: unknown): unknown =>
+  Array.isArray(tags) ? [...new Set(tags.map((t) => (typeof t === 'string' ? t.trim().toLowerCase() : t)))].sort() : tags;
+
+/** Applies defaults and normalises what the platform normalises (tags are lower-cased there). */
+export function withDefaults(olds: Record<string, unknown>, news: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...news };
+  const name = String(news.resourceName ?? 'guest');
+  const identity = String(news.identity ?? name);
+  out.hostname = news.hostname ?? olds.hostname ?? autoHostname(name, identity);
+  out.hourlyBillingFlag = asBoolean(news.hourlyBillingFlag ?? true);
+  out.localDiskFlag = asBoolean(news.localDiskFlag ?? true);
+  out.privateNetworkOnly = asBoolean(news.privateNetworkOnly ?? false);
+  out.waitForReady = asBoolean(news.waitForReady ?? true);
+  out.readyTimeoutMinutes = news.readyTimeoutMinutes ?? DEFAULT_READY_TIMEOUT_MINUTES;
+  out.tags = normaliseTags(news.tags ?? []);
+  out.sshKeyIds = news.sshKeyIds ?? [];
+  if (typeof news.adoptId === 'number') out.adoptId = String(news.adoptId);
+  delete out.creationToken;
+  return out;
+}
+
+/** Checks that need no API call: types, syntax, ranges. */
+export function checkShape(inputs: Record<string, unknown>, failures: Failures): void {
+  failures.hostname('hostname', inputs.hostname, true);
+  failures.domain('domain', inputs.domain, true);
+  if (failures.string('hostname', inputs.hostname) && failures.string('domain', inputs.domain)) {
+    const fqdn = `${inputs.hostname}.${inputs.domain}`;
+    if (fqdn.length > 253) failures.add('hostname', `hostname + domain must be at most 253 characters, got ${fqdn.length}`);
+  }
+  failures.integer('startCpus', inputs.startCpus, { required: true, min: 1 });
+  failures.integer('maxMemory', inputs.maxMemory, { required: true, min: 1 });
+  failures.string('operatingSystemReferenceCode', inputs.operatingSystemReferenceCode, { required: true });
+  failures.string('datacenter', inputs.datacenter, { required: true });
+  if (inputs.networkSpeed !== undefined) failures.integer('networkSpeed', inputs.networkSpeed, { min: 1 });
+  for (const flag of ['hourlyBillingFlag', 'localDiskFlag', 'privateNetworkOnly', 'waitForReady']) {
+    failures.boolean(flag, inputs[flag]);
+  }
+  failures.integer('readyTimeoutMinutes', inputs.readyTimeoutMinutes, { min: 1, max: 24 * 60 });
+  failures.string('notes', inputs.notes, { maxLength: 1000 });
+  failures.string('userData', inputs.userData, { maxLength: 16 * 1024 });
+  if (isKnown(inputs.tags)) {
+    const tags = inputs.tags as unknown[];
+    tags.forEach((tag, i) => {
+      if (typeof tag !== 'string' || !/^[a-z0-9][a-z0-9 _.:-]{0,127}$/.test(tag)) {
+        failures.add('tags', `tags[${i}] ${JSON.stringify(tag)} must be 1-128 letters, digits, spaces or _ . : -`);
+      } else if (tag.startsWith(TOKEN_TAG_PREFIX)) {
+        failures.add('tags', `tags[${i}]: the prefix ${TOKEN_TAG_PREFIX} is reserved for creation tokens`);
+      }
+    });
+  }
+  if (isKnown(inputs.sshKeyIds)) {
+    (inputs.sshKeyIds as unknown[]).forEach((id, i) => failures.integer(`sshKeyIds[${i}]`, id, { min: 1 }));
+  }
+  if (inputs.adoptId !== undefined && !isUnknown(inputs.adoptId) && !/^[1-9][0-9]*$/.test(String(inputs.adoptId))) {
+    failures.add('adoptId', `adoptId must be the numeric id of an existing guest, got ${JSON.stringify(inputs.adoptId)}`);
+  }
+}
+
+/** Checks against what the account is offered (getCreateObjectOptions). */
+export function checkOffered(inputs: Record<string, unknown>, catalog: Catalog, failures: Failures): void {
+  const offered = <T>(field: string, allowed: T[], what: string) => {
+    const value = inputs[field];
+    if (isKnown(value) && !isUnknown(value)) failures.oneOf(field, value as T, allowed, what);
+  };
+  if (Number.isInteger(inputs.startCpus)) offered('startCpus', catalog.cpus, 'a CPU count this account is offered');
+  if (Number.isInteger(inputs.maxMemory)) offered('maxMemory', catalog.memory, 'a memory size (MB) this account is offered');
+  if (typeof inputs.operatingSystemReferenceCode === 'string') {
+    offered('operatingSystemReferenceCode', catalog.os, 'a known operating system code');
+  }
+  if (typeof inputs.datacenter === 'string') offered('datacenter', catalog.datacenters, 'a known datacenter');
+  if (Number.isInteger(inputs.networkSpeed)) offered('networkSpeed', catalog.nicSpeeds, 'an offered network speed (Mbps)');
+}
+
+export function orderSpec(inputs: GuestInputs, tags: string[]): CreateInstanceSpec {
+  return {
+    hostname: inputs.hostname,
+    domain: inputs.domain,
+    cpus: inputs.startCpus,
+    memory: inputs.maxMemory,
+    hourly: inputs.hourlyBillingFlag,
+    localDisk: inputs.localDiskFlag,
+    os: inputs.operatingSystemReferenceCode,
+    datacenter: inputs.datacenter,
+    nicSpeed: inputs.networkSpeed,
+    privateNetworkOnly: inputs.privateNetworkOnly,
+    userData: inputs.userData,
+    sshKeyIds: inputs.sshKeyIds,
+    tags,
+    notes: inputs.notes,
+  };
+}

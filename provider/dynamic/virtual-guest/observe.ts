@@ -1,0 +1,74 @@
+import { guestStatus, tagNames, type VirtualGuest } from '../../managers';
+import type { Catalog } from './catalog';
+import { TOKEN_TAG_PREFIX, type GuestInputs } from './inputs';
+
+/** Computed outputs of a VirtualGuest, besides the inputs it echoes. */
+export interface GuestOutputs {
+  guestId: number;
+  fullyQualifiedDomainName: string;
+  primaryIpAddress: string | null;
+  primaryBackendIpAddress: string | null;
+  provisionDate: string | null;
+  powerState: string | null;
+  globalIdentifier: string | null;
+  status: string;
+  estimatedHourlyCost: number;
+  estimatedMonthlyCost: number;
+}
+
+/** `UBUNTU_LATEST` is satisfied by whatever concrete Ubuntu the platform installed. */
+function sameOs(declared: string | undefined, actual: string | undefined): boolean {
+  if (!declared || !actual || declared === actual) return true;
+  return declared.endsWith('_LATEST') && actual.startsWith(declared.slice(0, -'LATEST'.length));
+}
+
+export function userTags(guest: VirtualGuest): string[] {
+  return tagNames(guest)
+    .filter((tag) => !tag.startsWith(TOKEN_TAG_PREFIX))
+    .sort();
+}
+
+/**
+ * The input fields as the API reports them now, so `refresh` notices drift. Where the API's form
+ * differs without meaning a change (an `_LATEST` OS code), the declared value is kept, so a
+ * refresh does not invent a diff.
+ */
+export function observedInputs(guest: VirtualGuest, declared: GuestInputs): GuestInputs {
+  const observed: GuestInputs = {
+    ...declared,
+    hostname: guest.hostname,
+    domain: guest.domain,
+    startCpus: guest.startCpus ?? guest.maxCpu ?? declared.startCpus,
+    maxMemory: guest.maxMemory ?? declared.maxMemory,
+    hourlyBillingFlag: guest.hourlyBillingFlag ?? declared.hourlyBillingFlag,
+    localDiskFlag: guest.localDiskFlag ?? declared.localDiskFlag,
+    privateNetworkOnly: guest.privateNetworkOnlyFlag ?? declared.privateNetworkOnly,
+    datacenter: guest.datacenter?.name ?? declared.datacenter,
+    tags: userTags(guest),
+    notes: guest.notes || declared.notes ? guest.notes || undefined : undefined,
+  };
+  if (!sameOs(declared.operatingSystemReferenceCode, guest.operatingSystemReferenceCode)) {
+    observed.operatingSystemReferenceCode = guest.operatingSystemReferenceCode!;
+  }
+  const speed = guest.networkComponents?.[0]?.maxSpeed;
+  if (declared.networkSpeed !== undefined && speed !== undefined) observed.networkSpeed = speed;
+  if (guest.userData) observed.userData = guest.userData[0]?.value || undefined;
+  if (guest.sshKeys) observed.sshKeyIds = guest.sshKeys.map((key) => key.id);
+  return observed;
+}
+
+export function computedOutputs(guest: VirtualGuest, inputs: GuestInputs, catalog: Catalog): GuestOutputs {
+  const price = catalog.price(inputs);
+  return {
+    guestId: guest.id,
+    fullyQualifiedDomainName: guest.fullyQualifiedDomainName ?? `${guest.hostname}.${guest.domain}`,
+    primaryIpAddress: guest.primaryIpAddress ?? null,
+    primaryBackendIpAddress: guest.primaryBackendIpAddress ?? null,
+    provisionDate: guest.provisionDate ?? null,
+    powerState: guest.powerState?.keyName ?? null,
+    globalIdentifier: guest.globalIdentifier ?? null,
+    status: guestStatus(guest),
+    estimatedHourlyCost: price.hourly,
+    estimatedMonthlyCost: price.monthly,
+  };
+}

@@ -1,0 +1,5 @@
+export * from './types';
+export * from './virtual-guest';
+export * from './dns';
+export * from './ticket';
+export * from './account';

@@ -1,0 +1,119 @@
+/** Shapes of the Svc objects the managers read. Only the fields the project uses are typed. */
+
+export interface Datacenter {
+  id?: number;
+  name: string;
+  longName?: string;
+}
+
+export interface TransactionStatus {
+  name?: string;
+  friendlyName?: string;
+}
+
+export interface ActiveTransaction {
+  id?: number;
+  transactionStatus?: TransactionStatus;
+}
+
+export interface TagReference {
+  id?: number;
+  tag?: { id?: number; name: string };
+}
+
+export interface VirtualGuest {
+  id: number;
+  globalIdentifier?: string;
+  hostname: string;
+  domain: string;
+  fullyQualifiedDomainName?: string;
+  startCpus?: number;
+  maxCpu?: number;
+  maxMemory?: number;
+  hourlyBillingFlag?: boolean;
+  localDiskFlag?: boolean;
+  privateNetworkOnlyFlag?: boolean;
+  notes?: string;
+  createDate?: string;
+  provisionDate?: string | null;
+  primaryIpAddress?: string | null;
+  primaryBackendIpAddress?: string | null;
+  operatingSystemReferenceCode?: string;
+  datacenter?: Datacenter;
+  activeTransaction?: ActiveTransaction | null;
+  powerState?: { keyName?: string; name?: string };
+  tagReferences?: TagReference[];
+  billingItem?: { id: number; hourlyRecurringFee?: string; recurringFee?: string } | null;
+  networkComponents?: { maxSpeed?: number; speed?: number }[];
+  userData?: { value: string }[];
+  sshKeys?: { id: number }[];
+}
+
+export interface PricedOption<T> {
+  itemPrice?: { hourlyRecurringFee?: string; recurringFee?: string; item?: { description?: string } };
+  template: T;
+}
+
+/** `Virtual_Guest.getCreateObjectOptions`: what an account may order, with prices. */
+export interface CreateObjectOptions {
+  processors: PricedOption<{ startCpus: number }>[];
+  memory: PricedOption<{ maxMemory: number }>[];
+  operatingSystems: PricedOption<{ operatingSystemReferenceCode: string }>[];
+  datacenters: PricedOption<{ datacenter: { name: string } }>[];
+  networkComponents: PricedOption<{ networkComponents: { maxSpeed: number }[] }>[];
+  blockDevices?: PricedOption<unknown>[];
+}
+
+export interface DnsResourceRecord {
+  id: number;
+  domainId: number;
+  host: string;
+  type: string;
+  data: string;
+  ttl: number;
+  mxPriority?: number | null;
+}
+
+export interface DnsZone {
+  id: number;
+  name: string;
+  serial?: string | number;
+  resourceRecords?: DnsResourceRecord[];
+}
+
+export interface TicketUpdateRecord {
+  id: number;
+  ticketId?: number;
+  entry: string;
+  createDate?: string;
+}
+
+export interface Ticket {
+  id: number;
+  title?: string;
+  createDate?: string;
+  status?: { name?: string };
+  updates?: TicketUpdateRecord[];
+  assignedUser?: { id?: number; username?: string; firstName?: string; lastName?: string };
+  attachedHardware?: { id: number; hostname?: string; datacenter?: Datacenter }[];
+}
+
+export interface Account {
+  id: number;
+  companyName: string;
+  [field: string]: unknown;
+}
+
+export interface IpAddress {
+  id: number;
+  ipAddress: string;
+  [field: string]: unknown;
+}
+
+export interface HardwareServer {
+  id: number;
+  hostname?: string;
+  domain?: string;
+  datacenter?: Datacenter;
+  [field: string]: unknown;
+}

@@ -1,0 +1,241 @@
+import type { Client } from '../client';
+import { SvcError, isNotFound } from '../client/errors';
+import { nestedFilter, queryFilter, type Filter } from '../client/filter';
+import type { CreateObjectOptions, VirtualGuest } from './types';
+
+/** What a person orders: the friendly names of `Virtual_Guest.createObject`'s template fields. */
+export interface CreateInstanceSpec {
+  hostname: string;
+  domain: string;
+  cpus: number;
+  /** Memory in MB. */
+  memory: number;
+  /** Hourly billing (default) or monthly. */
+  hourly?: boolean;
+  /** Local disk (default) or SAN. */
+  localDisk?: boolean;
+  os: string;
+  datacenter?: string;
+  /** Network port speed in Mbps. */
+  nicSpeed?: number;
+  privateNetworkOnly?: boolean;
+  userData?: string;
+  sshKeyIds?: number[];
+  /** Set atomically with the order, so a tag can serve as an idempotency token. */
+  tags?: string[];
+  notes?: string;
+}
+
+export interface ListInstancesOptions {
+  hourly?: boolean;
+  monthly?: boolean;
+  hostname?: string;
+  domain?: string;
+  datacenter?: string;
+  tags?: string[];
+  cpus?: number;
+  memory?: number;
+  mask?: string;
+  /** Page size of the underlying calls (all pages are fetched). */
+  limit?: number;
+}
+
+export interface WaitOptions {
+  timeoutMs: number;
+  /** First delay between polls; it doubles up to `maxPollMs`. */
+  pollMs?: number;
+  maxPollMs?: number;
+  /** Called after each poll that found the guest not ready yet. */
+  onProgress?: (guest: VirtualGuest, elapsedMs: number) => void;
+}
+
+export class WaitTimeoutError extends SvcError {
+  constructor(
+    readonly guestId: number,
+    readonly lastStatus: string,
+    timeoutMs: number,
+  ) {
+    super(`virtual guest ${guestId} was not ready after ${Math.round(timeoutMs / 1000)} s (last status: ${lastStatus})`);
+  }
+}
+
+export const DEFAULT_LIST_MASK =
+  'id,globalIdentifier,hostname,domain,fullyQualifiedDomainName,primaryIpAddress,primaryBackendIpAddress,' +
+  'maxCpu,maxMemory,hourlyBillingFlag,provisionDate,datacenter.name,powerState,tagReferences.tag.name,' +
+  'activeTransaction.transactionStatus[name,friendlyName]';
+
+export const DETAIL_MASK =
+  'id,globalIdentifier,hostname,domain,fullyQualifiedDomainName,startCpus,maxCpu,maxMemory,hourlyBillingFlag,' +
+  'localDiskFlag,privateNetworkOnlyFlag,notes,createDate,provisionDate,primaryIpAddress,primaryBackendIpAddress,' +
+  'operatingSystemReferenceCode,datacenter[id,name],powerState,billingItem[id,hourlyRecurringFee,recurringFee],' +
+  'activeTransaction[id,transactionStatus[name,friendlyName]],tagReferences[id,tag.name],' +
+  'networkComponents[maxSpeed],userData[value],sshKeys[id]';
+
+const READY_MASK =
+  'id,provisionDate,privateNetworkOnlyFlag,primaryIpAddress,primaryBackendIpAddress,' +
+  'activeTransaction[id,transactionStatus[name,friendlyName]]';
+
+/** Ready = provisioned, no transaction running, and the addresses it will have are assigned. */
+export function isReady(guest: VirtualGuest): boolean {
+  if (!guest.provisionDate || guest.activeTransaction?.id) return false;
+  if (!guest.primaryBackendIpAddress) return false;
+  return Boolean(guest.privateNetworkOnlyFlag || guest.primaryIpAddress);
+}
+
+export function guestStatus(guest: VirtualGuest): string {
+  const status = guest.activeTransaction?.transactionStatus;
+  if (status) return status.friendlyName ?? status.name ?? 'transaction running';
+  return guest.provisionDate ? 'provisioned, waiting for addresses' : 'waiting for provisioning';
+}
+
+export function tagNames(guest: VirtualGuest): string[] {
+  return (guest.tagReferences ?? []).flatMap((ref) => (ref.tag ? [ref.tag.name] : []));
+}
+
+/** `Virtual_Guest.createObject`'s template for a spec (reference client: `_generate_create_dict`). */
+export function createTemplate(spec: CreateInstanceSpec): Record<string, unknown> {
+  const template: Record<string, unknown> = {
+    hostname: spec.hostname,
+    domain: spec.domain,
+    startCpus: spec.cpus,
+    maxMemory: spec.memory,
+    hourlyBillingFlag: spec.hourly ?? true,
+    localDiskFlag: spec.localDisk ?? true,
+    operatingSystemReferenceCode: spec.os,
+  };
+  if (spec.datacenter) template.datacenter = { name: spec.datacenter };
+  if (spec.nicSpeed) template.networkComponents = [{ maxSpeed: spec.nicSpeed }];
+  if (spec.privateNetworkOnly) template.privateNetworkOnlyFlag = true;
+  if (spec.userData) template.userData = [{ value: spec.userData }];
+  if (spec.sshKeyIds?.length) template.sshKeys = spec.sshKeyIds.map((id) => ({ id }));
+  if (spec.tags?.length) template.tagReferences = spec.tags.map((name) => ({ tag: { name } }));
+  if (spec.notes) template.notes = spec.notes;
+  return template;
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Cloud compute instances: list, order, wait, edit, cancel. */
+export class VirtualGuestManager {
+  constructor(private readonly client: Client) {}
+
+  async listInstances(options: ListInstancesOptions = {}): Promise<VirtualGuest[]> {
+    const { hourly = true, monthly = true } = options;
+    const method =
+      hourly && !monthly ? 'getHourlyVirtualGuests' : monthly && !hourly ? 'getMonthlyVirtualGuests' : 'getVirtualGuests';
+    const conditions: [string, unknown][] = [
+      ['hostname', options.hostname],
+      ['domain', options.domain],
+      ['datacenter.name', options.datacenter],
+      ['maxCpu', options.cpus],
+      ['maxMemory', options.memory],
+    ];
+    let filter: Filter = {};
+    for (const [path, value] of conditions) {
+      if (value !== undefined) filter = nestedFilter(`virtualGuests.${path}`, queryFilter(value as string | number), filter);
+    }
+    if (options.tags?.length) {
+      const condition = { operation: 'in', options: [{ name: 'data', value: options.tags }] };
+      filter = nestedFilter('virtualGuests.tagReferences.tag.name', condition, filter);
+    }
+    const guests: VirtualGuest[] = [];
+    const pages = this.client.iterCall('Account', method, {
+      mask: options.mask ?? DEFAULT_LIST_MASK,
+      filter,
+      chunk: options.limit ?? 100,
+    });
+    for await (const guest of pages) guests.push(guest as VirtualGuest);
+    return guests;
+  }
+
+  async getInstance(id: number, mask: string = DETAIL_MASK): Promise<VirtualGuest> {
+    return (await this.client.call('Virtual_Guest', 'getObject', { id, mask })) as VirtualGuest;
+  }
+
+  /** The guest, or undefined when it does not exist (or belongs to another account). */
+  async findInstance(id: number, mask: string = DETAIL_MASK): Promise<VirtualGuest | undefined> {
+    try {
+      return await this.getInstance(id, mask);
+    } catch (err) {
+      if (isNotFound(err)) return undefined;
+      throw err;
+    }
+  }
+
+  async getCreateOptions(): Promise<CreateObjectOptions> {
+    return (await this.client.call('Virtual_Guest', 'getCreateObjectOptions', {})) as CreateObjectOptions;
+  }
+
+  /** Prices an order without placing it (`generateOrderTemplate`). */
+  async verifyCreate(spec: CreateInstanceSpec): Promise<Record<string, unknown>> {
+    return (await this.client.call('Virtual_Guest', 'generateOrderTemplate', {
+      args: [createTemplate(spec)],
+    })) as Record<string, unknown>;
+  }
+
+  /** Orders the guest. Billed: the client never retries it on its own. */
+  async createInstance(spec: CreateInstanceSpec): Promise<VirtualGuest> {
+    return (await this.client.call('Virtual_Guest', 'createObject', { args: [createTemplate(spec)] })) as VirtualGuest;
+  }
+
+  /** Polls with a doubling delay until the guest is ready; throws `WaitTimeoutError` at the deadline. */
+  async waitForReady(id: number, options: WaitOptions): Promise<VirtualGuest> {
+    const started = Date.now();
+    let delay = options.pollMs ?? 1000;
+    for (;;) {
+      const guest = (await this.client.call('Virtual_Guest', 'getObject', { id, mask: READY_MASK })) as VirtualGuest;
+      const elapsed = Date.now() - started;
+      if (isReady(guest)) return guest;
+      if (elapsed >= options.timeoutMs) throw new WaitTimeoutError(id, guestStatus(guest), options.timeoutMs);
+      options.onProgress?.(guest, elapsed);
+      await sleep(Math.min(delay, options.timeoutMs - elapsed));
+      delay = Math.min(delay * 2, options.maxPollMs ?? 15_000);
+    }
+  }
+
+  /** Waits until no transaction runs on the guest (deletes are refused while one does). */
+  async waitForIdle(id: number, timeoutMs: number): Promise<void> {
+    const started = Date.now();
+    let delay = 500;
+    for (;;) {
+      const guest = await this.findInstance(id, 'id,activeTransaction.id');
+      if (!guest || !guest.activeTransaction?.id) return;
+      if (Date.now() - started >= timeoutMs) throw new WaitTimeoutError(id, guestStatus(guest), timeoutMs);
+      await sleep(delay);
+      delay = Math.min(delay * 2, 10_000);
+    }
+  }
+
+  /** Changes hostname, domain and notes in one `editObject`; tags through `setTags`. */
+  async editInstance(
+    id: number,
+    changes: { hostname?: string; domain?: string; notes?: string; tags?: string[] },
+  ): Promise<void> {
+    const { tags, ...fields } = changes;
+    const edit = Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
+    if (Object.keys(edit).length > 0) await this.client.call('Virtual_Guest', 'editObject', { id, args: [edit] });
+    if (tags !== undefined) await this.setTags(id, tags);
+  }
+
+  async setTags(id: number, tags: string[]): Promise<void> {
+    await this.client.call('Virtual_Guest', 'setTags', { id, args: [tags.join(',')] });
+  }
+
+  /**
+   * Cancels the guest: hourly guests are deleted at once; monthly ones cancel their billing item,
+   * as the API requires. A guest that is already gone counts as cancelled.
+   */
+  async cancelInstance(id: number): Promise<void> {
+    const guest = await this.findInstance(id, 'id,hourlyBillingFlag,billingItem.id');
+    if (!guest) return;
+    try {
+      if (guest.hourlyBillingFlag === false && guest.billingItem?.id) {
+        await this.client.call('Billing_Item', 'cancelService', { id: guest.billingItem.id });
+      } else {
+        await this.client.call('Virtual_Guest', 'deleteObject', { id });
+      }
+    } catch (err) {
+      if (!isNotFound(err)) throw err;
+    }
+  }
+}

@@ -1,0 +1,4 @@
+export * from './virtual-guest';
+export * from './dns-record';
+export * from './ticket-update';
+export * from './lookups';

@@ -1,0 +1,95 @@
+import * as pulumi from '@pulumi/pulumi';
+import { delegatingProvider } from '../provider/dynamic/delegate';
+import { computed } from './computed';
+
+const provider = delegatingProvider('VirtualGuest');
+
+export interface VirtualGuestArgs {
+  /** Host name; defaults to the resource name plus a suffix that is stable for this stack. */
+  hostname?: pulumi.Input<string>;
+  domain: pulumi.Input<string>;
+  startCpus: pulumi.Input<number>;
+  /** Memory in MB, one of the sizes the account is offered. */
+  maxMemory: pulumi.Input<number>;
+  /** Hourly billing (default true); false orders a monthly guest. Changing it replaces the guest. */
+  hourlyBillingFlag?: pulumi.Input<boolean>;
+  /** Local disk (default true) or SAN. */
+  localDiskFlag?: pulumi.Input<boolean>;
+  /** e.g. UBUNTU_LATEST, DEBIAN_12_64. */
+  operatingSystemReferenceCode: pulumi.Input<string>;
+  /** e.g. dal10. */
+  datacenter: pulumi.Input<string>;
+  /** Network port speed in Mbps. */
+  networkSpeed?: pulumi.Input<number>;
+  privateNetworkOnly?: pulumi.Input<boolean>;
+  tags?: pulumi.Input<pulumi.Input<string>[]>;
+  notes?: pulumi.Input<string>;
+  userData?: pulumi.Input<string>;
+  sshKeyIds?: pulumi.Input<pulumi.Input<number>[]>;
+  /** Wait until the guest is provisioned and has its addresses (default true). */
+  waitForReady?: pulumi.Input<boolean>;
+  /** How long to wait for readiness (default 30). */
+  readyTimeoutMinutes?: pulumi.Input<number>;
+  /** Take over an existing guest by id instead of ordering one (Pulumi's `import` does not work for dynamic resources). */
+  adoptId?: pulumi.Input<string | number>;
+}
+
+/**
+ * A cloud compute instance (`Svc_Virtual_Guest`), billed while it exists. Created once through
+ * `Virtual_Guest.createObject`, then hostname, domain, notes and tags change in place; any change
+ * to what was ordered replaces it, and `pulumi preview` prints the billing change first.
+ */
+export class VirtualGuest extends pulumi.dynamic.Resource {
+  declare readonly hostname: pulumi.Output<string>;
+  declare readonly domain: pulumi.Output<string>;
+  declare readonly startCpus: pulumi.Output<number>;
+  declare readonly maxMemory: pulumi.Output<number>;
+  declare readonly hourlyBillingFlag: pulumi.Output<boolean>;
+  declare readonly localDiskFlag: pulumi.Output<boolean>;
+  declare readonly operatingSystemReferenceCode: pulumi.Output<string>;
+  declare readonly datacenter: pulumi.Output<string>;
+  declare readonly networkSpeed: pulumi.Output<number | undefined>;
+  declare readonly privateNetworkOnly: pulumi.Output<boolean>;
+  declare readonly tags: pulumi.Output<string[]>;
+  declare readonly notes: pulumi.Output<string | undefined>;
+  /** The numeric id (the resource id is the same number as a string). */
+  declare readonly guestId: pulumi.Output<number>;
+  declare readonly fullyQualifiedDomainName: pulumi.Output<string>;
+  declare readonly primaryIpAddress: pulumi.Output<string | null>;
+  declare readonly primaryBackendIpAddress: pulumi.Output<string | null>;
+  declare readonly provisionDate: pulumi.Output<string | null>;
+  declare readonly powerState: pulumi.Output<string | null>;
+  declare readonly globalIdentifier: pulumi.Output<string | null>;
+  declare readonly status: pulumi.Output<string>;
+  /** Priced from `Virtual_Guest.getCreateObjectOptions`; for monthly guests the monthly fee / 730. */
+  declare readonly estimatedHourlyCost: pulumi.Output<number>;
+  declare readonly estimatedMonthlyCost: pulumi.Output<number>;
+
+  constructor(name: string, args: VirtualGuestArgs, opts?: pulumi.CustomResourceOptions) {
+    super(
+      provider,
+      name,
+      {
+        ...args,
+        resourceName: name,
+        identity: `${pulumi.getProject()}/${pulumi.getStack()}/${name}`,
+        ...computed([
+          'guestId',
+          'fullyQualifiedDomainName',
+          'primaryIpAddress',
+          'primaryBackendIpAddress',
+          'provisionDate',
+          'powerState',
+          'globalIdentifier',
+          'status',
+          'estimatedHourlyCost',
+          'estimatedMonthlyCost',
+        ]),
+      },
+      opts,
+      'svc',
+      'VirtualGuest',
+    );
+  }
+}
+
