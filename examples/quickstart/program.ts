@@ -12,7 +12,8 @@ import {
 /**
  * Two hourly guests, an A record for the web server, an update on the account's first support
  * ticket, and a few account lookups. Stack config: `svc:endpointUrl`, `svc:username`,
- * `svc:apiKey` (secret); optional `quickstart:domain`, `quickstart:datacenter`, `quickstart:webCpus`.
+ * `svc:apiKey` (secret); optional `quickstart:domain`, `quickstart:datacenter`, `quickstart:webCpus`,
+ * `quickstart:workerHostname`.
  */
 export async function quickstart() {
   const config = new pulumi.Config();
@@ -33,7 +34,7 @@ export async function quickstart() {
   });
 
   const worker = new VirtualGuest('worker', {
-    hostname: 'worker-1',
+    hostname: config.get('workerHostname') ?? 'worker-1',
     domain,
     datacenter,
     startCpus: 2,

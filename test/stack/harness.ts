@@ -1,0 +1,79 @@
+import type { PulumiFn, Stack } from '@pulumi/pulumi/automation';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { startEmulator } from '../../emulator';
+import { Client } from '../../provider/client';
+import type { VirtualGuest } from '../../provider/managers';
+import { openStack } from '../../scripts/stack';
+
+export type Emulator = Awaited<ReturnType<typeof startEmulator>>;
+
+export interface StackFixture {
+  emulator: Emulator;
+  stack: Stack;
+  client: Client;
+  stateDir: string;
+  /** Everything the CLI printed so far, across all operations. */
+  output: string[];
+  run: { onOutput: (text: string) => void };
+  guests(filter?: (guest: VirtualGuest) => boolean): Promise<VirtualGuest[]>;
+  close(): Promise<void>;
+}
+
+export interface FixtureOptions {
+  program: PulumiFn;
+  projectName?: string;
+  provisioningDelayMs?: number;
+  config?: Record<string, { value: string; secret?: boolean }>;
+  /** Reuse a state folder (and stack) from an earlier fixture. */
+  stateDir?: string;
+  port?: number;
+  dataDir?: string;
+}
+
+export const GUEST_MASK = 'id,hostname,domain,startCpus,maxCpu,hourlyBillingFlag,primaryIpAddress,tagReferences.tag.name';
+
+/** A fresh emulator on loopback and a stack (file backend in a temp folder) pointed at it. */
+export async function stackFixture(options: FixtureOptions): Promise<StackFixture> {
+  const stateDir = options.stateDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'svc-stack-'));
+  const emulator = await startEmulator({
+    port: options.port ?? 0,
+    seed: 'demo',
+    dataDir: options.dataDir,
+    provisioningDelayMs: options.provisioningDelayMs ?? 500,
+  });
+  const { username, apiKey } = emulator.credentials;
+  const stack = await openStack({
+    projectName: options.projectName ?? 'stacktest',
+    stackName: 'test',
+    program: options.program,
+    stateDir,
+    config: {
+      'svc:endpointUrl': { value: emulator.url },
+      'svc:username': { value: username },
+      'svc:apiKey': { value: apiKey, secret: true },
+      ...options.config,
+    },
+  });
+  const client = new Client({ username, apiKey, endpointUrl: emulator.url });
+  const output: string[] = [];
+  return {
+    emulator,
+    stack,
+    client,
+    stateDir,
+    output,
+    run: { onOutput: (text) => output.push(text) },
+    async guests(filter = () => true) {
+      const all = (await client.call('Account', 'getVirtualGuests', { mask: GUEST_MASK })) as VirtualGuest[];
+      return all.filter(filter);
+    },
+    async close() {
+      await emulator.close();
+    },
+  };
+}
+
+export const hasTag = (tag: string) => (guest: VirtualGuest) =>
+  (guest.tagReferences ?? []).some((ref) => ref.tag?.name === tag);

@@ -1,0 +1,124 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { quickstart } from '../../examples/quickstart/program';
+import type { DnsZone, Ticket, VirtualGuest } from '../../provider/managers';
+import { previewBilling } from '../../scripts/billing-report';
+import { hasTag, stackFixture, writeCalls, type StackFixture } from './harness';
+
+// The quickstart stack through its whole life, driven by the real Pulumi CLI: preview, up,
+// no-op up, in-place update, replacement, drift, secrets, destroy.
+describe('quickstart stack on the real Pulumi engine', () => {
+  let f: StackFixture;
+  const quick = hasTag('quickstart');
+  const byHost = async (hostname: string) => (await f.guests(quick)).find((g) => g.hostname === hostname);
+  let webId = '';
+  let workerId = '';
+
+  before(async () => {
+    f = await stackFixture({ program: quickstart, projectName: 'quickstart' });
+  });
+  after(() => f?.close());
+
+  it('1. preview of a new stack lists the creates with their billing lines and creates nothing', async () => {
+    const changes = await previewBilling(f.stack, f.run);
+    assert.deepEqual(changes.map((c) => [c.op, c.name, c.mode]).sort(), [
+      ['create', 'web', 'hourly'],
+      ['create', 'worker', 'hourly'],
+    ]);
+    for (const change of changes) assert.ok(change.newHourly! > 0, `${change.name} is priced`);
+    const text = f.output.join('');
+    assert.match(text, /BILLING \+ VirtualGuest "web" orders a new guest: 1 CPU, 2048 MB, UBUNTU_LATEST in dal10; hourly, est\. \$\d/);
+    assert.match(text, /BILLING \+ VirtualGuest "worker" orders a new guest/);
+    assert.equal((await f.guests(quick)).length, 0);
+    assert.equal(writeCalls(f.emulator), 0);
+  });
+
+  it('2. up creates the guests, the DNS record and the ticket update, and outputs match the API', async () => {
+    const result = await f.stack.up(f.run);
+    assert.equal(result.summary.result, 'succeeded');
+    assert.equal(result.summary.resourceChanges?.create, 5);
+    const guests = await f.guests(quick);
+    assert.equal(guests.length, 2);
+    const outputs = result.outputs;
+    const web = guests.find((g) => `${g.hostname}.${g.domain}` === outputs.webFqdn.value) as VirtualGuest;
+    const worker = guests.find((g) => g.hostname === 'worker-1') as VirtualGuest;
+    assert.ok(web && worker, 'both guests are in the emulator');
+    assert.match(web.hostname, /^web-[0-9a-f]{7}$/);
+    assert.equal(outputs.webIp.value, web.primaryIpAddress);
+    assert.equal(outputs.workerFqdn.value, 'worker-1.example.com');
+    webId = String(web.id);
+    workerId = String(worker.id);
+    const [zone] = (await f.client.call('Dns_Domain', 'getByDomainName', {
+      args: ['example.com'],
+      mask: 'id,name,resourceRecords[host,type,data]',
+    })) as DnsZone[];
+    assert.ok(zone.resourceRecords?.some((r) => r.host === web.hostname && r.type === 'A' && r.data === web.primaryIpAddress));
+    const [ticket] = (await f.client.call('Account', 'getTickets', { mask: 'id', limit: 1 })) as Ticket[];
+    const updates = (await f.client.call('Ticket', 'getUpdates', { id: ticket.id })) as { entry: string }[];
+    assert.ok(updates.some((u) => u.entry === `Deployed ${outputs.webFqdn.value} and worker-1.example.com with Pulumi.`));
+  });
+
+  it('3. a second up and a preview with expectNoChanges report no changes', async () => {
+    const before = writeCalls(f.emulator);
+    const result = await f.stack.up(f.run);
+    assert.deepEqual(Object.keys(result.summary.resourceChanges ?? {}), ['same']);
+    await f.stack.preview({ ...f.run, expectNoChanges: true });
+    assert.equal(writeCalls(f.emulator), before, 'no write call on the API');
+  });
+
+  it('4a. changing the hostname updates the guest in place', async () => {
+    await f.stack.setConfig('quickstart:workerHostname', { value: 'worker-2' });
+    const result = await f.stack.up(f.run);
+    assert.equal(result.summary.resourceChanges?.update, 1, 'the worker, in place');
+    assert.equal(result.summary.resourceChanges?.replace, 1, 'the ticket update, whose text names the host');
+    const worker = await byHost('worker-2');
+    assert.equal(String(worker?.id), workerId, 'same guest id');
+  });
+
+  it('4b. changing startCpus replaces the guest, and preview shows the billing change first', async () => {
+    await f.stack.setConfig('quickstart:webCpus', { value: '2' });
+    const changes = await previewBilling(f.stack, f.run);
+    const replace = changes.find((c) => c.op === 'replace');
+    assert.equal(replace?.name, 'web');
+    assert.deepEqual(replace?.reasons, ['startCpus']);
+    assert.ok(replace!.newHourly! > replace!.oldHourly!, 'two CPUs cost more than one');
+    assert.match(f.output.join(''), /BILLING \+- VirtualGuest "web" is REPLACED \(changed: startCpus\)/);
+    const result = await f.stack.up(f.run);
+    assert.equal(result.summary.resourceChanges?.replace, 1);
+    const guests = await f.guests(quick);
+    assert.equal(guests.length, 2);
+    const web = guests.find((g) => g.hostname.startsWith('web-'))!;
+    assert.notEqual(String(web.id), webId, 'a new guest');
+    assert.equal(web.startCpus ?? web.maxCpu, 2);
+    await assert.rejects(f.client.call('Virtual_Guest', 'getObject', { id: Number(webId) }), /ObjectNotFound/);
+    webId = String(web.id);
+  });
+
+  it('5. a guest deleted behind Pulumi: refresh notices, the next up recreates it', async () => {
+    await f.client.call('Virtual_Guest', 'deleteObject', { id: Number(webId) });
+    const refreshed = await f.stack.refresh(f.run);
+    assert.equal(refreshed.summary.resourceChanges?.delete, 1);
+    const result = await f.stack.up(f.run);
+    assert.equal(result.summary.resourceChanges?.create, 1);
+    const web = (await f.guests(quick)).find((g) => g.hostname.startsWith('web-'));
+    assert.ok(web && String(web.id) !== webId, 'recreated with a new id');
+  });
+
+  it('7. the API key set as a secret never appears in the state export or the CLI output', async () => {
+    const apiKey = f.emulator.credentials.apiKey;
+    const exported = JSON.stringify(await f.stack.exportStack());
+    assert.ok(exported.includes('"secure"') || exported.includes('ciphertext'), 'the state carries encrypted values');
+    assert.ok(!exported.includes(apiKey), 'no plain API key in the state');
+    assert.ok(!f.output.join('').includes(apiKey), 'no plain API key in the CLI output');
+  });
+
+  it('11. destroy leaves no object of the stack in the emulator', async () => {
+    await f.stack.destroy(f.run);
+    assert.equal((await f.guests(quick)).length, 0);
+    const [zone] = (await f.client.call('Dns_Domain', 'getByDomainName', {
+      args: ['example.com'],
+      mask: 'id,resourceRecords[host]',
+    })) as DnsZone[];
+    assert.ok(!zone.resourceRecords?.some((r) => r.host.startsWith('web-')), 'the A record is gone');
+  });
+});

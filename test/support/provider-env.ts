@@ -1,0 +1,19 @@
+import { startEmulator } from '../../emulator';
+import { Client } from '../../provider/client';
+import { configure } from '../../provider/dynamic/connection';
+
+export type Emulator = Awaited<ReturnType<typeof startEmulator>>;
+
+/** The stack config a provider process would receive, as Pulumi's `configure` hands it over. */
+export function stackConfig(values: Record<string, string>) {
+  return { get: (key: string) => values[key] };
+}
+
+/** An emulator on loopback with the provider runtime configured against it. */
+export async function providerEnv(provisioningDelayMs = 300) {
+  const emulator = await startEmulator({ port: 0, seed: 'demo', provisioningDelayMs });
+  const { username, apiKey } = emulator.credentials;
+  await configure({ config: stackConfig({ 'svc:endpointUrl': emulator.url, 'svc:username': username, 'svc:apiKey': apiKey }) });
+  const client = new Client({ username, apiKey, endpointUrl: emulator.url });
+  return { emulator, client };
+}
