@@ -28,6 +28,6 @@ export class DnsRecord extends pulumi.dynamic.Resource {
   declare readonly resolvedZoneId: pulumi.Output<number>;
 
   constructor(name: string, args: DnsRecordArgs, opts?: pulumi.CustomResourceOptions) {
-    super(provider, name, { ...args, ...computed(['recordId', 'resolvedZoneId']) }, opts, 'svc', 'DnsRecord');
+    super(provider, name, { ...computed(['host', 'type', 'data', 'ttl', 'recordId', 'resolvedZoneId']), ...args }, opts, 'svc', 'DnsRecord');
   }
 }

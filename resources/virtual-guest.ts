@@ -4,6 +4,31 @@ import { computed } from './computed';
 
 const provider = delegatingProvider('VirtualGuest');
 
+const OUTPUTS = [
+  'hostname',
+  'domain',
+  'startCpus',
+  'maxMemory',
+  'hourlyBillingFlag',
+  'localDiskFlag',
+  'operatingSystemReferenceCode',
+  'datacenter',
+  'networkSpeed',
+  'privateNetworkOnly',
+  'tags',
+  'notes',
+  'guestId',
+  'fullyQualifiedDomainName',
+  'primaryIpAddress',
+  'primaryBackendIpAddress',
+  'provisionDate',
+  'powerState',
+  'globalIdentifier',
+  'status',
+  'estimatedHourlyCost',
+  'estimatedMonthlyCost',
+];
+
 export interface VirtualGuestArgs {
   /** Host name; defaults to the resource name plus a suffix that is stable for this stack. */
   hostname?: pulumi.Input<string>;
@@ -70,21 +95,11 @@ export class VirtualGuest extends pulumi.dynamic.Resource {
       provider,
       name,
       {
+        // Every output must be a key of the props to become an Output property, given or not.
+        ...computed(OUTPUTS),
         ...args,
         resourceName: name,
         identity: `${pulumi.getProject()}/${pulumi.getStack()}/${name}`,
-        ...computed([
-          'guestId',
-          'fullyQualifiedDomainName',
-          'primaryIpAddress',
-          'primaryBackendIpAddress',
-          'provisionDate',
-          'powerState',
-          'globalIdentifier',
-          'status',
-          'estimatedHourlyCost',
-          'estimatedMonthlyCost',
-        ]),
       },
       opts,
       'svc',

@@ -122,3 +122,4 @@ export function changedFields(olds: Record<string, unknown>, news: Record<string
 export function initFailure(message: string, id: string, properties: Record<string, unknown>): Error {
   return Object.assign(new Error(message), { id, properties, reasons: [message] });
 }
+

@@ -88,7 +88,9 @@ async function create(inputs: Bag): Promise<pulumi.dynamic.CreateResult> {
 async function read(id: string, props: Bag = {}): Promise<pulumi.dynamic.ReadResult> {
   const record = await connect().dns.findRecord(Number(id));
   if (!record) return {};
-  return { id, props: { ...outputs(props, record, record.domainId), type: record.type, mxPriority: props.mxPriority } };
+  // The API stores types in lower case; only a different type is drift.
+  const type = String(props.type ?? '').toUpperCase() === record.type.toUpperCase() ? props.type : record.type.toUpperCase();
+  return { id, props: { ...outputs(props, record, record.domainId), type } };
 }
 
 async function update(id: string, olds: Bag, news: Bag): Promise<pulumi.dynamic.UpdateResult> {

@@ -3,13 +3,14 @@
  * process. Keep these export names stable: states written by older versions call them.
  */
 import { dnsRecordProvider } from './dns-record';
+import { structSafe } from './struct-safe';
 import { ticketUpdateProvider } from './ticket-update';
 import { virtualGuestProvider } from './virtual-guest/provider';
 
 export { configure } from './connection';
 
 export const providers = {
-  VirtualGuest: virtualGuestProvider,
-  DnsRecord: dnsRecordProvider,
-  TicketUpdate: ticketUpdateProvider,
+  VirtualGuest: structSafe(virtualGuestProvider),
+  DnsRecord: structSafe(dnsRecordProvider),
+  TicketUpdate: structSafe(ticketUpdateProvider),
 };

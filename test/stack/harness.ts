@@ -77,3 +77,12 @@ export async function stackFixture(options: FixtureOptions): Promise<StackFixtur
 
 export const hasTag = (tag: string) => (guest: VirtualGuest) =>
   (guest.tagReferences ?? []).some((ref) => ref.tag?.name === tag);
+
+const WRITE_METHOD = /\.(create|edit|delete|set|add|cancel|power|place)[A-Za-z]*$/;
+
+/** Calls of write methods the emulator served (all of them, or those of one method name). */
+export function writeCalls(emulator: Emulator, method?: string): number {
+  return Object.entries(emulator.stats().calls)
+    .filter(([call]) => (method ? call.endsWith(`.${method}`) : WRITE_METHOD.test(call)))
+    .reduce((sum, [, count]) => sum + count, 0);
+}

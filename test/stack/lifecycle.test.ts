@@ -1,8 +1,12 @@
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { quickstart } from '../../examples/quickstart/program';
 import type { DnsZone, Ticket, VirtualGuest } from '../../provider/managers';
 import { previewBilling } from '../../scripts/billing-report';
+import { offlineEnv } from '../../scripts/stack';
 import { hasTag, stackFixture, writeCalls, type StackFixture } from './harness';
 
 // The quickstart stack through its whole life, driven by the real Pulumi CLI: preview, up,
@@ -52,10 +56,12 @@ describe('quickstart stack on the real Pulumi engine', () => {
       args: ['example.com'],
       mask: 'id,name,resourceRecords[host,type,data]',
     })) as DnsZone[];
-    assert.ok(zone.resourceRecords?.some((r) => r.host === web.hostname && r.type === 'A' && r.data === web.primaryIpAddress));
+    const record = zone.resourceRecords?.find((r) => r.host === web.hostname);
+    assert.deepEqual([record?.type.toUpperCase(), record?.data], ['A', web.primaryIpAddress], 'the A record points at the web guest');
     const [ticket] = (await f.client.call('Account', 'getTickets', { mask: 'id', limit: 1 })) as Ticket[];
     const updates = (await f.client.call('Ticket', 'getUpdates', { id: ticket.id })) as { entry: string }[];
-    assert.ok(updates.some((u) => u.entry === `Deployed ${outputs.webFqdn.value} and worker-1.example.com with Pulumi.`));
+    const entry = `Deployed ${outputs.webFqdn.value} and worker-1.example.com with Pulumi.`;
+    assert.ok(updates.some((u) => u.entry === entry), `ticket ${ticket.id} has the update: ${JSON.stringify(updates.map((u) => u.entry))}`);
   });
 
   it('3. a second up and a preview with expectNoChanges report no changes', async () => {
@@ -106,8 +112,18 @@ describe('quickstart stack on the real Pulumi engine', () => {
 
   it('7. the API key set as a secret never appears in the state export or the CLI output', async () => {
     const apiKey = f.emulator.credentials.apiKey;
-    const exported = JSON.stringify(await f.stack.exportStack());
-    assert.ok(exported.includes('"secure"') || exported.includes('ciphertext'), 'the state carries encrypted values');
+    assert.equal((await f.stack.getConfig('svc:apiKey')).secret, true);
+    const configFile = fs.readFileSync(path.join(f.stateDir, 'workspaces', 'quickstart', 'Pulumi.test.yaml'), 'utf8');
+    assert.match(configFile, /svc:apiKey:\s+secure: /, 'the stack config holds the key encrypted');
+    assert.ok(!configFile.includes(apiKey), 'no plain API key in the stack config');
+    // `pulumi stack export` as a person runs it (the Automation API's exportStack adds --show-secrets).
+    const exported = execFileSync(f.stack.workspace.pulumiCommand.command, ['stack', 'export', '--stack', 'test'], {
+      cwd: path.join(f.stateDir, 'workspaces', 'quickstart'),
+      env: { ...process.env, ...offlineEnv(f.stateDir) },
+      encoding: 'utf8',
+    });
+    assert.match(exported, /"ciphertext"/, 'the config the engine keeps is encrypted');
+    assert.ok(exported.includes('__provider'), 'the export holds the resources');
     assert.ok(!exported.includes(apiKey), 'no plain API key in the state');
     assert.ok(!f.output.join('').includes(apiKey), 'no plain API key in the CLI output');
   });

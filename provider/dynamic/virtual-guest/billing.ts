@@ -1,3 +1,4 @@
+import { isUnknown } from '../checks';
 import { sayOnce } from '../log';
 import type { GuestInputs } from './inputs';
 
@@ -14,8 +15,11 @@ export function describeCost(inputs: Pick<GuestInputs, 'hourlyBillingFlag'> & Bi
     : `monthly, est. ${money(inputs.estimatedMonthlyCost, 2)}/month (${money(inputs.estimatedHourlyCost, 4)}/hour)`;
 }
 
+const shown = (value: unknown) => (isUnknown(value) ? '(known after apply)' : String(value));
+
 function describeOrder(inputs: GuestInputs): string {
-  return `${inputs.startCpus} CPU, ${inputs.maxMemory} MB, ${inputs.operatingSystemReferenceCode} in ${inputs.datacenter}`;
+  const { startCpus, maxMemory, operatingSystemReferenceCode: os, datacenter } = inputs;
+  return `${shown(startCpus)} CPU, ${shown(maxMemory)} MB, ${shown(os)} in ${shown(datacenter)}`;
 }
 
 /** Printed by `check` for a guest that is about to be ordered (preview and up). */

@@ -74,7 +74,7 @@ async function check(olds: Bag, news: Bag): Promise<pulumi.dynamic.CheckResult> 
     estimatedMonthlyCost: price.monthly,
   };
   if (Object.keys(olds).length === 0) announceCreate(known.resourceName, checked);
-  return { inputs: checked };
+  return { inputs: checked, failures: [] };
 }
 
 async function diff(_id: string, olds: Bag, news: Bag): Promise<pulumi.dynamic.DiffResult> {
