@@ -80,7 +80,7 @@ describe('billing safety on the real Pulumi engine', () => {
   });
 
   it('10. up killed with SIGKILL while the guest provisions: after cleanup, the next up converges with no duplicate', async () => {
-    const f = await fixture({ program: fleetProgram({ count: 1 }), provisioningDelayMs: 20_000 });
+    const f = await fixture({ program: fleetProgram({ count: 1 }), provisioningDelayMs: 10_000 });
     const child = spawn(process.execPath, ['--import', 'tsx', 'test/stack/fixtures/up-child.ts', f.stateDir], {
       detached: true,
       stdio: 'ignore',
