@@ -1,5 +1,6 @@
 import { Client } from '../client';
 import { AccountManager, DnsManager, TicketManager, VirtualGuestManager } from '../managers';
+import { say } from './log';
 
 /** The part of Pulumi's ConfigureRequest the runtime reads (stack config, namespaced keys). */
 export interface ProviderConfig {
@@ -43,6 +44,10 @@ export function connect(): Connection {
       apiKey: setting('apiKey'),
       endpointUrl: setting('endpointUrl'),
       timeout: timeout === undefined ? undefined : Number(timeout),
+      retry: {
+        onRetry: ({ service, method, attempt, error }) =>
+          say(`retrying ${service}.${method} (attempt ${attempt + 1}) after: ${error.message}`),
+      },
     });
     connection = {
       client,

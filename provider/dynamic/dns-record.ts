@@ -3,6 +3,7 @@ import { isIPv4, isIPv6 } from 'node:net';
 import type { DnsResourceRecord } from '../managers';
 import { Failures, changedFields, isKnown } from './checks';
 import { connect, type Connection } from './connection';
+import { createOnce, removeOnce } from './exactly-once';
 import { say } from './log';
 
 type Bag = Record<string, unknown>;
@@ -72,16 +73,15 @@ async function create(inputs: Bag): Promise<pulumi.dynamic.CreateResult> {
   const c = connect();
   const zoneId = await zoneIdOf(c, inputs);
   const wanted = spec(inputs);
-  let record: DnsResourceRecord;
-  try {
-    record = await c.dns.createRecord(zoneId, wanted);
-  } catch (err) {
-    // A lost response may hide a created record: adopt an identical one rather than add a twin.
-    const records = await c.dns.listRecords(zoneId).catch(() => []);
-    const twin = records.find((r) => r.host === wanted.host && r.type === wanted.type && r.data === wanted.data);
-    if (!twin) throw err;
-    record = twin;
-  }
+  // A lost response may hide a created record: an identical one is adopted rather than doubled.
+  const record = await createOnce({
+    what: `DnsRecord ${wanted.host} ${wanted.type}`,
+    write: () => c.dns.createRecord(zoneId, wanted),
+    find: async () =>
+      (await c.dns.listRecords(zoneId)).find(
+        (r) => r.host === wanted.host && r.type.toUpperCase() === wanted.type && r.data === wanted.data,
+      ),
+  });
   return { id: String(record.id), outs: outputs(inputs, record, zoneId) };
 }
 
@@ -102,7 +102,12 @@ async function update(id: string, olds: Bag, news: Bag): Promise<pulumi.dynamic.
 }
 
 async function remove(id: string, props: Bag): Promise<void> {
-  await connect().dns.deleteRecord(Number(id));
+  const { dns } = connect();
+  await removeOnce({
+    what: `DnsRecord ${id}`,
+    remove: () => dns.deleteRecord(Number(id)),
+    exists: async () => (await dns.findRecord(Number(id))) !== undefined,
+  });
   say(`DnsRecord ${props.host}.${props.zoneName ?? props.zoneId} (id ${id}): deleted`);
 }
 

@@ -2,6 +2,7 @@ import type * as pulumi from '@pulumi/pulumi';
 import type { TicketUpdateRecord } from '../managers';
 import { Failures, changedFields } from './checks';
 import { connect } from './connection';
+import { createOnce } from './exactly-once';
 import { say } from './log';
 
 type Bag = Record<string, unknown>;
@@ -30,16 +31,13 @@ async function create(inputs: Bag): Promise<pulumi.dynamic.CreateResult> {
   const ticketId = Number(inputs.ticketId);
   const entry = String(inputs.entry);
   const before = Date.now();
-  let update: TicketUpdateRecord;
-  try {
-    update = await tickets.addUpdate(ticketId, entry);
-  } catch (err) {
-    // A lost response may hide an added update: adopt the one with this text added just now.
-    const updates = await tickets.getUpdates(ticketId).catch(() => []);
-    const added = updates.find((u) => u.entry === entry && Date.parse(u.createDate ?? '') >= before - 60_000);
-    if (!added) throw err;
-    update = added;
-  }
+  // A lost response may hide an added update: the one with this text added just now is adopted.
+  const update = await createOnce({
+    what: `TicketUpdate on ticket ${ticketId}`,
+    write: () => tickets.addUpdate(ticketId, entry),
+    find: async () =>
+      (await tickets.getUpdates(ticketId)).find((u) => u.entry === entry && Date.parse(u.createDate ?? '') >= before - 60_000),
+  });
   return { id: String(update.id), outs: outputs(inputs, update) };
 }
 

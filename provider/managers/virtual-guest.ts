@@ -42,7 +42,7 @@ export interface ListInstancesOptions {
 
 export interface WaitOptions {
   timeoutMs: number;
-  /** First delay between polls; it doubles up to `maxPollMs`. */
+  /** First delay between polls; it grows by half each poll up to `maxPollMs`. */
   pollMs?: number;
   maxPollMs?: number;
   /** Called after each poll that found the guest not ready yet. */
@@ -178,7 +178,11 @@ export class VirtualGuestManager {
     return (await this.client.call('Virtual_Guest', 'createObject', { args: [createTemplate(spec)] })) as VirtualGuest;
   }
 
-  /** Polls with a doubling delay until the guest is ready; throws `WaitTimeoutError` at the deadline. */
+  /**
+   * Polls until the guest is ready; throws `WaitTimeoutError` at the deadline. The delay grows
+   * gently (x1.5) so a guest that is ready in seconds is noticed within a second or two, while a
+   * long provisioning settles at one poll per `maxPollMs`.
+   */
   async waitForReady(id: number, options: WaitOptions): Promise<VirtualGuest> {
     const started = Date.now();
     let delay = options.pollMs ?? 1000;
@@ -189,7 +193,7 @@ export class VirtualGuestManager {
       if (elapsed >= options.timeoutMs) throw new WaitTimeoutError(id, guestStatus(guest), options.timeoutMs);
       options.onProgress?.(guest, elapsed);
       await sleep(Math.min(delay, options.timeoutMs - elapsed));
-      delay = Math.min(delay * 2, options.maxPollMs ?? 15_000);
+      delay = Math.min(delay * 1.5, options.maxPollMs ?? 15_000);
     }
   }
 

@@ -1,4 +1,4 @@
-import type { PulumiFn, Stack } from '@pulumi/pulumi/automation';
+import type { EngineEvent, PulumiFn, Stack } from '@pulumi/pulumi/automation';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -16,7 +16,9 @@ export interface StackFixture {
   stateDir: string;
   /** Everything the CLI printed so far, across all operations. */
   output: string[];
-  run: { onOutput: (text: string) => void };
+  /** Each diagnostic once, as the engine reported it: `<severity>: <message>` (provider lines are `info`). */
+  diagnostics: string[];
+  run: { onOutput: (text: string) => void; onEvent: (event: EngineEvent) => void };
   guests(filter?: (guest: VirtualGuest) => boolean): Promise<VirtualGuest[]>;
   close(): Promise<void>;
 }
@@ -58,13 +60,20 @@ export async function stackFixture(options: FixtureOptions): Promise<StackFixtur
   });
   const client = new Client({ username, apiKey, endpointUrl: emulator.url });
   const output: string[] = [];
+  const diagnostics: string[] = [];
   return {
     emulator,
     stack,
     client,
     stateDir,
     output,
-    run: { onOutput: (text) => output.push(text) },
+    diagnostics,
+    run: {
+      onOutput: (text) => output.push(text),
+      onEvent: (event) => {
+        if (event.diagnosticEvent) diagnostics.push(`${event.diagnosticEvent.severity}: ${event.diagnosticEvent.message}`);
+      },
+    },
     async guests(filter = () => true) {
       const all = (await client.call('Account', 'getVirtualGuests', { mask: GUEST_MASK })) as VirtualGuest[];
       return all.filter(filter);

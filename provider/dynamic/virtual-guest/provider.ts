@@ -2,8 +2,9 @@ import type * as pulumi from '@pulumi/pulumi';
 import { DETAIL_MASK, WaitTimeoutError, isReady, guestStatus, type VirtualGuest } from '../../managers';
 import { Failures, changedFields, containsUnknown, initFailure, isKnown } from '../checks';
 import { connect, type Connection } from '../connection';
+import { createOnce, removeOnce } from '../exactly-once';
 import { say } from '../log';
-import { announceCreate, announceReplace, describeCost } from './billing';
+import { announceCreate, announceReplace, describeCost, type BilledCost } from './billing';
 import { catalogFrom, type Catalog } from './catalog';
 import {
   EDIT_FIELDS,
@@ -96,8 +97,8 @@ async function findByToken(c: Connection, token: string): Promise<VirtualGuest |
 
 /**
  * Orders the guest exactly once. A guest carrying this resource's token (from an earlier run that
- * crashed, or an order whose response was lost) is adopted instead of ordering again; `createObject`
- * itself is never retried.
+ * crashed, or an order whose response was lost) is adopted instead of ordering again; an order is
+ * only repeated when the token lookup proves the failed one did not happen (see exactly-once.ts).
  */
 async function order(c: Connection, inputs: GuestInputs): Promise<VirtualGuest> {
   const name = inputs.resourceName;
@@ -111,16 +112,12 @@ async function order(c: Connection, inputs: GuestInputs): Promise<VirtualGuest> 
     say(`VirtualGuest "${name}": guest ${earlier.id} from an earlier attempt carries this resource's token; adopting it, no new order`);
     return earlier;
   }
-  say(`VirtualGuest "${name}": ordering ${inputs.hostname}.${inputs.domain} (${describeCost(inputs as GuestInputs & { estimatedHourlyCost: number; estimatedMonthlyCost: number })})`);
-  try {
-    return await c.guests.createInstance(orderSpec(inputs, [...inputs.tags, token]));
-  } catch (err) {
-    // The order may have been placed even though no answer came back: look before giving up.
-    const placed = await findByToken(c, token).catch(() => undefined);
-    if (!placed) throw err;
-    say(`VirtualGuest "${name}": the order's response was lost (${(err as Error).message}); found guest ${placed.id} by its token`);
-    return placed;
-  }
+  say(`VirtualGuest "${name}": ordering ${inputs.hostname}.${inputs.domain} (${describeCost(inputs as GuestInputs & BilledCost)})`);
+  return createOnce({
+    what: `VirtualGuest "${name}" order`,
+    write: () => c.guests.createInstance(orderSpec(inputs, [...inputs.tags, token])),
+    find: () => findByToken(c, token),
+  });
 }
 
 async function outputs(c: Connection, id: number, inputs: GuestInputs): Promise<Bag> {
@@ -187,7 +184,11 @@ async function remove(id: string, props: Bag): Promise<void> {
   const guestId = Number(id);
   const timeoutMs = Number(props.readyTimeoutMinutes ?? 30) * 60_000;
   await c.guests.waitForIdle(guestId, timeoutMs);
-  await c.guests.cancelInstance(guestId);
+  await removeOnce({
+    what: `VirtualGuest "${props.resourceName ?? id}"`,
+    remove: () => c.guests.cancelInstance(guestId),
+    exists: async () => (await c.guests.findInstance(guestId, 'id')) !== undefined,
+  });
   say(`VirtualGuest "${props.resourceName ?? id}" (id ${id}): cancelled (${props.hourlyBillingFlag === false ? 'billing item cancelled' : 'deleted'})`);
 }
 
