@@ -12,7 +12,12 @@ import { printResult, printTable } from './support/report';
  */
 const GUESTS = 10;
 const MAX_RUNS = 3;
-const FAULTS: FaultOptions = { http500Rate: 0.1, dropRate: 0.05, loseResponseRate: 0.05, latencyMs: { min: 0, max: 300 } };
+const FAULTS: FaultOptions = {
+  http500Rate: 0.1,
+  dropRate: 0.05,
+  loseResponseRate: 0.05,
+  latencyMs: { min: 0, max: 300 },
+};
 
 interface SoakRun {
   label: string;
@@ -33,9 +38,14 @@ interface SoakRun {
 function inventory(f: StackFixture) {
   const objects = f.emulator.objects(f.emulator.credentials.username);
   const fleet = objects.virtualGuests.filter((g) => g.domain === 'fleet.example.com');
-  const records = objects.dnsDomains.flatMap((d) => (d.resourceRecords as { host: string }[] | undefined) ?? []);
+  const records = objects.dnsDomains.flatMap(
+    (d) => (d.resourceRecords as { host: string }[] | undefined) ?? [],
+  );
   const hosts = new Set(fleet.map((g) => g.hostname));
-  return { guests: fleet.length, records: records.filter((r) => hosts.has(r.host) || /^g\d+-/.test(r.host)).length };
+  return {
+    guests: fleet.length,
+    records: records.filter((r) => hosts.has(r.host) || /^g\d+-/.test(r.host)).length,
+  };
 }
 
 /** Runs `op` until it succeeds, at most MAX_RUNS times; returns how many runs it took (MAX_RUNS + 1 = never). */
@@ -45,15 +55,23 @@ async function untilSuccess(op: () => Promise<unknown>): Promise<number> {
       await op();
       return run;
     } catch (err) {
-      const last = String((err as Error).message).split('\n').filter((l) => /error:/.test(l)).slice(0, 3);
-      console.log(`    run ${run} failed: ${last.join(' | ') || (err as Error).message.slice(0, 200)}`);
+      const last = String((err as Error).message)
+        .split('\n')
+        .filter((l) => /error:/.test(l))
+        .slice(0, 3);
+      console.log(
+        `    run ${run} failed: ${last.join(' | ') || (err as Error).message.slice(0, 200)}`,
+      );
     }
   }
   return MAX_RUNS + 1;
 }
 
 async function soak(label: string, faults: FaultOptions): Promise<SoakRun> {
-  const f = await stackFixture({ program: fleetProgram({ count: GUESTS, dns: true }), provisioningDelayMs: 2_000 });
+  const f = await stackFixture({
+    program: fleetProgram({ count: GUESTS, dns: true }),
+    provisioningDelayMs: 2_000,
+  });
   try {
     f.emulator.setFaults(faults);
     console.log(`${label}:`);
@@ -86,7 +104,8 @@ async function soak(label: string, faults: FaultOptions): Promise<SoakRun> {
 
 async function main(): Promise<void> {
   const runs: SoakRun[] = [];
-  for (const seed of [11, 22, 33]) runs.push(await soak(`faults, seed ${seed}`, { ...FAULTS, seed }));
+  for (const seed of [11, 22, 33])
+    runs.push(await soak(`faults, seed ${seed}`, { ...FAULTS, seed }));
   const limited = await soak('rate limit 20/s', { rateLimitPerSecond: 20 });
   printTable(
     [...runs, limited].map((r) => ({
@@ -97,7 +116,9 @@ async function main(): Promise<void> {
       'destroy runs': r.destroyRuns,
       left: r.leftAfterDestroy,
       requests: r.requests,
-      'faults met': `${r.faultsMet} (${Object.entries(r.faultsByKind).map(([k, n]) => `${k} ${n}`).join(', ')})`,
+      'faults met': `${r.faultsMet} (${Object.entries(r.faultsByKind)
+        .map(([k, n]) => `${k} ${n}`)
+        .join(', ')})`,
       retries: r.retries,
       'checked re-writes': r.rewrites,
     })),
@@ -110,7 +131,12 @@ async function main(): Promise<void> {
     guestsFound: runs.map((r) => r.guests),
     recordsFound: runs.map((r) => r.records),
     leftAfterDestroy: runs.map((r) => r.leftAfterDestroy),
-    rateLimit: { upRuns: limited.upRuns, guests: limited.guests, rateLimitFaults: limited.faultsMet, failedForRateLimit: limited.rateLimitFailures },
+    rateLimit: {
+      upRuns: limited.upRuns,
+      guests: limited.guests,
+      rateLimitFaults: limited.faultsMet,
+      failedForRateLimit: limited.rateLimitFailures,
+    },
   });
 }
 

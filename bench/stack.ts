@@ -32,7 +32,9 @@ async function main(): Promise<void> {
     { guests: 1, 'pulumi up (s)': oneGuestS },
     { guests: 20, 'pulumi up (s)': twentyGuestsS },
   ]);
-  console.log(`20 guests take ${ratio}x the time of one (target: under 2x); provisioning delay ${DELAY_MS / 1000} s`);
+  console.log(
+    `20 guests take ${ratio}x the time of one (target: under 2x); provisioning delay ${DELAY_MS / 1000} s`,
+  );
   printResult({ bench: 'stack', oneGuestS, twentyGuestsS, ratio });
 }
 

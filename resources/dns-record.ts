@@ -28,6 +28,13 @@ export class DnsRecord extends pulumi.dynamic.Resource {
   declare readonly resolvedZoneId: pulumi.Output<number>;
 
   constructor(name: string, args: DnsRecordArgs, opts?: pulumi.CustomResourceOptions) {
-    super(provider, name, { ...computed(['host', 'type', 'data', 'ttl', 'recordId', 'resolvedZoneId']), ...args }, opts, 'svc', 'DnsRecord');
+    super(
+      provider,
+      name,
+      { ...computed(['host', 'type', 'data', 'ttl', 'recordId', 'resolvedZoneId']), ...args },
+      opts,
+      'svc',
+      'DnsRecord',
+    );
   }
 }

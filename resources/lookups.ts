@@ -35,7 +35,9 @@ export function getDnsZone(args: GetDnsZoneArgs): Promise<DnsZone> {
 export const getDnsZoneOutput = outputForm(getDnsZone);
 
 export function getAccount(args: { mask?: string } = {}): Promise<Account> {
-  return new AccountManager(programClient()).getAccount(args.mask ?? 'id,companyName,email,country');
+  return new AccountManager(programClient()).getAccount(
+    args.mask ?? 'id,companyName,email,country',
+  );
 }
 export const getAccountOutput = outputForm(getAccount);
 
@@ -48,7 +50,8 @@ export interface GetVirtualGuestsArgs {
 
 export async function getVirtualGuests(args: GetVirtualGuestsArgs = {}): Promise<VirtualGuest[]> {
   const result = await programClient().call('Account', 'getVirtualGuests', {
-    mask: args.mask ?? 'id,hostname,domain,fullyQualifiedDomainName,primaryIpAddress,datacenter.name',
+    mask:
+      args.mask ?? 'id,hostname,domain,fullyQualifiedDomainName,primaryIpAddress,datacenter.name',
     ...(args.filter ? { filter: args.filter } : {}),
     ...(args.limit ? { limit: args.limit } : {}),
   });

@@ -18,6 +18,13 @@ export class TicketUpdate extends pulumi.dynamic.Resource {
   declare readonly createDate: pulumi.Output<string | null>;
 
   constructor(name: string, args: TicketUpdateArgs, opts?: pulumi.CustomResourceOptions) {
-    super(provider, name, { ...computed(['updateId', 'createDate']), ...args }, opts, 'svc', 'TicketUpdate');
+    super(
+      provider,
+      name,
+      { ...computed(['updateId', 'createDate']), ...args },
+      opts,
+      'svc',
+      'TicketUpdate',
+    );
   }
 }

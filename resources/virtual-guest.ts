@@ -107,4 +107,3 @@ export class VirtualGuest extends pulumi.dynamic.Resource {
     );
   }
 }
-

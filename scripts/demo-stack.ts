@@ -12,7 +12,10 @@ export const DEMO_STATE = path.join(PACKAGE_ROOT, '.state', 'demo');
  * of `work`. The port is fixed (SVC_DEMO_PORT, default 18777) because the stack config records
  * the endpoint.
  */
-export async function withDemoStack<T>(stackName: string, work: (stack: Stack, endpoint: string) => Promise<T>): Promise<T> {
+export async function withDemoStack<T>(
+  stackName: string,
+  work: (stack: Stack, endpoint: string) => Promise<T>,
+): Promise<T> {
   const emulator = await startEmulator({
     port: Number(process.env.SVC_DEMO_PORT ?? 18_777),
     dataDir: path.join(DEMO_STATE, 'emulator'),

@@ -21,8 +21,11 @@ async function main(action: string): Promise<void> {
       }
     }
     console.log(`\nPulumi state:  ${path.join(DEMO_STATE, 'backend')} (stack "demo")`);
-    console.log(`Emulator data: ${path.join(DEMO_STATE, 'emulator')} (served at ${endpoint} while a command runs)`);
-    if (action === 'up') console.log('Run `npm run demo` again to see no changes, `npm run destroy` to tear it down.');
+    console.log(
+      `Emulator data: ${path.join(DEMO_STATE, 'emulator')} (served at ${endpoint} while a command runs)`,
+    );
+    if (action === 'up')
+      console.log('Run `npm run demo` again to see no changes, `npm run destroy` to tear it down.');
   });
 }
 

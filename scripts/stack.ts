@@ -1,10 +1,19 @@
-import { LocalWorkspace, PulumiCommand, type PulumiFn, type Stack } from '@pulumi/pulumi/automation';
+import {
+  LocalWorkspace,
+  PulumiCommand,
+  type PulumiFn,
+  type Stack,
+} from '@pulumi/pulumi/automation';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
 /** The checkout (or installed package) root: where Pulumi.yaml, node_modules and scripts/ live. */
-export const PACKAGE_ROOT = path.resolve(__dirname, '..', fs.existsSync(path.resolve(__dirname, '..', 'package.json')) ? '' : '..');
+export const PACKAGE_ROOT = path.resolve(
+  __dirname,
+  '..',
+  fs.existsSync(path.resolve(__dirname, '..', 'package.json')) ? '' : '..',
+);
 
 let command: Promise<PulumiCommand> | undefined;
 
@@ -16,7 +25,10 @@ export function pulumiCommand(): Promise<PulumiCommand> {
   if (!command) {
     const bin =
       process.env.PULUMI_BIN_DIR ??
-      execFileSync(path.join(PACKAGE_ROOT, 'scripts', 'ensure-pulumi'), { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] })
+      execFileSync(path.join(PACKAGE_ROOT, 'scripts', 'ensure-pulumi'), {
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'inherit'],
+      })
         .trim()
         .split('\n')
         .pop()!;

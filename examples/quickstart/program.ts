@@ -68,6 +68,6 @@ export async function quickstart() {
     hourlyCost: pulumi
       .all([web.estimatedHourlyCost, worker.estimatedHourlyCost])
       .apply((costs) => Math.round(costs.reduce((a, b) => a + b, 0) * 10_000) / 10_000),
-    zoneRecords: zone.apply((z) => (z.resourceRecords ?? []).length),
+    zoneId: zone.id,
   };
 }

@@ -30,7 +30,11 @@ export class Failures {
   }
 
   /** Returns whether the value is present, known and passes; unknown values pass for now. */
-  string(property: string, value: unknown, rule: { required?: boolean; maxLength?: number } = {}): boolean {
+  string(
+    property: string,
+    value: unknown,
+    rule: { required?: boolean; maxLength?: number } = {},
+  ): boolean {
     if (isUnknown(value)) return false;
     if (value === undefined || value === null || value === '') {
       if (rule.required) this.add(property, `${property} is required`);
@@ -41,13 +45,20 @@ export class Failures {
       return false;
     }
     if (rule.maxLength !== undefined && value.length > rule.maxLength) {
-      this.add(property, `${property} must be at most ${rule.maxLength} characters, got ${value.length}`);
+      this.add(
+        property,
+        `${property} must be at most ${rule.maxLength} characters, got ${value.length}`,
+      );
       return false;
     }
     return true;
   }
 
-  integer(property: string, value: unknown, rule: { required?: boolean; min?: number; max?: number } = {}): boolean {
+  integer(
+    property: string,
+    value: unknown,
+    rule: { required?: boolean; min?: number; max?: number } = {},
+  ): boolean {
     if (isUnknown(value)) return false;
     if (value === undefined || value === null) {
       if (rule.required) this.add(property, `${property} is required`);
@@ -78,14 +89,20 @@ export class Failures {
   oneOf<T>(property: string, value: T, allowed: readonly T[], what: string): boolean {
     if (allowed.includes(value)) return true;
     const shown = allowed.length > 12 ? [...allowed.slice(0, 12), '...'] : allowed;
-    this.add(property, `${property} ${JSON.stringify(value)} is not ${what}; allowed: ${shown.join(', ')}`);
+    this.add(
+      property,
+      `${property} ${JSON.stringify(value)} is not ${what}; allowed: ${shown.join(', ')}`,
+    );
     return false;
   }
 
   hostname(property: string, value: unknown, required: boolean): boolean {
     if (!this.string(property, value, { required, maxLength: 63 })) return false;
     if (!HOST_LABEL.test(value as string)) {
-      this.add(property, `${property} ${JSON.stringify(value)} must be letters, digits and inner hyphens (one DNS label)`);
+      this.add(
+        property,
+        `${property} ${JSON.stringify(value)} must be letters, digits and inner hyphens (one DNS label)`,
+      );
       return false;
     }
     return true;
@@ -95,7 +112,10 @@ export class Failures {
     if (!this.string(property, value, { required, maxLength: 253 })) return false;
     const labels = (value as string).split('.');
     if (labels.length < 2 || !labels.every((label) => HOST_LABEL.test(label))) {
-      this.add(property, `${property} ${JSON.stringify(value)} must be a domain name such as example.com`);
+      this.add(
+        property,
+        `${property} ${JSON.stringify(value)} must be a domain name such as example.com`,
+      );
       return false;
     }
     return true;
@@ -114,12 +134,21 @@ export function sameJson(a: unknown, b: unknown): boolean {
 }
 
 /** The names of `fields` whose values differ between the two bags (unknown counts as changed). */
-export function changedFields(olds: Record<string, unknown>, news: Record<string, unknown>, fields: readonly string[]): string[] {
-  return fields.filter((field) => containsUnknown(news[field]) || !sameJson(olds[field], news[field]));
+export function changedFields(
+  olds: Record<string, unknown>,
+  news: Record<string, unknown>,
+  fields: readonly string[],
+): string[] {
+  return fields.filter(
+    (field) => containsUnknown(news[field]) || !sameJson(olds[field], news[field]),
+  );
 }
 
 /** An error the engine records as "created but failed to initialize": it keeps the id in state. */
-export function initFailure(message: string, id: string, properties: Record<string, unknown>): Error {
+export function initFailure(
+  message: string,
+  id: string,
+  properties: Record<string, unknown>,
+): Error {
   return Object.assign(new Error(message), { id, properties, reasons: [message] });
 }
-

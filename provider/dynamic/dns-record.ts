@@ -9,14 +9,20 @@ import { say } from './log';
 type Bag = Record<string, unknown>;
 
 const TYPES = ['A', 'AAAA', 'CNAME', 'MX', 'TXT', 'NS', 'PTR', 'SRV', 'SPF'] as const;
-const HOST = /^(@|\*|(\*\.)?[a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?(\.[a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?)*)$/i;
+const HOST =
+  /^(@|\*|(\*\.)?[a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?(\.[a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?)*)$/i;
 const DEFAULT_TTL = 900;
 
 function checkData(type: string, data: unknown, failures: Failures): void {
   if (!failures.string('data', data, { required: true, maxLength: 4096 })) return;
   const value = data as string;
-  if (type === 'A' && !isIPv4(value)) failures.add('data', `data ${JSON.stringify(value)} must be an IPv4 address for an A record`);
-  if (type === 'AAAA' && !isIPv6(value)) failures.add('data', `data ${JSON.stringify(value)} must be an IPv6 address for an AAAA record`);
+  if (type === 'A' && !isIPv4(value))
+    failures.add('data', `data ${JSON.stringify(value)} must be an IPv4 address for an A record`);
+  if (type === 'AAAA' && !isIPv6(value))
+    failures.add(
+      'data',
+      `data ${JSON.stringify(value)} must be an IPv6 address for an AAAA record`,
+    );
 }
 
 async function check(_olds: Bag, news: Bag): Promise<pulumi.dynamic.CheckResult> {
@@ -28,7 +34,10 @@ async function check(_olds: Bag, news: Bag): Promise<pulumi.dynamic.CheckResult>
   if (hasId === hasName) failures.add('zoneId', 'set exactly one of zoneId and zoneName');
   if (hasId) failures.integer('zoneId', inputs.zoneId, { min: 1 });
   if (hasName) failures.domain('zoneName', inputs.zoneName, true);
-  if (failures.string('host', inputs.host, { required: true, maxLength: 253 }) && !HOST.test(inputs.host as string)) {
+  if (
+    failures.string('host', inputs.host, { required: true, maxLength: 253 }) &&
+    !HOST.test(inputs.host as string)
+  ) {
     failures.add('host', `host ${JSON.stringify(inputs.host)} must be @, * or a relative DNS name`);
   }
   if (failures.string('type', inputs.type, { required: true })) {
@@ -36,8 +45,10 @@ async function check(_olds: Bag, news: Bag): Promise<pulumi.dynamic.CheckResult>
     if (isKnown(inputs.data)) checkData(inputs.type as string, inputs.data, failures);
   }
   failures.integer('ttl', inputs.ttl, { min: 60, max: 604_800 });
-  if (inputs.type === 'MX') failures.integer('mxPriority', inputs.mxPriority ?? 10, { min: 0, max: 65_535 });
-  else if (inputs.mxPriority !== undefined) failures.add('mxPriority', 'mxPriority applies to MX records only');
+  if (inputs.type === 'MX')
+    failures.integer('mxPriority', inputs.mxPriority ?? 10, { min: 0, max: 65_535 });
+  else if (inputs.mxPriority !== undefined)
+    failures.add('mxPriority', 'mxPriority applies to MX records only');
   return { inputs, failures: failures.list };
 }
 
@@ -56,7 +67,14 @@ async function zoneIdOf(c: Connection, inputs: Bag): Promise<number> {
 }
 
 function outputs(inputs: Bag, record: DnsResourceRecord, zoneId: number): Bag {
-  return { ...inputs, recordId: record.id, resolvedZoneId: zoneId, host: record.host, data: record.data, ttl: record.ttl };
+  return {
+    ...inputs,
+    recordId: record.id,
+    resolvedZoneId: zoneId,
+    host: record.host,
+    data: record.data,
+    ttl: record.ttl,
+  };
 }
 
 function spec(inputs: Bag) {
@@ -79,7 +97,8 @@ async function create(inputs: Bag): Promise<pulumi.dynamic.CreateResult> {
     write: () => c.dns.createRecord(zoneId, wanted),
     find: async () =>
       (await c.dns.listRecords(zoneId)).find(
-        (r) => r.host === wanted.host && r.type.toUpperCase() === wanted.type && r.data === wanted.data,
+        (r) =>
+          r.host === wanted.host && r.type.toUpperCase() === wanted.type && r.data === wanted.data,
       ),
   });
   return { id: String(record.id), outs: outputs(inputs, record, zoneId) };
@@ -89,7 +108,10 @@ async function read(id: string, props: Bag = {}): Promise<pulumi.dynamic.ReadRes
   const record = await connect().dns.findRecord(Number(id));
   if (!record) return {};
   // The API stores types in lower case; only a different type is drift.
-  const type = String(props.type ?? '').toUpperCase() === record.type.toUpperCase() ? props.type : record.type.toUpperCase();
+  const type =
+    String(props.type ?? '').toUpperCase() === record.type.toUpperCase()
+      ? props.type
+      : record.type.toUpperCase();
   return { id, props: { ...outputs(props, record, record.domainId), type } };
 }
 

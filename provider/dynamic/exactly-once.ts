@@ -10,7 +10,12 @@ import { say } from './log';
 
 /** Failures after which the server may be fine a moment later (not a refusal of the request). */
 export function isTransient(err: unknown): boolean {
-  return err instanceof TransportError || err instanceof ServerError || err instanceof ParseError || isRateLimited(err);
+  return (
+    err instanceof TransportError ||
+    err instanceof ServerError ||
+    err instanceof ParseError ||
+    isRateLimited(err)
+  );
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -40,17 +45,26 @@ export async function createOnce<T>(options: OnceOptions<T>): Promise<T> {
         throw err; // the outcome is unknown: never write again blind
       }
       if (found !== undefined) {
-        say(`${options.what}: no answer came back (${(err as Error).message}), but it was done; using it`);
+        say(
+          `${options.what}: no answer came back (${(err as Error).message}), but it was done; using it`,
+        );
         return found;
       }
       if (!isTransient(err) || attempt >= attempts) throw err;
-      say(`${options.what}: failed (${(err as Error).message}) and did not happen; trying again (${attempt + 1}/${attempts})`);
+      say(
+        `${options.what}: failed (${(err as Error).message}) and did not happen; trying again (${attempt + 1}/${attempts})`,
+      );
     }
   }
 }
 
 /** Deletes until the object is gone; deleting what is already gone counts as done. */
-export async function removeOnce(options: { what: string; remove(): Promise<void>; exists(): Promise<boolean>; attempts?: number }): Promise<void> {
+export async function removeOnce(options: {
+  what: string;
+  remove(): Promise<void>;
+  exists(): Promise<boolean>;
+  attempts?: number;
+}): Promise<void> {
   const attempts = options.attempts ?? 3;
   for (let attempt = 1; ; attempt++) {
     try {
@@ -58,7 +72,9 @@ export async function removeOnce(options: { what: string; remove(): Promise<void
     } catch (err) {
       if (!(await options.exists().catch(() => true))) return;
       if (!isTransient(err) || attempt >= attempts) throw err;
-      say(`${options.what}: delete failed (${(err as Error).message}); trying again (${attempt + 1}/${attempts})`);
+      say(
+        `${options.what}: delete failed (${(err as Error).message}); trying again (${attempt + 1}/${attempts})`,
+      );
       await sleep(500 * attempt);
     }
   }

@@ -36,7 +36,9 @@ async function create(inputs: Bag): Promise<pulumi.dynamic.CreateResult> {
     what: `TicketUpdate on ticket ${ticketId}`,
     write: () => tickets.addUpdate(ticketId, entry),
     find: async () =>
-      (await tickets.getUpdates(ticketId)).find((u) => u.entry === entry && Date.parse(u.createDate ?? '') >= before - 60_000),
+      (await tickets.getUpdates(ticketId)).find(
+        (u) => u.entry === entry && Date.parse(u.createDate ?? '') >= before - 60_000,
+      ),
   });
   return { id: String(update.id), outs: outputs(inputs, update) };
 }
@@ -52,7 +54,9 @@ async function update(_id: string, olds: Bag, news: Bag): Promise<pulumi.dynamic
 }
 
 async function remove(id: string, props: Bag): Promise<void> {
-  say(`TicketUpdate ${id} on ticket ${props.ticketId}: ticket updates cannot be deleted; it is removed from the stack only`);
+  say(
+    `TicketUpdate ${id} on ticket ${props.ticketId}: ticket updates cannot be deleted; it is removed from the stack only`,
+  );
 }
 
 export const ticketUpdateProvider = { check, diff, create, read, update, delete: remove };

@@ -18,10 +18,15 @@ export class AccountManager {
   }
 
   async getHardwareServer(id: number, mask?: string): Promise<HardwareServer> {
-    return (await this.client.call('Hardware_Server', 'getObject', { id, ...(mask ? { mask } : {}) })) as HardwareServer;
+    return (await this.client.call('Hardware_Server', 'getObject', {
+      id,
+      ...(mask ? { mask } : {}),
+    })) as HardwareServer;
   }
 
   async getDatacenters(): Promise<Datacenter[]> {
-    return (await this.client.call('Location_Datacenter', 'getDatacenters', { mask: 'id,name,longName' })) as Datacenter[];
+    return (await this.client.call('Location_Datacenter', 'getDatacenters', {
+      mask: 'id,name,longName',
+    })) as Datacenter[];
   }
 }

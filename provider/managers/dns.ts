@@ -17,7 +17,9 @@ export class DnsManager {
   constructor(private readonly client: Client) {}
 
   async listZones(): Promise<DnsZone[]> {
-    return (await this.client.call('Account', 'getDomains', { mask: 'id,name,serial' })) as DnsZone[];
+    return (await this.client.call('Account', 'getDomains', {
+      mask: 'id,name,serial',
+    })) as DnsZone[];
   }
 
   async getZone(id: number, withRecords = true): Promise<DnsZone> {
@@ -28,7 +30,10 @@ export class DnsManager {
   /** The zone named `name` (case-insensitive) with its records; `DNSZoneNotFound` when absent. */
   async getZoneByName(name: string, withRecords = true): Promise<DnsZone> {
     const mask = withRecords ? `id,name,serial,resourceRecords[${RECORD_MASK}]` : 'id,name,serial';
-    const zones = (await this.client.call('Dns_Domain', 'getByDomainName', { args: [name], mask })) as DnsZone[];
+    const zones = (await this.client.call('Dns_Domain', 'getByDomainName', {
+      args: [name],
+      mask,
+    })) as DnsZone[];
     const zone = zones.find((z) => z.name.toLowerCase() === name.toLowerCase());
     if (!zone) throw new DNSZoneNotFound(name);
     return zone;

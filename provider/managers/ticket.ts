@@ -19,7 +19,10 @@ export class TicketManager {
 
   async listTickets(options: ListTicketsOptions = {}): Promise<Ticket[]> {
     const filter = options.createdBetween
-      ? nestedFilter('tickets.createDate', queryFilterDate(options.createdBetween.start, options.createdBetween.end))
+      ? nestedFilter(
+          'tickets.createDate',
+          queryFilterDate(options.createdBetween.start, options.createdBetween.end),
+        )
       : undefined;
     return (await this.client.call('Account', 'getTickets', {
       mask: options.mask ?? 'id,title,createDate,status.name',
@@ -40,7 +43,10 @@ export class TicketManager {
 
   /** Adds an update to the ticket (not idempotent: never retried by the client). */
   async addUpdate(ticketId: number, entry: string): Promise<TicketUpdateRecord> {
-    return (await this.client.call('Ticket', 'addUpdate', { id: ticketId, args: [{ entry }] })) as TicketUpdateRecord;
+    return (await this.client.call('Ticket', 'addUpdate', {
+      id: ticketId,
+      args: [{ entry }],
+    })) as TicketUpdateRecord;
   }
 
   async getUpdates(ticketId: number): Promise<TicketUpdateRecord[]> {

@@ -50,7 +50,11 @@ export interface VirtualGuest {
 }
 
 export interface PricedOption<T> {
-  itemPrice?: { hourlyRecurringFee?: string; recurringFee?: string; item?: { description?: string } };
+  itemPrice?: {
+    hourlyRecurringFee?: string;
+    recurringFee?: string;
+    item?: { description?: string };
+  };
   template: T;
 }
 

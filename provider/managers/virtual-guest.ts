@@ -55,7 +55,9 @@ export class WaitTimeoutError extends SvcError {
     readonly lastStatus: string,
     timeoutMs: number,
   ) {
-    super(`virtual guest ${guestId} was not ready after ${Math.round(timeoutMs / 1000)} s (last status: ${lastStatus})`);
+    super(
+      `virtual guest ${guestId} was not ready after ${Math.round(timeoutMs / 1000)} s (last status: ${lastStatus})`,
+    );
   }
 }
 
@@ -122,7 +124,11 @@ export class VirtualGuestManager {
   async listInstances(options: ListInstancesOptions = {}): Promise<VirtualGuest[]> {
     const { hourly = true, monthly = true } = options;
     const method =
-      hourly && !monthly ? 'getHourlyVirtualGuests' : monthly && !hourly ? 'getMonthlyVirtualGuests' : 'getVirtualGuests';
+      hourly && !monthly
+        ? 'getHourlyVirtualGuests'
+        : monthly && !hourly
+          ? 'getMonthlyVirtualGuests'
+          : 'getVirtualGuests';
     const conditions: [string, unknown][] = [
       ['hostname', options.hostname],
       ['domain', options.domain],
@@ -132,7 +138,12 @@ export class VirtualGuestManager {
     ];
     let filter: Filter = {};
     for (const [path, value] of conditions) {
-      if (value !== undefined) filter = nestedFilter(`virtualGuests.${path}`, queryFilter(value as string | number), filter);
+      if (value !== undefined)
+        filter = nestedFilter(
+          `virtualGuests.${path}`,
+          queryFilter(value as string | number),
+          filter,
+        );
     }
     if (options.tags?.length) {
       const condition = { operation: 'in', options: [{ name: 'data', value: options.tags }] };
@@ -163,7 +174,11 @@ export class VirtualGuestManager {
   }
 
   async getCreateOptions(): Promise<CreateObjectOptions> {
-    return (await this.client.call('Virtual_Guest', 'getCreateObjectOptions', {})) as CreateObjectOptions;
+    return (await this.client.call(
+      'Virtual_Guest',
+      'getCreateObjectOptions',
+      {},
+    )) as CreateObjectOptions;
   }
 
   /** Prices an order without placing it (`generateOrderTemplate`). */
@@ -175,7 +190,9 @@ export class VirtualGuestManager {
 
   /** Orders the guest. Billed: the client never retries it on its own. */
   async createInstance(spec: CreateInstanceSpec): Promise<VirtualGuest> {
-    return (await this.client.call('Virtual_Guest', 'createObject', { args: [createTemplate(spec)] })) as VirtualGuest;
+    return (await this.client.call('Virtual_Guest', 'createObject', {
+      args: [createTemplate(spec)],
+    })) as VirtualGuest;
   }
 
   /**
@@ -187,10 +204,14 @@ export class VirtualGuestManager {
     const started = Date.now();
     let delay = options.pollMs ?? 1000;
     for (;;) {
-      const guest = (await this.client.call('Virtual_Guest', 'getObject', { id, mask: READY_MASK })) as VirtualGuest;
+      const guest = (await this.client.call('Virtual_Guest', 'getObject', {
+        id,
+        mask: READY_MASK,
+      })) as VirtualGuest;
       const elapsed = Date.now() - started;
       if (isReady(guest)) return guest;
-      if (elapsed >= options.timeoutMs) throw new WaitTimeoutError(id, guestStatus(guest), options.timeoutMs);
+      if (elapsed >= options.timeoutMs)
+        throw new WaitTimeoutError(id, guestStatus(guest), options.timeoutMs);
       options.onProgress?.(guest, elapsed);
       await sleep(Math.min(delay, options.timeoutMs - elapsed));
       delay = Math.min(delay * 1.5, options.maxPollMs ?? 15_000);
@@ -204,7 +225,8 @@ export class VirtualGuestManager {
     for (;;) {
       const guest = await this.findInstance(id, 'id,activeTransaction.id');
       if (!guest || !guest.activeTransaction?.id) return;
-      if (Date.now() - started >= timeoutMs) throw new WaitTimeoutError(id, guestStatus(guest), timeoutMs);
+      if (Date.now() - started >= timeoutMs)
+        throw new WaitTimeoutError(id, guestStatus(guest), timeoutMs);
       await sleep(delay);
       delay = Math.min(delay * 2, 10_000);
     }
@@ -216,8 +238,11 @@ export class VirtualGuestManager {
     changes: { hostname?: string; domain?: string; notes?: string; tags?: string[] },
   ): Promise<void> {
     const { tags, ...fields } = changes;
-    const edit = Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
-    if (Object.keys(edit).length > 0) await this.client.call('Virtual_Guest', 'editObject', { id, args: [edit] });
+    const edit = Object.fromEntries(
+      Object.entries(fields).filter(([, value]) => value !== undefined),
+    );
+    if (Object.keys(edit).length > 0)
+      await this.client.call('Virtual_Guest', 'editObject', { id, args: [edit] });
     if (tags !== undefined) await this.setTags(id, tags);
   }
 

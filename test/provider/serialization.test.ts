@@ -4,12 +4,16 @@ import { after, before, describe, it } from 'node:test';
 import { delegatingProvider, type ResourceKind } from '../../provider/dynamic/delegate';
 import { providerEnv, stackConfig, type Emulator } from '../support/provider-env';
 
+type LoadedProvider = { handler(): pulumi.dynamic.ResourceProvider };
+// The loader the dynamic-provider host itself uses (a dependency of @pulumi/pulumi, untyped).
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const requireFromString: (code: string) => { handler(): pulumi.dynamic.ResourceProvider } = require('require-from-string');
+const requireFromString = require('require-from-string') as (code: string) => LoadedProvider;
 
 /** Serializes a provider the way `pulumi.dynamic.Resource` does and loads it back as the provider process does. */
 async function roundTrip(kind: ResourceKind) {
-  const serialized = await pulumi.runtime.serializeFunction(() => delegatingProvider(kind), { allowSecrets: true });
+  const serialized = await pulumi.runtime.serializeFunction(() => delegatingProvider(kind), {
+    allowSecrets: true,
+  });
   return { text: serialized.text, provider: requireFromString(serialized.text).handler() };
 }
 
@@ -31,16 +35,25 @@ describe('dynamic providers survive closure serialization', () => {
   it('VirtualGuest: a reloaded provider configures, checks, creates, reads and deletes for real', async () => {
     const { provider } = await roundTrip('VirtualGuest');
     const { username, apiKey } = emulator.credentials;
-    await provider.configure!({ config: stackConfig({ 'svc:endpointUrl': emulator.url, 'svc:username': username, 'svc:apiKey': apiKey }) } as never);
-    const checked = await provider.check!({}, {
-      resourceName: 'rt',
-      identity: 'p/s/rt',
-      domain: 'roundtrip.example.com',
-      startCpus: 1,
-      maxMemory: 1024,
-      operatingSystemReferenceCode: 'UBUNTU_LATEST',
-      datacenter: 'dal10',
-    });
+    await provider.configure!({
+      config: stackConfig({
+        'svc:endpointUrl': emulator.url,
+        'svc:username': username,
+        'svc:apiKey': apiKey,
+      }),
+    } as never);
+    const checked = await provider.check!(
+      {},
+      {
+        resourceName: 'rt',
+        identity: 'p/s/rt',
+        domain: 'roundtrip.example.com',
+        startCpus: 1,
+        maxMemory: 1024,
+        operatingSystemReferenceCode: 'UBUNTU_LATEST',
+        datacenter: 'dal10',
+      },
+    );
     assert.deepEqual(checked.failures, []);
     const created = await provider.create(checked.inputs!);
     assert.match(created.id, /^\d+$/);

@@ -30,9 +30,9 @@ describe('VirtualGuest provider against the emulator', () => {
   after(() => emulator?.close());
 
   const guestsInDomain = async () =>
-    ((await client.call('Account', 'getVirtualGuests', { mask: 'id,domain' })) as VirtualGuest[]).filter(
-      (g) => g.domain === 'unit.example.com',
-    );
+    (
+      (await client.call('Account', 'getVirtualGuests', { mask: 'id,domain' })) as VirtualGuest[]
+    ).filter((g) => g.domain === 'unit.example.com');
 
   it('check applies defaults, normalises tags, names the hostname and prices the order', async () => {
     const result = await provider.check({}, declared);
@@ -50,30 +50,55 @@ describe('VirtualGuest provider against the emulator', () => {
   });
 
   it('check names each bad field and its rule, before any call that bills', async () => {
-    const shape = await provider.check({}, { ...declared, hostname: '-bad-', domain: 'nodot', startCpus: 1.5, tags: ['ok', 'UPPER!'] });
+    const shape = await provider.check(
+      {},
+      { ...declared, hostname: '-bad-', domain: 'nodot', startCpus: 1.5, tags: ['ok', 'UPPER!'] },
+    );
     const byField = Object.fromEntries((shape.failures ?? []).map((f) => [f.property, f.reason]));
     assert.match(byField.hostname, /hostname "-bad-" must be letters, digits and inner hyphens/);
     assert.match(byField.domain, /domain "nodot" must be a domain name/);
     assert.match(byField.startCpus, /startCpus must be an integer, got 1.5/);
     assert.match(byField.tags, /tags\[1\] "upper!"/);
-    const offered = await provider.check({}, { ...declared, startCpus: 3, maxMemory: 1000, datacenter: 'mars01', operatingSystemReferenceCode: 'BEOS_5' });
+    const offered = await provider.check(
+      {},
+      {
+        ...declared,
+        startCpus: 3,
+        maxMemory: 1000,
+        datacenter: 'mars01',
+        operatingSystemReferenceCode: 'BEOS_5',
+      },
+    );
     const reasons = (offered.failures ?? []).map((f) => `${f.property}: ${f.reason}`).join('\n');
-    assert.match(reasons, /startCpus: startCpus 3 is not a CPU count this account is offered; allowed: 1, 2, 4/);
+    assert.match(
+      reasons,
+      /startCpus: startCpus 3 is not a CPU count this account is offered; allowed: 1, 2, 4/,
+    );
     assert.match(reasons, /maxMemory: maxMemory 1000 is not a memory size/);
     assert.match(reasons, /datacenter: datacenter "mars01" is not a known datacenter/);
-    assert.match(reasons, /operatingSystemReferenceCode: operatingSystemReferenceCode "BEOS_5" is not a known operating system code/);
-    const missing = await provider.check({}, { resourceName: 'x', identity: 'p/s/x' });
-    assert.deepEqual(
-      (missing.failures ?? []).map((f) => f.property).sort(),
-      ['datacenter', 'domain', 'maxMemory', 'operatingSystemReferenceCode', 'startCpus'],
+    assert.match(
+      reasons,
+      /operatingSystemReferenceCode: operatingSystemReferenceCode "BEOS_5" is not a known operating system code/,
     );
+    const missing = await provider.check({}, { resourceName: 'x', identity: 'p/s/x' });
+    assert.deepEqual((missing.failures ?? []).map((f) => f.property).sort(), [
+      'datacenter',
+      'domain',
+      'maxMemory',
+      'operatingSystemReferenceCode',
+      'startCpus',
+    ]);
     assert.equal((await guestsInDomain()).length, 0);
   });
 
   it('check lets unknown values through during preview', async () => {
     const result = await provider.check({}, { ...declared, startCpus: UNKNOWN, domain: UNKNOWN });
     assert.deepEqual(result.failures, []);
-    assert.equal((result.inputs as Bag).creationToken, undefined, 'no token until the order is known');
+    assert.equal(
+      (result.inputs as Bag).creationToken,
+      undefined,
+      'no token until the order is known',
+    );
   });
 
   it('create orders one guest, waits until it is ready and reports its outputs', async () => {
@@ -97,10 +122,25 @@ describe('VirtualGuest provider against the emulator', () => {
   });
 
   it('diff: hostname, notes and tags update in place; CPUs, memory, billing, OS, datacenter replace', async () => {
-    assert.deepEqual(await provider.diff(id, outs, checked), { changes: false, replaces: [], deleteBeforeReplace: false });
-    const inPlace = await provider.diff(id, outs, { ...checked, hostname: 'renamed', notes: 'hello', tags: ['web'] });
+    assert.deepEqual(await provider.diff(id, outs, checked), {
+      changes: false,
+      replaces: [],
+      deleteBeforeReplace: false,
+    });
+    const inPlace = await provider.diff(id, outs, {
+      ...checked,
+      hostname: 'renamed',
+      notes: 'hello',
+      tags: ['web'],
+    });
     assert.deepEqual(inPlace, { changes: true, replaces: [], deleteBeforeReplace: false });
-    for (const [field, value] of Object.entries({ startCpus: 4, maxMemory: 8192, hourlyBillingFlag: false, operatingSystemReferenceCode: 'DEBIAN_12_64', datacenter: 'lon06' })) {
+    for (const [field, value] of Object.entries({
+      startCpus: 4,
+      maxMemory: 8192,
+      hourlyBillingFlag: false,
+      operatingSystemReferenceCode: 'DEBIAN_12_64',
+      datacenter: 'lon06',
+    })) {
       const result = await provider.diff(id, outs, { ...checked, [field]: value });
       assert.deepEqual(result.replaces, [field], `${field} replaces`);
     }
@@ -113,34 +153,62 @@ describe('VirtualGuest provider against the emulator', () => {
     const result = await provider.update(id, outs, news);
     outs = result.outs as Bag;
     assert.equal(outs.fullyQualifiedDomainName, 'renamed.unit.example.com');
-    const guest = (await client.call('Virtual_Guest', 'getObject', { id: Number(id), mask: 'hostname,notes,tagReferences.tag.name' })) as VirtualGuest;
+    const guest = (await client.call('Virtual_Guest', 'getObject', {
+      id: Number(id),
+      mask: 'hostname,notes,tagReferences.tag.name',
+    })) as VirtualGuest;
     assert.equal(guest.hostname, 'renamed');
     assert.equal(guest.notes, 'hello');
-    assert.deepEqual(guest.tagReferences?.map((t) => t.tag?.name).sort(), [String(checked.creationToken), 'web']);
+    assert.deepEqual(guest.tagReferences?.map((t) => t.tag?.name).sort(), [
+      String(checked.creationToken),
+      'web',
+    ]);
   });
 
   it('read refreshes every output from the API and notices drift', async () => {
-    await client.call('Virtual_Guest', 'editObject', { id: Number(id), args: [{ hostname: 'drifted' }] });
+    await client.call('Virtual_Guest', 'editObject', {
+      id: Number(id),
+      args: [{ hostname: 'drifted' }],
+    });
     const result = await provider.read(id, outs);
     assert.equal(result.id, id);
     assert.equal((result.props as Bag).hostname, 'drifted');
-    assert.equal((result.props as Bag).operatingSystemReferenceCode, 'UBUNTU_LATEST', 'an _LATEST code is not drift');
-    const drift = await provider.diff(id, result.props as Bag, { ...checked, hostname: 'renamed', notes: 'hello', tags: ['web'] });
+    assert.equal(
+      (result.props as Bag).operatingSystemReferenceCode,
+      'UBUNTU_LATEST',
+      'an _LATEST code is not drift',
+    );
+    const drift = await provider.diff(id, result.props as Bag, {
+      ...checked,
+      hostname: 'renamed',
+      notes: 'hello',
+      tags: ['web'],
+    });
     assert.deepEqual(drift, { changes: true, replaces: [], deleteBeforeReplace: false });
   });
 
   it('delete cancels the guest; read then reports it gone; a second delete is a no-op', async () => {
     await provider.delete(id, outs);
-    await assert.rejects(client.call('Virtual_Guest', 'getObject', { id: Number(id) }), /ObjectNotFound/);
+    await assert.rejects(
+      client.call('Virtual_Guest', 'getObject', { id: Number(id) }),
+      /ObjectNotFound/,
+    );
     assert.deepEqual(await provider.read(id, outs), {});
     await provider.delete(id, outs);
   });
 
   it('a lost createObject response is recovered by the token, without a second order', async () => {
-    const inputs = (await provider.check({}, { ...declared, resourceName: 'lost', identity: 'proj/dev/lost' })).inputs as Bag;
-    emulator.setFaults({ once: { service: 'Virtual_Guest', method: 'createObject', fault: 'lose-response' } });
+    const inputs = (
+      await provider.check({}, { ...declared, resourceName: 'lost', identity: 'proj/dev/lost' })
+    ).inputs as Bag;
+    emulator.setFaults({
+      once: { service: 'Virtual_Guest', method: 'createObject', fault: 'lose-response' },
+    });
     const result = await provider.create(inputs);
     const guests = await guestsInDomain();
-    assert.deepEqual(guests.map((g) => String(g.id)), [result.id]);
+    assert.deepEqual(
+      guests.map((g) => String(g.id)),
+      [result.id],
+    );
   });
 });

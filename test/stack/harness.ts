@@ -34,7 +34,8 @@ export interface FixtureOptions {
   dataDir?: string;
 }
 
-export const GUEST_MASK = 'id,hostname,domain,startCpus,maxCpu,hourlyBillingFlag,primaryIpAddress,tagReferences.tag.name';
+export const GUEST_MASK =
+  'id,hostname,domain,startCpus,maxCpu,hourlyBillingFlag,primaryIpAddress,tagReferences.tag.name';
 
 /** A fresh emulator on loopback and a stack (file backend in a temp folder) pointed at it. */
 export async function stackFixture(options: FixtureOptions): Promise<StackFixture> {
@@ -71,11 +72,14 @@ export async function stackFixture(options: FixtureOptions): Promise<StackFixtur
     run: {
       onOutput: (text) => output.push(text),
       onEvent: (event) => {
-        if (event.diagnosticEvent) diagnostics.push(`${event.diagnosticEvent.severity}: ${event.diagnosticEvent.message}`);
+        if (event.diagnosticEvent)
+          diagnostics.push(`${event.diagnosticEvent.severity}: ${event.diagnosticEvent.message}`);
       },
     },
     async guests(filter = () => true) {
-      const all = (await client.call('Account', 'getVirtualGuests', { mask: GUEST_MASK })) as VirtualGuest[];
+      const all = (await client.call('Account', 'getVirtualGuests', {
+        mask: GUEST_MASK,
+      })) as VirtualGuest[];
       return all.filter(filter);
     },
     async close() {

@@ -14,7 +14,8 @@ import { hasTag, stackFixture, writeCalls, type StackFixture } from './harness';
 describe('quickstart stack on the real Pulumi engine', () => {
   let f: StackFixture;
   const quick = hasTag('quickstart');
-  const byHost = async (hostname: string) => (await f.guests(quick)).find((g) => g.hostname === hostname);
+  const byHost = async (hostname: string) =>
+    (await f.guests(quick)).find((g) => g.hostname === hostname);
   let webId = '';
   let workerId = '';
 
@@ -31,7 +32,10 @@ describe('quickstart stack on the real Pulumi engine', () => {
     ]);
     for (const change of changes) assert.ok(change.newHourly! > 0, `${change.name} is priced`);
     const text = f.output.join('');
-    assert.match(text, /BILLING \+ VirtualGuest "web" orders a new guest: 1 CPU, 2048 MB, UBUNTU_LATEST in dal10; hourly, est\. \$\d/);
+    assert.match(
+      text,
+      /BILLING \+ VirtualGuest "web" orders a new guest: 1 CPU, 2048 MB, UBUNTU_LATEST in dal10; hourly, est\. \$\d/,
+    );
     assert.match(text, /BILLING \+ VirtualGuest "worker" orders a new guest/);
     assert.equal((await f.guests(quick)).length, 0);
     assert.equal(writeCalls(f.emulator), 0);
@@ -44,7 +48,9 @@ describe('quickstart stack on the real Pulumi engine', () => {
     const guests = await f.guests(quick);
     assert.equal(guests.length, 2);
     const outputs = result.outputs;
-    const web = guests.find((g) => `${g.hostname}.${g.domain}` === outputs.webFqdn.value) as VirtualGuest;
+    const web = guests.find(
+      (g) => `${g.hostname}.${g.domain}` === outputs.webFqdn.value,
+    ) as VirtualGuest;
     const worker = guests.find((g) => g.hostname === 'worker-1') as VirtualGuest;
     assert.ok(web && worker, 'both guests are in the emulator');
     assert.match(web.hostname, /^web-[0-9a-f]{7}$/);
@@ -57,11 +63,23 @@ describe('quickstart stack on the real Pulumi engine', () => {
       mask: 'id,name,resourceRecords[host,type,data]',
     })) as DnsZone[];
     const record = zone.resourceRecords?.find((r) => r.host === web.hostname);
-    assert.deepEqual([record?.type.toUpperCase(), record?.data], ['A', web.primaryIpAddress], 'the A record points at the web guest');
-    const [ticket] = (await f.client.call('Account', 'getTickets', { mask: 'id', limit: 1 })) as Ticket[];
-    const updates = (await f.client.call('Ticket', 'getUpdates', { id: ticket.id })) as { entry: string }[];
+    assert.deepEqual(
+      [record?.type.toUpperCase(), record?.data],
+      ['A', web.primaryIpAddress],
+      'the A record points at the web guest',
+    );
+    const [ticket] = (await f.client.call('Account', 'getTickets', {
+      mask: 'id',
+      limit: 1,
+    })) as Ticket[];
+    const updates = (await f.client.call('Ticket', 'getUpdates', { id: ticket.id })) as {
+      entry: string;
+    }[];
     const entry = `Deployed ${outputs.webFqdn.value} and worker-1.example.com with Pulumi.`;
-    assert.ok(updates.some((u) => u.entry === entry), `ticket ${ticket.id} has the update: ${JSON.stringify(updates.map((u) => u.entry))}`);
+    assert.ok(
+      updates.some((u) => u.entry === entry),
+      `ticket ${ticket.id} has the update: ${JSON.stringify(updates.map((u) => u.entry))}`,
+    );
   });
 
   it('3. a second up and a preview with expectNoChanges report no changes', async () => {
@@ -76,7 +94,11 @@ describe('quickstart stack on the real Pulumi engine', () => {
     await f.stack.setConfig('quickstart:workerHostname', { value: 'worker-2' });
     const result = await f.stack.up(f.run);
     assert.equal(result.summary.resourceChanges?.update, 1, 'the worker, in place');
-    assert.equal(result.summary.resourceChanges?.replace, 1, 'the ticket update, whose text names the host');
+    assert.equal(
+      result.summary.resourceChanges?.replace,
+      1,
+      'the ticket update, whose text names the host',
+    );
     const worker = await byHost('worker-2');
     assert.equal(String(worker?.id), workerId, 'same guest id');
   });
@@ -88,7 +110,10 @@ describe('quickstart stack on the real Pulumi engine', () => {
     assert.equal(replace?.name, 'web');
     assert.deepEqual(replace?.reasons, ['startCpus']);
     assert.ok(replace!.newHourly! > replace!.oldHourly!, 'two CPUs cost more than one');
-    assert.match(f.output.join(''), /BILLING \+- VirtualGuest "web" is REPLACED \(changed: startCpus\)/);
+    assert.match(
+      f.output.join(''),
+      /BILLING \+- VirtualGuest "web" is REPLACED \(changed: startCpus\)/,
+    );
     const result = await f.stack.up(f.run);
     assert.equal(result.summary.resourceChanges?.replace, 1);
     const guests = await f.guests(quick);
@@ -96,7 +121,10 @@ describe('quickstart stack on the real Pulumi engine', () => {
     const web = guests.find((g) => g.hostname.startsWith('web-'))!;
     assert.notEqual(String(web.id), webId, 'a new guest');
     assert.equal(web.startCpus ?? web.maxCpu, 2);
-    await assert.rejects(f.client.call('Virtual_Guest', 'getObject', { id: Number(webId) }), /ObjectNotFound/);
+    await assert.rejects(
+      f.client.call('Virtual_Guest', 'getObject', { id: Number(webId) }),
+      /ObjectNotFound/,
+    );
     webId = String(web.id);
   });
 
@@ -113,15 +141,22 @@ describe('quickstart stack on the real Pulumi engine', () => {
   it('7. the API key set as a secret never appears in the state export or the CLI output', async () => {
     const apiKey = f.emulator.credentials.apiKey;
     assert.equal((await f.stack.getConfig('svc:apiKey')).secret, true);
-    const configFile = fs.readFileSync(path.join(f.stateDir, 'workspaces', 'quickstart', 'Pulumi.test.yaml'), 'utf8');
+    const configFile = fs.readFileSync(
+      path.join(f.stateDir, 'workspaces', 'quickstart', 'Pulumi.test.yaml'),
+      'utf8',
+    );
     assert.match(configFile, /svc:apiKey:\s+secure: /, 'the stack config holds the key encrypted');
     assert.ok(!configFile.includes(apiKey), 'no plain API key in the stack config');
     // `pulumi stack export` as a person runs it (the Automation API's exportStack adds --show-secrets).
-    const exported = execFileSync(f.stack.workspace.pulumiCommand.command, ['stack', 'export', '--stack', 'test'], {
-      cwd: path.join(f.stateDir, 'workspaces', 'quickstart'),
-      env: { ...process.env, ...offlineEnv(f.stateDir) },
-      encoding: 'utf8',
-    });
+    const exported = execFileSync(
+      f.stack.workspace.pulumiCommand.command,
+      ['stack', 'export', '--stack', 'test'],
+      {
+        cwd: path.join(f.stateDir, 'workspaces', 'quickstart'),
+        env: { ...process.env, ...offlineEnv(f.stateDir) },
+        encoding: 'utf8',
+      },
+    );
     assert.match(exported, /"ciphertext"/, 'the config the engine keeps is encrypted');
     assert.ok(exported.includes('__provider'), 'the export holds the resources');
     assert.ok(!exported.includes(apiKey), 'no plain API key in the state');
@@ -135,6 +170,9 @@ describe('quickstart stack on the real Pulumi engine', () => {
       args: ['example.com'],
       mask: 'id,resourceRecords[host]',
     })) as DnsZone[];
-    assert.ok(!zone.resourceRecords?.some((r) => r.host.startsWith('web-')), 'the A record is gone');
+    assert.ok(
+      !zone.resourceRecords?.some((r) => r.host.startsWith('web-')),
+      'the A record is gone',
+    );
   });
 });

@@ -29,11 +29,20 @@ describe('billing safety on the real Pulumi engine', () => {
     };
     const f = await fixture({ program, config: { 'stacktest:cpus': { value: '2' } } });
     const guests = new VirtualGuestManager(f.client);
-    const created = await guests.createInstance({ ...spec, cpus: 1, memory: 1024, os: 'UBUNTU_LATEST', datacenter: 'dal10' });
+    const created = await guests.createInstance({
+      ...spec,
+      cpus: 1,
+      memory: 1024,
+      os: 'UBUNTU_LATEST',
+      datacenter: 'dal10',
+    });
     adoptId = String(created.id);
     const ordersBefore = writeCalls(f.emulator, 'createObject');
 
-    await assert.rejects(f.stack.preview(f.run), /adoptId: guest \d+ has startCpus 1 but the resource declares 2/);
+    await assert.rejects(
+      f.stack.preview(f.run),
+      /adoptId: guest \d+ has startCpus 1 but the resource declares 2/,
+    );
     await f.stack.setConfig('stacktest:cpus', { value: '1' });
     const result = await f.stack.up(f.run);
     assert.equal(result.outputs.id.value, adoptId);
@@ -61,7 +70,10 @@ describe('billing safety on the real Pulumi engine', () => {
     const f2 = await fixture({ program: async () => void new VirtualGuest('bad', g) });
     await assert.rejects(f2.stack.preview(f2.run), (err: Error) => {
       assert.match(err.message, /startCpus 3 is not a CPU count this account is offered/);
-      assert.match(err.message, /maxMemory 1000 is not a memory size \(MB\) this account is offered/);
+      assert.match(
+        err.message,
+        /maxMemory 1000 is not a memory size \(MB\) this account is offered/,
+      );
       assert.match(err.message, /datacenter "mars01" is not a known datacenter/);
       return true;
     });
@@ -70,7 +82,9 @@ describe('billing safety on the real Pulumi engine', () => {
 
   it('9. the response to createObject is lost: up ends with exactly one guest', async () => {
     const f = await fixture({ program: fleetProgram({ count: 1 }) });
-    f.emulator.setFaults({ once: { service: 'Virtual_Guest', method: 'createObject', fault: 'lose-response' } });
+    f.emulator.setFaults({
+      once: { service: 'Virtual_Guest', method: 'createObject', fault: 'lose-response' },
+    });
     const result = await f.stack.up(f.run);
     const guests = await f.guests(hasTag('fleet'));
     assert.equal(guests.length, 1);
@@ -81,14 +95,22 @@ describe('billing safety on the real Pulumi engine', () => {
 
   it('10. up killed with SIGKILL while the guest provisions: after cleanup, the next up converges with no duplicate', async () => {
     const f = await fixture({ program: fleetProgram({ count: 1 }), provisioningDelayMs: 10_000 });
-    const child = spawn(process.execPath, ['--import', 'tsx', 'test/stack/fixtures/up-child.ts', f.stateDir], {
-      detached: true,
-      stdio: 'ignore',
-      env: process.env,
-    });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'test/stack/fixtures/up-child.ts', f.stateDir],
+      {
+        detached: true,
+        stdio: 'ignore',
+        env: process.env,
+      },
+    );
     const exited = new Promise((resolve) => child.once('exit', resolve));
     for (let i = 0; i < 600 && writeCalls(f.emulator, 'createObject') === 0; i++) await sleep(100);
-    assert.equal(writeCalls(f.emulator, 'createObject'), 1, 'the guest was ordered before the kill');
+    assert.equal(
+      writeCalls(f.emulator, 'createObject'),
+      1,
+      'the guest was ordered before the kill',
+    );
     await sleep(1_000);
     process.kill(-child.pid!, 'SIGKILL');
     await exited;
@@ -98,6 +120,9 @@ describe('billing safety on the real Pulumi engine', () => {
     await f.stack.up(f.run);
     assert.equal((await f.guests(hasTag('fleet'))).length, 1, 'still exactly one guest');
     assert.equal(writeCalls(f.emulator, 'createObject'), 1, 'no second order');
-    assert.match(f.output.join(''), /from an earlier attempt carries this resource's token; adopting it/);
+    assert.match(
+      f.output.join(''),
+      /from an earlier attempt carries this resource's token; adopting it/,
+    );
   });
 });

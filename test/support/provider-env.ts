@@ -13,7 +13,13 @@ export function stackConfig(values: Record<string, string>) {
 export async function providerEnv(provisioningDelayMs = 300) {
   const emulator = await startEmulator({ port: 0, seed: 'demo', provisioningDelayMs });
   const { username, apiKey } = emulator.credentials;
-  await configure({ config: stackConfig({ 'svc:endpointUrl': emulator.url, 'svc:username': username, 'svc:apiKey': apiKey }) });
+  await configure({
+    config: stackConfig({
+      'svc:endpointUrl': emulator.url,
+      'svc:username': username,
+      'svc:apiKey': apiKey,
+    }),
+  });
   const client = new Client({ username, apiKey, endpointUrl: emulator.url });
   return { emulator, client };
 }

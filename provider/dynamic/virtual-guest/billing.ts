@@ -25,7 +25,9 @@ function describeOrder(inputs: GuestInputs): string {
 /** Printed by `check` for a guest that is about to be ordered (preview and up). */
 export function announceCreate(name: string, inputs: GuestInputs & BilledCost): void {
   const verb = inputs.adoptId ? `adopts existing guest ${inputs.adoptId}` : 'orders a new guest';
-  sayOnce(`BILLING + VirtualGuest "${name}" ${verb}: ${describeOrder(inputs)}; ${describeCost(inputs)}`);
+  sayOnce(
+    `BILLING + VirtualGuest "${name}" ${verb}: ${describeOrder(inputs)}; ${describeCost(inputs)}`,
+  );
 }
 
 /** Printed by `diff` when a change replaces the guest: a new guest is bought and the old one cancelled. */
@@ -35,8 +37,14 @@ export function announceReplace(
   olds: Partial<BilledCost> & { hourlyBillingFlag?: boolean },
   news: GuestInputs & Partial<BilledCost>,
 ): void {
-  const before = olds.estimatedHourlyCost === undefined ? 'unknown' : `${money(olds.estimatedHourlyCost, 4)}/hour`;
-  const after = news.estimatedHourlyCost === undefined ? 'unknown until known inputs' : `${money(news.estimatedHourlyCost, 4)}/hour`;
+  const before =
+    olds.estimatedHourlyCost === undefined
+      ? 'unknown'
+      : `${money(olds.estimatedHourlyCost, 4)}/hour`;
+  const after =
+    news.estimatedHourlyCost === undefined
+      ? 'unknown until known inputs'
+      : `${money(news.estimatedHourlyCost, 4)}/hour`;
   sayOnce(
     `BILLING +- VirtualGuest "${name}" is REPLACED (changed: ${fields.join(', ')}): orders a new ` +
       `${news.hourlyBillingFlag ? 'hourly' : 'monthly'} guest (${describeOrder(news)}) at ${after}, cancels the old one at ${before}`,

@@ -26,7 +26,10 @@ export interface Price {
 
 const HOURS_PER_MONTH = 730;
 
-function fee(option: PricedOption<unknown> | undefined, field: 'hourlyRecurringFee' | 'recurringFee'): number {
+function fee(
+  option: PricedOption<unknown> | undefined,
+  field: 'hourlyRecurringFee' | 'recurringFee',
+): number {
   const value = Number(option?.itemPrice?.[field] ?? 0);
   return Number.isFinite(value) ? value : 0;
 }
@@ -34,15 +37,21 @@ function fee(option: PricedOption<unknown> | undefined, field: 'hourlyRecurringF
 export function toCatalog(options: CreateObjectOptions): Catalog {
   const byCpus = new Map(options.processors.map((o) => [o.template.startCpus, o]));
   const byMemory = new Map(options.memory.map((o) => [o.template.maxMemory, o]));
-  const byOs = new Map(options.operatingSystems.map((o) => [o.template.operatingSystemReferenceCode, o]));
-  const bySpeed = new Map(options.networkComponents.map((o) => [o.template.networkComponents[0]?.maxSpeed, o]));
+  const byOs = new Map(
+    options.operatingSystems.map((o) => [o.template.operatingSystemReferenceCode, o]),
+  );
+  const bySpeed = new Map(
+    options.networkComponents.map((o) => [o.template.networkComponents[0]?.maxSpeed, o]),
+  );
   const unique = <T>(values: T[]) => [...new Set(values)];
   return {
     cpus: unique([...byCpus.keys()]).sort((a, b) => a - b),
     memory: unique([...byMemory.keys()]).sort((a, b) => a - b),
     os: unique([...byOs.keys()]).sort(),
     datacenters: unique(options.datacenters.map((o) => o.template.datacenter.name)).sort(),
-    nicSpeeds: unique([...bySpeed.keys()].filter((s): s is number => typeof s === 'number')).sort((a, b) => a - b),
+    nicSpeeds: unique([...bySpeed.keys()].filter((s): s is number => typeof s === 'number')).sort(
+      (a, b) => a - b,
+    ),
     price(order) {
       const parts = [
         byCpus.get(order.startCpus),
@@ -53,7 +62,9 @@ export function toCatalog(options: CreateObjectOptions): Catalog {
       const sum = (field: 'hourlyRecurringFee' | 'recurringFee') =>
         parts.reduce((total, part) => total + fee(part, field), 0);
       const monthly = round(sum('recurringFee'));
-      const hourly = order.hourlyBillingFlag ? round(sum('hourlyRecurringFee')) : round(monthly / HOURS_PER_MONTH);
+      const hourly = order.hourlyBillingFlag
+        ? round(sum('hourlyRecurringFee'))
+        : round(monthly / HOURS_PER_MONTH);
       return { hourly, monthly };
     },
   };

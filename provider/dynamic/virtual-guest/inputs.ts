@@ -60,7 +60,12 @@ function digest(...parts: string[]): string {
 
 /** `<resource name>-<7 hex>`, stable for a resource of a stack (derived, not random, so re-runs agree). */
 export function autoHostname(resourceName: string, identity: string): string {
-  const base = resourceName.toLowerCase().replace(/[^a-z0-9-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 55) || 'guest';
+  const base =
+    resourceName
+      .toLowerCase()
+      .replace(/[^a-z0-9-]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 55) || 'guest';
   return `${base}-${digest('hostname', identity).slice(0, 7)}`;
 }
 
@@ -75,10 +80,15 @@ export function creationToken(inputs: GuestInputs): string {
 }
 
 const normaliseTags = (tags: unknown): unknown =>
-  Array.isArray(tags) ? [...new Set(tags.map((t) => (typeof t === 'string' ? t.trim().toLowerCase() : t)))].sort() : tags;
+  Array.isArray(tags)
+    ? [...new Set(tags.map((t) => (typeof t === 'string' ? t.trim().toLowerCase() : t)))].sort()
+    : tags;
 
 /** Applies defaults and normalises what the platform normalises (tags are lower-cased there). */
-export function withDefaults(olds: Record<string, unknown>, news: Record<string, unknown>): Record<string, unknown> {
+export function withDefaults(
+  olds: Record<string, unknown>,
+  news: Record<string, unknown>,
+): Record<string, unknown> {
   const out: Record<string, unknown> = { ...news };
   const name = String(news.resourceName ?? 'guest');
   const identity = String(news.identity ?? name);
@@ -101,13 +111,20 @@ export function checkShape(inputs: Record<string, unknown>, failures: Failures):
   failures.domain('domain', inputs.domain, true);
   if (failures.string('hostname', inputs.hostname) && failures.string('domain', inputs.domain)) {
     const fqdn = `${inputs.hostname}.${inputs.domain}`;
-    if (fqdn.length > 253) failures.add('hostname', `hostname + domain must be at most 253 characters, got ${fqdn.length}`);
+    if (fqdn.length > 253)
+      failures.add(
+        'hostname',
+        `hostname + domain must be at most 253 characters, got ${fqdn.length}`,
+      );
   }
   failures.integer('startCpus', inputs.startCpus, { required: true, min: 1 });
   failures.integer('maxMemory', inputs.maxMemory, { required: true, min: 1 });
-  failures.string('operatingSystemReferenceCode', inputs.operatingSystemReferenceCode, { required: true });
+  failures.string('operatingSystemReferenceCode', inputs.operatingSystemReferenceCode, {
+    required: true,
+  });
   failures.string('datacenter', inputs.datacenter, { required: true });
-  if (inputs.networkSpeed !== undefined) failures.integer('networkSpeed', inputs.networkSpeed, { min: 1 });
+  if (inputs.networkSpeed !== undefined)
+    failures.integer('networkSpeed', inputs.networkSpeed, { min: 1 });
   for (const flag of ['hourlyBillingFlag', 'localDiskFlag', 'privateNetworkOnly', 'waitForReady']) {
     failures.boolean(flag, inputs[flag]);
   }
@@ -118,33 +135,56 @@ export function checkShape(inputs: Record<string, unknown>, failures: Failures):
     const tags = inputs.tags as unknown[];
     tags.forEach((tag, i) => {
       if (typeof tag !== 'string' || !/^[a-z0-9][a-z0-9 _.:-]{0,127}$/.test(tag)) {
-        failures.add('tags', `tags[${i}] ${JSON.stringify(tag)} must be 1-128 letters, digits, spaces or _ . : -`);
+        failures.add(
+          'tags',
+          `tags[${i}] ${JSON.stringify(tag)} must be 1-128 letters, digits, spaces or _ . : -`,
+        );
       } else if (tag.startsWith(TOKEN_TAG_PREFIX)) {
-        failures.add('tags', `tags[${i}]: the prefix ${TOKEN_TAG_PREFIX} is reserved for creation tokens`);
+        failures.add(
+          'tags',
+          `tags[${i}]: the prefix ${TOKEN_TAG_PREFIX} is reserved for creation tokens`,
+        );
       }
     });
   }
   if (isKnown(inputs.sshKeyIds)) {
-    (inputs.sshKeyIds as unknown[]).forEach((id, i) => failures.integer(`sshKeyIds[${i}]`, id, { min: 1 }));
+    (inputs.sshKeyIds as unknown[]).forEach((id, i) =>
+      failures.integer(`sshKeyIds[${i}]`, id, { min: 1 }),
+    );
   }
-  if (inputs.adoptId !== undefined && !isUnknown(inputs.adoptId) && !/^[1-9][0-9]*$/.test(String(inputs.adoptId))) {
-    failures.add('adoptId', `adoptId must be the numeric id of an existing guest, got ${JSON.stringify(inputs.adoptId)}`);
+  if (
+    inputs.adoptId !== undefined &&
+    !isUnknown(inputs.adoptId) &&
+    !/^[1-9][0-9]*$/.test(String(inputs.adoptId))
+  ) {
+    failures.add(
+      'adoptId',
+      `adoptId must be the numeric id of an existing guest, got ${JSON.stringify(inputs.adoptId)}`,
+    );
   }
 }
 
 /** Checks against what the account is offered (getCreateObjectOptions). */
-export function checkOffered(inputs: Record<string, unknown>, catalog: Catalog, failures: Failures): void {
+export function checkOffered(
+  inputs: Record<string, unknown>,
+  catalog: Catalog,
+  failures: Failures,
+): void {
   const offered = <T>(field: string, allowed: T[], what: string) => {
     const value = inputs[field];
     if (isKnown(value) && !isUnknown(value)) failures.oneOf(field, value as T, allowed, what);
   };
-  if (Number.isInteger(inputs.startCpus)) offered('startCpus', catalog.cpus, 'a CPU count this account is offered');
-  if (Number.isInteger(inputs.maxMemory)) offered('maxMemory', catalog.memory, 'a memory size (MB) this account is offered');
+  if (Number.isInteger(inputs.startCpus))
+    offered('startCpus', catalog.cpus, 'a CPU count this account is offered');
+  if (Number.isInteger(inputs.maxMemory))
+    offered('maxMemory', catalog.memory, 'a memory size (MB) this account is offered');
   if (typeof inputs.operatingSystemReferenceCode === 'string') {
     offered('operatingSystemReferenceCode', catalog.os, 'a known operating system code');
   }
-  if (typeof inputs.datacenter === 'string') offered('datacenter', catalog.datacenters, 'a known datacenter');
-  if (Number.isInteger(inputs.networkSpeed)) offered('networkSpeed', catalog.nicSpeeds, 'an offered network speed (Mbps)');
+  if (typeof inputs.datacenter === 'string')
+    offered('datacenter', catalog.datacenters, 'a known datacenter');
+  if (Number.isInteger(inputs.networkSpeed))
+    offered('networkSpeed', catalog.nicSpeeds, 'an offered network speed (Mbps)');
 }
 
 export function orderSpec(inputs: GuestInputs, tags: string[]): CreateInstanceSpec {

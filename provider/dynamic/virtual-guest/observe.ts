@@ -57,7 +57,11 @@ export function observedInputs(guest: VirtualGuest, declared: GuestInputs): Gues
   return observed;
 }
 
-export function computedOutputs(guest: VirtualGuest, inputs: GuestInputs, catalog: Catalog): GuestOutputs {
+export function computedOutputs(
+  guest: VirtualGuest,
+  inputs: GuestInputs,
+  catalog: Catalog,
+): GuestOutputs {
   const price = catalog.price(inputs);
   return {
     guestId: guest.id,

@@ -1,5 +1,11 @@
 import type * as pulumi from '@pulumi/pulumi';
-import { DETAIL_MASK, WaitTimeoutError, isReady, guestStatus, type VirtualGuest } from '../../managers';
+import {
+  DETAIL_MASK,
+  WaitTimeoutError,
+  isReady,
+  guestStatus,
+  type VirtualGuest,
+} from '../../managers';
 import { Failures, changedFields, containsUnknown, initFailure, isKnown } from '../checks';
 import { connect, type Connection } from '../connection';
 import { createOnce, removeOnce } from '../exactly-once';
@@ -54,13 +60,17 @@ async function check(olds: Bag, news: Bag): Promise<pulumi.dynamic.CheckResult> 
   try {
     offered = await catalog(c);
   } catch (err) {
-    failures.add('svc:endpointUrl', `cannot read the options this account is offered: ${(err as Error).message}`);
+    failures.add(
+      'svc:endpointUrl',
+      `cannot read the options this account is offered: ${(err as Error).message}`,
+    );
     return { inputs, failures: failures.list };
   }
   checkOffered(inputs, offered, failures);
   if (isKnown(inputs.adoptId)) {
     const guest = await c.guests.findInstance(Number(inputs.adoptId));
-    if (!guest) failures.add('adoptId', `adoptId: there is no guest ${inputs.adoptId} on this account`);
+    if (!guest)
+      failures.add('adoptId', `adoptId: there is no guest ${inputs.adoptId} on this account`);
     else adoptionMismatches(guest, inputs, failures);
   }
   if (failures.list.length > 0 || containsUnknown(REPLACE_FIELDS.map((f) => inputs[f]))) {
@@ -82,7 +92,12 @@ async function diff(_id: string, olds: Bag, news: Bag): Promise<pulumi.dynamic.D
   const replaces = changedFields(olds, news, REPLACE_FIELDS);
   const edits = changedFields(olds, news, [...EDIT_FIELDS, ...LOCAL_FIELDS]);
   if (replaces.length > 0) {
-    announceReplace(String(news.resourceName ?? _id), replaces, olds, news as unknown as GuestInputs);
+    announceReplace(
+      String(news.resourceName ?? _id),
+      replaces,
+      olds,
+      news as unknown as GuestInputs,
+    );
   }
   return { changes: replaces.length + edits.length > 0, replaces, deleteBeforeReplace: false };
 }
@@ -90,7 +105,9 @@ async function diff(_id: string, olds: Bag, news: Bag): Promise<pulumi.dynamic.D
 async function findByToken(c: Connection, token: string): Promise<VirtualGuest | undefined> {
   const found = await c.guests.listInstances({ tags: [token], mask: 'id,hostname,domain' });
   if (found.length > 1) {
-    say(`WARNING: ${found.length} guests carry creation token ${token} (ids ${found.map((g) => g.id).join(', ')}); using the oldest`);
+    say(
+      `WARNING: ${found.length} guests carry creation token ${token} (ids ${found.map((g) => g.id).join(', ')}); using the oldest`,
+    );
   }
   return found.sort((a, b) => a.id - b.id)[0];
 }
@@ -109,10 +126,14 @@ async function order(c: Connection, inputs: GuestInputs): Promise<VirtualGuest> 
   const token = inputs.creationToken ?? creationToken(inputs);
   const earlier = await findByToken(c, token);
   if (earlier) {
-    say(`VirtualGuest "${name}": guest ${earlier.id} from an earlier attempt carries this resource's token; adopting it, no new order`);
+    say(
+      `VirtualGuest "${name}": guest ${earlier.id} from an earlier attempt carries this resource's token; adopting it, no new order`,
+    );
     return earlier;
   }
-  say(`VirtualGuest "${name}": ordering ${inputs.hostname}.${inputs.domain} (${describeCost(inputs as GuestInputs & BilledCost)})`);
+  say(
+    `VirtualGuest "${name}": ordering ${inputs.hostname}.${inputs.domain} (${describeCost(inputs as GuestInputs & BilledCost)})`,
+  );
   return createOnce({
     what: `VirtualGuest "${name}" order`,
     write: () => c.guests.createInstance(orderSpec(inputs, [...inputs.tags, token])),
@@ -133,7 +154,9 @@ async function settle(c: Connection, id: number, inputs: GuestInputs): Promise<B
       await c.guests.waitForReady(id, {
         timeoutMs: inputs.readyTimeoutMinutes * 60_000,
         onProgress: (guest, elapsed) =>
-          say(`VirtualGuest "${name}" (id ${id}): ${guestStatus(guest)} (${Math.round(elapsed / 1000)} s)`),
+          say(
+            `VirtualGuest "${name}" (id ${id}): ${guestStatus(guest)} (${Math.round(elapsed / 1000)} s)`,
+          ),
       });
     } catch (err) {
       if (!(err instanceof WaitTimeoutError)) throw err;
@@ -155,7 +178,9 @@ async function read(id: string, props: Bag = {}): Promise<pulumi.dynamic.ReadRes
   const c = connect();
   const guest = await c.guests.findInstance(Number(id), DETAIL_MASK);
   if (!guest) {
-    say(`VirtualGuest ${props.resourceName ?? ''} (id ${id}) no longer exists; it leaves the stack`);
+    say(
+      `VirtualGuest ${props.resourceName ?? ''} (id ${id}) no longer exists; it leaves the stack`,
+    );
     return {};
   }
   const inputs = observedInputs(guest, props as unknown as GuestInputs);
@@ -165,18 +190,29 @@ async function read(id: string, props: Bag = {}): Promise<pulumi.dynamic.ReadRes
 async function update(id: string, olds: Bag, news: Bag): Promise<pulumi.dynamic.UpdateResult> {
   const c = connect();
   const guestId = Number(id);
-  const inputs = { ...(news as unknown as GuestInputs), creationToken: olds.creationToken as string | undefined };
+  const inputs = {
+    ...(news as unknown as GuestInputs),
+    creationToken: olds.creationToken as string | undefined,
+  };
   const changed = new Set(changedFields(olds, news, EDIT_FIELDS));
   const edit = Object.fromEntries(
-    (['hostname', 'domain', 'notes'] as const).filter((f) => changed.has(f)).map((f) => [f, inputs[f] ?? '']),
+    (['hostname', 'domain', 'notes'] as const)
+      .filter((f) => changed.has(f))
+      .map((f) => [f, inputs[f] ?? '']),
   );
-  const tags = changed.has('tags') ? [...inputs.tags, ...(inputs.creationToken ? [inputs.creationToken] : [])] : undefined;
+  const tags = changed.has('tags')
+    ? [...inputs.tags, ...(inputs.creationToken ? [inputs.creationToken] : [])]
+    : undefined;
   if (Object.keys(edit).length > 0 || tags) {
-    say(`VirtualGuest "${inputs.resourceName}" (id ${id}): updating ${[...changed].join(', ')} in place`);
+    say(
+      `VirtualGuest "${inputs.resourceName}" (id ${id}): updating ${[...changed].join(', ')} in place`,
+    );
     await c.guests.editInstance(guestId, { ...edit, tags });
   }
   const guest = await c.guests.getInstance(guestId, DETAIL_MASK);
-  return { outs: isReady(guest) ? await outputs(c, guestId, inputs) : await settle(c, guestId, inputs) };
+  return {
+    outs: isReady(guest) ? await outputs(c, guestId, inputs) : await settle(c, guestId, inputs),
+  };
 }
 
 async function remove(id: string, props: Bag): Promise<void> {
@@ -189,7 +225,9 @@ async function remove(id: string, props: Bag): Promise<void> {
     remove: () => c.guests.cancelInstance(guestId),
     exists: async () => (await c.guests.findInstance(guestId, 'id')) !== undefined,
   });
-  say(`VirtualGuest "${props.resourceName ?? id}" (id ${id}): cancelled (${props.hourlyBillingFlag === false ? 'billing item cancelled' : 'deleted'})`);
+  say(
+    `VirtualGuest "${props.resourceName ?? id}" (id ${id}): cancelled (${props.hourlyBillingFlag === false ? 'billing item cancelled' : 'deleted'})`,
+  );
 }
 
 export const virtualGuestProvider = { check, diff, create, read, update, delete: remove };
