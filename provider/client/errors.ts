@@ -50,18 +50,26 @@ export class TransportError extends SvcAPIError {}
 /** The DNS zone asked for by name does not exist on the account. */
 export class DNSZoneNotFound extends SvcError {
   constructor(readonly zoneName?: string) {
-    super(zoneName === undefined ? 'DNS zone not found' : `No DNS zone found matching: ${zoneName}`);
+    super(
+      zoneName === undefined ? 'DNS zone not found' : `No DNS zone found matching: ${zoneName}`,
+    );
   }
 }
 
 /** The call has no credentials: raised before anything is sent. */
 export class Unauthenticated extends SvcError {
-  constructor(message = 'Not authenticated: set username and apiKey (or SVC_USERNAME and SVC_API_KEY), or pass auth') {
+  constructor(
+    message = 'Not authenticated: set username and apiKey (or SVC_USERNAME and SVC_API_KEY), or pass auth',
+  ) {
     super(message);
   }
 }
 
-type FaultClass = new (faultCode: FaultCode, faultString: string, ...details: unknown[]) => SvcAPIError;
+type FaultClass = new (
+  faultCode: FaultCode,
+  faultString: string,
+  ...details: unknown[]
+) => SvcAPIError;
 
 /** XML-RPC specification fault codes (http://xmlrpc-epi.sourceforge.net/specs/rfc.fault_codes.php). */
 const FAULT_CLASSES: ReadonlyMap<string, FaultClass> = new Map<string, FaultClass>([

@@ -1,0 +1,141 @@
+import { readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { API_PUBLIC_ENDPOINT } from './endpoints';
+import { SvcError } from './errors';
+import { parseIni } from './ini';
+
+/**
+ * Settings resolution. Each setting comes from the first source that gives a non-empty value:
+ * explicit argument > environment (`SVC_USERNAME`, `SVC_API_KEY`, `SVC_ENDPOINT_URL`,
+ * `SVC_TIMEOUT`) > settings file (`~/.svc`, or `configFile` instead; INI section `[svc]`, keys
+ * `username`, `api_key`, `endpoint_url`, `timeout`). A missing `~/.svc` is fine; a missing
+ * `configFile` that was asked for by name is an error.
+ */
+
+export const DEFAULT_CONFIG_FILE = '~/.svc';
+export const CONFIG_SECTION = 'svc';
+/** Seconds. The reference client has no default (calls can hang forever); a deployment should not. */
+export const DEFAULT_TIMEOUT_SECONDS = 120;
+
+export interface SettingsInput {
+  username?: string;
+  apiKey?: string;
+  endpointUrl?: string;
+  /** Seconds. */
+  timeout?: number | string;
+  configFile?: string;
+}
+
+export interface Settings {
+  username?: string;
+  apiKey?: string;
+  endpointUrl: string;
+  /** Seconds, > 0. */
+  timeout: number;
+}
+
+type Key = 'username' | 'apiKey' | 'endpointUrl' | 'timeout';
+interface Source {
+  describe(key: Key): string;
+  values: Partial<Record<Key, string | number | undefined>>;
+}
+
+const ENV_NAMES: Record<Key, string> = {
+  username: 'SVC_USERNAME',
+  apiKey: 'SVC_API_KEY',
+  endpointUrl: 'SVC_ENDPOINT_URL',
+  timeout: 'SVC_TIMEOUT',
+};
+const FILE_KEYS: Record<Key, string> = {
+  username: 'username',
+  apiKey: 'api_key',
+  endpointUrl: 'endpoint_url',
+  timeout: 'timeout',
+};
+const KEYS = Object.keys(ENV_NAMES) as Key[];
+
+function expandHome(path: string, home: string): string {
+  return path === '~' || path.startsWith('~/') ? join(home, path.slice(1)) : path;
+}
+
+function readSettingsFile(path: string, required: boolean): Source['values'] {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (!required && (code === 'ENOENT' || code === 'ENOTDIR')) return {};
+    throw new SvcError(`Cannot read settings file ${path}: ${code ?? (err as Error).message}`);
+  }
+  const section = parseIni(text, path).get(CONFIG_SECTION);
+  if (!section) return {};
+  return Object.fromEntries(KEYS.map((key) => [key, section.get(FILE_KEYS[key])]));
+}
+
+function present(value: string | number | undefined): value is string | number {
+  return value !== undefined && value !== null && String(value).trim() !== '';
+}
+
+function parseTimeout(value: string | number, source: string): number {
+  const seconds = typeof value === 'number' ? value : Number(value.trim());
+  if (!Number.isFinite(seconds) || seconds <= 0) {
+    throw new SvcError(`Bad timeout from ${source}: expected a positive number of seconds`);
+  }
+  return seconds;
+}
+
+function parseEndpoint(value: string, source: string): string {
+  let url: URL;
+  try {
+    url = new URL(value.trim());
+  } catch {
+    throw new SvcError(`Bad endpoint URL from ${source}: not a URL`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new SvcError(
+      `Bad endpoint URL from ${source}: expected http: or https:, got ${url.protocol}`,
+    );
+  }
+  return value.trim();
+}
+
+export function resolveSettings(
+  input: SettingsInput = {},
+  env: NodeJS.ProcessEnv = process.env,
+  home: string = homedir(),
+): Settings {
+  const file = expandHome(input.configFile ?? DEFAULT_CONFIG_FILE, home);
+  const sources: Source[] = [
+    { describe: (key) => `the ${key} argument`, values: input },
+    {
+      describe: (key) => ENV_NAMES[key],
+      values: Object.fromEntries(KEYS.map((key) => [key, env[ENV_NAMES[key]]])),
+    },
+    {
+      describe: (key) => `${FILE_KEYS[key]} in settings file ${file}`,
+      values: readSettingsFile(file, input.configFile !== undefined),
+    },
+  ];
+  const pick = (key: Key) => {
+    for (const source of sources) {
+      const value = source.values[key];
+      if (present(value)) return { value, source: source.describe(key) };
+    }
+    return undefined;
+  };
+  const text = (key: 'username' | 'apiKey') => {
+    const found = pick(key);
+    return found === undefined ? undefined : String(found.value).trim();
+  };
+  const endpoint = pick('endpointUrl');
+  const timeout = pick('timeout');
+  return {
+    username: text('username'),
+    apiKey: text('apiKey'),
+    endpointUrl: endpoint
+      ? parseEndpoint(String(endpoint.value), endpoint.source)
+      : API_PUBLIC_ENDPOINT,
+    timeout: timeout ? parseTimeout(timeout.value, timeout.source) : DEFAULT_TIMEOUT_SECONDS,
+  };
+}
