@@ -66,7 +66,9 @@ async function startChild(
 async function main(): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-durability-'));
   const port = await freePort();
-  let { child, endpoint } = await startChild(port, dataDir);
+  const first = await startChild(port, dataDir);
+  const endpoint = first.endpoint;
+  let child = first.child;
   const client = new Client({
     username: endpoint.username,
     apiKey: endpoint.apiKey,
