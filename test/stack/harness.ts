@@ -84,6 +84,12 @@ export async function stackFixture(options: FixtureOptions): Promise<StackFixtur
     },
     async close() {
       await emulator.close();
+      // Kept for scripts/check-no-secrets.ts, which searches all test output for credentials.
+      const logDir = process.env.SVC_TEST_LOG_DIR;
+      if (logDir) {
+        const name = `pulumi-${path.basename(stateDir)}.log`;
+        fs.writeFileSync(path.join(logDir, name), [...output, ...diagnostics].join('\n'));
+      }
     },
   };
 }
