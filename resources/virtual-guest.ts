@@ -53,7 +53,7 @@ export interface VirtualGuestArgs {
   sshKeyIds?: pulumi.Input<pulumi.Input<number>[]>;
   /** Wait until the guest is provisioned and has its addresses (default true). */
   waitForReady?: pulumi.Input<boolean>;
-  /** How long to wait for readiness (default 30). */
+  /** How long to wait for readiness, in minutes (default 30; fractions allowed). */
   readyTimeoutMinutes?: pulumi.Input<number>;
   /** Take over an existing guest by id instead of ordering one (Pulumi's `import` does not work for dynamic resources). */
   adoptId?: pulumi.Input<string | number>;

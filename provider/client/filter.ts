@@ -62,25 +62,32 @@ export function queryFilter(value: string | number | boolean): FilterCondition {
 const DAY = /^(\d{4})-(\d{1,2})-(\d{1,2})(?:[T ](\d{1,2}):(\d{1,2})(?::(\d{1,2}))?)?$/;
 
 /**
- * The API's date text, `MM/DD/YYYY H:M:S` as the spec writes it (24-hour clock). A string
- * `YYYY-MM-DD[ HH:MM[:SS]]` is taken literally (no time-zone shift); a `Date` uses its UTC fields.
+ * The API reads filter dates in its own time zone, US Central; the dates it returns carry that
+ * offset (`...T09:00:00-06:00`). Daylight saving time is not modelled: -06:00 all year.
+ */
+export const API_UTC_OFFSET_MINUTES = -360;
+
+/**
+ * The API's date text, `MM/DD/YYYY H:M:S` as the spec writes it (24-hour clock), in the API's
+ * time zone. A string `YYYY-MM-DD[ HH:MM[:SS]]` is taken literally, as API-zone wall time; a `Date`
+ * is an instant and is converted to the API zone.
  */
 export function formatFilterDate(date: Date | string): string {
   let parts: number[];
   if (date instanceof Date) {
     if (Number.isNaN(date.getTime())) throw new RangeError('formatFilterDate: invalid Date');
+    const wall = new Date(date.getTime() + API_UTC_OFFSET_MINUTES * 60_000);
     parts = [
-      date.getUTCFullYear(),
-      date.getUTCMonth() + 1,
-      date.getUTCDate(),
-      date.getUTCHours(),
-      date.getUTCMinutes(),
-      date.getUTCSeconds(),
+      wall.getUTCFullYear(),
+      wall.getUTCMonth() + 1,
+      wall.getUTCDate(),
+      wall.getUTCHours(),
+      wall.getUTCMinutes(),
+      wall.getUTCSeconds(),
     ];
   } else {
     const m = DAY.exec(date.trim());
-    if (!m)
-      throw new RangeError(`formatFilterDate: expected YYYY-MM-DD[ HH:MM[:SS]], got '${date}'`);
+    if (!m) throw new RangeError(`formatFilterDate: expected YYYY-MM-DD[ HH:MM[:SS]], got '${date}'`);
     parts = m.slice(1).map((part) => (part === undefined ? 0 : Number(part)));
   }
   const [year, month, day, hours, minutes, seconds] = parts;

@@ -19,6 +19,12 @@ export function containsUnknown(value: unknown): boolean {
   return false;
 }
 
+interface NumberRule {
+  required?: boolean;
+  min?: number;
+  max?: number;
+}
+
 const HOST_LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/i;
 
 /** Collects check failures; each names the property and the rule it breaks. */
@@ -54,18 +60,23 @@ export class Failures {
     return true;
   }
 
-  integer(
-    property: string,
-    value: unknown,
-    rule: { required?: boolean; min?: number; max?: number } = {},
-  ): boolean {
+  integer(property: string, value: unknown, rule: NumberRule = {}): boolean {
+    return this.number(property, value, { ...rule, integer: true });
+  }
+
+  number(property: string, value: unknown, rule: NumberRule & { integer?: boolean } = {}): boolean {
     if (isUnknown(value)) return false;
     if (value === undefined || value === null) {
       if (rule.required) this.add(property, `${property} is required`);
       return false;
     }
-    if (typeof value !== 'number' || !Number.isInteger(value)) {
-      this.add(property, `${property} must be an integer, got ${JSON.stringify(value)}`);
+    const kind = rule.integer ? 'an integer' : 'a number';
+    if (
+      typeof value !== 'number' ||
+      !Number.isFinite(value) ||
+      (rule.integer && !Number.isInteger(value))
+    ) {
+      this.add(property, `${property} must be ${kind}, got ${JSON.stringify(value)}`);
       return false;
     }
     const { min, max } = rule;

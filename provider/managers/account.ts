@@ -9,7 +9,7 @@ export class AccountManager {
     return (await this.client.call('Account', 'getObject', mask ? { mask } : {})) as Account;
   }
 
-  async getIpAddresses(mask = 'id,ipAddress,isPublic,subnetId'): Promise<IpAddress[]> {
+  async getIpAddresses(mask = 'id,ipAddress,subnetId,note,isReserved'): Promise<IpAddress[]> {
     return (await this.client.call('Account', 'getIpAddresses', { mask })) as IpAddress[];
   }
 

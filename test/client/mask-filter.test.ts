@@ -68,10 +68,12 @@ void test('queryFilterDate builds betweenDate with MM/DD/YYYY H:M:S', () => {
       { name: 'endDate', value: ['01/02/2018 13:5:0'] },
     ],
   });
+  // An instant is written as wall time in the API's zone (UTC-6).
   assert.equal(
     formatFilterDate(new Date(Date.UTC(2024, 11, 31, 23, 59, 58))),
-    '12/31/2024 23:59:58',
+    '12/31/2024 17:59:58',
   );
+  assert.equal(formatFilterDate(new Date('2025-01-15T09:00:00-06:00')), '01/15/2025 9:0:0');
   assert.throws(() => formatFilterDate('31/12/2024'), RangeError);
   assert.throws(() => formatFilterDate(new Date('nope')), RangeError);
 });

@@ -212,3 +212,62 @@ describe('VirtualGuest provider against the emulator', () => {
     );
   });
 });
+
+describe('VirtualGuest provider: slow provisioning and monthly billing', () => {
+  let emulator: Emulator;
+  let client: Client;
+  before(async () => ({ emulator, client } = await providerEnv(4_000)));
+  after(() => emulator?.close());
+
+  const spec = (name: string, extra: Bag = {}) => ({
+    ...declared,
+    resourceName: name,
+    identity: `p/s/${name}`,
+    ...extra,
+  });
+
+  it('a readiness timeout fails with a clear message but keeps the id, and the next update resumes waiting', async () => {
+    const inputs = (await provider.check({}, spec('slow', { readyTimeoutMinutes: 0.02 })))
+      .inputs as Bag;
+    const failure = await provider.create(inputs).then(
+      () => assert.fail('create should time out'),
+      (err: Error & { id?: string; properties?: Bag }) => err,
+    );
+    assert.match(
+      failure.message,
+      /virtual guest \d+ was not ready after 1 s .*the next `pulumi up` waits for it again \(no new order\)/,
+    );
+    assert.match(String(failure.id), /^\d+$/, 'the engine keeps this id in the state');
+    const resumed = await provider.update(failure.id!, failure.properties!, {
+      ...inputs,
+      readyTimeoutMinutes: 1,
+    });
+    assert.ok((resumed.outs as Bag).provisionDate, 'ready after resuming');
+    const ordered = (await client.call('Account', 'getVirtualGuests', {
+      mask: 'id,hostname',
+    })) as VirtualGuest[];
+    assert.equal(
+      ordered.filter((g) => g.hostname === inputs.hostname).length,
+      1,
+      'still one guest',
+    );
+  });
+
+  it('deleting a monthly guest cancels its billing item instead of deleting it outright', async () => {
+    const inputs = (await provider.check({}, spec('monthly', { hourlyBillingFlag: false })))
+      .inputs as Bag;
+    assert.ok((inputs.estimatedMonthlyCost as number) > 0);
+    const { id, outs } = await provider.create(inputs);
+    const before = emulator.stats().calls;
+    await provider.delete(id, outs as Bag);
+    const after = emulator.stats().calls;
+    assert.equal(
+      (after['Billing_Item.cancelService'] ?? 0) - (before['Billing_Item.cancelService'] ?? 0),
+      1,
+    );
+    assert.equal(
+      after['Virtual_Guest.deleteObject'] ?? 0,
+      before['Virtual_Guest.deleteObject'] ?? 0,
+    );
+  });
+});

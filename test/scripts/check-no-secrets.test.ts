@@ -19,7 +19,7 @@ it('check-no-secrets passes clean logs and fails on a password, a seeded key or 
   );
   assert.equal(check(dir).status, 0);
   const { demo } = seededAccounts();
-  for (const leak of [demo.password, demo.apiKey, 'f'.repeat(64)]) {
+  for (const leak of [demo.password!, demo.apiKey, 'f'.repeat(64)]) {
     fs.writeFileSync(path.join(dir, 'leak.log'), `error: bad request for ${leak}\n`);
     const result = check(dir);
     assert.equal(result.status, 1, `caught ${leak.slice(0, 8)}...`);

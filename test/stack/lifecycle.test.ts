@@ -56,6 +56,13 @@ describe('quickstart stack on the real Pulumi engine', () => {
     assert.match(web.hostname, /^web-[0-9a-f]{7}$/);
     assert.equal(outputs.webIp.value, web.primaryIpAddress);
     assert.equal(outputs.workerFqdn.value, 'worker-1.example.com');
+    assert.equal(outputs.company.value, f.emulator.accounts.demo.companyName, 'getAccount lookup');
+    assert.ok((outputs.datacenters.value as string[]).includes('dal10'), 'getDatacenters lookup');
+    assert.equal(
+      outputs.hourlyCost.value,
+      0.147,
+      'priced from getCreateObjectOptions: 0.049 + 0.098',
+    );
     webId = String(web.id);
     workerId = String(worker.id);
     const [zone] = (await f.client.call('Dns_Domain', 'getByDomainName', {

@@ -7,9 +7,12 @@ export interface BilledCost {
   estimatedMonthlyCost: number;
 }
 
-const money = (value: number, digits: number) => `$${value.toFixed(digits)}`;
+const money = (value: number | undefined, digits: number) =>
+  value === undefined ? '$(unpriced)' : `$${value.toFixed(digits)}`;
 
-export function describeCost(inputs: Pick<GuestInputs, 'hourlyBillingFlag'> & BilledCost): string {
+export function describeCost(
+  inputs: Pick<GuestInputs, 'hourlyBillingFlag'> & Partial<BilledCost>,
+): string {
   return inputs.hourlyBillingFlag
     ? `hourly, est. ${money(inputs.estimatedHourlyCost, 4)}/hour`
     : `monthly, est. ${money(inputs.estimatedMonthlyCost, 2)}/month (${money(inputs.estimatedHourlyCost, 4)}/hour)`;

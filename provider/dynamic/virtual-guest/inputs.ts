@@ -128,7 +128,7 @@ export function checkShape(inputs: Record<string, unknown>, failures: Failures):
   for (const flag of ['hourlyBillingFlag', 'localDiskFlag', 'privateNetworkOnly', 'waitForReady']) {
     failures.boolean(flag, inputs[flag]);
   }
-  failures.integer('readyTimeoutMinutes', inputs.readyTimeoutMinutes, { min: 1, max: 24 * 60 });
+  failures.number('readyTimeoutMinutes', inputs.readyTimeoutMinutes, { min: 0.01, max: 24 * 60 });
   failures.string('notes', inputs.notes, { maxLength: 1000 });
   failures.string('userData', inputs.userData, { maxLength: 16 * 1024 });
   if (isKnown(inputs.tags)) {

@@ -132,7 +132,7 @@ async function order(c: Connection, inputs: GuestInputs): Promise<VirtualGuest> 
     return earlier;
   }
   say(
-    `VirtualGuest "${name}": ordering ${inputs.hostname}.${inputs.domain} (${describeCost(inputs as GuestInputs & BilledCost)})`,
+    `VirtualGuest "${name}": ordering ${inputs.hostname}.${inputs.domain} (${describeCost(inputs as GuestInputs & Partial<BilledCost>)})`,
   );
   return createOnce({
     what: `VirtualGuest "${name}" order`,

@@ -1,0 +1,65 @@
+import * as pulumi from '@pulumi/pulumi';
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { DNSZoneNotFound } from '../../provider/client';
+import {
+  getAccount,
+  getDatacenters,
+  getDnsZone,
+  getDnsZoneOutput,
+  getIpAddresses,
+  getTickets,
+  getVirtualGuests,
+} from '../../resources';
+import { providerEnv, type Emulator } from '../support/provider-env';
+
+// The data sources run in the program process and read `svc:*` from the stack config.
+describe('lookups against the emulator', () => {
+  let emulator: Emulator;
+  before(async () => {
+    ({ emulator } = await providerEnv());
+    pulumi.runtime.setConfig('svc:endpointUrl', emulator.url);
+    pulumi.runtime.setConfig('svc:username', emulator.credentials.username);
+    pulumi.runtime.setConfig('svc:apiKey', emulator.credentials.apiKey);
+  });
+  after(() => emulator?.close());
+
+  it('getDnsZone returns the zone with its records, and DNSZoneNotFound for a missing one', async () => {
+    const zone = await getDnsZone({ name: 'EXAMPLE.com' });
+    assert.equal(zone.name, 'example.com');
+    assert.ok((zone.resourceRecords ?? []).length > 0);
+    await assert.rejects(
+      getDnsZone({ name: 'missing.example' }),
+      (err) => err instanceof DNSZoneNotFound && /missing\.example/.test(err.message),
+    );
+  });
+
+  it('getDnsZoneOutput takes Inputs and resolves to the same zone', async () => {
+    const zone = getDnsZoneOutput({ name: pulumi.output('example.com') });
+    const id = await new Promise((resolve) => zone.id.apply(resolve));
+    assert.equal(id, (await getDnsZone({ name: 'example.com' })).id);
+  });
+
+  it('getAccount, getDatacenters, getIpAddresses, getVirtualGuests and getTickets read the account', async () => {
+    assert.equal((await getAccount()).companyName, emulator.accounts.demo.companyName);
+    assert.ok((await getDatacenters()).some((dc) => dc.name === 'dal10'));
+    const ips = await getIpAddresses();
+    assert.ok(ips.length > 0 && ips.every((ip) => typeof ip.ipAddress === 'string'));
+    const limited = await getVirtualGuests({ limit: 1, mask: 'id,hostname' });
+    assert.ok(limited.length <= 1);
+    const tickets = await getTickets();
+    assert.ok(tickets.length > 0);
+    const created = tickets.map((t) => Date.parse(t.createDate!)).sort((a, b) => a - b);
+    const first = new Date(created[0]);
+    const inRange = await getTickets({
+      createdBetween: {
+        start: new Date(first.getTime() - 1000),
+        end: new Date(first.getTime() + 1000),
+      },
+    });
+    assert.deepEqual(
+      inRange.map((t) => Date.parse(t.createDate!)),
+      [created[0]],
+    );
+  });
+});
