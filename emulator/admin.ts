@@ -1,0 +1,156 @@
+/**
+ * The admin API on the emulator's own port (loopback callers only, no Svc auth), for tests and
+ * operators. JSON in and out:
+ *   GET    /_emulator/health                          endpoint, data dir, seed
+ *   GET    /_emulator/stats                           counters (requests, calls, faults, writes)
+ *   GET    /_emulator/faults                          current fault settings and queued one-shots
+ *   POST   /_emulator/faults                          merge settings / queue `once` faults
+ *   DELETE /_emulator/faults                          switch every fault off
+ *   GET    /_emulator/settings, POST (provisioningDelayMs)
+ *   GET    /_emulator/accounts                        accounts and their usernames
+ *   POST   /_emulator/accounts                        new isolated account {companyName?, username?}
+ *   GET    /_emulator/accounts/<username>/objects     everything that account owns
+ *   POST   /_emulator/accounts/<username>/populate    {virtualGuests: n} provisioned guests
+ *   POST   /_emulator/compact                         snapshot + truncate the journal now
+ */
+import type * as http from 'node:http';
+import type { AccountCredentials } from './accounts';
+import type { FaultInjector, FaultOptions } from './faults';
+import type { AccountObjects } from './inventory';
+import type { Settings } from './services/context';
+import type { EmulatorStats } from './stats';
+
+export interface AdminApi {
+  info(): Record<string, unknown>;
+  stats(): EmulatorStats;
+  faults: FaultInjector;
+  settings: Settings;
+  accounts(): { accountId: number; companyName: string; usernames: string[] }[];
+  createAccount(spec: {
+    companyName?: string;
+    username?: string;
+    password?: string;
+  }): Promise<AccountCredentials>;
+  objects(username: string): AccountObjects | undefined;
+  populate(username: string, virtualGuests: number): Promise<number>;
+  compact(): Promise<void>;
+}
+
+const MAX_ADMIN_BODY = 1024 * 1024;
+
+class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export function adminHandler(api: AdminApi) {
+  return async (
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+    path: string,
+  ): Promise<void> => {
+    try {
+      const result = await dispatch(api, req.method ?? 'GET', path.replace(/\/+$/, ''), req);
+      sendJson(res, 200, result);
+    } catch (err) {
+      if (err instanceof HttpError) return sendJson(res, err.status, { error: err.message });
+      sendJson(res, 400, { error: (err as Error).message });
+    }
+  };
+}
+
+async function dispatch(
+  api: AdminApi,
+  method: string,
+  path: string,
+  req: http.IncomingMessage,
+): Promise<unknown> {
+  const parts = path.split('/').slice(2).map(decodeURIComponent); // after '', '_emulator'
+  const key = `${method} ${parts.map((p, i) => (parts[0] === 'accounts' && i === 1 ? ':user' : p)).join('/')}`;
+  switch (key) {
+    case 'GET ':
+    case 'GET health':
+      return api.info();
+    case 'GET stats':
+      return api.stats();
+    case 'GET faults':
+      return api.faults.current();
+    case 'POST faults':
+      return api.faults.configure((await readJson(req)) as FaultOptions);
+    case 'DELETE faults':
+      return api.faults.configure(null);
+    case 'GET settings':
+      return api.settings;
+    case 'POST settings': {
+      const body = (await readJson(req)) as { provisioningDelayMs?: unknown };
+      const delay = body.provisioningDelayMs;
+      if (typeof delay !== 'number' || !Number.isInteger(delay) || delay < 0) {
+        throw new HttpError(
+          400,
+          'provisioningDelayMs must be a non-negative integer (milliseconds)',
+        );
+      }
+      api.settings.provisioningDelayMs = delay;
+      return api.settings;
+    }
+    case 'GET accounts':
+      return api.accounts();
+    case 'POST accounts':
+      return api.createAccount(
+        (await readJson(req)) as { companyName?: string; username?: string },
+      );
+    case 'GET accounts/:user/objects': {
+      const objects = api.objects(parts[1]);
+      if (!objects) throw new HttpError(404, `no user named '${parts[1]}'`);
+      return objects;
+    }
+    case 'POST accounts/:user/populate': {
+      const body = (await readJson(req)) as { virtualGuests?: unknown };
+      const n = body.virtualGuests;
+      if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > 100_000) {
+        throw new HttpError(400, 'virtualGuests must be an integer from 1 to 100000');
+      }
+      return { created: await api.populate(parts[1], n) };
+    }
+    case 'POST compact':
+      await api.compact();
+      return { compacted: true };
+    default:
+      throw new HttpError(404, `no admin route ${method} ${path}`);
+  }
+}
+
+async function readJson(req: http.IncomingMessage): Promise<Record<string, unknown>> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_ADMIN_BODY) throw new HttpError(413, 'admin request body is too large');
+    chunks.push(chunk as Buffer);
+  }
+  const text = Buffer.concat(chunks).toString('utf8').trim();
+  if (text === '') return {};
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new HttpError(400, 'the body is not valid JSON');
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    throw new HttpError(400, 'the body must be a JSON object');
+  return value as Record<string, unknown>;
+}
+
+function sendJson(res: http.ServerResponse, status: number, value: unknown): void {
+  if (res.headersSent) return;
+  const payload = Buffer.from(`${JSON.stringify(value, null, 2)}\n`, 'utf8');
+  res.writeHead(status, {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': payload.length,
+  });
+  res.end(payload);
+}

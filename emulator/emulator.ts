@@ -1,0 +1,245 @@
+/**
+ * `startEmulator()`: loads or seeds the state, starts the HTTP server and returns a handle with
+ * the endpoint URL, the demo credentials and test controls (faults, stats, objects, close).
+ */
+import type { AddressInfo } from 'node:net';
+import { newAccountOps, randomKey, usernameTaken, type AccountCredentials } from './accounts';
+import { adminHandler, type AdminApi } from './admin';
+import { findUser } from './auth';
+import { FaultInjector, type FaultOptions, type FaultState } from './faults';
+import { accountObjects, type AccountObjects } from './inventory';
+import { Journal } from './journal';
+import { populateGuests } from './populate';
+import { applySeed, seededAccounts, type SeedName, type SeededAccounts } from './seed';
+import { createHttpServer } from './server';
+import type { Settings } from './services/context';
+import { StatsCounter, type EmulatorStats } from './stats';
+import { Store } from './store';
+import type { TableName } from './records';
+
+export interface EmulatorOptions {
+  /** 0 (default) picks a free port. */
+  port?: number;
+  /** Default 127.0.0.1. The admin API answers loopback clients only, whatever the host. */
+  host?: string;
+  /** Where state is kept (journal + snapshot). Without it, state lives in memory only. */
+  dataDir?: string;
+  /** Starting data when the data dir is empty (or there is none). Default `demo`. */
+  seed?: SeedName;
+  /** How long a new guest provisions. Default 3000 ms. */
+  provisioningDelayMs?: number;
+  faults?: FaultOptions;
+  /** Request body limit (also after gzip decompression). Default 8 MiB. */
+  maxBodyBytes?: number;
+  /** Deadline for decoding one request. Default 30 s. */
+  requestTimeoutMs?: number;
+  /** The journal is compacted into a snapshot past this size. Default 16 MiB. */
+  compactAfterBytes?: number;
+  /** Receives log lines (warnings, internal errors; per-call lines with logRequests). Default: silent. */
+  log?: (line: string) => void;
+  logRequests?: boolean;
+}
+
+export interface EmulatorHandle {
+  /** The endpoint URL to give a client, e.g. http://127.0.0.1:PORT/xmlrpc/v3.1 */
+  url: string;
+  port: number;
+  host: string;
+  /** Base URL of the admin API, e.g. http://127.0.0.1:PORT/_emulator */
+  adminUrl: string;
+  /** The demo user's credentials. */
+  credentials: { username: string; apiKey: string };
+  /** Every seeded account and user (including a second account and a password user with a security question). */
+  accounts: SeededAccounts;
+  /** Merges fault settings (a rate of 0 / null switches one off; `once` queues); null switches all off. */
+  setFaults(faults: FaultOptions | null): FaultState;
+  stats(): EmulatorStats;
+  /** Everything the account of `username` owns; throws for an unknown username. */
+  objects(username: string): AccountObjects;
+  /** A fresh, empty, isolated account with one user. */
+  createAccount(spec?: {
+    companyName?: string;
+    username?: string;
+    password?: string;
+  }): Promise<AccountCredentials>;
+  /** Adds `virtualGuests` provisioned guests to the account of `username`. */
+  populate(username: string, virtualGuests: number): Promise<number>;
+  settings: Settings;
+  close(): Promise<void>;
+}
+
+const DEFAULTS = {
+  provisioningDelayMs: 3000,
+  maxBodyBytes: 8 * 1024 * 1024,
+  requestTimeoutMs: 30_000,
+  compactAfterBytes: 16 * 1024 * 1024,
+};
+
+export async function startEmulator(options: EmulatorOptions = {}): Promise<EmulatorHandle> {
+  const log = options.log ?? (() => {});
+  const store = new Store();
+  let journal: Journal | null = null;
+  if (options.dataDir) {
+    const opened = await Journal.open(options.dataDir, {
+      compactAfterBytes: options.compactAfterBytes ?? DEFAULTS.compactAfterBytes,
+      warn: log,
+    });
+    journal = opened.journal;
+    try {
+      store.attach(journal, opened.data.snapshot, opened.data.entries);
+    } catch (err) {
+      await journal.close();
+      throw err;
+    }
+  }
+  const seed = options.seed ?? 'demo';
+  if (store.isEmpty()) await applySeed(store, seed);
+
+  const settings: Settings = {
+    provisioningDelayMs: options.provisioningDelayMs ?? DEFAULTS.provisioningDelayMs,
+  };
+  const faults = new FaultInjector(options.faults);
+  const counters = new StatsCounter();
+  const accounts = seededAccounts();
+  const host = options.host ?? '127.0.0.1';
+
+  const stats = (): EmulatorStats => ({
+    startedAt: new Date(counters.startedAt).toISOString(),
+    uptimeMs: Date.now() - counters.startedAt,
+    requests: counters.requests,
+    calls: Object.fromEntries(counters.calls),
+    faults: Object.fromEntries(counters.faults),
+    faultsInjected: Object.fromEntries(counters.injected),
+    writes: store.writes,
+    journal: journal?.stats(),
+    objects: Object.fromEntries(
+      (
+        [
+          'accounts',
+          'users',
+          'guests',
+          'hardware',
+          'tickets',
+          'ticketUpdates',
+          'dnsDomains',
+          'dnsRecords',
+          'ipAddresses',
+          'billingItems',
+          'tags',
+        ] as TableName[]
+      ).map((t) => [t, store.count(t)]),
+    ),
+  });
+
+  const createAccount = async (
+    spec: { companyName?: string; username?: string; password?: string } = {},
+  ) => {
+    const next = store.count('accounts') + 1;
+    const username = spec.username ?? `user${Date.now().toString(36)}${next}`;
+    if (typeof username !== 'string' || !/^[A-Za-z0-9._@-]{1,64}$/.test(username)) {
+      throw new Error('username must be 1-64 letters, digits, dots, dashes, underscores or @');
+    }
+    if (usernameTaken(store, username)) throw new Error(`username '${username}' is taken`);
+    const created = newAccountOps(
+      store,
+      {
+        companyName: spec.companyName ?? `Test Account ${next}`,
+        user: { username, apiKey: randomKey(), password: spec.password },
+      },
+      Date.now(),
+    );
+    await store.write(created.ops);
+    return created.credentials;
+  };
+
+  const populate = async (username: string, count: number) => {
+    const user = findUser(store, username);
+    if (!user) throw new Error(`no user named '${username}'`);
+    return populateGuests(store, user.accountId, count);
+  };
+
+  let url = '';
+  const admin: AdminApi = {
+    info: () => ({ url, dataDir: options.dataDir ?? null, seed, username: accounts.demo.username }),
+    stats,
+    faults,
+    settings,
+    accounts: () =>
+      store.all('accounts').map((a) => ({
+        accountId: a.id,
+        companyName: a.companyName,
+        usernames: store.by('users', 'accountId', a.id).map((u) => u.username),
+      })),
+    createAccount,
+    objects: (username) => accountObjects(store, username),
+    populate,
+    compact: async () => {
+      await journal?.compact();
+    },
+  };
+
+  const server = createHttpServer({
+    store,
+    settings,
+    faults,
+    stats: counters,
+    maxBodyBytes: options.maxBodyBytes ?? DEFAULTS.maxBodyBytes,
+    requestTimeoutMs: options.requestTimeoutMs ?? DEFAULTS.requestTimeoutMs,
+    log,
+    logRequests: options.logRequests ?? false,
+    admin: adminHandler(admin),
+  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(options.port ?? 0, host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+  } catch (err) {
+    await journal?.close();
+    throw err;
+  }
+  const port = (server.address() as AddressInfo).port;
+  const urlHost =
+    host === '0.0.0.0'
+      ? '127.0.0.1'
+      : host === '::'
+        ? '[::1]'
+        : host.includes(':')
+          ? `[${host}]`
+          : host;
+  url = `http://${urlHost}:${port}/xmlrpc/v3.1`;
+
+  let closing: Promise<void> | null = null;
+  return {
+    url,
+    port,
+    host,
+    adminUrl: `http://${urlHost}:${port}/_emulator`,
+    credentials: { username: accounts.demo.username, apiKey: accounts.demo.apiKey },
+    accounts,
+    setFaults: (f) => faults.configure(f),
+    stats,
+    objects: (username) => {
+      const objects = accountObjects(store, username);
+      if (!objects) throw new Error(`no user named '${username}'`);
+      return objects;
+    },
+    createAccount,
+    populate,
+    settings,
+    close: () => {
+      closing ??= (async () => {
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeIdleConnections();
+        const force = setTimeout(() => server.closeAllConnections(), 2000);
+        await closed;
+        clearTimeout(force);
+        await journal?.close();
+      })();
+      return closing;
+    },
+  };
+}

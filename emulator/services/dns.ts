@@ -1,0 +1,263 @@
+/** Svc_Dns_Domain (zones) and Svc_Dns_Domain_ResourceRecord (records in them). */
+import { isIP } from 'node:net';
+import { DNS_RECORD_TYPES } from '../catalog';
+import { invalidParams, invalidValue, propertyNotValid, publicFault } from '../errors';
+import type { DnsDomainRec, DnsRecordRec } from '../records';
+import { typeDef } from '../schema';
+import type { WriteOp } from '../store';
+import {
+  expectArgs,
+  list,
+  ok,
+  one,
+  owned,
+  requireId,
+  stringArg,
+  structArg,
+  type AuthedContext,
+} from './context';
+import { checkDomain } from './guest-template';
+import { defineService } from './registry';
+
+const MAX_TTL = 2_147_483_647;
+type RecordField = 'host' | 'data' | 'ttl' | 'type' | 'mxPriority';
+const RECORD_EXTRAS = new Set([
+  'complexType',
+  'id',
+  'domainId',
+  'isGatewayAddress',
+  'expire',
+  'minimum',
+  'refresh',
+  'retry',
+  'responsiblePerson',
+]);
+
+const loadDomain = (ctx: AuthedContext): DnsDomainRec => {
+  const id = requireId(ctx);
+  return owned(ctx, ctx.store.get('dnsDomains', id), id);
+};
+
+const loadRecord = (ctx: AuthedContext): DnsRecordRec => {
+  const id = requireId(ctx);
+  return owned(ctx, ctx.store.get('dnsRecords', id), id);
+};
+
+/** A record change bumps the zone's serial, as a DNS server would. */
+const touchZone = (zone: DnsDomainRec, now: number): WriteOp => ({
+  put: 'dnsDomains',
+  record: { ...zone, serial: zone.serial + 1, updateDate: now },
+});
+
+const bad = (field: string, value: unknown, expected: string) =>
+  invalidValue(
+    `Invalid value provided for '${field}': ${JSON.stringify(value) ?? String(value)}. ${expected}`,
+  );
+
+function readTtl(value: unknown): number {
+  const n = typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Number(value) : value;
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > MAX_TTL)
+    throw bad('ttl', value, 'Expected a positive integer (seconds).');
+  return n;
+}
+
+/** Checks record fields; `base` supplies the current values for a partial edit. */
+function checkRecord(
+  input: Record<string, unknown>,
+  base?: DnsRecordRec,
+): Omit<DnsRecordRec, 'id' | 'accountId' | 'domainId' | 'createDate'> {
+  const recordType = typeDef('Svc_Dns_Domain_ResourceRecord');
+  for (const key of Object.keys(input)) {
+    if (!RECORD_EXTRAS.has(key) && !recordType.locals.has(key) && !recordType.relations.has(key)) {
+      throw propertyNotValid(key, 'Svc_Dns_Domain_ResourceRecord');
+    }
+  }
+  const pick = (k: RecordField) =>
+    input[k] !== undefined && input[k] !== null ? input[k] : base?.[k];
+  const type = pick('type');
+  if (type === undefined)
+    throw publicFault(
+      "Property 'type' must be set to create an instance of Svc_Dns_Domain_ResourceRecord.",
+    );
+  if (typeof type !== 'string' || !DNS_RECORD_TYPES.includes(type.trim().toLowerCase())) {
+    throw bad('type', type, `Expected one of: ${DNS_RECORD_TYPES.join(', ')}.`);
+  }
+  const kind = type.trim().toLowerCase();
+  const host = pick('host');
+  if (
+    typeof host !== 'string' ||
+    host.trim() === '' ||
+    host.length > 255 ||
+    /\s/.test(host.trim())
+  ) {
+    throw bad('host', host, "Expected a host name such as 'www', '@' or '*'.");
+  }
+  const rawData = pick('data');
+  if (typeof rawData !== 'string' || rawData.trim() === '' || rawData.length > 4096) {
+    throw bad('data', rawData, 'Expected a non-empty string.');
+  }
+  let data = rawData.trim();
+  if (kind === 'a' && isIP(data) !== 4)
+    throw bad('data', data, 'An A record needs an IPv4 address.');
+  if (kind === 'aaaa') {
+    if (isIP(data) !== 6) throw bad('data', data, 'An AAAA record needs an IPv6 address.');
+    data = data.toLowerCase();
+  }
+  const ttl = readTtl(pick('ttl') ?? 86400);
+  let mxPriority: number | undefined;
+  const priority = pick('mxPriority');
+  if (priority !== undefined) {
+    mxPriority = typeof priority === 'string' ? Number(priority) : (priority as number);
+    if (!Number.isInteger(mxPriority) || mxPriority < 0 || mxPriority > 65535)
+      throw bad('mxPriority', priority, 'Expected 0 to 65535.');
+  } else if (kind === 'mx') {
+    mxPriority = 10;
+  }
+  return {
+    host: host.trim(),
+    data,
+    ttl,
+    type: kind,
+    mxPriority: kind === 'mx' ? mxPriority : undefined,
+  };
+}
+
+function newRecord(
+  ctx: AuthedContext,
+  zone: DnsDomainRec,
+  input: Record<string, unknown>,
+): DnsRecordRec {
+  return {
+    id: ctx.store.nextId('dnsRecords'),
+    accountId: ctx.account.id,
+    domainId: zone.id,
+    createDate: ctx.now,
+    ...checkRecord(input),
+  };
+}
+
+const listOrEmpty = (value: unknown, field: string): unknown[] => {
+  if (value === undefined || value === null) return [];
+  if (Array.isArray(value)) return value;
+  if (typeof value === 'object' && Object.keys(value).length === 0) return []; // `{}` stands for []
+  throw invalidParams(`'${field}' must be an array.`);
+};
+
+defineService({
+  name: 'Dns_Domain',
+  load: loadDomain,
+  methods: {
+    createObject: {
+      handler: async (ctx) => {
+        expectArgs(ctx, ['templateObject']);
+        const template = structArg(ctx, 0, 'templateObject');
+        if (template.name === undefined || template.name === null) {
+          throw publicFault("Property 'name' must be set to create an instance of Svc_Dns_Domain.");
+        }
+        const name = checkDomain(template.name, 'name').toLowerCase();
+        if (ctx.store.by('dnsDomains', 'accountId', ctx.account.id).some((d) => d.name === name)) {
+          throw publicFault(`A DNS zone named '${name}' already exists in this account.`);
+        }
+        const serial = Number(template.serial ?? NaN);
+        const zone: DnsDomainRec = {
+          id: ctx.store.nextId('dnsDomains'),
+          accountId: ctx.account.id,
+          name,
+          serial:
+            Number.isInteger(serial) && serial > 0
+              ? serial
+              : Number(`${new Date(ctx.now).toISOString().slice(0, 10).replace(/-/g, '')}00`),
+          updateDate: ctx.now,
+        };
+        const records = listOrEmpty(template.resourceRecords, 'resourceRecords').map((r, i) => {
+          if (r === null || typeof r !== 'object' || Array.isArray(r))
+            throw invalidParams(`'resourceRecords[${i}]' must be a struct.`);
+          return newRecord(ctx, zone, r as Record<string, unknown>);
+        });
+        await ctx.store.write([
+          { put: 'dnsDomains', record: zone },
+          ...records.map((record) => ({ put: 'dnsRecords' as const, record })),
+        ]);
+        return one(ctx, 'Svc_Dns_Domain', zone);
+      },
+    },
+    getByDomainName: {
+      handler: (ctx) => {
+        expectArgs(ctx, ['name']);
+        const name = stringArg(ctx, 0, 'name').trim().toLowerCase().replace(/\.$/, '');
+        const zones = ctx.store
+          .by('dnsDomains', 'accountId', ctx.account.id)
+          .filter((d) => d.name === name);
+        return list(ctx, 'Svc_Dns_Domain', zones, null);
+      },
+    },
+    deleteObject: {
+      handler: async (ctx) => {
+        expectArgs(ctx, []);
+        const zone = loadDomain(ctx);
+        const records = ctx.store.by('dnsRecords', 'domainId', zone.id);
+        await ctx.store.write([
+          ...records.map((r) => ({ del: 'dnsRecords' as const, id: r.id })),
+          { del: 'dnsDomains', id: zone.id },
+        ]);
+        return ok(true);
+      },
+    },
+  },
+});
+
+defineService({
+  name: 'Dns_Domain_ResourceRecord',
+  load: loadRecord,
+  methods: {
+    createObject: {
+      handler: async (ctx) => {
+        expectArgs(ctx, ['templateObject']);
+        const template = structArg(ctx, 0, 'templateObject');
+        if (template.domainId === undefined || template.domainId === null) {
+          throw publicFault(
+            "Property 'domainId' must be set to create an instance of Svc_Dns_Domain_ResourceRecord.",
+          );
+        }
+        const domainId = Number(template.domainId);
+        const zone = owned(
+          ctx,
+          Number.isInteger(domainId) ? ctx.store.get('dnsDomains', domainId) : undefined,
+          template.domainId,
+        );
+        const record = newRecord(ctx, zone, template);
+        await ctx.store.write([{ put: 'dnsRecords', record }, touchZone(zone, ctx.now)]);
+        return one(ctx, 'Svc_Dns_Domain_ResourceRecord', record);
+      },
+    },
+    editObject: {
+      handler: async (ctx) => {
+        expectArgs(ctx, ['templateObject']);
+        const current = loadRecord(ctx);
+        const template = structArg(ctx, 0, 'templateObject');
+        if (
+          template.domainId !== undefined &&
+          template.domainId !== null &&
+          Number(template.domainId) !== current.domainId
+        ) {
+          throw publicFault(
+            'A resource record cannot be moved to another zone; delete it and create it in the other zone.',
+          );
+        }
+        const record: DnsRecordRec = { ...current, ...checkRecord(template, current) };
+        const zone = ctx.store.get('dnsDomains', current.domainId)!;
+        await ctx.store.write([{ put: 'dnsRecords', record }, touchZone(zone, ctx.now)]);
+        return ok(true);
+      },
+    },
+    deleteObject: {
+      handler: async (ctx) => {
+        expectArgs(ctx, []);
+        const record = loadRecord(ctx);
+        const zone = ctx.store.get('dnsDomains', record.domainId)!;
+        await ctx.store.write([{ del: 'dnsRecords', id: record.id }, touchZone(zone, ctx.now)]);
+        return ok(true);
+      },
+    },
+  },
+});

@@ -1,0 +1,9 @@
+// Loads every service (each module registers itself when imported) and the API types they use.
+import '../types/register';
+import './account';
+import './billing-item';
+import './catalog-services';
+import './dns';
+import './ticket';
+import './user-customer';
+import './virtual-guest';

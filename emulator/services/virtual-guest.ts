@@ -1,0 +1,245 @@
+/** Svc_Virtual_Guest: ordering, reading, editing, tagging, power and cancelling guests. */
+import {
+  CPU_OPTIONS,
+  DATACENTERS,
+  DISK_SIZES,
+  MEMORY_OPTIONS,
+  NETWORK_SPEEDS,
+  OPERATING_SYSTEMS,
+  cpuPrice,
+  diskPrice,
+  itemPrice,
+  memoryPrice,
+  money,
+  monthlyFromHourly,
+  networkPrice,
+  osPrice,
+} from '../catalog';
+import { invalidParams, propertyNotValid, publicFault } from '../errors';
+import { isProvisioned } from '../provisioning';
+import type { GuestRec } from '../records';
+import { typeDef } from '../schema';
+import {
+  expectArgs,
+  list,
+  ok,
+  one,
+  owned,
+  requireId,
+  stringArg,
+  type AuthedContext,
+} from './context';
+import { buildGuest, removeGuestOps, resolveTags, tagsByName } from './guest-records';
+import {
+  checkDomain,
+  checkGuestTemplate,
+  checkHostname,
+  checkNotes,
+  normalizeTags,
+} from './guest-template';
+import { defineService, type MethodDef } from './registry';
+
+const TYPE = 'Svc_Virtual_Guest';
+
+const loadGuest = (ctx: AuthedContext): GuestRec => {
+  const id = requireId(ctx);
+  return owned(ctx, ctx.store.get('guests', id), id);
+};
+
+const readyAt = (ctx: AuthedContext) => ctx.now + ctx.settings.provisioningDelayMs;
+
+async function update(
+  ctx: AuthedContext,
+  guest: GuestRec,
+  changes: Partial<GuestRec>,
+): Promise<void> {
+  await ctx.store.write([{ put: 'guests', record: { ...guest, ...changes, modifyDate: ctx.now } }]);
+}
+
+/** Power calls need a provisioned guest; the state survives restarts like everything else. */
+function power(state: GuestRec['power']): MethodDef {
+  return {
+    handler: async (ctx) => {
+      expectArgs(ctx, []);
+      const guest = loadGuest(ctx);
+      if (!isProvisioned(guest, ctx.now)) {
+        throw publicFault(
+          `Virtual guest ${guest.id} is still being provisioned; power operations are not available yet.`,
+        );
+      }
+      await update(ctx, guest, { power: state });
+      return ok(true);
+    },
+  };
+}
+
+const EDITABLE = new Set(['hostname', 'domain', 'notes']);
+
+function createOptions(): Record<string, unknown> {
+  const option = (price: ReturnType<typeof cpuPrice>, template: Record<string, unknown>) => ({
+    itemPrice: itemPrice(price),
+    template,
+  });
+  return {
+    processors: CPU_OPTIONS.map((cpus) => option(cpuPrice(cpus), { startCpus: cpus })),
+    memory: MEMORY_OPTIONS.map((mb) => option(memoryPrice(mb), { maxMemory: mb })),
+    operatingSystems: OPERATING_SYSTEMS.map((os) =>
+      option(osPrice(os), { operatingSystemReferenceCode: os.referenceCode }),
+    ),
+    datacenters: DATACENTERS.map((dc) => ({ template: { datacenter: { name: dc.name } } })),
+    networkComponents: NETWORK_SPEEDS.map((speed) =>
+      option(networkPrice(speed), { networkComponents: [{ maxSpeed: speed }] }),
+    ),
+    blockDevices: [true, false].flatMap((local) =>
+      DISK_SIZES.map((gb) =>
+        option(diskPrice(gb, local), {
+          blockDevices: [{ device: '0', diskImage: { capacity: gb } }],
+          localDiskFlag: local,
+        }),
+      ),
+    ),
+  };
+}
+
+defineService({
+  name: 'Virtual_Guest',
+  load: loadGuest,
+  methods: {
+    createObject: {
+      handler: async (ctx) => {
+        expectArgs(ctx, ['templateObject']);
+        const order = checkGuestTemplate(ctx.args[0]);
+        const { guest, ops } = buildGuest(ctx.store, ctx.account.id, order, {
+          now: ctx.now,
+          readyAt: readyAt(ctx),
+        });
+        await ctx.store.write(ops);
+        return one(ctx, TYPE, guest);
+      },
+    },
+    createObjects: {
+      handler: async (ctx) => {
+        expectArgs(ctx, ['templateObjects']);
+        const templates = ctx.args[0];
+        if (!Array.isArray(templates) || templates.length === 0) {
+          throw invalidParams(
+            'Virtual_Guest::createObjects(templateObjects): expected a non-empty array of templates.',
+          );
+        }
+        const orders = templates.map(checkGuestTemplate);
+        const tagCache = tagsByName(ctx.store, ctx.account.id);
+        const built = orders.map((order) =>
+          buildGuest(ctx.store, ctx.account.id, order, {
+            now: ctx.now,
+            readyAt: readyAt(ctx),
+            tagCache,
+          }),
+        );
+        await ctx.store.write(built.flatMap((b) => b.ops));
+        return list(
+          ctx,
+          TYPE,
+          built.map((b) => b.guest),
+          null,
+        );
+      },
+    },
+    generateOrderTemplate: {
+      handler: (ctx) => {
+        expectArgs(ctx, ['templateObject']);
+        const order = checkGuestTemplate(ctx.args[0]);
+        const hourly = order.prices.reduce((sum, p) => sum + p.hourly, 0);
+        return ok({
+          complexType: 'Svc_Container_Product_Order_Virtual_Guest',
+          location: String(order.datacenter.id),
+          packageId: 835,
+          quantity: 1,
+          useHourlyPricing: order.hourly,
+          prices: order.prices.map(itemPrice),
+          postTaxRecurringHourly: money(hourly, 4),
+          postTaxRecurringMonthly: money(monthlyFromHourly(hourly), 2),
+          sshKeys: order.sshKeyIds.length ? [{ sshKeyIds: order.sshKeyIds }] : [],
+          virtualGuests: [{ hostname: order.hostname, domain: order.domain }],
+        });
+      },
+    },
+    getCreateObjectOptions: {
+      handler: (ctx) => {
+        expectArgs(ctx, []);
+        return ok(createOptions());
+      },
+    },
+    editObject: {
+      handler: async (ctx) => {
+        expectArgs(ctx, ['templateObject']);
+        const guest = loadGuest(ctx);
+        const template = ctx.args[0];
+        if (template === null || typeof template !== 'object' || Array.isArray(template)) {
+          throw invalidParams('Virtual_Guest::editObject(templateObject): expected a struct.');
+        }
+        const changes: Partial<GuestRec> = {};
+        const guestType = typeDef(TYPE);
+        for (const [key, value] of Object.entries(template)) {
+          if (key === 'complexType' || (key === 'id' && Number(value) === guest.id)) continue;
+          if (!guestType.locals.has(key) && !guestType.relations.has(key))
+            throw propertyNotValid(key, TYPE);
+          if (!EDITABLE.has(key)) {
+            throw publicFault(
+              `Property '${key}' of ${TYPE} cannot be changed with editObject; only hostname, domain and notes can.`,
+            );
+          }
+          if (key === 'hostname') changes.hostname = checkHostname(value);
+          if (key === 'domain') changes.domain = checkDomain(value);
+          if (key === 'notes')
+            changes.notes = value === null || value === '' ? undefined : checkNotes(value);
+        }
+        await update(ctx, guest, changes);
+        return ok(true);
+      },
+    },
+    setTags: {
+      handler: async (ctx) => {
+        expectArgs(ctx, ['tags']);
+        const guest = loadGuest(ctx);
+        const names = normalizeTags(stringArg(ctx, 0, 'tags').split(','));
+        const { refs, ops } = resolveTags(ctx.store, ctx.account.id, names, {
+          existing: guest.tagRefs,
+        });
+        await ctx.store.write([
+          ...ops,
+          { put: 'guests', record: { ...guest, tagRefs: refs, modifyDate: ctx.now } },
+        ]);
+        return ok(true);
+      },
+    },
+    setUserMetadata: {
+      handler: async (ctx) => {
+        expectArgs(ctx, ['metadata']);
+        const guest = loadGuest(ctx);
+        const metadata = ctx.args[0];
+        if (!Array.isArray(metadata) || !metadata.every((m) => typeof m === 'string')) {
+          throw invalidParams(
+            'Virtual_Guest::setUserMetadata(metadata): expected an array of strings.',
+          );
+        }
+        await update(ctx, guest, { userData: metadata as string[] });
+        return ok(true);
+      },
+    },
+    deleteObject: {
+      handler: async (ctx) => {
+        expectArgs(ctx, []);
+        const guest = loadGuest(ctx);
+        await ctx.store.write(removeGuestOps(ctx.store, guest, ctx.now));
+        return ok(true);
+      },
+    },
+    powerOn: power('RUNNING'),
+    powerOff: power('HALTED'),
+    powerOffSoft: power('HALTED'),
+    powerCycle: power('RUNNING'),
+    rebootSoft: power('RUNNING'),
+    rebootHard: power('RUNNING'),
+    rebootDefault: power('RUNNING'),
+  },
+});

@@ -1,0 +1,8 @@
+// Loads every API type definition (each module registers its types when imported).
+import './common';
+import './account';
+import './billing';
+import './dns';
+import './guest';
+import './hardware';
+import './ticket';

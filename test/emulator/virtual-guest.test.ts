@@ -1,0 +1,402 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- assertions walk loosely typed API results */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import {
+  createGuest,
+  freshAccount,
+  guestTemplate,
+  sleep,
+  useEmulator,
+  type Guest,
+} from '../support/emulator-harness';
+
+const DELAY = 400;
+const h = useEmulator({ provisioningDelayMs: DELAY });
+
+const READY_MASK =
+  'mask[id, provisionDate, primaryIpAddress, primaryBackendIpAddress, activeTransaction.transactionStatus, powerState, lastKnownPowerState]';
+
+async function waitReady(id: number) {
+  await sleep(DELAY + 50);
+  return h.demo.call<Record<string, unknown>>('Virtual_Guest', 'getObject', {
+    id,
+    mask: READY_MASK,
+  });
+}
+
+describe('Virtual_Guest.createObject', () => {
+  it('creates a guest from the spec template with literal string flags', async () => {
+    const guest = await h.demo.call<Record<string, unknown>>('Virtual_Guest', 'createObject', {
+      args: [
+        guestTemplate({
+          hostname: 'strflags',
+          hourlyBillingFlag: 'true',
+          localDiskFlag: 'false',
+          startCpus: 2,
+          maxMemory: 4096,
+        }),
+      ],
+    });
+    assert.equal(typeof guest.id, 'number');
+    assert.match(String(guest.globalIdentifier), /^[0-9a-f-]{36}$/);
+    assert.equal(guest.fullyQualifiedDomainName, 'strflags.example.com');
+    assert.equal(guest.hourlyBillingFlag, true);
+    assert.equal(guest.localDiskFlag, false);
+    assert.equal(guest.maxCpu, 2);
+    assert.equal(guest.maxMemory, 4096);
+    assert.equal(
+      guest.operatingSystemReferenceCode,
+      'UBUNTU_24_64',
+      '*_LATEST resolves to a concrete code',
+    );
+    assert.match(String(guest.createDate), /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d\d:\d\d$/);
+    assert.equal(guest.provisionDate, undefined);
+    const booleans = await createGuest(h.demo, {
+      hostname: 'boolflags',
+      hourlyBillingFlag: false,
+      localDiskFlag: true,
+    });
+    assert.equal(booleans.hourlyBillingFlag, false);
+    assert.equal(booleans.localDiskFlag, true);
+  });
+
+  it('provisions over the delay: a transaction first, then dates, addresses and power', async () => {
+    const guest = await createGuest(h.demo, { hostname: 'prov' });
+    const during = await h.demo.call<Record<string, any>>('Virtual_Guest', 'getObject', {
+      id: guest.id,
+      mask: READY_MASK,
+    });
+    assert.equal(typeof during.activeTransaction.id, 'number');
+    assert.equal(typeof during.activeTransaction.transactionStatus.name, 'string');
+    assert.equal(typeof during.activeTransaction.transactionStatus.friendlyName, 'string');
+    assert.equal(during.provisionDate, undefined);
+    assert.equal(during.primaryIpAddress, undefined);
+    assert.equal(during.primaryBackendIpAddress, undefined);
+    assert.deepEqual(during.powerState, { keyName: 'HALTED', name: 'Halted' });
+
+    const ready = await waitReady(guest.id);
+    assert.equal(ready.activeTransaction, undefined);
+    assert.match(String(ready.provisionDate), /^\d{4}-/);
+    assert.match(String(ready.primaryIpAddress), /^\d+\.\d+\.\d+\.\d+$/);
+    assert.match(String(ready.primaryBackendIpAddress), /^10\./);
+    assert.deepEqual(ready.powerState, { keyName: 'RUNNING', name: 'Running' });
+    assert.deepEqual(ready.lastKnownPowerState, { keyName: 'RUNNING', name: 'Running' });
+  });
+
+  it('gives a private-network-only guest no public address', async () => {
+    const guest = await createGuest(h.demo, { hostname: 'private', privateNetworkOnlyFlag: true });
+    const ready = await waitReady(guest.id);
+    assert.equal(ready.primaryIpAddress, undefined);
+    assert.match(String(ready.primaryBackendIpAddress), /^10\./);
+    const nics = await h.demo.call<{ port: number }[]>('Virtual_Guest', 'getNetworkComponents', {
+      id: guest.id,
+    });
+    assert.deepEqual(
+      nics.map((n) => n.port),
+      [0],
+    );
+  });
+
+  it('records every optional property of the template', async () => {
+    const guest = await createGuest(h.demo, {
+      hostname: 'full',
+      networkComponents: [{ maxSpeed: 1000 }],
+      tagReferences: [{ tag: { name: 'Pulumi-Token:ABC' } }, { tag: { name: 'web' } }],
+      notes: 'hello',
+      userData: [{ value: '#cloud-config' }],
+      sshKeys: [{ id: 11 }, { id: 12 }],
+      blockDevices: [
+        { device: '0', diskImage: { capacity: 100 } },
+        { device: 2, diskImage: { capacity: 250 } },
+      ],
+      postInstallScriptUri: 'https://example.com/setup.sh',
+      datacenter: { name: 'LON06' },
+    });
+    const got = await h.demo.call<Record<string, any>>('Virtual_Guest', 'getObject', {
+      id: guest.id,
+      mask: 'mask[notes, postInstallScriptUri, datacenter, networkComponents.maxSpeed, tagReferences.tag.name, userData, sshKeys, blockDevices.diskImage.capacity, operatingSystem.softwareLicense.softwareDescription.referenceCode, billingItem]',
+    });
+    assert.equal(got.notes, 'hello');
+    assert.equal(got.datacenter.name, 'lon06');
+    assert.equal(got.datacenter.longName, 'London 6');
+    assert.deepEqual(got.networkComponents, [{ maxSpeed: 1000 }, { maxSpeed: 1000 }]);
+    assert.deepEqual(
+      got.tagReferences.map((r: any) => r.tag.name),
+      ['pulumi-token:abc', 'web'],
+    );
+    assert.deepEqual(got.userData, [{ value: '#cloud-config' }]);
+    assert.deepEqual(got.sshKeys, [{ id: 11 }, { id: 12 }]);
+    assert.deepEqual(
+      got.blockDevices.map((b: any) => b.diskImage.capacity),
+      [100, 250],
+    );
+    assert.equal(
+      got.operatingSystem.softwareLicense.softwareDescription.referenceCode,
+      'UBUNTU_24_64',
+    );
+    assert.match(got.billingItem.hourlyRecurringFee, /^\d*\.?\d+$/);
+    assert.match(got.billingItem.recurringFee, /^\d*\.?\d+$/);
+    assert.equal(typeof got.billingItem.id, 'number');
+  });
+
+  it('refuses invalid templates with faults naming the field, creating nothing', async () => {
+    const before = (await h.demo.callRaw('Account', 'getVirtualGuests', { mask: 'id' })).totalItems;
+    const cases: [Record<string, unknown>, string, RegExp][] = [
+      [{ hostname: undefined }, 'Svc_Exception_Public', /'hostname' must be set/],
+      [{ domain: undefined }, 'Svc_Exception_Public', /'domain' must be set/],
+      [{ localDiskFlag: undefined }, 'Svc_Exception_Public', /'localDiskFlag' must be set/],
+      [
+        { operatingSystemReferenceCode: undefined },
+        'Svc_Exception_Public',
+        /'operatingSystemReferenceCode' must be set/,
+      ],
+      [{ hostname: 'bad_host!' }, 'Svc_Exception_InvalidValue', /'hostname'/],
+      [{ hostname: '-lead' }, 'Svc_Exception_InvalidValue', /'hostname'/],
+      [{ domain: 'nodot' }, 'Svc_Exception_InvalidValue', /'domain'/],
+      [{ datacenter: { name: 'xyz99' } }, 'Svc_Exception_Public', /'datacenter\.name'.*dal10/],
+      [
+        { operatingSystemReferenceCode: 'WIN_95' },
+        'Svc_Exception_Public',
+        /'operatingSystemReferenceCode'.*UBUNTU_22_64/,
+      ],
+      [{ maxMemory: 3000 }, 'Svc_Exception_Public', /'maxMemory'.*1024/],
+      [{ startCpus: 3 }, 'Svc_Exception_Public', /'startCpus'.*16/],
+      [{ startCpus: 'two' }, 'Svc_Exception_InvalidValue', /'startCpus'/],
+      [{ hourlyBillingFlag: 'yes' }, 'Svc_Exception_InvalidValue', /'hourlyBillingFlag'/],
+      [
+        { networkComponents: [{ maxSpeed: 50 }] },
+        'Svc_Exception_Public',
+        /'networkComponents\[0\]\.maxSpeed'/,
+      ],
+      [{ notes: 'x'.repeat(1001) }, 'Svc_Exception_InvalidValue', /'notes'/],
+      [
+        { flavor: 'B1' },
+        'Svc_Exception_Public',
+        /^Property 'flavor' not valid for 'Svc_Virtual_Guest'\.$/,
+      ],
+      [
+        { blockDevices: [{ device: 1, diskImage: { capacity: 25 } }] },
+        'Svc_Exception_InvalidValue',
+        /swap/,
+      ],
+    ];
+    for (const [overrides, code, message] of cases) {
+      const res = await h.demo.callRaw('Virtual_Guest', 'createObject', {
+        args: [guestTemplate(overrides)],
+      });
+      assert.equal(res.fault?.faultCode, code, JSON.stringify(overrides));
+      assert.match(res.fault!.faultString, message, JSON.stringify(overrides));
+    }
+    const after = (await h.demo.callRaw('Account', 'getVirtualGuests', { mask: 'id' })).totalItems;
+    assert.equal(after, before);
+  });
+
+  it('creates several guests with createObjects', async () => {
+    const guests = await h.demo.call<Guest[]>('Virtual_Guest', 'createObjects', {
+      args: [[guestTemplate({ hostname: 'multi1' }), guestTemplate({ hostname: 'multi2' })]],
+    });
+    assert.deepEqual(
+      guests.map((g) => g.hostname),
+      ['multi1', 'multi2'],
+    );
+  });
+});
+
+describe('Virtual_Guest options and order templates', () => {
+  it('prices every option of getCreateObjectOptions with API-style fee strings', async () => {
+    const options = await h.demo.call<Record<string, any[]>>(
+      'Virtual_Guest',
+      'getCreateObjectOptions',
+    );
+    const fee = /^(\d+|\d*\.\d+)$/;
+    for (const group of [
+      'processors',
+      'memory',
+      'operatingSystems',
+      'networkComponents',
+      'blockDevices',
+    ]) {
+      assert.ok(options[group].length > 0, group);
+      for (const option of options[group]) {
+        assert.match(option.itemPrice.hourlyRecurringFee, fee, group);
+        assert.match(option.itemPrice.recurringFee, fee, group);
+        assert.equal(typeof option.itemPrice.item.description, 'string');
+      }
+    }
+    assert.deepEqual(
+      options.processors.map((p) => p.template.startCpus),
+      [1, 2, 4, 8, 16],
+    );
+    assert.equal(options.processors[0].itemPrice.hourlyRecurringFee, '.025');
+    assert.deepEqual(
+      options.memory.map((m) => m.template.maxMemory),
+      [1024, 2048, 4096, 8192, 16384, 32768, 65536],
+    );
+    assert.deepEqual(
+      options.operatingSystems.map((o) => o.template.operatingSystemReferenceCode),
+      [
+        'UBUNTU_LATEST',
+        'UBUNTU_22_64',
+        'UBUNTU_24_64',
+        'DEBIAN_12_64',
+        'CENTOS_STREAM_9_64',
+        'WIN_2022-STD_64',
+      ],
+    );
+    assert.deepEqual(
+      options.datacenters.map((d) => d.template.datacenter.name),
+      ['dal10', 'wdc07', 'lon06', 'fra02', 'tok02', 'syd01'],
+    );
+    assert.deepEqual(
+      options.networkComponents.map((n) => n.template.networkComponents[0].maxSpeed),
+      [10, 100, 1000],
+    );
+  });
+
+  it('generates an order template with prices without creating anything', async () => {
+    const client = await freshAccount(h.emu);
+    const order = await client.call<Record<string, any>>('Virtual_Guest', 'generateOrderTemplate', {
+      args: [guestTemplate({ startCpus: 4, maxMemory: 8192, datacenter: { name: 'fra02' } })],
+    });
+    assert.equal(order.location, '449506');
+    assert.equal(order.useHourlyPricing, true);
+    assert.deepEqual(order.virtualGuests, [{ hostname: 'web1', domain: 'example.com' }]);
+    assert.ok(order.prices.some((p: any) => p.item.description.startsWith('4 x')));
+    assert.deepEqual(await client.call('Account', 'getVirtualGuests'), []);
+    const bad = await client.callRaw('Virtual_Guest', 'generateOrderTemplate', {
+      args: [guestTemplate({ maxMemory: 3 })],
+    });
+    assert.equal(bad.fault?.faultCode, 'Svc_Exception_Public');
+  });
+});
+
+describe('Virtual_Guest changes', () => {
+  it('edits hostname, domain and notes, and refuses other properties', async () => {
+    const guest = await createGuest(h.demo, { hostname: 'before' });
+    assert.equal(
+      await h.demo.call('Virtual_Guest', 'editObject', {
+        id: guest.id,
+        args: [{ hostname: 'after', domain: 'example.org', notes: 'n1' }],
+      }),
+      true,
+    );
+    const got = await h.demo.call<Record<string, unknown>>('Virtual_Guest', 'getObject', {
+      id: guest.id,
+      mask: 'hostname, domain, fullyQualifiedDomainName, notes',
+    });
+    assert.deepEqual(got, {
+      hostname: 'after',
+      domain: 'example.org',
+      fullyQualifiedDomainName: 'after.example.org',
+      notes: 'n1',
+    });
+    const memory = await h.demo.callRaw('Virtual_Guest', 'editObject', {
+      id: guest.id,
+      args: [{ maxMemory: 2048 }],
+    });
+    assert.equal(memory.fault?.faultCode, 'Svc_Exception_Public');
+    assert.match(memory.fault!.faultString, /maxMemory/);
+    const badName = await h.demo.callRaw('Virtual_Guest', 'editObject', {
+      id: guest.id,
+      args: [{ hostname: 'no spaces' }],
+    });
+    assert.equal(badName.fault?.faultCode, 'Svc_Exception_InvalidValue');
+  });
+
+  it('sets tags from a comma-separated string, lower-cased and trimmed, and clears them', async () => {
+    const guest = await createGuest(h.demo, {
+      hostname: 'tagged',
+      tagReferences: [{ tag: { name: 'keep' } }],
+    });
+    const [keepRef] = await h.demo.call<{ id: number }[]>('Virtual_Guest', 'getTagReferences', {
+      id: guest.id,
+    });
+    assert.equal(
+      await h.demo.call('Virtual_Guest', 'setTags', {
+        id: guest.id,
+        args: [' Web, DB ,web,,keep'],
+      }),
+      true,
+    );
+    const refs = await h.demo.call<{ id: number; tag: { name: string } }[]>(
+      'Virtual_Guest',
+      'getTagReferences',
+      {
+        id: guest.id,
+        mask: 'id, tag.name',
+      },
+    );
+    assert.deepEqual(
+      refs.map((r) => r.tag.name),
+      ['web', 'db', 'keep'],
+    );
+    assert.equal(refs[2].id, keepRef.id, 'an unchanged tag keeps its reference');
+    await h.demo.call('Virtual_Guest', 'setTags', { id: guest.id, args: [''] });
+    assert.deepEqual(await h.demo.call('Virtual_Guest', 'getTagReferences', { id: guest.id }), []);
+    const missing = await h.demo.callRaw('Virtual_Guest', 'setTags', { id: guest.id, args: [] });
+    assert.equal(missing.fault?.faultCode, '-32602');
+  });
+
+  it('switches power off and on once provisioned', async () => {
+    const guest = await createGuest(h.demo, { hostname: 'power' });
+    const early = await h.demo.callRaw('Virtual_Guest', 'powerOff', { id: guest.id });
+    assert.equal(early.fault?.faultCode, 'Svc_Exception_Public');
+    await sleep(DELAY + 50);
+    assert.equal(await h.demo.call('Virtual_Guest', 'powerOff', { id: guest.id }), true);
+    assert.deepEqual(await h.demo.call('Virtual_Guest', 'getPowerState', { id: guest.id }), {
+      keyName: 'HALTED',
+      name: 'Halted',
+    });
+    assert.equal(await h.demo.call('Virtual_Guest', 'powerOn', { id: guest.id }), true);
+    assert.deepEqual(await h.demo.call('Virtual_Guest', 'getPowerState', { id: guest.id }), {
+      keyName: 'RUNNING',
+      name: 'Running',
+    });
+  });
+});
+
+describe('Virtual_Guest cancellation', () => {
+  it('refuses to delete during provisioning, then deletes an hourly guest for good', async () => {
+    const guest = await createGuest(h.demo, { hostname: 'doomed' });
+    const early = await h.demo.callRaw('Virtual_Guest', 'deleteObject', { id: guest.id });
+    assert.equal(early.fault?.faultCode, 'Svc_Exception_Public');
+    assert.match(early.fault!.faultString, /active transaction/);
+    const { billingItem } = await h.demo.call<{ billingItem: { id: number } }>(
+      'Virtual_Guest',
+      'getObject',
+      { id: guest.id, mask: 'billingItem.id' },
+    );
+    await sleep(DELAY + 50);
+    assert.equal(await h.demo.call('Virtual_Guest', 'deleteObject', { id: guest.id }), true);
+    const gone = await h.demo.callRaw('Virtual_Guest', 'getObject', { id: guest.id });
+    assert.equal(gone.fault?.faultCode, 'Svc_Exception_ObjectNotFound');
+    const again = await h.demo.callRaw('Virtual_Guest', 'deleteObject', { id: guest.id });
+    assert.equal(again.fault?.faultCode, 'Svc_Exception_ObjectNotFound');
+    const item = await h.demo.call<{ cancellationDate?: string }>('Billing_Item', 'getObject', {
+      id: billingItem.id,
+    });
+    assert.match(String(item.cancellationDate), /^\d{4}-/);
+  });
+
+  it('cancels a monthly guest through Billing_Item.cancelService', async () => {
+    const client = await freshAccount(h.emu);
+    const guest = await createGuest(client, { hostname: 'monthly', hourlyBillingFlag: false });
+    await sleep(DELAY + 50);
+    const monthly = await client.call<{ id: number }[]>('Account', 'getMonthlyVirtualGuests', {
+      mask: 'id',
+    });
+    assert.deepEqual(monthly, [{ id: guest.id }]);
+    assert.deepEqual(await client.call('Account', 'getHourlyVirtualGuests'), []);
+    const { billingItem } = await client.call<{
+      billingItem: { id: number; recurringFee: string };
+    }>('Virtual_Guest', 'getObject', {
+      id: guest.id,
+      mask: 'billingItem[id, recurringFee]',
+    });
+    assert.ok(Number(billingItem.recurringFee) > 0);
+    assert.equal(await client.call('Billing_Item', 'cancelService', { id: billingItem.id }), true);
+    assert.deepEqual(await client.call('Account', 'getVirtualGuests'), []);
+    const twice = await client.callRaw('Billing_Item', 'cancelService', { id: billingItem.id });
+    assert.equal(twice.fault?.faultCode, 'Svc_Exception_Public');
+  });
+});
