@@ -87,7 +87,8 @@ export function formatFilterDate(date: Date | string): string {
     ];
   } else {
     const m = DAY.exec(date.trim());
-    if (!m) throw new RangeError(`formatFilterDate: expected YYYY-MM-DD[ HH:MM[:SS]], got '${date}'`);
+    if (!m)
+      throw new RangeError(`formatFilterDate: expected YYYY-MM-DD[ HH:MM[:SS]], got '${date}'`);
     parts = m.slice(1).map((part) => (part === undefined ? 0 : Number(part)));
   }
   const [year, month, day, hours, minutes, seconds] = parts;
