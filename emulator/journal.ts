@@ -64,6 +64,7 @@ export class Journal {
   private failed: Error | null = null;
   private seq: number;
   private snapshotProvider: (() => SnapshotState) | null = null;
+  private compactRequested = false;
   private readonly counters: JournalStats = {
     entriesWritten: 0,
     batches: 0,
@@ -141,8 +142,11 @@ export class Journal {
 
   /** Writes a snapshot now and truncates the journal (waits for queued writes first). */
   async compact(): Promise<void> {
+    // Runs inside the flush loop, so no journal write can slip between snapshot and truncation.
+    this.compactRequested = true;
+    this.flushing ??= this.flush();
     await this.drain();
-    await this.writeSnapshot();
+    if (this.failed) throw this.failed;
   }
 
   async close(): Promise<void> {
@@ -156,29 +160,30 @@ export class Journal {
   }
 
   private async flush(): Promise<void> {
+    let batch: Pending[] = [];
     try {
-      while (this.queue.length > 0) {
-        if (this.counters.bytes > this.compactAfterBytes && this.snapshotProvider) {
+      while (this.queue.length > 0 || this.compactRequested) {
+        if (this.compactRequested || this.counters.bytes > this.compactAfterBytes) {
+          this.compactRequested = false;
           // The in-memory state already holds every queued transaction, so the snapshot covers
           // them; their lines land in the fresh journal below and are skipped at load.
           await this.writeSnapshot();
         }
-        const batch = this.queue.splice(0);
+        batch = this.queue.splice(0);
+        if (batch.length === 0) continue;
         const buf = Buffer.from(batch.map((p) => p.line).join(''), 'utf8');
-        try {
-          await writeAll(this.fh, buf);
-          await this.fh.datasync();
-        } catch (err) {
-          this.failed = new Error(`svc-emulator: journal write failed: ${(err as Error).message}`);
-          for (const p of batch) p.reject(this.failed);
-          for (const p of this.queue.splice(0)) p.reject(this.failed);
-          return;
-        }
+        await writeAll(this.fh, buf);
+        await this.fh.datasync();
         this.counters.bytes += buf.length;
         this.counters.batches += 1;
         this.counters.entriesWritten += batch.length;
         for (const p of batch) p.resolve();
+        batch = [];
       }
+    } catch (err) {
+      // Nothing queued can be made durable any more: fail it all, and every later write.
+      this.failed = new Error(`svc-emulator: journal write failed: ${(err as Error).message}`);
+      for (const p of [...batch, ...this.queue.splice(0)]) p.reject(this.failed);
     } finally {
       this.flushing = null;
     }

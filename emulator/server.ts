@@ -107,7 +107,7 @@ async function handleCall(
   try {
     const raw = await decodeBody(req, body, deps.maxBodyBytes);
     const { method, params } = await decodeCall(raw, deadline);
-    const service = decodeURIComponent(serviceSegment);
+    const service = safeDecode(serviceSegment);
     label = `${service}::${method}`;
     if (!service.startsWith('Svc_'))
       throw new ApiFault(FaultCodes.methodNotFound, 'Service does not exist');
@@ -159,6 +159,14 @@ async function handleCall(
   if (totalItems !== undefined) res.setHeader('Svc-Total-Items', String(totalItems));
   logCall(deps, label, 'ok', started);
   await sendXml(req, res, 200, xml);
+}
+
+function safeDecode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment; // a malformed escape names no service
+  }
 }
 
 function asFault(err: unknown, deps: ServerDeps): ApiFault {

@@ -159,6 +159,31 @@ describe('durability across restarts', () => {
     await emu.close();
   });
 
+  it('loses nothing when compaction runs between concurrent writes', async () => {
+    const dir = await tempDir();
+    let emu = await start(dir);
+    let client = demoClient(emu);
+    const writes = Array.from({ length: 40 }, (_, i) =>
+      createGuest(client, { hostname: `cc${i}` }),
+    );
+    const compactions = Array.from({ length: 4 }, () =>
+      fetch(`${emu.adminUrl}/compact`, { method: 'POST' }),
+    );
+    const ids = (await Promise.all(writes)).map((g) => g.id);
+    for (const res of await Promise.all(compactions)) assert.equal(res.status, 200);
+    await emu.close();
+    emu = await start(dir);
+    client = demoClient(emu);
+    const guests = await client.call<{ id: number }[]>('Account', 'getVirtualGuests', {
+      mask: 'id',
+    });
+    assert.deepEqual(
+      guests.map((g) => g.id),
+      [...ids].sort((a, b) => a - b),
+    );
+    await emu.close();
+  });
+
   it('allows one emulator per data directory', async () => {
     const dir = await tempDir();
     const emu = await start(dir);
