@@ -5,6 +5,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { createInterface } from 'node:readline';
 import { Client } from '../provider/client';
+import { guestTemplate } from '../test/support/emulator-harness';
 import { printResult, printTable } from './support/report';
 
 /**
@@ -89,18 +90,7 @@ async function main(): Promise<void> {
       const hostname = `d${w}-${seq++}`;
       try {
         const guest = (await client.call('Virtual_Guest', 'createObject', {
-          args: [
-            {
-              hostname,
-              domain: 'durable.example.com',
-              startCpus: 1,
-              maxMemory: 1024,
-              hourlyBillingFlag: true,
-              localDiskFlag: false,
-              operatingSystemReferenceCode: 'UBUNTU_LATEST',
-              datacenter: { name: 'dal10' },
-            },
-          ],
+          args: [guestTemplate({ hostname, domain: 'durable.example.com' })],
         })) as { id: number };
         acknowledged.add(guest.id);
       } catch {
