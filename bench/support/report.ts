@@ -11,22 +11,37 @@ export interface TimingOptions {
 }
 
 export interface Timing {
+  /** Wall-clock time. */
   medianMs: number;
   minMs: number;
   samplesMs: number[];
+  /**
+   * CPU time of the whole process (all threads, so GC helpers count). Less sensitive than wall
+   * time to other processes competing for the cores.
+   */
+  medianCpuMs: number;
 }
 
 /** Times `task` (sync or async); runs `global.gc` between runs when node has `--expose-gc`. */
 export async function time(task: () => unknown, { warmups, runs }: TimingOptions): Promise<Timing> {
   for (let i = 0; i < warmups; i++) await task();
   const samplesMs: number[] = [];
+  const cpuSamplesMs: number[] = [];
   for (let i = 0; i < runs; i++) {
     collectGarbage();
+    const cpuStart = process.cpuUsage();
     const start = process.hrtime.bigint();
     await task();
     samplesMs.push(Number(process.hrtime.bigint() - start) / 1e6);
+    const cpu = process.cpuUsage(cpuStart);
+    cpuSamplesMs.push((cpu.user + cpu.system) / 1000);
   }
-  return { medianMs: median(samplesMs), minMs: Math.min(...samplesMs), samplesMs };
+  return {
+    medianMs: median(samplesMs),
+    minMs: Math.min(...samplesMs),
+    samplesMs,
+    medianCpuMs: median(cpuSamplesMs),
+  };
 }
 
 export function median(values: readonly number[]): number {

@@ -1,6 +1,6 @@
 /**
- * XML-RPC encoder: one pass over the value, appending to a string (V8 concatenates into ropes,
- * so this is as fast as push + join and simpler). No whitespace between tags.
+ * XML-RPC encoder: one pass over the value, appending to strings (V8 keeps `+=` results as
+ * ropes and flattens once, so no array of parts is needed). No whitespace between tags.
  *
  * Mapping: int32 integers -> <int>; other safe integers and bigints (int64 range) -> <i8>;
  * other finite numbers, including integers beyond 2^53 -> <double> (String(x), exact on
@@ -51,7 +51,7 @@ export function encodeFault(fault: Fault): string {
 }
 
 /** A problem found deep in a value; the path is filled in while the stack unwinds. */
-class Unencodable extends TypeError {
+class Unencodable extends Error {
   readonly path: (string | number)[] = [];
   constructor(readonly problem: string) {
     super(problem);
