@@ -45,7 +45,7 @@ export function observedInputs(guest: VirtualGuest, declared: GuestInputs): Gues
     privateNetworkOnly: guest.privateNetworkOnlyFlag ?? declared.privateNetworkOnly,
     datacenter: guest.datacenter?.name ?? declared.datacenter,
     tags: userTags(guest),
-    notes: guest.notes || declared.notes ? guest.notes || undefined : undefined,
+    notes: guest.notes || undefined,
   };
   if (!sameOs(declared.operatingSystemReferenceCode, guest.operatingSystemReferenceCode)) {
     observed.operatingSystemReferenceCode = guest.operatingSystemReferenceCode!;

@@ -88,12 +88,12 @@ async function check(olds: Bag, news: Bag): Promise<pulumi.dynamic.CheckResult> 
   return { inputs: checked, failures: [] };
 }
 
-async function diff(_id: string, olds: Bag, news: Bag): Promise<pulumi.dynamic.DiffResult> {
+async function diff(id: string, olds: Bag, news: Bag): Promise<pulumi.dynamic.DiffResult> {
   const replaces = changedFields(olds, news, REPLACE_FIELDS);
   const edits = changedFields(olds, news, [...EDIT_FIELDS, ...LOCAL_FIELDS]);
   if (replaces.length > 0) {
     announceReplace(
-      String(news.resourceName ?? _id),
+      String(news.resourceName ?? id),
       replaces,
       olds,
       news as unknown as GuestInputs,
