@@ -69,6 +69,38 @@ interface InvokeExtras {
   secrets?: readonly (string | undefined)[];
 }
 
+/** Prepared calls kept per client; the cache is simply emptied when it reaches this size. */
+const MAX_PREPARED_CALLS = 256;
+
+/**
+ * What the calls made with the client's own username + API key share: their secrets, and each
+ * distinct call's prepared HttpCall. Building the headers struct, encoding it and building the
+ * HTTP headers cost a noticeable part of a small call's CPU, and most calls repeat (same
+ * method, same mask). Dropped whenever the credentials change.
+ */
+interface KeyAuthCalls {
+  secrets: readonly string[];
+  prepared: Map<string, HttpCall>;
+}
+
+/** A string as `<length>:<text>`, so keys made of several of them cannot run into each other. */
+function field(text: string): string {
+  return `${text.length}:${text}`;
+}
+
+/**
+ * The cache key of a call whose wire form depends only on primitive options, or undefined
+ * (args, filters, struct masks, extra headers and raw HTTP headers are built every time).
+ */
+function preparedCallKey(remote: string, method: string, o: CallOptions): string | undefined {
+  if (o.args || o.filter || o.headers || o.rawHeaders || typeof o.mask === 'object') {
+    return undefined;
+  }
+  const mask = o.mask === undefined ? '-' : field(o.mask);
+  const id = o.id === undefined ? '-' : typeof o.id + field(String(o.id));
+  return `${field(remote)}${field(method)}${mask}${id}|${o.limit}|${o.offset}|${o.compress}`;
+}
+
 /**
  * The Svc API client. Settings come from the options, then `SVC_*` environment variables, then
  * the settings file (see settings.ts). Services are reached as `client.Account`,
@@ -86,6 +118,8 @@ export class ClientBase {
   declare private authValue: Auth | undefined;
   /** The ApiKeyAuth for the current username and key, made once rather than per call. */
   declare private keyAuth: ApiKeyAuth | undefined;
+  /** Prepared calls for `keyAuth` (they hold the API key, hence hidden like it). */
+  declare private keyAuthCalls: KeyAuthCalls | undefined;
   private readonly retry: RetryOptions;
   private readonly userAgent: string;
   private readonly onRequest?: (info: RequestInfo) => void;
@@ -101,6 +135,7 @@ export class ClientBase {
     defineHidden(this, 'apiKeyValue', settings.apiKey);
     defineHidden(this, 'authValue', options.auth);
     defineHidden(this, 'keyAuth', undefined);
+    defineHidden(this, 'keyAuthCalls', undefined);
     this.retry = checkRetryOptions(options.retry);
     this.userAgent = options.userAgent ?? defaultUserAgent();
     const log = options.verbose ? (line: string) => console.log(line) : undefined;
@@ -127,7 +162,7 @@ export class ClientBase {
   set username(value: string | undefined) {
     this.usernameValue = value;
     this.authValue = undefined;
-    this.keyAuth = undefined;
+    this.dropKeyAuth();
   }
 
   get apiKey(): string | undefined {
@@ -138,7 +173,7 @@ export class ClientBase {
   set apiKey(value: string | undefined) {
     this.apiKeyValue = value;
     this.authValue = undefined;
-    this.keyAuth = undefined;
+    this.dropKeyAuth();
   }
 
   /** The handler the next call authenticates with: the `auth` given, else username + API key. */
@@ -151,6 +186,11 @@ export class ClientBase {
 
   set auth(value: Auth | undefined) {
     this.authValue = value;
+  }
+
+  private dropKeyAuth(): void {
+    this.keyAuth = undefined;
+    this.keyAuthCalls = undefined;
   }
 
   /** The service object for a name, with or without the `Svc_` prefix; one per name. */
@@ -270,16 +310,14 @@ export class ClientBase {
     const remote = remoteServiceName(service);
     const options = validateCallOptions(raw, `${remote}::${method}`, false);
     const auth = extras.anonymous ? undefined : this.requireAuth(remote, method);
-    const headers = buildApiHeaders(remote, options, auth?.getHeaders());
-    const call: HttpCall = {
-      url: serviceUrl(this.endpointUrl, remote),
-      body: encodeMethodCall(method, [{ headers }, ...(options.args ?? [])]),
-      headers: buildHttpHeaders(options, auth?.getHttpHeaders?.(), this.userAgent),
-      timeoutMs: this.timeout * 1000,
-      secrets: [...authSecrets(auth), ...(extras.secrets ?? []), this.apiKeyValue].filter(
-        (s): s is string => typeof s === 'string',
-      ),
-    };
+    const key =
+      auth !== undefined && auth === this.keyAuth && extras.secrets === undefined
+        ? preparedCallKey(remote, method, options)
+        : undefined;
+    const call =
+      key === undefined
+        ? this.buildCall(remote, method, options, auth, extras)
+        : this.preparedCall(key, remote, method, options, auth as ApiKeyAuth);
     const result = await withRetry(
       (attempt) => this.attempt(call, remote, method, attempt, options),
       { service: remote, method },
@@ -290,8 +328,56 @@ export class ClientBase {
       : result.value;
   }
 
-  /** One HTTP attempt, reported to the hooks when there are any. */
-  private async attempt(
+  /** The wire form of a call: the headers struct and arguments encoded, the HTTP headers. */
+  private buildCall(
+    remote: string,
+    method: string,
+    options: CallOptions,
+    auth: Auth | undefined,
+    extras: InvokeExtras,
+  ): HttpCall {
+    const headers = buildApiHeaders(remote, options, auth?.getHeaders());
+    return {
+      url: serviceUrl(this.endpointUrl, remote),
+      body: encodeMethodCall(method, [{ headers }, ...(options.args ?? [])]),
+      headers: buildHttpHeaders(options, auth?.getHttpHeaders?.(), this.userAgent),
+      timeoutMs: this.timeout * 1000,
+      secrets: this.secretsFor(auth, extras.secrets),
+    };
+  }
+
+  private secretsFor(
+    auth: Auth | undefined,
+    extra: readonly (string | undefined)[] | undefined,
+  ): string[] {
+    return [...authSecrets(auth), ...(extra ?? []), this.apiKeyValue].filter(
+      (s): s is string => typeof s === 'string',
+    );
+  }
+
+  /** `buildCall` made once per key for the client's own ApiKeyAuth (calls never change it). */
+  private preparedCall(
+    key: string,
+    remote: string,
+    method: string,
+    options: CallOptions,
+    auth: ApiKeyAuth,
+  ): HttpCall {
+    const cache = (this.keyAuthCalls ??= {
+      secrets: this.secretsFor(auth, undefined),
+      prepared: new Map(),
+    });
+    let call = cache.prepared.get(key);
+    if (!call) {
+      call = { ...this.buildCall(remote, method, options, auth, {}), secrets: cache.secrets };
+      if (cache.prepared.size >= MAX_PREPARED_CALLS) cache.prepared.clear();
+      cache.prepared.set(key, call);
+    }
+    return call;
+  }
+
+  /** One HTTP attempt; not async itself so the common case adds no promise of its own. */
+  private attempt(
     call: HttpCall,
     service: string,
     method: string,
@@ -299,6 +385,17 @@ export class ClientBase {
     options: CallOptions,
   ): Promise<HttpResult> {
     if (!this.onRequest && !this.onResponse) return postXmlRpc(call);
+    return this.reportedAttempt(call, service, method, attempt, options);
+  }
+
+  /** An attempt reported to the hooks. */
+  private async reportedAttempt(
+    call: HttpCall,
+    service: string,
+    method: string,
+    attempt: number,
+    options: CallOptions,
+  ): Promise<HttpResult> {
     this.onRequest?.(requestInfo(service, method, call.url, attempt, options));
     const started = performance.now();
     const report = (status: number | undefined, totalItems?: number, error?: Error) =>

@@ -89,21 +89,32 @@ export function checkRetryOptions(options: RetryOptions | false | undefined): Re
 /**
  * Runs `attempt` with the retry policy. The first attempt runs outside p-retry, which costs
  * about 12 us of CPU per call (measured on Node 20); p-retry takes over, replaying the
- * first error as its attempt 1, only once a retriable failure has happened.
+ * first error as its attempt 1, only once a retriable failure has happened. Not async: one
+ * `.catch` on the first attempt costs fewer promise steps than an async function awaiting it.
  */
-export async function withRetry<T>(
+export function withRetry<T>(
+  attempt: (attemptNumber: number) => Promise<T>,
+  call: { service: string; method: string },
+  options: RetryOptions,
+): Promise<T> {
+  let first: Promise<T>;
+  try {
+    first = attempt(1);
+  } catch (error) {
+    first = Promise.reject(error);
+  }
+  return first.catch((error: unknown) => retryAfter(error, attempt, call, options));
+}
+
+/** The retries after a failed first attempt, or `firstError` again if it is not retriable. */
+function retryAfter<T>(
+  firstError: unknown,
   attempt: (attemptNumber: number) => Promise<T>,
   call: { service: string; method: string },
   options: RetryOptions,
 ): Promise<T> {
   const retries = options.retries ?? DEFAULT_RETRY.retries;
-  let firstError: unknown;
-  try {
-    return await attempt(1);
-  } catch (error) {
-    if (retries === 0 || !isRetriable(error, call.method)) throw error;
-    firstError = error;
-  }
+  if (retries === 0 || !isRetriable(firstError, call.method)) return Promise.reject(firstError);
   return pRetry(
     (attemptNumber) => (attemptNumber === 1 ? Promise.reject(firstError) : attempt(attemptNumber)),
     {

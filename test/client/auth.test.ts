@@ -77,6 +77,34 @@ void test('assigning username and apiKey changes the credentials of the next cal
   );
 });
 
+void test('a repeated call picks up new credentials (the prepared wire form is dropped)', async () => {
+  const { server, client } = await setup();
+  const getObject = () => client.Account.getObject({ mask: 'id', compress: false });
+  await getObject();
+  await getObject();
+  client.apiKey = 'rotated-key';
+  await getObject();
+  client.username = 'erin';
+  await getObject();
+  client.auth = new TokenAuth(9, 'tok-9');
+  await getObject();
+  client.auth = undefined;
+  await getObject();
+  assert.deepEqual(
+    server.requests.map((r) => r.apiHeaders.authenticate),
+    [
+      { username: USERNAME, apiKey: API_KEY },
+      { username: USERNAME, apiKey: API_KEY },
+      { username: USERNAME, apiKey: 'rotated-key' },
+      { username: 'erin', apiKey: 'rotated-key' },
+      { complexType: 'PortalLoginToken', userId: 9, authToken: 'tok-9' },
+      { username: 'erin', apiKey: 'rotated-key' },
+    ],
+  );
+  assert.ok(server.requests.every((r) => r.apiHeaders.Svc_ObjectMask !== undefined));
+  assert.ok(server.requests.every((r) => r.httpHeaders['accept-encoding'] === 'identity'));
+});
+
 void test('authenticateWithPassword calls getPortalLoginToken without credentials and returns a TokenAuth', async () => {
   const { server, client } = await setup();
   server.reply(

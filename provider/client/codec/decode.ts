@@ -12,6 +12,7 @@
 import { SaxesParser } from 'saxes';
 import { InvalidCharacter, NotWellFormed, ParseError } from '../errors';
 import { bodyToText, checkDeclaredEncoding } from './charset';
+import { readPlainXml } from './plain-xml';
 import { XmlRpcReader, type DocumentKind, type Position } from './reader';
 import {
   DEFAULT_MAX_BYTES,
@@ -26,7 +27,7 @@ export function decodeMethodResponse(
   limits?: DecodeLimits,
 ): DecodedResponse {
   const { maxDepth, maxBytes } = checkLimits(limits);
-  return guarded(() => read(body, 'response', maxDepth, maxBytes).response());
+  return guarded(() => read(body, 'response', maxDepth, maxBytes, (r) => r.response()));
 }
 
 export function decodeMethodCall(
@@ -34,24 +35,48 @@ export function decodeMethodCall(
   limits?: DecodeLimits,
 ): { methodName: string; params: XmlRpcValue[] } {
   const { maxDepth, maxBytes } = checkLimits(limits);
-  return guarded(() => read(body, 'call', maxDepth, maxBytes).call());
+  return guarded(() => read(body, 'call', maxDepth, maxBytes, (r) => r.call()));
 }
 
-function read(
+/** Parses `body` and returns what `finish` makes of the reader. */
+function read<T>(
   body: string | Buffer,
   kind: DocumentKind,
   maxDepth: number,
   maxBytes: number,
-): XmlRpcReader {
+  finish: (reader: XmlRpcReader) => T,
+): T {
   const text = bodyToText(body, maxBytes);
   refuseDoctype(text);
+  const fast = readFast(text, kind, maxDepth, finish);
+  if (fast !== NOT_PLAIN) return fast;
   const session = idleSession ?? new ParserSession();
   idleSession = undefined;
   const reader = new XmlRpcReader(kind, maxDepth, session.position);
   session.parse(text, reader);
   // Only a session that finished cleanly is reused: after an error saxes is mid-document.
   idleSession = session;
-  return reader;
+  return finish(reader);
+}
+
+const NOT_PLAIN = Symbol('not plain XML');
+/** The plain-XML fast path reports no positions: any error there is redone by saxes. */
+const NO_POSITION: Position = { line: 0, column: 0 };
+
+/** The value by the plain-XML fast path, or NOT_PLAIN when saxes must parse (see plain-xml.ts). */
+function readFast<T>(
+  text: string,
+  kind: DocumentKind,
+  maxDepth: number,
+  finish: (reader: XmlRpcReader) => T,
+): T | typeof NOT_PLAIN {
+  const reader = new XmlRpcReader(kind, maxDepth, NO_POSITION);
+  if (!readPlainXml(text, reader)) return NOT_PLAIN;
+  try {
+    return finish(reader);
+  } catch {
+    return NOT_PLAIN;
+  }
 }
 
 /**
