@@ -60,6 +60,11 @@ function read<T>(
 }
 
 const NOT_PLAIN = Symbol('not plain XML');
+/**
+ * The fast path pays off where saxes' fixed cost per document dominates: small responses. A
+ * large one is likely to contain an entity somewhere, and giving up half-way wastes the work.
+ */
+const FAST_PATH_MAX_CHARS = 64 * 1024;
 /** The plain-XML fast path reports no positions: any error there is redone by saxes. */
 const NO_POSITION: Position = { line: 0, column: 0 };
 
@@ -70,6 +75,7 @@ function readFast<T>(
   maxDepth: number,
   finish: (reader: XmlRpcReader) => T,
 ): T | typeof NOT_PLAIN {
+  if (text.length > FAST_PATH_MAX_CHARS) return NOT_PLAIN;
   const reader = new XmlRpcReader(kind, maxDepth, NO_POSITION);
   if (!readPlainXml(text, reader)) return NOT_PLAIN;
   try {
