@@ -15,6 +15,7 @@ import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import { Readable } from 'node:stream';
 import Deserializer from 'xmlrpc/lib/deserializer';
+import { rawPost } from '../test/support/raw-post';
 
 const ROOT = path.resolve(__dirname, '..');
 const GUESTS = 10_000;
@@ -52,38 +53,8 @@ async function spawnEmulator(args: string[]): Promise<Emulator> {
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
 
-function post(
-  url: string,
-  body: string,
-  headers: Record<string, string> = {},
-): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
-  const target = new URL(url);
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      {
-        host: target.hostname,
-        port: target.port,
-        path: target.pathname,
-        method: 'POST',
-        agent,
-        headers: { 'Content-Type': 'text/xml', ...headers },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () =>
-          resolve({
-            status: res.statusCode ?? 0,
-            headers: res.headers,
-            body: Buffer.concat(chunks),
-          }),
-        );
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
-}
+const post = (url: string, body: string, headers: Record<string, string> = {}) =>
+  rawPost(url, body, { headers, agent });
 
 const xmlValue = (v: unknown): string => {
   if (typeof v === 'number') return `<value><int>${v}</int></value>`;

@@ -11,6 +11,7 @@ import { after, describe, it } from 'node:test';
 import { mulberry32 } from '../../emulator/prng';
 import { decodeResponse, encodeCall } from '../support/emulator-client';
 import { guestTemplate, useEmulator } from '../support/emulator-harness';
+import { rawPost } from '../support/raw-post';
 
 const REQUESTS = 10_000;
 const CONCURRENCY = 8;
@@ -373,31 +374,9 @@ interface Outcome {
 const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
 after(() => agent.destroy());
 
-function post(url: string, body: string | Buffer): Promise<{ status: number; text: string }> {
-  const target = new URL(url);
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      {
-        host: target.hostname,
-        port: target.port,
-        path: target.pathname,
-        method: 'POST',
-        agent,
-        headers: { 'Content-Type': 'text/xml' },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () =>
-          resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }),
-        );
-        res.on('error', reject);
-      },
-    );
-    req.setTimeout(TIMEOUT_MS, () => req.destroy(new Error(`no answer within ${TIMEOUT_MS} ms`)));
-    req.on('error', reject);
-    req.end(body);
-  });
+async function post(url: string, body: string | Buffer): Promise<{ status: number; text: string }> {
+  const res = await rawPost(url, body, { agent, timeoutMs: TIMEOUT_MS });
+  return { status: res.status, text: res.body.toString('utf8') };
 }
 
 const FAULT =

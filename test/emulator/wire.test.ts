@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import * as http from 'node:http';
 import { describe, it } from 'node:test';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { encodeCall, type EmulatorClient } from '../support/emulator-client';
 import { createGuest, useEmulator } from '../support/emulator-harness';
+import { rawPost } from '../support/raw-post';
 
 const h = useEmulator({ maxBodyBytes: 256 * 1024 });
 
@@ -27,31 +27,8 @@ async function faultOf(
 }
 
 /** Raw HTTP (no automatic decompression) for checks on the bytes on the wire. */
-function rawPost(
-  path: string,
-  body: Buffer,
-  headers: Record<string, string>,
-): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
-  const url = new URL(h.emu.url);
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      { host: url.hostname, port: url.port, path, method: 'POST', headers },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () =>
-          resolve({
-            status: res.statusCode ?? 0,
-            headers: res.headers,
-            body: Buffer.concat(chunks),
-          }),
-        );
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
-}
+const postPath = (path: string, body: Buffer, headers: Record<string, string>) =>
+  rawPost(new URL(path, h.emu.url).toString(), body, { headers });
 
 describe('wire format', () => {
   it('answers an unknown service with the string fault code -32601', async () => {
@@ -131,12 +108,12 @@ describe('wire format', () => {
 
   it('gzips responses only when the client accepts gzip', async () => {
     const body = Buffer.from(encodeCall('getDatacenters', [headersParam()]));
-    const zipped = await rawPost('/xmlrpc/v3.1/Svc_Location_Datacenter', body, {
+    const zipped = await postPath('/xmlrpc/v3.1/Svc_Location_Datacenter', body, {
       'Accept-Encoding': 'gzip, deflate, compress',
     });
     assert.equal(zipped.headers['content-encoding'], 'gzip');
     assert.match(gunzipSync(zipped.body).toString('utf8'), /dal10/);
-    const plain = await rawPost('/xmlrpc/v3.1/Svc_Location_Datacenter', body, {
+    const plain = await postPath('/xmlrpc/v3.1/Svc_Location_Datacenter', body, {
       'Accept-Encoding': 'identity',
     });
     assert.equal(plain.headers['content-encoding'], undefined);
