@@ -11,21 +11,13 @@ import { list, type CallContext } from '../emulator/services/context';
 import '../emulator/services/register';
 import { Store } from '../emulator/store';
 import { encodeResponse } from '../emulator/wire';
+import { GUEST_FILTER, GUEST_MASK } from './support/guest-query';
 
 async function main(): Promise<void> {
   const store = new Store();
   await applySeed(store, 'empty');
   await populateGuests(store, 318001, 10_000);
-  const filter = {
-    virtualGuests: {
-      datacenter: { name: { operation: 'wdc07' } },
-      maxMemory: { operation: '>= 2048' },
-      tagReferences: {
-        tag: { name: { operation: 'in', options: [{ name: 'data', value: ['env:prod'] }] } },
-      },
-      id: { operation: 'orderBy', options: [{ name: 'sort', value: ['DESC'] }] },
-    },
-  };
+  const filter = GUEST_FILTER;
   const ctx = {
     store,
     now: Date.now(),
@@ -35,9 +27,7 @@ async function main(): Promise<void> {
     method: 'getVirtualGuests',
     args: [],
     rawId: undefined,
-    mask: parseMaskString(
-      'mask[id,hostname,domain,maxMemory,primaryIpAddress,datacenter.name,tagReferences.tag.name,powerState.keyName]',
-    ),
+    mask: parseMaskString(GUEST_MASK),
     filter,
     limit: 100,
     offset: 0,

@@ -16,6 +16,7 @@ import { createInterface } from 'node:readline';
 import { Readable } from 'node:stream';
 import Deserializer from 'xmlrpc/lib/deserializer';
 import { rawPost } from '../test/support/raw-post';
+import { GUEST_FILTER, GUEST_MASK } from './support/guest-query';
 
 const ROOT = path.resolve(__dirname, '..');
 const GUESTS = 10_000;
@@ -165,18 +166,8 @@ async function main(): Promise<void> {
     const auth = { authenticate: { username: 'bench', apiKey: big.apiKey } };
     const endpoint = `${reads.url}/Svc_Account`;
 
-    const filter = {
-      virtualGuests: {
-        datacenter: { name: { operation: 'wdc07' } },
-        maxMemory: { operation: '>= 2048' },
-        tagReferences: {
-          tag: { name: { operation: 'in', options: [{ name: 'data', value: ['env:prod'] }] } },
-        },
-        id: { operation: 'orderBy', options: [{ name: 'sort', value: ['DESC'] }] },
-      },
-    };
-    const mask =
-      'mask[id,hostname,domain,maxMemory,primaryIpAddress,datacenter.name,tagReferences.tag.name,powerState.keyName]';
+    const filter = GUEST_FILTER;
+    const mask = GUEST_MASK;
     const filtered = callBody('getVirtualGuests', {
       ...auth,
       Svc_AccountObjectFilter: filter,

@@ -43,6 +43,11 @@ const NOT_REMOTE = new Set([
 ]);
 const METHOD_NAME = /^[a-z][A-Za-z0-9_]*$/;
 
+/** Whether a property read on a service proxy names a remote method (and not a probe like `then`). */
+export function isRemoteMethodName(prop: string): boolean {
+  return !NOT_REMOTE.has(prop) && METHOD_NAME.test(prop);
+}
+
 export class ServiceBase {
   /** The remote name, with the `Svc_` prefix (`Svc_Account`). */
   readonly name: string;
@@ -96,7 +101,7 @@ export class ServiceBase {
 const SERVICE_HANDLER: ProxyHandler<ServiceBase> = {
   get(target, prop, receiver) {
     if (typeof prop === 'symbol' || prop in target) return Reflect.get(target, prop, receiver);
-    if (NOT_REMOTE.has(prop) || !METHOD_NAME.test(prop)) return undefined;
+    if (!isRemoteMethodName(prop)) return undefined;
     return target['remoteMethod'](prop); // private: only the proxy uses it
   },
 };

@@ -11,6 +11,7 @@ import {
   type HeaderEntry,
 } from '../request';
 import type { RetryOptions } from '../retry';
+import { isRemoteMethodName } from '../service';
 import { deprecated } from './deprecation';
 
 /**
@@ -43,17 +44,6 @@ type Id = number | bigint | string;
 
 /** A remote method of the bound service, called with the API's positional arguments. */
 export type LegacyRemoteMethod = <T = unknown>(...args: unknown[]) => Promise<T>;
-
-const METHOD_NAME = /^[a-z][A-Za-z0-9_]*$/;
-const NOT_REMOTE = new Set([
-  'then',
-  'catch',
-  'finally',
-  'inspect',
-  'toJSON',
-  'asymmetricMatch',
-  'nodeType',
-]);
 
 export class LegacyClientBase {
   /** The remote service name (`Svc_Account`). */
@@ -188,7 +178,7 @@ export class LegacyClientBase {
 const LEGACY_HANDLER: ProxyHandler<LegacyClientBase> = {
   get(target, prop, receiver) {
     if (typeof prop === 'symbol' || prop in target) return Reflect.get(target, prop, receiver);
-    if (NOT_REMOTE.has(prop) || !METHOD_NAME.test(prop)) return undefined;
+    if (!isRemoteMethodName(prop)) return undefined;
     return (...args: unknown[]) => target['remoteCall'](prop, args); // private: only the proxy uses it
   },
 };
