@@ -11,6 +11,7 @@ import {
 import { serviceUrl } from './endpoints';
 import { SvcError, TransportError, Unauthenticated } from './errors';
 import { defineHidden } from './hidden';
+import { redact } from './redact';
 import { validateCallOptions, type CallOptions, type IterCallOptions } from './options';
 import { pageThrough } from './paging';
 import { buildApiHeaders, buildHttpHeaders, remoteServiceName } from './request';
@@ -138,7 +139,10 @@ export class ClientBase {
     defineHidden(this, 'keyAuthCalls', undefined);
     this.retry = checkRetryOptions(options.retry);
     this.userAgent = options.userAgent ?? defaultUserAgent();
-    const log = options.verbose ? (line: string) => console.log(line) : undefined;
+    // Log lines are redacted like errors: a mask, filter or argument may carry a credential.
+    const log = options.verbose
+      ? (line: string) => console.log(redact(line, this.secretsFor(this.auth, undefined)))
+      : undefined;
     if (options.onRequest || log) {
       this.onRequest = (info) => {
         log?.(`-> ${describeRequest(info)}`);
