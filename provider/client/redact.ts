@@ -54,7 +54,11 @@ export class Redactor {
   /** Credentials of MIN_SECRET..MIN_RUN-1 characters, matched whole (folded). */
   private readonly short: string[] = [];
 
-  constructor(secrets: Secrets) {
+  /**
+   * `ordinary`: texts whose own runs are never taken for a piece of a credential (the secret scan
+   * passes words such as `password`, which a weak demo password like `demo-password` contains).
+   */
+  constructor(secrets: Secrets, ordinary: readonly string[] = []) {
     for (const secret of secrets) {
       if (typeof secret !== 'string' || secret.length < MIN_SECRET) continue;
       for (const form of variants(secret)) {
@@ -64,6 +68,9 @@ export class Redactor {
         }
         for (let i = 0; i + MIN_RUN <= form.length; i++) this.runs.add(form.slice(i, i + MIN_RUN));
       }
+    }
+    for (const text of ordinary.map(fold)) {
+      for (let i = 0; i + MIN_RUN <= text.length; i++) this.runs.delete(text.slice(i, i + MIN_RUN));
     }
   }
 

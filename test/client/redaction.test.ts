@@ -10,12 +10,14 @@ import { test } from 'node:test';
 import fc from 'fast-check';
 import { SvcAPIError, TokenAuth, TransportError } from '../../provider/client';
 import { MIN_RUN, Redactor, redact, redactSnippet } from '../../provider/client/redact';
-import { API_KEY, EMPTY_SETTINGS, setup } from '../support/client-setup';
+import { EMPTY_SETTINGS, setup } from '../support/client-setup';
+import {
+  API_KEY,
+  LOGIN_TOKEN as TOKEN,
+  PASSWORD,
+  SECURITY_ANSWER as ANSWER,
+} from '../support/test-credentials';
 import { Client } from '../../provider/client';
-
-const PASSWORD = 'correct horse battery staple';
-const ANSWER = 'Fluffy the Third';
-const TOKEN = '9e8d7c6b5a49382716059e8d7c6b5a49382716059e8d7c6b5a4938271605abcd';
 
 /** The first run of MIN_RUN characters of `secret` found in `text` (ASCII case ignored), if any. */
 function leakedRun(text: string, secret: string): string | undefined {
