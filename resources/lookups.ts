@@ -29,12 +29,12 @@ export interface GetDnsZoneArgs {
 }
 
 /** The zone with its records; rejects with `DNSZoneNotFound` when the account has no such zone. */
-export function getDnsZone(args: GetDnsZoneArgs): Promise<DnsZone> {
+export async function getDnsZone(args: GetDnsZoneArgs): Promise<DnsZone> {
   return new DnsManager(programClient()).getZoneByName(args.name);
 }
 export const getDnsZoneOutput = outputForm(getDnsZone);
 
-export function getAccount(args: { mask?: string } = {}): Promise<Account> {
+export async function getAccount(args: { mask?: string } = {}): Promise<Account> {
   return new AccountManager(programClient()).getAccount(
     args.mask ?? 'id,companyName,email,country',
   );
@@ -63,7 +63,7 @@ export interface GetTicketsArgs {
   createdBetween?: { start: string | Date; end: string | Date };
 }
 
-export function getTickets(args: GetTicketsArgs = {}): Promise<Ticket[]> {
+export async function getTickets(args: GetTicketsArgs = {}): Promise<Ticket[]> {
   const range = args.createdBetween;
   return new TicketManager(programClient()).listTickets(
     range ? { createdBetween: { start: new Date(range.start), end: new Date(range.end) } } : {},
@@ -71,12 +71,12 @@ export function getTickets(args: GetTicketsArgs = {}): Promise<Ticket[]> {
 }
 export const getTicketsOutput = outputForm(getTickets);
 
-export function getIpAddresses(): Promise<IpAddress[]> {
+export async function getIpAddresses(): Promise<IpAddress[]> {
   return new AccountManager(programClient()).getIpAddresses();
 }
 export const getIpAddressesOutput = outputForm(getIpAddresses);
 
-export function getDatacenters(): Promise<Datacenter[]> {
+export async function getDatacenters(): Promise<Datacenter[]> {
   return new AccountManager(programClient()).getDatacenters();
 }
 export const getDatacentersOutput = outputForm(getDatacenters);

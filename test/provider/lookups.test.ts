@@ -18,9 +18,15 @@ describe('lookups against the emulator', () => {
   let emulator: Emulator;
   before(async () => {
     ({ emulator } = await providerEnv());
-    pulumi.runtime.setConfig('svc:endpointUrl', emulator.url);
-    pulumi.runtime.setConfig('svc:username', emulator.credentials.username);
-    pulumi.runtime.setConfig('svc:apiKey', emulator.credentials.apiKey);
+    // As the language host hands it over: the API key listed as a secret (a plain one is refused).
+    pulumi.runtime.setAllConfig(
+      {
+        'svc:endpointUrl': emulator.url,
+        'svc:username': emulator.credentials.username,
+        'svc:apiKey': emulator.credentials.apiKey,
+      },
+      ['svc:apiKey'],
+    );
   });
   after(() => emulator?.close());
 
