@@ -48,6 +48,20 @@ export class ApplicationError extends SvcAPIError {}
 export class RemoteSystemError extends SvcAPIError {}
 export class TransportError extends SvcAPIError {}
 
+/**
+ * The response body, or what it inflates to, is larger than the client's `maxResponseBytes`.
+ * `faultCode` is the HTTP status; never retried (the same call would get the same answer).
+ */
+export class ResponseTooLarge extends TransportError {
+  constructor(
+    status: number,
+    message: string,
+    readonly maxBytes: number,
+  ) {
+    super(status, message, { reason: 'too-large', responseStarted: true, status });
+  }
+}
+
 /** The DNS zone asked for by name does not exist on the account. */
 export class DNSZoneNotFound extends SvcError {
   constructor(readonly zoneName?: string) {

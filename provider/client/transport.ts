@@ -1,8 +1,13 @@
 import { EventEmitter } from 'node:events';
 import { STATUS_CODES } from 'node:http';
-import { gunzip, gunzipSync, inflate, inflateSync } from 'node:zlib';
-import { promisify } from 'node:util';
 import { Agent, request } from 'undici';
+import {
+  DEFAULT_MAX_RESPONSE_BYTES,
+  decompressionOf,
+  inflateBody,
+  readWire,
+  type Decompression,
+} from './body-limit';
 import { decodeMethodResponse, type DecodedResponse, type Fault, type XmlRpcValue } from './codec';
 import { SvcAPIError, SvcError, TransportError, faultToError, type FaultCode } from './errors';
 import { redact, redactCode, redactSnippet } from './redact';
@@ -20,6 +25,8 @@ export interface HttpCall {
   /** Lower-case names. */
   headers: Record<string, string>;
   timeoutMs: number;
+  /** The most bytes read off the wire, and the most the body may inflate to (see body-limit.ts). */
+  maxResponseBytes?: number;
   /** Credentials to redact from any error text (see redact.ts); reuse one array per credential set. */
   secrets: readonly string[];
 }
@@ -33,7 +40,7 @@ export interface HttpResult {
 
 /** Why a `TransportError` happened; kept in its `details[0]` for the retry policy. */
 export interface TransportFailure {
-  reason: 'connection' | 'timeout' | 'http';
+  reason: 'connection' | 'timeout' | 'http' | 'too-large';
   /** Whether any of the response (its status line) had arrived. */
   responseStarted: boolean;
   status?: number;
@@ -48,8 +55,6 @@ export function transportFailure(err: unknown): TransportFailure | undefined {
 }
 
 export const TOTAL_ITEMS_HEADER = 'svc-total-items';
-/** Bodies up to this size are gunzipped inline; bigger ones off the main thread. */
-const SYNC_INFLATE_LIMIT = 64 * 1024;
 /** How much of an HTTP error body goes into the message, after redaction. */
 const SNIPPET_CHARS = 200;
 /** How much of an HTTP error body is decoded and redacted to make that snippet. */
@@ -90,21 +95,15 @@ export async function closeConnections(): Promise<void> {
   await Promise.all(all.map((agent) => agent.close()));
 }
 
-const gunzipAsync = promisify(gunzip);
-const inflateAsync = promisify(inflate);
-
-async function decompress(
-  body: Buffer,
+/** How the body is decompressed; an unsupported Content-Encoding is a TransportError. */
+function decompressionFor(
   encoding: string | undefined,
   status: number,
   secrets: readonly string[],
-): Promise<Buffer> {
-  const name = (encoding ?? 'identity').trim().toLowerCase();
-  const small = body.length <= SYNC_INFLATE_LIMIT;
-  if (name === 'identity' || name === '') return body;
-  if (name === 'gzip' || name === 'x-gzip') return small ? gunzipSync(body) : gunzipAsync(body);
-  if (name === 'deflate') return small ? inflateSync(body) : inflateAsync(body);
-  const shown = redactSnippet(name, secrets, SNIPPET_CHARS);
+): Decompression {
+  const how = decompressionOf(encoding);
+  if (how) return how;
+  const shown = redactSnippet(String(encoding), secrets, SNIPPET_CHARS);
   throw new TransportError(status, `Unsupported Content-Encoding '${shown}' in the response`, {
     reason: 'http',
     responseStarted: true,
@@ -230,11 +229,16 @@ export async function postXmlRpc(call: HttpCall): Promise<HttpResult> {
       bodyTimeout: call.timeoutMs,
     });
     responseStarted = true;
-    const raw = Buffer.from(await response.body.arrayBuffer());
     const status = response.statusCode;
-    const encoding = header(response.headers['content-encoding']);
-    const body =
-      encoding === undefined ? raw : await decompress(raw, encoding, status, call.secrets);
+    const maxBytes = call.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+    const length = header(response.headers['content-length']);
+    const raw = await readWire(response.body, length, maxBytes, status);
+    const how = decompressionFor(
+      header(response.headers['content-encoding']),
+      status,
+      call.secrets,
+    );
+    const body = await inflateBody(raw, how, maxBytes, status);
     if (status >= 400) {
       if (status === 500) {
         let decoded: DecodedResponse | undefined;
