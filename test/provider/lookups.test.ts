@@ -11,22 +11,14 @@ import {
   getTickets,
   getVirtualGuests,
 } from '../../resources';
-import { providerEnv, type Emulator } from '../support/provider-env';
+import { providerEnv, setProgramConfig, type Emulator } from '../support/provider-env';
 
 // The data sources run in the program process and read `svc:*` from the stack config.
 describe('lookups against the emulator', () => {
   let emulator: Emulator;
   before(async () => {
     ({ emulator } = await providerEnv());
-    // As the language host hands it over: the API key listed as a secret (a plain one is refused).
-    pulumi.runtime.setAllConfig(
-      {
-        'svc:endpointUrl': emulator.url,
-        'svc:username': emulator.credentials.username,
-        'svc:apiKey': emulator.credentials.apiKey,
-      },
-      ['svc:apiKey'],
-    );
+    setProgramConfig(emulator);
   });
   after(() => emulator?.close());
 

@@ -8,22 +8,14 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { DnsRecord, TicketUpdate, VirtualGuest, getAccount, getDnsZone } from '../../resources';
 import { SET_SECRET_COMMAND } from '../../resources/secret-config';
-import { providerEnv, type Emulator } from '../support/provider-env';
+import { providerEnv, setProgramConfig, type Emulator } from '../support/provider-env';
 
 const calls = (emulator: Emulator) =>
   Object.values(emulator.stats().calls).reduce((sum, n) => sum + n, 0);
 
 describe('svc:apiKey must be a secret', () => {
   let emulator: Emulator;
-  let config: Record<string, string>;
-  before(async () => {
-    ({ emulator } = await providerEnv());
-    config = {
-      'svc:endpointUrl': emulator.url,
-      'svc:username': emulator.credentials.username,
-      'svc:apiKey': emulator.credentials.apiKey,
-    };
-  });
+  before(async () => ({ emulator } = await providerEnv()));
   after(() => emulator?.close());
 
   const refused = (err: unknown) => {
@@ -36,7 +28,7 @@ describe('svc:apiKey must be a secret', () => {
   };
 
   it('a plain key stops every resource and lookup before any call', async () => {
-    pulumi.runtime.setAllConfig(config, []);
+    setProgramConfig(emulator, []);
     const before = calls(emulator);
     assert.throws(
       () =>
@@ -61,15 +53,15 @@ describe('svc:apiKey must be a secret', () => {
   });
 
   it('the same key set as a secret is used', async () => {
-    pulumi.runtime.setAllConfig(config, ['svc:apiKey']);
+    setProgramConfig(emulator);
     assert.equal((await getAccount()).companyName, emulator.accounts.demo.companyName);
   });
 
   it('no key in the stack config at all is fine (the environment or ~/.svc may hold it)', async () => {
-    pulumi.runtime.setAllConfig(
-      { 'svc:endpointUrl': emulator.url, 'svc:username': config['svc:username'] },
-      [],
-    );
+    setProgramConfig(emulator, [], {
+      'svc:endpointUrl': emulator.url,
+      'svc:username': emulator.credentials.username,
+    });
     const previous = process.env.SVC_API_KEY;
     process.env.SVC_API_KEY = emulator.credentials.apiKey;
     try {
