@@ -1,5 +1,6 @@
 import { inspect } from 'node:util';
 import { ApiKeyAuth, TokenAuth, authSecrets, type Auth } from './auth';
+import { checkMaxResponseBytes } from './body-limit';
 import { encodeMethodCall } from './codec';
 import {
   describeRequest,
@@ -11,6 +12,7 @@ import {
 import { serviceUrl } from './endpoints';
 import { SvcError, TransportError, Unauthenticated } from './errors';
 import { defineHidden } from './hidden';
+import { redact } from './redact';
 import { validateCallOptions, type CallOptions, type IterCallOptions } from './options';
 import { pageThrough } from './paging';
 import { buildApiHeaders, buildHttpHeaders, remoteServiceName } from './request';
@@ -34,6 +36,11 @@ export interface ClientOptions extends SettingsInput {
   onResponse?: (info: ResponseInfo) => void;
   /** Print one line per request and per response to standard output. */
   verbose?: boolean;
+  /**
+   * The most bytes of a response read off the wire, and the most its gzip/deflate body may
+   * inflate to (default 64 MiB); a bigger answer is a `ResponseTooLarge` error.
+   */
+  maxResponseBytes?: number;
 }
 
 /** The one method callable without credentials: it is how a token is obtained. */
@@ -51,6 +58,7 @@ const CLIENT_OPTIONS = new Set([
   'onRequest',
   'onResponse',
   'verbose',
+  'maxResponseBytes',
 ]);
 
 /** A misspelt option (`api_key`, `endpoint`) would otherwise surface much later as Unauthenticated. */
@@ -120,6 +128,8 @@ export class ClientBase {
   declare private keyAuth: ApiKeyAuth | undefined;
   /** Prepared calls for `keyAuth` (they hold the API key, hence hidden like it). */
   declare private keyAuthCalls: KeyAuthCalls | undefined;
+  /** See `ClientOptions.maxResponseBytes`. */
+  readonly maxResponseBytes: number;
   private readonly retry: RetryOptions;
   private readonly userAgent: string;
   private readonly onRequest?: (info: RequestInfo) => void;
@@ -137,8 +147,12 @@ export class ClientBase {
     defineHidden(this, 'keyAuth', undefined);
     defineHidden(this, 'keyAuthCalls', undefined);
     this.retry = checkRetryOptions(options.retry);
+    this.maxResponseBytes = checkMaxResponseBytes(options.maxResponseBytes);
     this.userAgent = options.userAgent ?? defaultUserAgent();
-    const log = options.verbose ? (line: string) => console.log(line) : undefined;
+    // Log lines are redacted like errors: a mask, filter or argument may carry a credential.
+    const log = options.verbose
+      ? (line: string) => console.log(redact(line, this.secretsFor(this.auth, undefined)))
+      : undefined;
     if (options.onRequest || log) {
       this.onRequest = (info) => {
         log?.(`-> ${describeRequest(info)}`);
@@ -342,6 +356,7 @@ export class ClientBase {
       body: encodeMethodCall(method, [{ headers }, ...(options.args ?? [])]),
       headers: buildHttpHeaders(options, auth?.getHttpHeaders?.(), this.userAgent),
       timeoutMs: this.timeout * 1000,
+      maxResponseBytes: this.maxResponseBytes,
       secrets: this.secretsFor(auth, extras.secrets),
     };
   }

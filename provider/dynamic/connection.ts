@@ -1,6 +1,6 @@
 import { Client } from '../client';
 import { AccountManager, DnsManager, TicketManager, VirtualGuestManager } from '../managers';
-import { say } from './log';
+import { protectSecrets, say } from './log';
 
 /** The part of Pulumi's ConfigureRequest the runtime reads (stack config, namespaced keys). */
 export interface ProviderConfig {
@@ -25,6 +25,7 @@ let connection: Connection | undefined;
 export async function configure(req: { config: ProviderConfig }): Promise<void> {
   configured = req.config;
   connection = undefined;
+  protectSecrets([req.config.get('svc:apiKey')]);
 }
 
 function setting(key: string): string | undefined {
@@ -49,6 +50,7 @@ export function connect(): Connection {
           say(`retrying ${service}.${method} (attempt ${attempt + 1}) after: ${error.message}`),
       },
     });
+    protectSecrets([client.apiKey]);
     connection = {
       client,
       guests: new VirtualGuestManager(client),
