@@ -1,5 +1,6 @@
 import * as pulumi from '@pulumi/pulumi';
-import { Client } from '../provider/client';
+import type { Client } from '../provider/client';
+import { clientFromConfig } from '../provider/dynamic/config-client';
 import { assertApiKeyIsSecret } from './secret-config';
 
 let client: Client | undefined;
@@ -12,14 +13,7 @@ let client: Client | undefined;
 export function programClient(): Client {
   assertApiKeyIsSecret();
   if (!client) {
-    const get = (key: string) => pulumi.runtime.getConfig(`svc:${key}`) || undefined;
-    const timeout = get('timeout');
-    client = new Client({
-      username: get('username'),
-      apiKey: get('apiKey'),
-      endpointUrl: get('endpointUrl'),
-      timeout: timeout === undefined ? undefined : Number(timeout),
-    });
+    client = clientFromConfig((key) => pulumi.runtime.getConfig(key));
   }
   return client;
 }

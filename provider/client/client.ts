@@ -20,6 +20,7 @@ import { withTotalCount } from './result';
 import { checkRetryOptions, withRetry, type RetryOptions } from './retry';
 import { Service } from './service';
 import { resolveSettings, type SettingsInput } from './settings';
+import { rateLimited } from './rate-limit';
 import { postXmlRpc, type HttpCall, type HttpResult } from './transport';
 import { defaultUserAgent } from './version';
 
@@ -59,6 +60,9 @@ const CLIENT_OPTIONS = new Set([
   'onResponse',
   'verbose',
   'maxResponseBytes',
+  'maxCallsPerSecond',
+  'argumentName',
+  'defaults',
 ]);
 
 /** A misspelt option (`api_key`, `endpoint`) would otherwise surface much later as Unauthenticated. */
@@ -130,6 +134,10 @@ export class ClientBase {
   declare private keyAuthCalls: KeyAuthCalls | undefined;
   /** See `ClientOptions.maxResponseBytes`. */
   readonly maxResponseBytes: number;
+  /** Calls per second this client sends at most (undefined: no limit). */
+  readonly maxCallsPerSecond: number | undefined;
+  /** One HTTP attempt, through the client's rate limit when it has one. */
+  private readonly send: (call: HttpCall) => Promise<HttpResult>;
   private readonly retry: RetryOptions;
   private readonly userAgent: string;
   private readonly onRequest?: (info: RequestInfo) => void;
@@ -141,6 +149,8 @@ export class ClientBase {
     const settings = resolveSettings(options);
     this.endpointUrl = settings.endpointUrl;
     this.timeout = settings.timeout;
+    this.maxCallsPerSecond = settings.maxCallsPerSecond;
+    this.send = rateLimited(postXmlRpc, settings.maxCallsPerSecond);
     defineHidden(this, 'usernameValue', settings.username);
     defineHidden(this, 'apiKeyValue', settings.apiKey);
     defineHidden(this, 'authValue', options.auth);
@@ -399,7 +409,7 @@ export class ClientBase {
     attempt: number,
     options: CallOptions,
   ): Promise<HttpResult> {
-    if (!this.onRequest && !this.onResponse) return postXmlRpc(call);
+    if (!this.onRequest && !this.onResponse) return this.send(call);
     return this.reportedAttempt(call, service, method, attempt, options);
   }
 
@@ -424,7 +434,7 @@ export class ClientBase {
         error,
       });
     try {
-      const result = await postXmlRpc(call);
+      const result = await this.send(call);
       report(result.status, result.totalItems);
       return result;
     } catch (err) {

@@ -1,5 +1,6 @@
-import { Client } from '../client';
+import type { Client } from '../client';
 import { AccountManager, DnsManager, TicketManager, VirtualGuestManager } from '../managers';
+import { clientFromConfig } from './config-client';
 import { protectSecrets, say } from './log';
 
 /** The part of Pulumi's ConfigureRequest the runtime reads (stack config, namespaced keys). */
@@ -28,23 +29,13 @@ export async function configure(req: { config: ProviderConfig }): Promise<void> 
   protectSecrets([req.config.get('svc:apiKey')]);
 }
 
-function setting(key: string): string | undefined {
-  const value = configured?.get(`svc:${key}`);
-  return value === undefined || value === '' ? undefined : value;
-}
-
 /**
  * One client per provider process, from stack config `svc:*`; what is unset falls back, inside
  * the client, to SVC_USERNAME / SVC_API_KEY / SVC_ENDPOINT_URL and then the settings file.
  */
 export function connect(): Connection {
   if (!connection) {
-    const timeout = setting('timeout');
-    const client = new Client({
-      username: setting('username'),
-      apiKey: setting('apiKey'),
-      endpointUrl: setting('endpointUrl'),
-      timeout: timeout === undefined ? undefined : Number(timeout),
+    const client = clientFromConfig((key) => configured?.get(key), {
       retry: {
         onRetry: ({ service, method, attempt, error }) =>
           say(`retrying ${service}.${method} (attempt ${attempt + 1}) after: ${error.message}`),
