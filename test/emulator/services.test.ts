@@ -278,10 +278,11 @@ describe('Hardware_Server, Location_Datacenter', () => {
       hardwareStatus: { id: 5, status: 'ACTIVE' },
     });
     const dcs = await h.demo.call<Row[]>('Location_Datacenter', 'getDatacenters', { mask: 'name' });
-    assert.deepEqual(
-      dcs.map((d) => d.name),
-      ['dal10', 'wdc07', 'lon06', 'fra02', 'tok02', 'syd01'],
-    );
+    for (const name of ['dal10', 'dal12', 'dal13', 'wdc07', 'lon06', 'fra02', 'tok02', 'syd01'])
+      assert.ok(
+        dcs.some((d) => d.name === name),
+        name,
+      );
     const tokyo = await h.demo.call<Row[]>('Location_Datacenter', 'getDatacenters', {
       filter: { name: { operation: 'tok02' } },
     });
