@@ -20,18 +20,10 @@ import { checkDomain } from './guest-template';
 import { defineService } from './registry';
 
 const MAX_TTL = 2_147_483_647;
-type RecordField = 'host' | 'data' | 'ttl' | 'type' | 'mxPriority';
-const RECORD_EXTRAS = new Set([
-  'complexType',
-  'id',
-  'domainId',
-  'isGatewayAddress',
-  'expire',
-  'minimum',
-  'refresh',
-  'retry',
-  'responsiblePerson',
-]);
+type RecordField = 'host' | 'data' | 'ttl' | 'type' | 'mxPriority' | SoaField | 'responsiblePerson';
+type SoaField = 'expire' | 'minimum' | 'refresh' | 'retry';
+const SOA_FIELDS: readonly SoaField[] = ['expire', 'minimum', 'refresh', 'retry'];
+const RECORD_EXTRAS = new Set(['complexType', 'id', 'domainId', 'isGatewayAddress']);
 
 const loadDomain = (ctx: AuthedContext): DnsDomainRec => {
   const id = requireId(ctx);
@@ -54,10 +46,11 @@ const bad = (field: string, value: unknown, expected: string) =>
     `Invalid value provided for '${field}': ${JSON.stringify(value) ?? String(value)}. ${expected}`,
   );
 
-function readTtl(value: unknown): number {
+/** A number of seconds (`ttl`, and the SOA timers), given as an integer or a digit string. */
+function readSeconds(value: unknown, field: string): number {
   const n = typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Number(value) : value;
   if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > MAX_TTL)
-    throw bad('ttl', value, 'Expected a positive integer (seconds).');
+    throw bad(field, value, 'Expected a positive integer (seconds).');
   return n;
 }
 
@@ -103,7 +96,22 @@ function checkRecord(
     if (isIP(data) !== 6) throw bad('data', data, 'An AAAA record needs an IPv6 address.');
     data = data.toLowerCase();
   }
-  const ttl = readTtl(pick('ttl') ?? 86400);
+  const ttl = readSeconds(pick('ttl') ?? 86400, 'ttl');
+  const soa: Partial<Record<SoaField, number>> = {};
+  for (const field of SOA_FIELDS) {
+    const value = pick(field);
+    if (value !== undefined) soa[field] = readSeconds(value, field);
+  }
+  const person = pick('responsiblePerson');
+  if (
+    person !== undefined &&
+    (typeof person !== 'string' || person.length > 255 || /\s/.test(person))
+  )
+    throw bad(
+      'responsiblePerson',
+      person,
+      "Expected a mailbox as a domain name, e.g. 'root.example.com.'.",
+    );
   let mxPriority: number | undefined;
   const priority = pick('mxPriority');
   if (priority !== undefined) {
@@ -119,6 +127,8 @@ function checkRecord(
     ttl,
     type: kind,
     mxPriority: kind === 'mx' ? mxPriority : undefined,
+    ...soa,
+    responsiblePerson: person,
   };
 }
 

@@ -286,6 +286,6 @@ describe('Hardware_Server, Location_Datacenter', () => {
     const tokyo = await h.demo.call<Row[]>('Location_Datacenter', 'getDatacenters', {
       filter: { name: { operation: 'tok02' } },
     });
-    assert.deepEqual(tokyo, [{ id: 449604, name: 'tok02', longName: 'Tokyo 2' }]);
+    assert.deepEqual(tokyo, [{ id: 449604, name: 'tok02', longName: 'Tokyo 2', statusId: 2 }]);
   });
 });

@@ -128,7 +128,8 @@ describe('Virtual_Guest.createObject', () => {
     assert.deepEqual(got.sshKeys, [{ id: 11 }, { id: 12 }]);
     assert.deepEqual(
       got.blockDevices.map((b: any) => b.diskImage.capacity),
-      [100, 250],
+      [100, 2, 250],
+      'the boot disk, the swap disk (device 1) every guest has, and the extra disk',
     );
     assert.equal(
       got.operatingSystem.softwareLicense.softwareDescription.referenceCode,
@@ -274,6 +275,30 @@ describe('Virtual_Guest options and order templates', () => {
     );
   });
 
+  it('lists the same datacenters as the Location services, with cities and price groups', async () => {
+    const options = await h.demo.call<Record<string, any[]>>(
+      'Virtual_Guest',
+      'getCreateObjectOptions',
+    );
+    const offered = options.datacenters.map((d) => d.template.datacenter.name).sort();
+    for (const service of ['Location', 'Location_Datacenter']) {
+      const listed = await h.anonymous.call<any[]>(service, 'getDatacenters', {
+        mask: 'name, longName, priceGroups[id, description], regions[keyname]',
+      });
+      assert.deepEqual(listed.map((d) => d.name).sort(), offered, service);
+      const dal13 = listed.find((d) => d.name === 'dal13');
+      assert.deepEqual(dal13, {
+        name: 'dal13',
+        longName: 'Dallas 13',
+        priceGroups: [],
+        regions: [{ keyname: 'DALLAS13' }],
+      });
+      const toronto = listed.find((d) => d.name === 'tor01');
+      assert.equal(toronto.longName, 'Toronto 1');
+      assert.deepEqual(toronto.priceGroups, [{ id: 503, description: 'Location Group 2' }]);
+    }
+  });
+
   it("prices an order at the datacenter: default prices, or its location group's", async () => {
     const client = await freshAccount(h.emu);
     const template = guestTemplate({ startCpus: 2, maxMemory: 4096 });
@@ -281,14 +306,19 @@ describe('Virtual_Guest options and order templates', () => {
       client.call<Record<string, any>>('Virtual_Guest', 'generateOrderTemplate', {
         args: [{ ...template, datacenter: { name: datacenter } }],
       });
+    const [group] = await client.call<any[]>('Location', 'getDatacenters', {
+      filter: { name: { operation: 'sao01' } },
+      mask: 'mask[priceGroups[id, name, locations[name]]]',
+    });
+    assert.equal(group.priceGroups.length, 1);
+    assert.ok(group.priceGroups[0].locations.some((l: any) => l.name === 'sao01'));
     const standard = await order('dal10');
     const grouped = await order('sao01');
     assert.equal(standard.prices.length, grouped.prices.length);
     for (const [i, price] of standard.prices.entries()) {
       const local = grouped.prices[i];
       assert.equal(price.locationGroupId, null);
-      assert.equal(typeof local.locationGroupId, 'number');
-      assert.equal(local.locationGroupId, grouped.prices[0].locationGroupId);
+      assert.equal(local.locationGroupId, group.priceGroups[0].id);
       assert.equal(local.item.description, price.item.description);
       if (Number(price.hourlyRecurringFee) > 0) {
         assert.ok(
@@ -307,10 +337,32 @@ describe('Virtual_Guest options and order templates', () => {
       const guest = await createGuest(client, { ...template, datacenter: { name: datacenter } });
       const { billingItem } = await client.call<Record<string, any>>('Virtual_Guest', 'getObject', {
         id: guest.id,
-        mask: 'billingItem[hourlyRecurringFee]',
+        mask: 'billingItem[hourlyRecurringFee, children[hourlyRecurringFee]]',
       });
       assert.equal(billingItem.hourlyRecurringFee, quote.postTaxRecurringHourly, datacenter);
+      const parts = quote.prices.slice(1).map((p: any) => p.hourlyRecurringFee);
+      assert.deepEqual(
+        billingItem.children.map((c: any) => c.hourlyRecurringFee),
+        parts,
+        `${datacenter}: children are the order's other prices`,
+      );
     }
+  });
+
+  it('generates an order template with prices without creating anything', async () => {
+    const client = await freshAccount(h.emu);
+    const order = await client.call<Record<string, any>>('Virtual_Guest', 'generateOrderTemplate', {
+      args: [guestTemplate({ startCpus: 4, maxMemory: 8192, datacenter: { name: 'fra02' } })],
+    });
+    assert.equal(order.location, '449506');
+    assert.equal(order.useHourlyPricing, true);
+    assert.deepEqual(order.virtualGuests, [{ hostname: 'web1', domain: 'example.com' }]);
+    assert.ok(order.prices.some((p: any) => p.item.description.startsWith('4 x')));
+    assert.deepEqual(await client.call('Account', 'getVirtualGuests'), []);
+    const bad = await client.callRaw('Virtual_Guest', 'generateOrderTemplate', {
+      args: [guestTemplate({ maxMemory: 3 })],
+    });
+    assert.equal(bad.fault?.faultCode, 'Svc_Exception_Public');
   });
 });
 
