@@ -16,6 +16,7 @@ import {
   structArg,
   type AuthedContext,
 } from './context';
+import { soaRecord } from '../types/dns';
 import { checkDomain } from './guest-template';
 import { defineService } from './registry';
 
@@ -146,6 +147,23 @@ function newRecord(
   };
 }
 
+/** The zone in BIND format, its SOA record first. */
+function zoneFile(zone: DnsDomainRec, records: DnsRecordRec[]): string {
+  const soa = soaRecord(zone);
+  const lines = [
+    `$ORIGIN ${zone.name}.`,
+    `$TTL ${soa.ttl}`,
+    `@\t${soa.ttl}\tIN\tSOA\t${soa.data} ${soa.responsiblePerson} ` +
+      `(${zone.serial} ${soa.refresh} ${soa.retry} ${soa.expire} ${soa.minimum})`,
+    ...records.map((r) => {
+      const data = r.type === 'txt' ? JSON.stringify(r.data) : r.data;
+      const priority = r.type === 'mx' ? `${r.mxPriority ?? 10} ` : '';
+      return `${r.host}\t${r.ttl}\tIN\t${r.type.toUpperCase()}\t${priority}${data}`;
+    }),
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
 const listOrEmpty = (value: unknown, field: string): unknown[] => {
   if (value === undefined || value === null) return [];
   if (Array.isArray(value)) return value;
@@ -189,6 +207,13 @@ defineService({
           ...records.map((record) => ({ put: 'dnsRecords' as const, record })),
         ]);
         return one(ctx, 'Svc_Dns_Domain', zone);
+      },
+    },
+    getZoneFileContents: {
+      handler: (ctx) => {
+        expectArgs(ctx, []);
+        const zone = loadDomain(ctx);
+        return ok(zoneFile(zone, ctx.store.by('dnsRecords', 'domainId', zone.id)));
       },
     },
     getByDomainName: {

@@ -3,8 +3,7 @@ import { formatApiDate } from '../dates';
 import type { DnsDomainRec, DnsRecordRec } from '../records';
 import { defineType } from '../schema';
 
-/** The zone's start-of-authority record, derived from the zone (not one of its stored records). */
-export const SOA_DEFAULTS = {
+const SOA_DEFAULTS = {
   ttl: 86400,
   expire: 604800,
   minimum: 3600,
@@ -14,7 +13,10 @@ export const SOA_DEFAULTS = {
 
 const SOA_RECORD_BASE = 360_000_000;
 
-function soaRecord(d: DnsDomainRec): DnsRecordRec {
+/** The zone's start-of-authority record, derived from the zone (not one of its stored records). */
+export function soaRecord(
+  d: DnsDomainRec,
+): DnsRecordRec & typeof SOA_DEFAULTS & { responsiblePerson: string } {
   return {
     id: SOA_RECORD_BASE + d.id,
     accountId: d.accountId,
