@@ -72,7 +72,7 @@ export const DATACENTERS: readonly Datacenter[] = [
   dc('fra04', 2356171, 'Frankfurt', 509),
   dc('fra05', 2356179, 'Frankfurt', 509),
   dc('par01', 449500, 'Paris', 509),
-  dc('mil01', 449494, 'Milan', 509),
+  dc('mil01', 1727451, 'Milan', 509),
   dc('mad02', 2612703, 'Madrid', 509),
   dc('che01', 1555995, 'Chennai', 505),
   dc('sng01', 224092, 'Singapore', 505),
