@@ -158,7 +158,8 @@ def _():
 @check("object filters: operators (*=, ^=, $=, _=, ~, !~, in, >, orderBy) and query_filter")
 def _():
     def tickets(**leaf):
-        return client["Account"].getTickets(mask="mask[id,title,statusId]", filter={"tickets": leaf})
+        return client["Account"].getTickets(mask="mask[id,title,statusId]",
+                                            filter={"tickets": leaf})
 
     everything = tickets(id=ORDER_BY_ID)
     expect(len(everything) == 3, f"{len(everything)} seeded tickets")
@@ -203,7 +204,8 @@ def _():
 
 @check("an unknown property in a filter faults")
 def _():
-    expect_fault(lambda: client["Account"].getTickets(filter={"tickets": {"titel": {"operation": "x"}}}),
+    bad = {"tickets": {"titel": {"operation": "x"}}}
+    expect_fault(lambda: client["Account"].getTickets(filter=bad),
                  exceptions.SoftLayerAPIError, "SoftLayer_Exception_Public", "'titel' not valid")
 
 
@@ -212,8 +214,8 @@ def _():
 
 @check("paging: limit/offset, SoftLayer-Total-Items, iter_call and call(iter=True)")
 def _():
-    zone_id = client["Account"].getDomains(filter={"domains": {"name": {"operation": "example.com"}}},
-                                           mask="id")[0]["id"]
+    by_name = {"domains": {"name": {"operation": "example.com"}}}
+    zone_id = client["Account"].getDomains(filter=by_name, mask="id")[0]["id"]
     state["zone_id"] = zone_id
     service = client["Dns_Domain"]
     everything = service.getResourceRecords(id=zone_id, mask="id",
@@ -289,7 +291,8 @@ def _():
 def _():
     guest_id = state["guest_id"]
     for kwargs in ({"datacenter": "dal13"}, {"tags": ["interop"]}, {"hostname": "interop-vs"},
-                   {"cpus": 2, "memory": 4096, "nic_speed": 1000}, {"hourly": True, "monthly": False},
+                   {"cpus": 2, "memory": 4096, "nic_speed": 1000},
+                   {"hourly": True, "monthly": False},
                    {"local_disk": False}, {"transient": False}):
         found = [g["id"] for g in vs.list_instances(**kwargs)]
         expect(guest_id in found, f"{kwargs}: {found}")
@@ -428,8 +431,9 @@ def _():
     expect(repr(err) == "<SoftLayerAPIError(SoftLayer_Exception_ObjectNotFound): "
            "Unable to find object with id of '1'.>", repr(err))
     expect(isinstance(err, exceptions.SoftLayerError), "a SoftLayerError")
+    elsewhere = ENDPOINT.replace("/xmlrpc/v3.1", "/nowhere")
     http = SoftLayer.create_client_from_env(username=USERNAME, api_key=API_KEY, timeout=60,
-                                            endpoint_url=ENDPOINT.replace("/xmlrpc/v3.1", "/nowhere"))
+                                            endpoint_url=elsewhere)
     not_found = expect_fault(lambda: http["Account"].getObject(), exceptions.TransportError, 404)
     expect(" :: " in not_found.faultString, not_found.faultString[:120])
     dead = SoftLayer.create_client_from_env(username=USERNAME, api_key=API_KEY, timeout=10,
