@@ -6,3 +6,4 @@ import './dns';
 import './guest';
 import './hardware';
 import './ticket';
+import './ssh-key';
