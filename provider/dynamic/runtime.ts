@@ -3,7 +3,9 @@
  * process. Keep these export names stable: states written by older versions call them.
  */
 import { dnsRecordProvider } from './dns-record';
+import { dnsZoneProvider } from './dns-zone';
 import { watchEngine } from './engine-watch';
+import { sshKeyProvider } from './ssh-key';
 import { structSafe } from './struct-safe';
 import { ticketUpdateProvider } from './ticket-update';
 import { virtualGuestProvider } from './virtual-guest/provider';
@@ -16,4 +18,6 @@ export const providers = {
   VirtualGuest: structSafe(virtualGuestProvider),
   DnsRecord: structSafe(dnsRecordProvider),
   TicketUpdate: structSafe(ticketUpdateProvider),
+  SshKey: structSafe(sshKeyProvider),
+  DnsZone: structSafe(dnsZoneProvider),
 };
