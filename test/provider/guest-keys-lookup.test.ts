@@ -2,6 +2,7 @@ import * as pulumi from '@pulumi/pulumi';
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Client } from '../../provider/client';
+import { UNKNOWN } from '../../provider/dynamic/checks';
 import { virtualGuestProvider as provider } from '../../provider/dynamic/virtual-guest/provider';
 import type { SshKey, VirtualGuest } from '../../provider/managers';
 import { getVirtualGuest, getVirtualGuestOutput } from '../../resources';
@@ -74,6 +75,15 @@ describe('VirtualGuest with SSH keys, user data and tags; getVirtualGuest', () =
     assert.equal(checked.userData, USER_DATA, 'user data untouched');
     const empty = (await provider.check({}, { ...declared(), userData: '' })).inputs as Bag;
     assert.equal('userData' in empty, false, 'empty user data is no user data');
+    // In a preview the key made by the same program is not known yet: the guest is still priced.
+    const preview = await provider.check({}, { ...declared(), sshKeyIds: [UNKNOWN] });
+    assert.deepEqual(preview.failures, []);
+    assert.equal((preview.inputs as Bag).estimatedHourlyCost, checked.estimatedHourlyCost);
+    assert.equal(
+      (preview.inputs as Bag).creationToken,
+      undefined,
+      'no token until the order is known',
+    );
     const bad = await provider.check({}, { ...declared(), sshKeyIds: ['abc', 0] });
     assert.deepEqual(
       (bad.failures ?? []).map((f) => f.property),
