@@ -43,9 +43,9 @@ async function checkRecords(name: unknown, value: unknown, failures: Failures): 
       }
       const { zoneId: _zoneId, zoneName: _zoneName, ...given } = record as Bag;
       const checked = await dnsRecordProvider.check({}, { ...given, zoneName });
-      for (const f of checked.failures ?? []) {
+      // The zone itself is checked once, as `name`.
+      for (const f of (checked.failures ?? []).filter((f) => !/^zone(Id|Name)$/.test(f.property)))
         failures.add(`records[${i}].${f.property}`, `records[${i}].${f.reason}`);
-      }
       const { zoneName: _name, ...normalised } = (checked.inputs ?? given) as Bag;
       return normalised;
     }),

@@ -46,6 +46,24 @@ describe('Security_Ssh_Key', () => {
     await other.call('Security_Ssh_Key', 'createObject', { args: [{ label: 'a', key }] });
   });
 
+  it('holds at most 100 keys per account', async () => {
+    const client = await freshAccount(h.emu);
+    for (let batch = 0; batch < 10; batch++) {
+      await Promise.all(
+        Array.from({ length: 10 }, (_, i) =>
+          client.call('Security_Ssh_Key', 'createObject', {
+            args: [{ label: `k${batch * 10 + i}`, key: freshEd25519() }],
+          }),
+        ),
+      );
+    }
+    const full = await client.callRaw('Security_Ssh_Key', 'createObject', {
+      args: [{ label: 'one too many', key: freshEd25519() }],
+    });
+    assert.equal(full.fault?.faultCode, 'Svc_Exception_Public');
+    assert.match(full.fault!.faultString, /at most 100 SSH keys/);
+  });
+
   it('names what is wrong with a template', async () => {
     const client = await freshAccount(h.emu);
     const rsaBodyAsEd = `ssh-ed25519 ${KEY_VECTORS.rsa.key.split(' ')[1]}`;

@@ -41,6 +41,7 @@ describe('DnsZone provider against the emulator', () => {
       /^records\[0\]\.data "300\.1\.1\.1" must be an IPv4 address/,
     );
     assert.match(byField['records[1]'], /must be an object/);
+    assert.equal(byField['records[0].zoneName'], undefined, 'the zone name is reported once');
     const good = await provider.check(
       {},
       { name: 'Zone-One.Test.', records: [{ host: '@', type: 'mx', data: 'mx.zone-one.test.' }] },
@@ -132,6 +133,24 @@ describe('DnsZone provider against the emulator', () => {
     await provider.delete(id, repaired);
     assert.equal(await zoneNamed('owned.test'), undefined);
     assert.deepEqual(await provider.read(id, repaired), {}, 'a deleted zone leaves the stack');
+  });
+
+  it('a lost createObject response: the zone is found by its name, not created twice', async () => {
+    const checked = (
+      await provider.check(
+        {},
+        { name: 'lost.test', records: [{ host: 'www', type: 'A', data: '192.0.2.40' }] },
+      )
+    ).inputs!;
+    emulator.setFaults({
+      once: { service: 'Dns_Domain', method: 'createObject', fault: 'lose-response' },
+    });
+    const { id, outs } = await provider.create(checked);
+    const zone = await zoneNamed('lost.test');
+    assert.equal(String(zone.id), id);
+    assert.deepEqual(await records(zone.id), ['www a 192.0.2.40 900']);
+    assert.equal((outs!.recordIds as number[]).length, 1);
+    await provider.delete(id, outs!);
   });
 
   it('refuses to delete a zone holding records the stack does not own, unless forceDelete', async () => {

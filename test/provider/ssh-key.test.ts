@@ -124,6 +124,21 @@ describe('SshKey provider against the emulator', () => {
     await provider.delete(id, updated.outs!); // already gone: done
   });
 
+  it('a lost createObject response: the key is found by its fingerprint, not added twice', async () => {
+    const checked = (await provider.check({}, { label: 'lost', publicKey: freshEd25519() }))
+      .inputs!;
+    emulator.setFaults({
+      once: { service: 'Security_Ssh_Key', method: 'createObject', fault: 'lose-response' },
+    });
+    const before = (await accountKeys()).length;
+    const { id, outs } = await provider.create(checked);
+    const after = await accountKeys();
+    assert.equal(after.length, before + 1, 'one key');
+    assert.equal(outs!.keyId, Number(id));
+    assert.ok(after.some((k) => String(k.id) === id && k.label === 'lost'));
+    await provider.delete(id, outs!);
+  });
+
   it('a key the account already has fails in check with its id, and is taken over only with adoptId', async () => {
     const publicKey = freshEd25519('existing');
     const existing = (await client.call('Security_Ssh_Key', 'createObject', {
