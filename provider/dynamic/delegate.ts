@@ -1,6 +1,6 @@
 import type * as pulumi from '@pulumi/pulumi';
 
-export type ResourceKind = 'VirtualGuest' | 'DnsRecord' | 'TicketUpdate';
+export type ResourceKind = 'VirtualGuest' | 'DnsRecord' | 'TicketUpdate' | 'SshKey' | 'DnsZone';
 
 /**
  * The provider object Pulumi serializes into the state of every resource. It captures nothing but
