@@ -2,6 +2,7 @@
  * What the serialized providers load by package name (`pulumi-svc/runtime`) in the provider
  * process. Keep these export names stable: states written by older versions call them.
  */
+import type * as pulumi from '@pulumi/pulumi';
 import { dnsRecordProvider } from './dns-record';
 import { dnsZoneProvider } from './dns-zone';
 import { watchEngine } from './engine-watch';
@@ -15,10 +16,15 @@ export { configure } from './connection';
 
 watchEngine();
 
+/** Every kind implements the whole lifecycle (design.md: every resource has read and update). */
+type FullProvider = Required<
+  Pick<pulumi.dynamic.ResourceProvider, 'check' | 'diff' | 'create' | 'read' | 'update' | 'delete'>
+>;
+
 export const providers = {
   VirtualGuest: redacting(structSafe(virtualGuestProvider)),
   DnsRecord: redacting(structSafe(dnsRecordProvider)),
   TicketUpdate: redacting(structSafe(ticketUpdateProvider)),
   SshKey: redacting(structSafe(sshKeyProvider)),
   DnsZone: redacting(structSafe(dnsZoneProvider)),
-};
+} satisfies Record<string, FullProvider>;
