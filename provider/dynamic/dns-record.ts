@@ -4,6 +4,7 @@ import type { DnsResourceRecord } from '../managers';
 import { Failures, changedFields, isKnown } from './checks';
 import { connect, outcomeWindowMs, type Connection } from './connection';
 import { createOnce, writeIdempotent } from './exactly-once';
+import { requireEngine } from './engine-watch';
 import { say } from './log';
 import { accountIdOf, requireOwner } from './owner';
 
@@ -112,7 +113,10 @@ async function create(inputs: Bag): Promise<pulumi.dynamic.CreateResult> {
   const before = new Set((await matching()).map((r) => r.id));
   const record = await createOnce({
     what: `DnsRecord ${wanted.host} ${wanted.type} in zone ${zoneId}`,
-    write: () => c.dns.createRecord(zoneId, wanted),
+    write: async () => {
+      await requireEngine();
+      return c.dns.createRecord(zoneId, wanted);
+    },
     find: async () => {
       const made = (await matching()).filter((r) => !before.has(r.id));
       return made.length === 1 ? made[0] : undefined;

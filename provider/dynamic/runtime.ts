@@ -3,11 +3,14 @@
  * process. Keep these export names stable: states written by older versions call them.
  */
 import { dnsRecordProvider } from './dns-record';
+import { watchEngine } from './engine-watch';
 import { structSafe } from './struct-safe';
 import { ticketUpdateProvider } from './ticket-update';
 import { virtualGuestProvider } from './virtual-guest/provider';
 
 export { configure } from './connection';
+
+watchEngine();
 
 export const providers = {
   VirtualGuest: structSafe(virtualGuestProvider),

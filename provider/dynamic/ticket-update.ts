@@ -3,6 +3,7 @@ import type { TicketUpdateRecord } from '../managers';
 import { Failures, changedFields } from './checks';
 import { connect, outcomeWindowMs } from './connection';
 import { createOnce } from './exactly-once';
+import { requireEngine } from './engine-watch';
 import { say } from './log';
 import { accountIdOf, requireOwner } from './owner';
 
@@ -41,7 +42,10 @@ async function create(inputs: Bag): Promise<pulumi.dynamic.CreateResult> {
   const before = new Set((await c.tickets.getUpdates(ticketId)).map((u) => u.id));
   const update = await createOnce({
     what: `TicketUpdate on ticket ${ticketId}`,
-    write: () => c.tickets.addUpdate(ticketId, entry),
+    write: async () => {
+      await requireEngine();
+      return c.tickets.addUpdate(ticketId, entry);
+    },
     find: async () => {
       const made = (await c.tickets.getUpdates(ticketId)).filter(
         (u) => u.entry === entry && !before.has(u.id),

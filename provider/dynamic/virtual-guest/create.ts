@@ -2,6 +2,7 @@ import { DETAIL_MASK, WaitTimeoutError, tagNames, type VirtualGuest } from '../.
 import { changedFields, initFailure } from '../checks';
 import { outcomeWindowMs, type Connection } from '../connection';
 import { createOnce, writeIdempotent } from '../exactly-once';
+import { requireEngine } from '../engine-watch';
 import { say } from '../log';
 import { accountIdOf } from '../owner';
 import { describeCost, type BilledCost } from './billing';
@@ -92,7 +93,10 @@ async function orderOrRecover(c: Connection, inputs: GuestInputs): Promise<Virtu
   );
   return createOnce({
     what: `VirtualGuest "${name}" order`,
-    write: () => c.guests.createInstance(orderSpec(inputs, [...inputs.tags, token])),
+    write: async () => {
+      await requireEngine();
+      return c.guests.createInstance(orderSpec(inputs, [...inputs.tags, token]));
+    },
     find: async () => {
       const found = await unfinished(c, token);
       if (found.length > 1) throw new Error(`guests ${ids(found)} all carry token ${token}`);
@@ -112,6 +116,7 @@ export async function claim(c: Connection, id: number): Promise<void> {
   const tagsNow = async () => tagNames(await c.guests.getInstance(id, 'id,tagReferences.tag.name'));
   const tags = await tagsNow();
   if (tags.includes(OWNED_TAG)) return;
+  await requireEngine();
   await writeIdempotent({
     what: `guest ${id}: marking it owned`,
     write: () => c.guests.setTags(id, [...tags, OWNED_TAG]),
