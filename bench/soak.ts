@@ -1,6 +1,5 @@
 import type { FaultOptions } from '../emulator';
-import { fleetProgram } from '../test/stack/programs';
-import { stackFixture, type StackFixture } from '../test/stack/harness';
+import { cliFixture, type CliFixture } from '../test/stack/cli';
 import { printResult, printTable } from './support/report';
 
 /**
@@ -35,7 +34,7 @@ interface SoakRun {
   rateLimitFailures: number;
 }
 
-function inventory(f: StackFixture) {
+function inventory(f: CliFixture) {
   const objects = f.emulator.objects(f.emulator.credentials.username);
   const fleet = objects.virtualGuests.filter((g) => g.domain === 'fleet.example.com');
   const records = objects.dnsDomains.flatMap(
@@ -68,19 +67,29 @@ async function untilSuccess(op: () => Promise<unknown>): Promise<number> {
 }
 
 async function soak(label: string, faults: FaultOptions): Promise<SoakRun> {
-  const f = await stackFixture({
-    program: fleetProgram({ count: GUESTS, dns: true }),
+  const f = await cliFixture({
+    program: 'fleet',
+    config: { 'stacktest:count': { value: String(GUESTS) }, 'stacktest:dns': { value: 'true' } },
     provisioningDelayMs: 2_000,
   });
   try {
     f.emulator.setFaults(faults);
     console.log(`${label}:`);
-    const upRuns = await untilSuccess(() => f.stack.up({ ...f.run, parallel: 16 }));
+    const upRuns = await untilSuccess(() => f.stack.up(['--parallel', '16']));
     const after = inventory(f);
-    const destroyRuns = await untilSuccess(() => f.stack.destroy({ ...f.run, parallel: 16 }));
+    const destroyRuns = await untilSuccess(() => f.stack.destroy(['--parallel', '16']));
     const left = inventory(f);
     const stats = f.emulator.stats();
-    const count = (pattern: RegExp) => f.diagnostics.filter((line) => pattern.test(line)).length;
+    // The CLI prints each diagnostic inline and again in its summary: count distinct lines.
+    const lines = [
+      ...new Set(
+        f
+          .output()
+          .split('\n')
+          .map((line) => line.trim()),
+      ),
+    ];
+    const count = (pattern: RegExp) => lines.filter((line) => pattern.test(line)).length;
     const injected = Object.entries(stats.faultsInjected).filter(([kind]) => kind !== 'latency');
     return {
       label,
@@ -94,7 +103,7 @@ async function soak(label: string, faults: FaultOptions): Promise<SoakRun> {
       faultsByKind: Object.fromEntries(injected),
       retries: count(/\[svc\] retrying /),
       rewrites: count(/trying again \(\d\/\d\)|no answer came back/),
-      rateLimitFailures: count(/^error: .*RateLimitExceeded/),
+      rateLimitFailures: count(/error: .*RateLimitExceeded/),
     };
   } finally {
     f.emulator.setFaults(null);

@@ -1,5 +1,4 @@
-import { fleetProgram } from '../test/stack/programs';
-import { stackFixture } from '../test/stack/harness';
+import { cliFixture } from '../test/stack/cli';
 import { printTable, printResult, round } from './support/report';
 
 /**
@@ -10,10 +9,14 @@ import { printTable, printResult, round } from './support/report';
 const DELAY_MS = 3_000;
 
 async function timeUp(count: number): Promise<number> {
-  const f = await stackFixture({ program: fleetProgram({ count }), provisioningDelayMs: DELAY_MS });
+  const f = await cliFixture({
+    program: 'fleet',
+    config: { 'stacktest:count': { value: String(count) } },
+    provisioningDelayMs: DELAY_MS,
+  });
   try {
     const started = Date.now();
-    await f.stack.up({ parallel: 32 });
+    await f.stack.up(['--parallel', '32']);
     const seconds = (Date.now() - started) / 1000;
     const made = (await f.guests()).filter((g) => g.domain === 'fleet.example.com').length;
     if (made !== count) throw new Error(`expected ${count} guests, found ${made}`);

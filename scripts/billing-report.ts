@@ -1,5 +1,3 @@
-import type { EngineEvent, PreviewOptions, Stack } from '@pulumi/pulumi/automation';
-
 /** One billing-affecting change in a preview: a guest bought, replaced or cancelled. */
 export interface BillingChange {
   op: 'create' | 'replace' | 'delete';
@@ -11,8 +9,24 @@ export interface BillingChange {
   reasons: string[];
 }
 
-const GUEST_TYPE = 'pulumi-nodejs:dynamic/svc:VirtualGuest';
 type Props = Record<string, unknown> | undefined;
+
+/** One step of `pulumi preview --json`. */
+export interface PreviewStep {
+  op: string;
+  urn: string;
+  oldState?: { type?: string; outputs?: Props };
+  newState?: { type?: string; inputs?: Props };
+  replaceReasons?: string[];
+  diffReasons?: string[];
+}
+
+/** What `pulumi preview --json` prints. */
+export interface PreviewJson {
+  steps?: PreviewStep[];
+}
+
+const GUEST_TYPE = 'pulumi-nodejs:dynamic/svc:VirtualGuest';
 
 const cost = (props: Props) =>
   typeof props?.estimatedHourlyCost === 'number' ? props.estimatedHourlyCost : undefined;
@@ -23,13 +37,12 @@ const mode = (props: Props) =>
       ? 'monthly'
       : 'unknown';
 
-/** The billing change an engine event announces, if it is one. */
-export function billingChange(event: EngineEvent): BillingChange | undefined {
-  const step = event.resourcePreEvent?.metadata;
-  if (!step || step.type !== GUEST_TYPE) return undefined;
+/** The billing change a preview step announces, if it is one. */
+export function billingChange(step: PreviewStep): BillingChange | undefined {
+  if ((step.newState ?? step.oldState)?.type !== GUEST_TYPE) return undefined;
   const name = step.urn.split('::').pop() ?? step.urn;
-  const olds = step.old?.outputs as Props;
-  const news = step.new?.inputs as Props;
+  const olds = step.oldState?.outputs;
+  const news = step.newState?.inputs;
   switch (step.op) {
     case 'create':
       return { op: 'create', name, mode: mode(news), newHourly: cost(news), reasons: [] };
@@ -40,30 +53,19 @@ export function billingChange(event: EngineEvent): BillingChange | undefined {
         mode: mode(news),
         oldHourly: cost(olds),
         newHourly: cost(news),
-        reasons: step.keys ?? [],
+        reasons: step.replaceReasons ?? step.diffReasons ?? [],
       };
     case 'delete':
       return { op: 'delete', name, mode: mode(olds), oldHourly: cost(olds), reasons: [] };
     default:
+      // create-replacement and delete-replaced are the two halves of a replace, counted once above.
       return undefined;
   }
 }
 
-/** Runs `pulumi preview` and collects its billing-affecting changes. */
-export async function previewBilling(
-  stack: Stack,
-  options: PreviewOptions = {},
-): Promise<BillingChange[]> {
-  const changes: BillingChange[] = [];
-  await stack.preview({
-    ...options,
-    onEvent: (event) => {
-      options.onEvent?.(event);
-      const change = billingChange(event);
-      if (change) changes.push(change);
-    },
-  });
-  return changes;
+/** The billing-affecting changes of a plan. */
+export function billingChanges(preview: PreviewJson): BillingChange[] {
+  return (preview.steps ?? []).flatMap((step) => billingChange(step) ?? []);
 }
 
 const dollars = (value: number | undefined) => (value === undefined ? '-' : `$${value.toFixed(4)}`);

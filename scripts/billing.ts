@@ -1,13 +1,17 @@
-import { formatBillingTable, previewBilling } from './billing-report';
-import { withDemoStack } from './demo-stack';
+import { billingChanges, formatBillingTable, type PreviewJson } from './billing-report';
+import { pulumi } from './pulumi-cli';
 
-/** `npm run billing -- [stack]`: the billing-affecting changes a `pulumi up` of the quickstart would make. */
-async function main(stackName: string): Promise<void> {
-  const changes = await withDemoStack(stackName, (stack) => previewBilling(stack));
-  console.log(formatBillingTable(changes));
+/** Runs `pulumi preview --json` in a project and prints the plan's billing table (or its JSON). */
+export async function printBillingTable(
+  cwd: string,
+  previewArgs: string[],
+  env: Record<string, string> = {},
+  json = false,
+): Promise<void> {
+  const run = await pulumi(['preview', '--json', '--non-interactive', ...previewArgs], {
+    cwd,
+    env,
+  });
+  const changes = billingChanges(JSON.parse(run.stdout) as PreviewJson);
+  console.log(json ? JSON.stringify(changes) : formatBillingTable(changes));
 }
-
-main(process.argv[2] ?? 'demo').catch((err: Error) => {
-  console.error(`billing failed: ${err.message}`);
-  process.exit(1);
-});

@@ -1,31 +1,49 @@
 import * as path from 'node:path';
-import { DEMO_STATE, withDemoStack } from './demo-stack';
+import { printBillingTable } from './billing';
+import { DEMO_PORT, DEMO_PROJECT, DEMO_STATE, withDemoStack } from './demo-stack';
+import { PACKAGE_ROOT, offlineEnv, pulumiBinDir } from './pulumi-cli';
+
+const rel = (p: string) => path.relative(process.cwd(), p) || '.';
 
 /**
- * `npm run demo` (up), `npm run preview`, `npm run destroy`: the quickstart stack against the
- * local emulator, with Pulumi's own progress output. State and emulator data stay in .state/demo,
- * so a second `npm run demo` shows no changes.
+ * `npm run demo` (up), `npm run preview`, `npm run billing`, `npm run destroy`: the Pulumi CLI on
+ * the quickstart project against the local emulator, with Pulumi's own progress output. State and
+ * emulator data stay in .state/demo, so a second `npm run demo` shows no changes.
  */
 async function main(action: string): Promise<void> {
-  await withDemoStack('demo', async (stack, endpoint) => {
-    const onOutput = (text: string) => process.stdout.write(text);
-    if (action === 'destroy') {
-      await stack.destroy({ onOutput, color: 'auto' });
-    } else if (action === 'preview') {
-      await stack.preview({ onOutput, color: 'auto', diff: true });
-    } else {
-      await stack.up({ onOutput, color: 'auto' });
-      console.log('\nStack outputs:');
-      for (const [key, output] of Object.entries(await stack.outputs())) {
-        console.log(`  ${key}: ${output.secret ? '[secret]' : JSON.stringify(output.value)}`);
-      }
-    }
-    console.log(`\nPulumi state:  ${path.join(DEMO_STATE, 'backend')} (stack "demo")`);
+  if (action === 'env') {
+    const env = {
+      ...offlineEnv(path.join(DEMO_STATE, 'backend')),
+      PATH: `${pulumiBinDir()}:$PATH`,
+    };
     console.log(
-      `Emulator data: ${path.join(DEMO_STATE, 'emulator')} (served at ${endpoint} while a command runs)`,
+      `export ${Object.entries(env)
+        .map(([k, v]) => `${k}="${v}"`)
+        .join(' ')}`,
     );
-    if (action === 'up')
-      console.log('Run `npm run demo` again to see no changes, `npm run destroy` to tear it down.');
+    return;
+  }
+  await withDemoStack(async (stack, endpoint) => {
+    if (action === 'billing') return printBillingTable(stack.dir, ['--stack', 'demo'], stack.env);
+    if (action === 'destroy') await stack.destroy([], 'inherit');
+    else if (action === 'preview') await stack.preview(['--diff'], 'inherit');
+    else {
+      await stack.up([], 'inherit');
+    }
+    console.log(`\nPulumi project: ${rel(DEMO_PROJECT)} (stack "demo")`);
+    console.log(`Pulumi state:   ${rel(path.join(DEMO_STATE, 'backend'))}`);
+    console.log(`Emulator data:  ${rel(path.join(DEMO_STATE, 'emulator'))} (${endpoint})`);
+    if (action === 'up') {
+      console.log(
+        '\nRun `npm run demo` again to see no changes, `npm run destroy` to tear it down.',
+      );
+      console.log('To run the Pulumi CLI yourself on the same stack:');
+      console.log(
+        `  npx svc-emulator --port ${DEMO_PORT} --data-dir ${rel(path.join(DEMO_STATE, 'emulator'))} --seed demo &`,
+      );
+      console.log(`  eval "$(${rel(path.join(PACKAGE_ROOT, 'scripts', 'demo'))} env)"`);
+      console.log(`  cd ${rel(DEMO_PROJECT)} && pulumi up --stack demo`);
+    }
   });
 }
 

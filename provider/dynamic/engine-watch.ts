@@ -2,28 +2,32 @@ import * as net from 'node:net';
 import { say } from './log';
 
 /**
- * The Pulumi CLI starts the dynamic provider in a process group of its own: when the CLI is killed
- * (SIGKILL, a crash), the provider keeps running, and a create it finishes then can never reach
- * the state. So the provider watches the engine it was started for, and stops before it orders
- * anything or marks a guest owned once the engine is gone: the guest of an unfinished create stays
- * recognisable to the next `pulumi up`, which adopts it.
+ * Stops the provider process once the Pulumi engine that started it is gone (a killed
+ * `pulumi up`: the CLI starts the provider in a process group of its own, so it lives on).
+ *
+ * - An orphaned provider's first write to its closed stdout spins: the SDK's uncaught-exception
+ *   handler logs the EPIPE with console.error, which raises another EPIPE, without end (100% CPU,
+ *   memory growing by the second). A broken pipe ends the process.
+ * - A create it finished could never reach the state. So the provider checks the engine every few
+ *   seconds, and again right before it orders anything or marks a guest owned: the guest of an
+ *   unfinished create must stay recognisable to the next `pulumi up`, which then adopts it.
  */
+const ENGINE_CHECK_MS = 2_000;
+let watching = false;
 
-/** `host:port` of the engine, when this process is the dynamic provider the CLI started. */
+/** `host:port` of the engine, when this is the process Pulumi starts for dynamic providers. */
 export function engineAddress(argv: readonly string[] = process.argv): string | undefined {
-  if (!/[\\/]cmd[\\/]dynamic-provider(?:[\\/]index\.js)?$/.test(argv[1] ?? '')) return undefined;
-  const address = argv[2] ?? '';
-  return /^[\w.-]+:\d{1,5}$/.test(address) ? address : undefined;
+  if (!/cmd[/\\]dynamic-provider/.test(argv[1] ?? '')) return undefined;
+  // The engine's address is the provider's first argument; nobody listens there once it died.
+  return /^([\w.-]+|\[[\da-f:]+\]):(\d+)$/i.test(argv[2] ?? '') ? argv[2] : undefined;
 }
 
 /** False only when the engine's port refuses connections; a slow or odd answer counts as alive. */
 export function engineAlive(address: string, timeoutMs = 2000): Promise<boolean> {
   const colon = address.lastIndexOf(':');
+  const host = address.slice(0, colon).replace(/^\[|\]$/g, '');
   return new Promise((resolve) => {
-    const socket = net.connect({
-      host: address.slice(0, colon),
-      port: Number(address.slice(colon + 1)),
-    });
+    const socket = net.connect(Number(address.slice(colon + 1)), host);
     const done = (alive: boolean) => {
       socket.destroy();
       resolve(alive);
@@ -34,28 +38,26 @@ export function engineAlive(address: string, timeoutMs = 2000): Promise<boolean>
   });
 }
 
-function stop(address: string): never {
-  say(
-    `the Pulumi engine at ${address} is gone (the CLI was stopped); the provider stops here, before it changes anything else`,
-  );
-  process.exit(1);
-}
-
-let watching = false;
-
-/** In the provider process: checks the engine every second and exits once it is gone. */
 export function watchEngine(): void {
   const address = engineAddress();
-  if (!address || watching) return;
+  if (watching || !/cmd[/\\]dynamic-provider/.test(process.argv[1] ?? '')) return;
   watching = true;
-  const timer = setInterval(() => {
-    void engineAlive(address).then((alive) => alive || stop(address));
-  }, 1000);
-  timer.unref();
+  const exitOnBrokenPipe = (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') process.exit(1);
+  };
+  process.stdout.on('error', exitOnBrokenPipe);
+  process.stderr.on('error', exitOnBrokenPipe);
+  if (!address) return;
+  setInterval(() => {
+    void engineAlive(address).then((alive) => alive || process.exit(1));
+  }, ENGINE_CHECK_MS).unref();
 }
 
-/** Before a write whose result only the engine can record: stops if the engine is gone. */
+/** Before a write whose result only the engine can record: stops here if the engine is gone. */
 export async function requireEngine(): Promise<void> {
   const address = engineAddress();
-  if (address && !(await engineAlive(address))) stop(address);
+  if (address && !(await engineAlive(address))) {
+    say(`the Pulumi engine at ${address} is gone; stopping before anything else is written`);
+    process.exit(1);
+  }
 }

@@ -1,7 +1,11 @@
-import type { EngineEvent } from '@pulumi/pulumi/automation';
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { billingChange, formatBillingTable, totalDelta } from '../../scripts/billing-report';
+import {
+  billingChange,
+  formatBillingTable,
+  totalDelta,
+  type PreviewStep,
+} from '../../scripts/billing-report';
 
 const GUEST = 'pulumi-nodejs:dynamic/svc:VirtualGuest';
 const step = (
@@ -9,24 +13,15 @@ const step = (
   name: string,
   olds?: object,
   news?: object,
-  keys?: string[],
+  replaceReasons?: string[],
   type = GUEST,
-) =>
-  ({
-    sequence: 1,
-    timestamp: 0,
-    resourcePreEvent: {
-      metadata: {
-        op,
-        urn: `urn:pulumi:dev::proj::${type}::${name}`,
-        type,
-        provider: '',
-        keys,
-        old: olds && { outputs: olds },
-        new: news && { inputs: news },
-      },
-    },
-  }) as unknown as EngineEvent;
+): PreviewStep => ({
+  op,
+  urn: `urn:pulumi:dev::proj::${type}::${name}`,
+  replaceReasons,
+  oldState: olds && { type, outputs: olds as Record<string, unknown> },
+  newState: news && { type, inputs: news as Record<string, unknown> },
+});
 
 it('billing changes of a preview: creates, replaces and deletes of guests, with the hourly delta', () => {
   const changes = [
@@ -41,7 +36,7 @@ it('billing changes of a preview: creates, replaces and deletes of guests, with 
     step('delete', 'old', { hourlyBillingFlag: true, estimatedHourlyCost: 0.03 }),
     step('update', 'web2', { estimatedHourlyCost: 1 }, { estimatedHourlyCost: 1 }),
     step('create', 'rec', undefined, {}, undefined, 'pulumi-nodejs:dynamic/svc:DnsRecord'),
-  ].flatMap((event) => billingChange(event) ?? []);
+  ].flatMap((s) => billingChange(s) ?? []);
   assert.deepEqual(
     changes.map((c) => [c.op, c.name, c.mode, c.oldHourly, c.newHourly, c.reasons]),
     [

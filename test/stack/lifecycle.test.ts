@@ -1,18 +1,15 @@
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { quickstart } from '../../examples/quickstart/program';
 import type { DnsZone, Ticket, VirtualGuest } from '../../provider/managers';
-import { previewBilling } from '../../scripts/billing-report';
-import { offlineEnv } from '../../scripts/stack';
-import { hasTag, stackFixture, writeCalls, type StackFixture } from './harness';
+import { PACKAGE_ROOT } from '../../scripts/pulumi-cli';
+import { cliFixture, hasTag, previewBilling, writeCalls, type CliFixture } from './cli';
 
-// The quickstart stack through its whole life, driven by the real Pulumi CLI: preview, up,
-// no-op up, in-place update, replacement, drift, secrets, destroy.
-describe('quickstart stack on the real Pulumi engine', () => {
-  let f: StackFixture;
+// The quickstart example project through its whole life, driven by the Pulumi CLI as a user
+// types it: preview, up, no-op up, in-place update, replacement, drift, secrets, destroy.
+describe('quickstart project through the Pulumi CLI', () => {
+  let f: CliFixture;
   const quick = hasTag('quickstart');
   const byHost = async (hostname: string) =>
     (await f.guests(quick)).find((g) => g.hostname === hostname);
@@ -20,49 +17,41 @@ describe('quickstart stack on the real Pulumi engine', () => {
   let workerId = '';
 
   before(async () => {
-    f = await stackFixture({ program: quickstart, projectName: 'quickstart' });
+    f = await cliFixture({ program: path.join(PACKAGE_ROOT, 'examples', 'quickstart') });
   });
   after(() => f?.close());
 
   it('1. preview of a new stack lists the creates with their billing lines and creates nothing', async () => {
-    const changes = await previewBilling(f.stack, f.run);
+    const { changes, messages } = await previewBilling(f);
     assert.deepEqual(changes.map((c) => [c.op, c.name, c.mode]).sort(), [
       ['create', 'web', 'hourly'],
       ['create', 'worker', 'hourly'],
     ]);
     for (const change of changes) assert.ok(change.newHourly! > 0, `${change.name} is priced`);
-    const text = f.output.join('');
     assert.match(
-      text,
+      messages,
       /BILLING \+ VirtualGuest "web" orders a new guest: 1 CPU, 2048 MB, UBUNTU_LATEST in dal10; hourly, est\. \$\d/,
     );
-    assert.match(text, /BILLING \+ VirtualGuest "worker" orders a new guest/);
+    assert.match(messages, /BILLING \+ VirtualGuest "worker" orders a new guest/);
     assert.equal((await f.guests(quick)).length, 0);
     assert.equal(writeCalls(f.emulator), 0);
   });
 
   it('2. up creates the guests, the DNS record and the ticket update, and outputs match the API', async () => {
-    const result = await f.stack.up(f.run);
-    assert.equal(result.summary.result, 'succeeded');
-    assert.equal(result.summary.resourceChanges?.create, 5);
+    await f.stack.up();
+    assert.equal((await f.lastChanges()).create, 5);
     const guests = await f.guests(quick);
     assert.equal(guests.length, 2);
-    const outputs = result.outputs;
-    const web = guests.find(
-      (g) => `${g.hostname}.${g.domain}` === outputs.webFqdn.value,
-    ) as VirtualGuest;
+    const outputs = await f.stack.outputs();
+    const web = guests.find((g) => `${g.hostname}.${g.domain}` === outputs.webFqdn) as VirtualGuest;
     const worker = guests.find((g) => g.hostname === 'worker-1') as VirtualGuest;
     assert.ok(web && worker, 'both guests are in the emulator');
     assert.match(web.hostname, /^web-[0-9a-f]{7}$/);
-    assert.equal(outputs.webIp.value, web.primaryIpAddress);
-    assert.equal(outputs.workerFqdn.value, 'worker-1.example.com');
-    assert.equal(outputs.company.value, f.emulator.accounts.demo.companyName, 'getAccount lookup');
-    assert.ok((outputs.datacenters.value as string[]).includes('dal10'), 'getDatacenters lookup');
-    assert.equal(
-      outputs.hourlyCost.value,
-      0.147,
-      'priced from getCreateObjectOptions: 0.049 + 0.098',
-    );
+    assert.equal(outputs.webIp, web.primaryIpAddress);
+    assert.equal(outputs.workerFqdn, 'worker-1.example.com');
+    assert.equal(outputs.company, f.emulator.accounts.demo.companyName, 'getAccount lookup');
+    assert.ok((outputs.datacenters as string[]).includes('dal10'), 'getDatacenters lookup');
+    assert.equal(outputs.hourlyCost, 0.147, 'priced from getCreateObjectOptions: 0.049 + 0.098');
     webId = String(web.id);
     workerId = String(worker.id);
     const [zone] = (await f.client.call('Dns_Domain', 'getByDomainName', {
@@ -82,7 +71,7 @@ describe('quickstart stack on the real Pulumi engine', () => {
     const updates = (await f.client.call('Ticket', 'getUpdates', { id: ticket.id })) as {
       entry: string;
     }[];
-    const entry = `Deployed ${outputs.webFqdn.value} and worker-1.example.com with Pulumi.`;
+    const entry = `Deployed ${outputs.webFqdn as string} and worker-1.example.com with Pulumi.`;
     assert.ok(
       updates.some((u) => u.entry === entry),
       `ticket ${ticket.id} has the update: ${JSON.stringify(updates.map((u) => u.entry))}`,
@@ -91,38 +80,32 @@ describe('quickstart stack on the real Pulumi engine', () => {
 
   it('3. a second up and a preview with expectNoChanges report no changes', async () => {
     const before = writeCalls(f.emulator);
-    const result = await f.stack.up(f.run);
-    assert.deepEqual(Object.keys(result.summary.resourceChanges ?? {}), ['same']);
-    await f.stack.preview({ ...f.run, expectNoChanges: true });
+    await f.stack.up();
+    assert.deepEqual(Object.keys(await f.lastChanges()), ['same']);
+    await f.stack.preview(['--expect-no-changes']);
     assert.equal(writeCalls(f.emulator), before, 'no write call on the API');
   });
 
   it('4a. changing the hostname updates the guest in place', async () => {
-    await f.stack.setConfig('quickstart:workerHostname', { value: 'worker-2' });
-    const result = await f.stack.up(f.run);
-    assert.equal(result.summary.resourceChanges?.update, 1, 'the worker, in place');
-    assert.equal(
-      result.summary.resourceChanges?.replace,
-      1,
-      'the ticket update, whose text names the host',
-    );
+    await f.stack.setConfig({ 'quickstart:workerHostname': { value: 'worker-2' } });
+    await f.stack.up();
+    const changes = await f.lastChanges();
+    assert.equal(changes.update, 1, 'the worker, in place');
+    assert.equal(changes.replace, 1, 'the ticket update, whose text names the host');
     const worker = await byHost('worker-2');
     assert.equal(String(worker?.id), workerId, 'same guest id');
   });
 
   it('4b. changing startCpus replaces the guest, and preview shows the billing change first', async () => {
-    await f.stack.setConfig('quickstart:webCpus', { value: '2' });
-    const changes = await previewBilling(f.stack, f.run);
+    await f.stack.setConfig({ 'quickstart:webCpus': { value: '2' } });
+    const { changes, messages } = await previewBilling(f);
     const replace = changes.find((c) => c.op === 'replace');
     assert.equal(replace?.name, 'web');
     assert.deepEqual(replace?.reasons, ['startCpus']);
     assert.ok(replace!.newHourly! > replace!.oldHourly!, 'two CPUs cost more than one');
-    assert.match(
-      f.output.join(''),
-      /BILLING \+- VirtualGuest "web" is REPLACED \(changed: startCpus\)/,
-    );
-    const result = await f.stack.up(f.run);
-    assert.equal(result.summary.resourceChanges?.replace, 1);
+    assert.match(messages, /BILLING \+- VirtualGuest "web" is REPLACED \(changed: startCpus\)/);
+    await f.stack.up();
+    assert.equal((await f.lastChanges()).replace, 1);
     const guests = await f.guests(quick);
     assert.equal(guests.length, 2);
     const web = guests.find((g) => g.hostname.startsWith('web-'))!;
@@ -137,41 +120,28 @@ describe('quickstart stack on the real Pulumi engine', () => {
 
   it('5. a guest deleted behind Pulumi: refresh notices, the next up recreates it', async () => {
     await f.client.call('Virtual_Guest', 'deleteObject', { id: Number(webId) });
-    const refreshed = await f.stack.refresh(f.run);
-    assert.equal(refreshed.summary.resourceChanges?.delete, 1);
-    const result = await f.stack.up(f.run);
-    assert.equal(result.summary.resourceChanges?.create, 1);
+    await f.stack.refresh();
+    assert.equal((await f.lastChanges()).delete, 1);
+    await f.stack.up();
+    assert.equal((await f.lastChanges()).create, 1);
     const web = (await f.guests(quick)).find((g) => g.hostname.startsWith('web-'));
     assert.ok(web && String(web.id) !== webId, 'recreated with a new id');
   });
 
   it('7. the API key set as a secret never appears in the state export or the CLI output', async () => {
     const apiKey = f.emulator.credentials.apiKey;
-    assert.equal((await f.stack.getConfig('svc:apiKey')).secret, true);
-    const configFile = fs.readFileSync(
-      path.join(f.stateDir, 'workspaces', 'quickstart', 'Pulumi.test.yaml'),
-      'utf8',
-    );
+    const configFile = fs.readFileSync(path.join(f.dir, 'Pulumi.test.yaml'), 'utf8');
     assert.match(configFile, /svc:apiKey:\s+secure: /, 'the stack config holds the key encrypted');
     assert.ok(!configFile.includes(apiKey), 'no plain API key in the stack config');
-    // `pulumi stack export` as a person runs it (the Automation API's exportStack adds --show-secrets).
-    const exported = execFileSync(
-      f.stack.workspace.pulumiCommand.command,
-      ['stack', 'export', '--stack', 'test'],
-      {
-        cwd: path.join(f.stateDir, 'workspaces', 'quickstart'),
-        env: { ...process.env, ...offlineEnv(f.stateDir) },
-        encoding: 'utf8',
-      },
-    );
+    const exported = await f.stack.capture(['stack', 'export']);
     assert.match(exported, /"ciphertext"/, 'the config the engine keeps is encrypted');
     assert.ok(exported.includes('__provider'), 'the export holds the resources');
     assert.ok(!exported.includes(apiKey), 'no plain API key in the state');
-    assert.ok(!f.output.join('').includes(apiKey), 'no plain API key in the CLI output');
+    assert.ok(!f.output().includes(apiKey), 'no plain API key in the CLI output');
   });
 
   it('11. destroy leaves no object of the stack in the emulator', async () => {
-    await f.stack.destroy(f.run);
+    await f.stack.destroy();
     assert.equal((await f.guests(quick)).length, 0);
     const [zone] = (await f.client.call('Dns_Domain', 'getByDomainName', {
       args: ['example.com'],

@@ -1,0 +1,48 @@
+import * as pulumi from '@pulumi/pulumi';
+import {
+  getAccount,
+  getAccountOutput,
+  getDatacenters,
+  getDatacentersOutput,
+  getDnsZone,
+  getDnsZoneOutput,
+  getIpAddresses,
+  getIpAddressesOutput,
+  getTickets,
+  getTicketsOutput,
+  getVirtualGuests,
+  getVirtualGuestsOutput,
+} from 'pulumi-svc';
+
+// Every data-source helper, read-only: nothing is created, so `pulumi up` bills nothing.
+// Each lookup has a Promise form (plain values, for program logic) and an Output form (for
+// inputs and stack outputs). Stack config: account-lookups:domain (default example.com).
+const domain = new pulumi.Config().get('domain') ?? 'example.com';
+
+// Output forms: usable directly as stack outputs or resource inputs.
+export const company = getAccountOutput().companyName;
+export const datacenters = getDatacentersOutput().apply((all) => all.map((dc) => dc.name));
+export const zoneRecords = getDnsZoneOutput({ name: domain }).apply(
+  (zone) => zone.resourceRecords?.length ?? 0,
+);
+export const ipAddresses = getIpAddressesOutput().apply((ips) => ips.length);
+export const openTickets = getTicketsOutput().apply((tickets) => tickets.length);
+export const guestsInDomain = getVirtualGuestsOutput({
+  filter: { virtualGuests: { domain: { operation: domain } } },
+}).apply((guests) => guests.map((g) => g.fullyQualifiedDomainName));
+
+// Promise forms: plain values to compute with before declaring anything.
+export const summary = (async () => {
+  const [account, dcs, zone, ips, tickets, guests] = await Promise.all([
+    getAccount(),
+    getDatacenters(),
+    getDnsZone({ name: domain }),
+    getIpAddresses(),
+    getTickets(),
+    getVirtualGuests({ limit: 100 }),
+  ]);
+  return (
+    `${account.companyName}: ${guests.length} guest(s), ${tickets.length} ticket(s), ` +
+    `${ips.length} IP address(es), ${dcs.length} datacenter(s), zone ${zone.name}`
+  );
+})();

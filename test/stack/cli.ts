@@ -1,0 +1,158 @@
+import { randomUUID } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { startEmulator } from '../../emulator';
+import { Client } from '../../provider/client';
+import type { VirtualGuest } from '../../provider/managers';
+import { PACKAGE_ROOT } from '../../scripts/pulumi-cli';
+import { killTree, livePids } from '../../scripts/processes';
+import { billingChanges, type BillingChange, type PreviewJson } from '../../scripts/billing-report';
+import { ProjectStack, copyProject, type StackConfig } from '../../scripts/project-stack';
+
+export type Emulator = Awaited<ReturnType<typeof startEmulator>>;
+
+/** Program directories of the stack tests. */
+export const PROGRAMS = path.join(__dirname, 'programs');
+
+export interface CliFixtureOptions {
+  /** A directory under test/stack/programs, or an absolute project directory. */
+  program: string;
+  /** Run the program directory where it is, with its own node_modules (default: a copy using ours). */
+  inPlace?: boolean;
+  config?: StackConfig;
+  provisioningDelayMs?: number;
+  stackName?: string;
+  /** Share an emulator with another fixture (it is not closed with this one). */
+  emulator?: Emulator;
+  /** Skip ts-node's type check of the program (on by default: the tests type-check with tsc). */
+  typeCheck?: boolean;
+}
+
+export interface PulumiChanges {
+  /** Counts per operation of the last update, as `pulumi stack history` reports them. */
+  changes: Record<string, number>;
+}
+
+export interface CliFixture {
+  emulator: Emulator;
+  client: Client;
+  stack: ProjectStack;
+  /** The copy of the program directory this fixture runs. */
+  dir: string;
+  /** Everything the CLI printed so far. */
+  output(): string;
+  /** Resource changes of the last update (`pulumi stack history`). */
+  lastChanges(): Promise<Record<string, number>>;
+  /** Ids in the state of the given resource type (the short name, e.g. VirtualGuest). */
+  stateIds(type: string): Promise<string[]>;
+  guests(filter?: (guest: VirtualGuest) => boolean): Promise<VirtualGuest[]>;
+  close(): Promise<void>;
+}
+
+export const GUEST_MASK =
+  'id,hostname,domain,startCpus,maxCpu,maxMemory,hourlyBillingFlag,primaryIpAddress,tagReferences.tag.name';
+
+/**
+ * A copy of a program directory in a temp folder, its own file backend and stack, pointed at an
+ * emulator on loopback: what a user has after `pulumi stack init` in their project. Every process
+ * the CLI starts carries this fixture's marker in its environment, so `close` kills whatever is
+ * left, even a provider process orphaned by a killed CLI.
+ */
+export async function cliFixture(options: CliFixtureOptions): Promise<CliFixture> {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-cli-'));
+  const source = path.isAbsolute(options.program)
+    ? options.program
+    : path.join(PROGRAMS, options.program);
+  const dir = options.inPlace ? source : path.join(root, 'project');
+  if (!options.inPlace) copyProject(source, dir, path.join(PACKAGE_ROOT, 'node_modules'));
+  const emulator =
+    options.emulator ??
+    (await startEmulator({
+      port: 0,
+      seed: 'demo',
+      provisioningDelayMs: options.provisioningDelayMs ?? 500,
+    }));
+  const marker = randomUUID();
+  let output = '';
+  const stack = new ProjectStack({
+    dir,
+    stackName: options.stackName ?? 'test',
+    stateDir: path.join(root, 'state'),
+    env: {
+      SVC_FIXTURE: marker,
+      ...(options.typeCheck ? {} : { PULUMI_NODEJS_TRANSPILE_ONLY: 'true' }),
+    },
+    onOutput: (text) => (output += text),
+  });
+  const { username, apiKey } = emulator.credentials;
+  await stack.init({
+    'svc:endpointUrl': { value: emulator.url },
+    'svc:username': { value: username },
+    'svc:apiKey': { value: apiKey, secret: true },
+    ...options.config,
+  });
+  const client = new Client({ username, apiKey, endpointUrl: emulator.url });
+  return {
+    emulator,
+    client,
+    stack,
+    dir,
+    output: () => output,
+    async lastChanges() {
+      const history = await stack.query<{ resourceChanges?: Record<string, number> }[]>([
+        'stack',
+        'history',
+        '--json',
+        '--page-size',
+        '1',
+      ]);
+      return history[0]?.resourceChanges ?? {};
+    },
+    async stateIds(type) {
+      return (await stack.resources())
+        .filter((r) => r.type.endsWith(`:${type}`) && r.id)
+        .map((r) => r.id!);
+    },
+    async guests(filter = () => true) {
+      const all = (await client.call('Account', 'getVirtualGuests', {
+        mask: GUEST_MASK,
+      })) as VirtualGuest[];
+      return all.filter(filter);
+    },
+    async close() {
+      for (const pid of livePids('SVC_FIXTURE', marker)) killTree(pid);
+      if (!options.emulator) await emulator.close();
+      // Kept for scripts/check-no-secrets.ts, which searches all test output for credentials.
+      const logDir = process.env.SVC_TEST_LOG_DIR;
+      if (logDir) fs.writeFileSync(path.join(logDir, `pulumi-${path.basename(root)}.log`), output);
+      fs.rmSync(root, { recursive: true, force: true });
+    },
+  };
+}
+
+export const hasTag = (tag: string) => (guest: VirtualGuest) =>
+  (guest.tagReferences ?? []).some((ref) => ref.tag?.name === tag);
+
+const WRITE_METHOD = /\.(create|edit|delete|set|add|cancel|power|place)[A-Za-z]*$/;
+
+/** Calls of write methods the emulator served (all of them, or those of one method name). */
+export function writeCalls(emulator: Emulator, method?: string): number {
+  return Object.entries(emulator.stats().calls)
+    .filter(([call]) => (method ? call.endsWith(`.${method}`) : WRITE_METHOD.test(call)))
+    .reduce((sum, [, count]) => sum + count, 0);
+}
+
+/** `pulumi preview --json`: the plan's billing changes and the provider's messages. */
+export async function previewBilling(
+  f: CliFixture,
+  args: string[] = [],
+): Promise<{ changes: BillingChange[]; messages: string }> {
+  const preview = JSON.parse((await f.stack.preview(['--json', ...args])).stdout) as PreviewJson & {
+    diagnostics?: { message?: string }[];
+  };
+  return {
+    changes: billingChanges(preview),
+    messages: (preview.diagnostics ?? []).map((d) => d.message ?? '').join(''),
+  };
+}

@@ -1,0 +1,29 @@
+import assert from 'node:assert/strict';
+import * as path from 'node:path';
+import { after, it } from 'node:test';
+import { PACKAGE_ROOT } from '../../scripts/pulumi-cli';
+import { cliFixture, writeCalls, type CliFixture } from './cli';
+
+// The account-lookups example as a user runs it: every data-source helper, in both forms.
+const fixtures: CliFixture[] = [];
+after(() => Promise.all(fixtures.map((f) => f.close())));
+
+it('account-lookups: up reads every lookup and writes nothing', async () => {
+  const f = await cliFixture({ program: path.join(PACKAGE_ROOT, 'examples', 'account-lookups') });
+  fixtures.push(f);
+  await f.stack.up();
+  const outputs = await f.stack.outputs();
+  const account = f.emulator.accounts.demo;
+  assert.equal(outputs.company, account.companyName);
+  assert.ok((outputs.datacenters as string[]).includes('dal10'));
+  assert.equal(typeof outputs.zoneRecords, 'number');
+  assert.equal(typeof outputs.ipAddresses, 'number');
+  assert.ok((outputs.openTickets as number) > 0, 'the demo account has tickets');
+  assert.match(
+    outputs.summary as string,
+    new RegExp(
+      `^${account.companyName}: \\d+ guest\\(s\\), ${outputs.openTickets} ticket\\(s\\), `,
+    ),
+  );
+  assert.equal(writeCalls(f.emulator), 0, 'lookups only');
+});
