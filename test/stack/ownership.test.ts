@@ -138,27 +138,38 @@ describe('ownership through the Pulumi CLI', { concurrency: 2 }, () => {
 
   it("5. refresh with another account's credentials is refused and drops nothing", async () => {
     const f = await fixture();
+    const { other, demo } = f.emulator.accounts;
+    const useAccount = (account: { username: string; apiKey: string }) =>
+      Object.assign(f.stack.env, { SVC_USERNAME: account.username, SVC_API_KEY: account.apiKey });
+    // Credentials from the environment, as on a workstation: each command uses those of its shell.
+    await f.stack.run(['config', 'rm', 'svc:username']);
+    await f.stack.run(['config', 'rm', 'svc:apiKey']);
+    useAccount(demo);
     await f.stack.up();
     const before = await guestIds(f);
-    const { other, demo } = f.emulator.accounts;
+    assert.equal(before.length, 1);
+
+    useAccount(other);
+    const refused = new RegExp(
+      `refusing to refresh .* belongs to account ${demo.accountId}, but the configured credentials .* account ${other.accountId}`,
+    );
+    await assert.rejects(f.stack.refresh(), refused);
+    // The same with credentials in the stack config (`--run-program` hands them to the provider).
     await f.stack.setConfig({
       'svc:username': { value: other.username },
       'svc:apiKey': { value: other.apiKey, secret: true },
     });
-    const refused = new RegExp(
-      `refusing to refresh .* belongs to account ${demo.accountId}, but the configured credentials .* account ${other.accountId}`,
-    );
-    // --run-program gives the provider the new credentials (a plain refresh, and `up --refresh`,
-    // read with those recorded with the default provider in the state).
     await assert.rejects(f.stack.refresh(['--run-program']), refused);
     assert.deepEqual(await guestIds(f), before, 'still in the state');
     assert.deepEqual(ids(await f.guests(owned)), before, 'and running');
+
     await f.stack.setConfig({
       'svc:username': { value: demo.username },
       'svc:apiKey': { value: demo.apiKey, secret: true },
     });
-    await f.stack.up(['--refresh', '--expect-no-changes']);
-    assert.deepEqual(ids(await f.guests(owned)), before, 'and no second guest');
+    await f.stack.refresh(['--run-program']);
+    await f.stack.up(['--expect-no-changes']);
+    assert.deepEqual(ids(await f.guests(owned)), before, 'no second guest');
   });
 
   it('6. DNS record and ticket update after a lost write: only what appeared after the write is taken', async () => {
