@@ -14,22 +14,36 @@ const STEPS: readonly { name: string; friendlyName: string }[] = [
   { name: 'CLOUD_INSTANCE_POWER_ON', friendlyName: 'Power On Cloud Instance' },
 ];
 
+const GROUP = { name: 'Cloud Instance Provisioning', averageTimeToComplete: '10' };
+
 export const isProvisioned = (guest: GuestRec, now: number) => now >= guest.readyAt;
 
-/** The running transaction while provisioning, else null. */
-export function activeTransaction(guest: GuestRec, now: number): Record<string, unknown> | null {
-  if (isProvisioned(guest, now)) return null;
+/** The provisioning transaction: the step running at `now`, or the last one once finished. */
+function provisioning(guest: GuestRec, now: number): Record<string, unknown> {
   const span = Math.max(1, guest.readyAt - guest.createDate);
-  const step =
-    STEPS[Math.min(STEPS.length - 1, Math.floor(((now - guest.createDate) / span) * STEPS.length))];
+  const end = Math.min(now, guest.readyAt);
+  const index = Math.floor(((end - guest.createDate) / span) * STEPS.length);
+  const step = STEPS[Math.max(0, Math.min(STEPS.length - 1, index))];
+  const stepStart = guest.createDate + Math.floor((span * STEPS.indexOf(step)) / STEPS.length);
   return {
     id: guest.transactionId,
     guestId: guest.id,
     createDate: formatApiDate(guest.createDate),
-    elapsedSeconds: Math.max(0, Math.floor((now - guest.createDate) / 1000)),
+    modifyDate: formatApiDate(end),
+    statusChangeDate: formatApiDate(stepStart),
+    elapsedSeconds: Math.max(0, Math.floor((end - guest.createDate) / 1000)),
     transactionStatus: { ...step },
+    transactionGroup: { ...GROUP },
   };
 }
+
+/** The running transaction while provisioning, else null. */
+export function activeTransaction(guest: GuestRec, now: number): Record<string, unknown> | null {
+  return isProvisioned(guest, now) ? null : provisioning(guest, now);
+}
+
+/** The most recent transaction: the provisioning one, running or finished. */
+export const lastTransaction = (guest: GuestRec, now: number) => provisioning(guest, now);
 
 const POWER = {
   RUNNING: { keyName: 'RUNNING', name: 'Running' },

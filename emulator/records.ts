@@ -77,6 +77,8 @@ export interface GuestRec {
   publicIp?: { id: number; address: string; componentId: number };
   backendIp: { id: number; address: string; componentId: number };
   blockDevices: { id: number; device: string; capacity: number }[];
+  /** The user who ordered the guest (absent for seeded and bulk-populated guests). */
+  orderedByUserId?: number;
 }
 
 export interface HardwareRec {
@@ -159,6 +161,12 @@ export interface DnsRecordRec {
   ttl: number;
   type: string;
   mxPriority?: number;
+  /** SOA timers and contact, kept when a record is written with them. */
+  expire?: number;
+  minimum?: number;
+  refresh?: number;
+  retry?: number;
+  responsiblePerson?: string;
   createDate: number;
 }
 

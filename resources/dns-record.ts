@@ -1,6 +1,7 @@
 import * as pulumi from '@pulumi/pulumi';
 import { delegatingProvider } from '../provider/dynamic/delegate';
 import { computed } from './computed';
+import { assertApiKeyIsSecret } from './secret-config';
 
 const provider = delegatingProvider('DnsRecord');
 
@@ -28,6 +29,7 @@ export class DnsRecord extends pulumi.dynamic.Resource {
   declare readonly resolvedZoneId: pulumi.Output<number>;
 
   constructor(name: string, args: DnsRecordArgs, opts?: pulumi.CustomResourceOptions) {
+    assertApiKeyIsSecret();
     super(
       provider,
       name,

@@ -2,3 +2,4 @@ export * from './virtual-guest';
 export * from './dns-record';
 export * from './ticket-update';
 export * from './lookups';
+export { ValidationError } from '../provider/dynamic/validate';

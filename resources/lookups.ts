@@ -11,6 +11,8 @@ import {
   type VirtualGuest,
 } from '../provider/managers';
 import { programClient } from './connection';
+import { checkDateRange, checkFilter, checkMask, lookupArgs } from './lookup-args';
+import { LIMITS } from '../provider/dynamic/validate';
 
 /**
  * Data sources. Dynamic providers have no Invoke, so these are plain functions that call the API
@@ -28,16 +30,28 @@ export interface GetDnsZoneArgs {
   name: string;
 }
 
-/** The zone with its records; rejects with `DNSZoneNotFound` when the account has no such zone. */
-export function getDnsZone(args: GetDnsZoneArgs): Promise<DnsZone> {
-  return new DnsManager(programClient()).getZoneByName(args.name);
+/**
+ * The zone with its records; rejects with `DNSZoneNotFound` when the account has no such zone.
+ * Every lookup checks its arguments first and rejects with a `ValidationError` naming each wrong
+ * one, before any call.
+ */
+export async function getDnsZone(args: GetDnsZoneArgs): Promise<DnsZone> {
+  const { name } = lookupArgs<GetDnsZoneArgs>('getDnsZone', args, ['name'], (a, failures) =>
+    failures.domain('name', a.name, true),
+  );
+  return new DnsManager(programClient()).getZoneByName(name);
 }
 export const getDnsZoneOutput = outputForm(getDnsZone);
 
-export function getAccount(args: { mask?: string } = {}): Promise<Account> {
-  return new AccountManager(programClient()).getAccount(
-    args.mask ?? 'id,companyName,email,country',
+export interface GetAccountArgs {
+  mask?: string;
+}
+
+export async function getAccount(args: GetAccountArgs = {}): Promise<Account> {
+  const { mask } = lookupArgs<GetAccountArgs>('getAccount', args, ['mask'], (a, failures) =>
+    checkMask(failures, a.mask),
   );
+  return new AccountManager(programClient()).getAccount(mask ?? 'id,companyName,email,country');
 }
 export const getAccountOutput = outputForm(getAccount);
 
@@ -45,15 +59,25 @@ export interface GetVirtualGuestsArgs {
   /** An object filter under `virtualGuests`, e.g. `{ virtualGuests: { domain: { operation: 'example.com' } } }`. */
   filter?: Record<string, unknown>;
   mask?: string;
+  /** At most this many guests (1 to 10,000). */
   limit?: number;
 }
 
 export async function getVirtualGuests(args: GetVirtualGuestsArgs = {}): Promise<VirtualGuest[]> {
+  const { filter, mask, limit } = lookupArgs<GetVirtualGuestsArgs>(
+    'getVirtualGuests',
+    args,
+    ['filter', 'mask', 'limit'],
+    (a, failures) => {
+      checkFilter(failures, a.filter, 'virtualGuests');
+      checkMask(failures, a.mask);
+      failures.integer('limit', a.limit, { min: 1, max: LIMITS.lookupLimit });
+    },
+  );
   const result = await programClient().call('Account', 'getVirtualGuests', {
-    mask:
-      args.mask ?? 'id,hostname,domain,fullyQualifiedDomainName,primaryIpAddress,datacenter.name',
-    ...(args.filter ? { filter: args.filter } : {}),
-    ...(args.limit ? { limit: args.limit } : {}),
+    mask: mask ?? 'id,hostname,domain,fullyQualifiedDomainName,primaryIpAddress,datacenter.name',
+    ...(filter ? { filter } : {}),
+    ...(limit ? { limit } : {}),
   });
   return [...(result as VirtualGuest[])];
 }
@@ -63,20 +87,27 @@ export interface GetTicketsArgs {
   createdBetween?: { start: string | Date; end: string | Date };
 }
 
-export function getTickets(args: GetTicketsArgs = {}): Promise<Ticket[]> {
-  const range = args.createdBetween;
+export async function getTickets(args: GetTicketsArgs = {}): Promise<Ticket[]> {
+  const { createdBetween: range } = lookupArgs<GetTicketsArgs>(
+    'getTickets',
+    args,
+    ['createdBetween'],
+    (a, failures) => checkDateRange(failures, a.createdBetween, 'createdBetween'),
+  );
   return new TicketManager(programClient()).listTickets(
     range ? { createdBetween: { start: new Date(range.start), end: new Date(range.end) } } : {},
   );
 }
 export const getTicketsOutput = outputForm(getTickets);
 
-export function getIpAddresses(): Promise<IpAddress[]> {
+export async function getIpAddresses(args: object = {}): Promise<IpAddress[]> {
+  lookupArgs('getIpAddresses', args, []);
   return new AccountManager(programClient()).getIpAddresses();
 }
 export const getIpAddressesOutput = outputForm(getIpAddresses);
 
-export function getDatacenters(): Promise<Datacenter[]> {
+export async function getDatacenters(args: object = {}): Promise<Datacenter[]> {
+  lookupArgs('getDatacenters', args, []);
   return new AccountManager(programClient()).getDatacenters();
 }
 export const getDatacentersOutput = outputForm(getDatacenters);

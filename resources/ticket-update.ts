@@ -1,6 +1,7 @@
 import * as pulumi from '@pulumi/pulumi';
 import { delegatingProvider } from '../provider/dynamic/delegate';
 import { computed } from './computed';
+import { assertApiKeyIsSecret } from './secret-config';
 
 const provider = delegatingProvider('TicketUpdate');
 
@@ -18,6 +19,7 @@ export class TicketUpdate extends pulumi.dynamic.Resource {
   declare readonly createDate: pulumi.Output<string | null>;
 
   constructor(name: string, args: TicketUpdateArgs, opts?: pulumi.CustomResourceOptions) {
+    assertApiKeyIsSecret();
     super(
       provider,
       name,

@@ -1,6 +1,7 @@
 import * as pulumi from '@pulumi/pulumi';
 import { delegatingProvider } from '../provider/dynamic/delegate';
 import { computed } from './computed';
+import { assertApiKeyIsSecret } from './secret-config';
 
 const provider = delegatingProvider('VirtualGuest');
 
@@ -104,6 +105,7 @@ export class VirtualGuest extends pulumi.dynamic.Resource {
   declare readonly estimatedMonthlyCost: pulumi.Output<number>;
 
   constructor(name: string, args: VirtualGuestArgs, opts?: pulumi.CustomResourceOptions) {
+    assertApiKeyIsSecret();
     super(
       provider,
       name,

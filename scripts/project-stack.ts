@@ -10,6 +10,8 @@ export interface ProjectStackOptions {
   stackName: string;
   /** Folder of the file:// backend (created if missing). */
   stateDir: string;
+  /** Another state backend (e.g. postgres://...) instead of the file:// one. */
+  backendUrl?: string;
   /** Extra environment for the CLI, the language host and the provider process. */
   env?: Record<string, string>;
   /** Receives everything the CLI prints (when its output is piped). */
@@ -37,6 +39,7 @@ export class ProjectStack {
   constructor(readonly options: ProjectStackOptions) {
     fs.mkdirSync(options.stateDir, { recursive: true });
     this.env = { ...offlineEnv(options.stateDir), ...options.env };
+    if (options.backendUrl) this.env.PULUMI_BACKEND_URL = options.backendUrl;
   }
 
   get dir(): string {

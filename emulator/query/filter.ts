@@ -61,7 +61,7 @@ export function compileFilter(type: TypeDef, filter: unknown, now: number, path 
         });
         continue;
       }
-      const get = (t.locals.get(key) ?? t.counts.get(key)) as Getter | undefined;
+      const get = (t.locals.get(key) ?? t.onDemand.get(key)) as Getter | undefined;
       if (!get) {
         throw new ApiFault(
           FaultCodes.public,

@@ -5,10 +5,12 @@
  * tree of property names, then checked against the schema.
  */
 import { ApiFault, FaultCodes, propertyNotValid, publicFault } from '../errors';
-import { typeDef, type TypeDef } from '../schema';
+import { isKnownType, typeDef, type TypeDef } from '../schema';
 
 export interface MaskNode {
   readonly props: Map<string, MaskNode>;
+  /** Types named in casts (`x(Svc_Hardware_Server)`): their properties are valid here too. */
+  readonly casts: Set<string>;
 }
 
 export interface Mask {
@@ -20,7 +22,7 @@ export interface Mask {
 const MAX_MASK_LENGTH = 65_536;
 const MAX_DEPTH = 24;
 
-const newNode = (): MaskNode => ({ props: new Map() });
+const newNode = (): MaskNode => ({ props: new Map(), casts: new Set() });
 
 type Token =
   { kind: 'name'; text: string; at: number } | { kind: 'punct'; text: string; at: number };
@@ -67,7 +69,7 @@ class Parser {
     const token = this.peek();
     if (token?.kind === 'name' && (token.text === 'mask' || token.text === 'filteredMask')) {
       this.pos += 1;
-      this.cast();
+      this.cast(root);
       if (this.accept('.')) this.path(root, 1);
       else if (this.accept('[')) this.list(root, 1, true);
       return token.text === 'filteredMask';
@@ -88,7 +90,7 @@ class Parser {
     this.pos += 1;
     let node = parent.props.get(token.text);
     if (!node) parent.props.set(token.text, (node = newNode()));
-    this.cast();
+    this.cast(node);
     if (this.accept('.')) this.path(node, depth + 1);
     else if (this.accept('[')) this.list(node, depth + 1, false);
   }
@@ -100,7 +102,7 @@ class Parser {
       const token = this.peek();
       if (atRoot && token?.kind === 'name' && token.text === 'mask') {
         this.pos += 1;
-        this.cast();
+        this.cast(parent);
         if (this.accept('.')) this.path(parent, depth);
         else if (this.accept('[')) this.list(parent, depth, true);
       } else {
@@ -110,13 +112,14 @@ class Parser {
     if (!this.accept(']')) this.fail('expected , or ]');
   }
 
-  /** `(Svc_Type)` casts are accepted and ignored: every object has one concrete type here. */
-  private cast(): void {
+  /** `(Svc_Type)`: the properties of that type are valid at `node` too. */
+  private cast(node: MaskNode): void {
     if (!this.accept('(')) return;
     const token = this.peek();
     if (token?.kind !== 'name') this.fail('expected a type name');
     this.pos += 1;
     if (!this.accept(')')) this.fail('expected )');
+    node.casts.add(token.text);
   }
 
   private peek(): Token | undefined {
@@ -164,22 +167,35 @@ export function maskFromStruct(value: Record<string, unknown>, depth = 1): MaskN
   return node;
 }
 
-/** Every name must be a property of its type; local and count properties take no sub-mask. */
+/** The type a mask level reads, then the types it is cast to. */
+export function levelTypes(node: MaskNode, type: TypeDef): TypeDef[] {
+  if (node.casts.size === 0) return [type];
+  return [
+    type,
+    ...[...node.casts].filter((name) => name !== type.name).map((name) => typeDef(name)),
+  ];
+}
+
+/** Every name must be a property of its type (or of a cast); plain properties take no sub-mask. */
 export function validateMask(node: MaskNode, type: TypeDef): void {
+  for (const cast of node.casts) {
+    if (!isKnownType(cast)) throw publicFault(`Object mask type '${cast}' is not a known type.`);
+  }
+  const types = levelTypes(node, type);
   for (const [name, child] of node.props) {
-    const relation = type.relations.get(name);
+    const owner = types.find(
+      (t) => t.relations.has(name) || t.locals.has(name) || t.onDemand.has(name),
+    );
+    if (!owner) throw propertyNotValid(name, type.name);
+    const relation = owner.relations.get(name);
     if (relation) {
       validateMask(child, typeDef(relation.type));
-    } else if (type.locals.has(name) || type.counts.has(name)) {
-      if (child.props.size > 0) {
-        const [first] = child.props.keys();
-        throw new ApiFault(
-          FaultCodes.public,
-          `Property '${first}' not valid for '${name}' of '${type.name}': '${name}' is not relational.`,
-        );
-      }
-    } else {
-      throw propertyNotValid(name, type.name);
+    } else if (child.props.size > 0) {
+      const [first] = child.props.keys();
+      throw new ApiFault(
+        FaultCodes.public,
+        `Property '${first}' not valid for '${name}' of '${owner.name}': '${name}' is not relational.`,
+      );
     }
   }
 }

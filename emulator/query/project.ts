@@ -1,11 +1,12 @@
 /**
  * Turns an object into what the API returns for a mask level: all local properties by default,
- * only the named ones when the level names any local property; relational and count properties
- * only when named. Null/absent values are left out, as the real API does.
+ * only the named ones when the level names any local property; relational and on-demand
+ * properties only when named. Null/absent values are left out, as the real API does. A level
+ * cast to another type (`mask(Svc_Hardware_Server)[...]`) also reads that type's properties.
  */
 import { relationItems, typeDef, type TypeDef, type ViewContext } from '../schema';
 import { matches, type FilterNode } from './filter';
-import type { MaskNode } from './mask';
+import { levelTypes, type MaskNode } from './mask';
 
 export function project(
   type: TypeDef,
@@ -17,10 +18,11 @@ export function project(
 ): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   const named = mask?.props;
+  const types = mask ? levelTypes(mask, type) : [type];
   let localsNamed = false;
   if (named) {
     for (const [name] of named) {
-      const get = type.locals.get(name);
+      const get = types.find((t) => t.locals.has(name))?.locals.get(name);
       if (!get) continue;
       localsNamed = true;
       put(out, name, get(object, ctx));
@@ -31,13 +33,14 @@ export function project(
   }
   if (!named) return out;
   for (const [name, child] of named) {
-    const count = type.counts.get(name);
-    if (count) {
-      out[name] = count(object, ctx);
+    const owner = types.find((t) => t.onDemand.has(name) || t.relations.has(name));
+    if (!owner) continue;
+    const plain = owner.onDemand.get(name);
+    if (plain) {
+      put(out, name, plain(object, ctx));
       continue;
     }
-    const relation = type.relations.get(name);
-    if (!relation) continue;
+    const relation = owner.relations.get(name)!;
     const target = typeDef(relation.type);
     const childFilter = filter?.children.get(name)?.node;
     if (relation.many) {

@@ -1,42 +1,40 @@
-/** Read-mostly services: Hardware_Server, Location_Datacenter, Network_Subnet_IpAddress. */
+/**
+ * Read-mostly services: Hardware_Server, Location / Location_Datacenter, Network_Vlan,
+ * Network_Subnet and Network_Subnet_IpAddress.
+ */
 import { DATACENTERS, datacenterById } from '../catalog';
 import { objectNotFound } from '../errors';
-import { expectArgs, list, owned, requireId, type AuthedContext } from './context';
+import { subnetById, vlanById } from '../network';
+import { expectArgs, list, ownedById, requireId, type AuthedContext } from './context';
 import { defineService } from './registry';
 
-defineService({
-  name: 'Hardware_Server',
-  load: (ctx: AuthedContext) => {
-    const id = requireId(ctx);
-    return owned(ctx, ctx.store.get('hardware', id), id);
-  },
-  methods: {},
-});
+for (const [name, load] of [
+  ['Hardware_Server', ownedById((ctx, id) => ctx.store.get('hardware', id))],
+  ['Network_Subnet_IpAddress', ownedById((ctx, id) => ctx.store.get('ipAddresses', id))],
+  ['Network_Vlan', ownedById((_, id) => vlanById(id))],
+  ['Network_Subnet', ownedById((_, id) => subnetById(id))],
+] as const) {
+  defineService({ name, load, methods: {} });
+}
 
-defineService({
-  name: 'Network_Subnet_IpAddress',
-  load: (ctx: AuthedContext) => {
-    const id = requireId(ctx);
-    return owned(ctx, ctx.store.get('ipAddresses', id), id);
-  },
-  methods: {},
-});
-
-defineService({
-  name: 'Location_Datacenter',
-  load: (ctx: AuthedContext) => {
-    const id = requireId(ctx);
-    const dc = datacenterById(id);
-    if (!dc) throw objectNotFound(id);
-    return dc;
-  },
-  methods: {
-    getDatacenters: {
-      access: 'optional',
-      handler: (ctx) => {
-        expectArgs(ctx, []);
-        return list(ctx, 'Svc_Location_Datacenter', DATACENTERS, null);
+/** Location and Location_Datacenter: the datacenters (anyone may list them). */
+for (const name of ['Location', 'Location_Datacenter']) {
+  defineService({
+    name,
+    load: (ctx: AuthedContext) => {
+      const id = requireId(ctx);
+      const dc = datacenterById(id);
+      if (!dc) throw objectNotFound(id);
+      return dc;
+    },
+    methods: {
+      getDatacenters: {
+        access: 'optional',
+        handler: (ctx) => {
+          expectArgs(ctx, []);
+          return list(ctx, `Svc_${name}`, DATACENTERS, null);
+        },
       },
     },
-  },
-});
+  });
+}

@@ -104,6 +104,14 @@ export function owned<T extends { accountId: number }>(
   return record;
 }
 
+/** A loader for objects addressed by the init-parameter id and owned by the caller's account. */
+export const ownedById =
+  <T extends { accountId: number }>(find: (ctx: AuthedContext, id: number) => T | undefined) =>
+  (ctx: AuthedContext): T => {
+    const id = requireId(ctx);
+    return owned(ctx, find(ctx, id), id);
+  };
+
 // ---------------------------------------------------------------------------------------------
 // Results
 

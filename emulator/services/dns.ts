@@ -16,22 +16,15 @@ import {
   structArg,
   type AuthedContext,
 } from './context';
+import { soaRecord } from '../types/dns';
 import { checkDomain } from './guest-template';
 import { defineService } from './registry';
 
 const MAX_TTL = 2_147_483_647;
-type RecordField = 'host' | 'data' | 'ttl' | 'type' | 'mxPriority';
-const RECORD_EXTRAS = new Set([
-  'complexType',
-  'id',
-  'domainId',
-  'isGatewayAddress',
-  'expire',
-  'minimum',
-  'refresh',
-  'retry',
-  'responsiblePerson',
-]);
+type RecordField = 'host' | 'data' | 'ttl' | 'type' | 'mxPriority' | SoaField | 'responsiblePerson';
+type SoaField = 'expire' | 'minimum' | 'refresh' | 'retry';
+const SOA_FIELDS: readonly SoaField[] = ['expire', 'minimum', 'refresh', 'retry'];
+const RECORD_EXTRAS = new Set(['complexType', 'id', 'domainId', 'isGatewayAddress']);
 
 const loadDomain = (ctx: AuthedContext): DnsDomainRec => {
   const id = requireId(ctx);
@@ -54,10 +47,11 @@ const bad = (field: string, value: unknown, expected: string) =>
     `Invalid value provided for '${field}': ${JSON.stringify(value) ?? String(value)}. ${expected}`,
   );
 
-function readTtl(value: unknown): number {
+/** A number of seconds (`ttl`, and the SOA timers), given as an integer or a digit string. */
+function readSeconds(value: unknown, field: string): number {
   const n = typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Number(value) : value;
   if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > MAX_TTL)
-    throw bad('ttl', value, 'Expected a positive integer (seconds).');
+    throw bad(field, value, 'Expected a positive integer (seconds).');
   return n;
 }
 
@@ -103,7 +97,22 @@ function checkRecord(
     if (isIP(data) !== 6) throw bad('data', data, 'An AAAA record needs an IPv6 address.');
     data = data.toLowerCase();
   }
-  const ttl = readTtl(pick('ttl') ?? 86400);
+  const ttl = readSeconds(pick('ttl') ?? 86400, 'ttl');
+  const soa: Partial<Record<SoaField, number>> = {};
+  for (const field of SOA_FIELDS) {
+    const value = pick(field);
+    if (value !== undefined) soa[field] = readSeconds(value, field);
+  }
+  const person = pick('responsiblePerson');
+  if (
+    person !== undefined &&
+    (typeof person !== 'string' || person.length > 255 || /\s/.test(person))
+  )
+    throw bad(
+      'responsiblePerson',
+      person,
+      "Expected a mailbox as a domain name, e.g. 'root.example.com.'.",
+    );
   let mxPriority: number | undefined;
   const priority = pick('mxPriority');
   if (priority !== undefined) {
@@ -119,6 +128,8 @@ function checkRecord(
     ttl,
     type: kind,
     mxPriority: kind === 'mx' ? mxPriority : undefined,
+    ...soa,
+    responsiblePerson: person,
   };
 }
 
@@ -134,6 +145,23 @@ function newRecord(
     createDate: ctx.now,
     ...checkRecord(input),
   };
+}
+
+/** The zone in BIND format, its SOA record first. */
+function zoneFile(zone: DnsDomainRec, records: DnsRecordRec[]): string {
+  const soa = soaRecord(zone);
+  const lines = [
+    `$ORIGIN ${zone.name}.`,
+    `$TTL ${soa.ttl}`,
+    `@\t${soa.ttl}\tIN\tSOA\t${soa.data} ${soa.responsiblePerson} ` +
+      `(${zone.serial} ${soa.refresh} ${soa.retry} ${soa.expire} ${soa.minimum})`,
+    ...records.map((r) => {
+      const data = r.type === 'txt' ? JSON.stringify(r.data) : r.data;
+      const priority = r.type === 'mx' ? `${r.mxPriority ?? 10} ` : '';
+      return `${r.host}\t${r.ttl}\tIN\t${r.type.toUpperCase()}\t${priority}${data}`;
+    }),
+  ];
+  return `${lines.join('\n')}\n`;
 }
 
 const listOrEmpty = (value: unknown, field: string): unknown[] => {
@@ -179,6 +207,13 @@ defineService({
           ...records.map((record) => ({ put: 'dnsRecords' as const, record })),
         ]);
         return one(ctx, 'Svc_Dns_Domain', zone);
+      },
+    },
+    getZoneFileContents: {
+      handler: (ctx) => {
+        expectArgs(ctx, []);
+        const zone = loadDomain(ctx);
+        return ok(zoneFile(zone, ctx.store.by('dnsRecords', 'domainId', zone.id)));
       },
     },
     getByDomainName: {

@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { money, monthlyFromHourly } from '../catalog';
 import { publicFault } from '../errors';
+import { addressIn, subnetFor } from '../network';
 import { activeTransaction } from '../provisioning';
 import type { BillingItemRec, GuestRec, IpAddressRec, TagRec } from '../records';
 import type { Store, WriteOp } from '../store';
@@ -40,15 +41,13 @@ export function tagsByName(store: Store, accountId: number): Map<string, TagRec>
   return new Map(store.by('tags', 'accountId', accountId).map((t) => [t.name, t]));
 }
 
-/** Address text for an IP record id: unique per id, public in 169.44-47.x.x, private in 10.x.x.x. */
-const publicAddress = (n: number) => `169.${44 + ((n >> 16) & 3)}.${(n >> 8) & 255}.${n & 255}`;
-const privateAddress = (n: number) => `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`;
-
 export interface BuildOptions {
   now: number;
   readyAt: number;
   globalIdentifier?: string;
   tagCache?: Map<string, TagRec>;
+  /** The user placing the order (shown as the order's user record). */
+  userId?: number;
 }
 
 /** The guest record and every write that creates it. */
@@ -73,12 +72,13 @@ export function buildGuest(
   };
   const ipRecord = (isPublic: boolean): IpAddressRec => {
     const ipId = store.nextId('ipAddresses');
+    const subnet = subnetFor(accountId, order.datacenter, isPublic ? 'PUBLIC' : 'PRIVATE');
     return {
       id: ipId,
       accountId,
-      ipAddress: isPublic ? publicAddress(ipId) : privateAddress(ipId),
+      ipAddress: addressIn(subnet, ipId),
       isPublic,
-      subnetId: isPublic ? 1_900_001 : 1_900_002,
+      subnetId: subnet.id,
       guestId: id,
     };
   };
@@ -118,6 +118,7 @@ export function buildGuest(
       device: d.device,
       capacity: d.capacity,
     })),
+    orderedByUserId: options.userId,
   };
   const ops: WriteOp[] = [
     ...tags.ops,

@@ -19,6 +19,7 @@ import {
   memoryPrice,
   networkPrice,
   osPrice,
+  priceAt,
   DATACENTERS,
   OPERATING_SYSTEMS,
   type Datacenter,
@@ -314,13 +315,14 @@ export function checkGuestTemplate(template: unknown): GuestOrder {
     }
   }
 
+  // The datacenter's prices: its pricing location group's, else the default ones.
   const prices = [
     cpuPrice(startCpus),
     memoryPrice(maxMemory),
     osPrice(os),
     networkPrice(networkSpeed),
-    ...blockDevices.map((d) => diskPrice(d.capacity, localDisk)),
-  ];
+    ...blockDevices.map((d, i) => diskPrice(d.capacity, localDisk, i)),
+  ].map((price) => priceAt(price, datacenter));
   return {
     hostname,
     domain,

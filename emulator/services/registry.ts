@@ -1,6 +1,6 @@
 /**
  * Services and their methods. Each service names its type and how to load the object a call
- * addresses; `getObject` and a getter per relational/count property (`getTagReferences`,
+ * addresses; `getObject` and a getter per relational/on-demand property (`getTagReferences`,
  * `getUpdates`, `getResourceRecords`, ...) come for free from the schema, as on the real API.
  */
 import { ApiFault, FaultCodes } from '../errors';
@@ -77,12 +77,12 @@ function genericMethod(def: ServiceDef, method: string): MethodDef | undefined {
       },
     };
   }
-  const count = type.counts.get(property);
-  if (count) {
+  const plain = type.onDemand.get(property);
+  if (plain) {
     return {
       handler: (ctx) => {
         expectArgs(ctx, []);
-        return { value: count(load(ctx), ctx) };
+        return { value: plain(load(ctx), ctx) ?? null };
       },
     };
   }

@@ -112,6 +112,7 @@ defineService({
         const { guest, ops } = buildGuest(ctx.store, ctx.account.id, order, {
           now: ctx.now,
           readyAt: readyAt(ctx),
+          userId: ctx.user.id,
         });
         await ctx.store.write(ops);
         return one(ctx, TYPE, guest);
@@ -133,6 +134,7 @@ defineService({
             now: ctx.now,
             readyAt: readyAt(ctx),
             tagCache,
+            userId: ctx.user.id,
           }),
         );
         await ctx.store.write(built.flatMap((b) => b.ops));

@@ -1,8 +1,26 @@
 /** Svc_Account and Svc_User_Customer: the caller's account and its users. */
 import { TICKET_CLOSED, TICKET_OPEN } from '../catalog';
 import { formatApiDate } from '../dates';
+import { datacenterById } from '../catalog';
+import { subnetById, type VlanView } from '../network';
 import type { AccountRec, UserRec } from '../records';
-import { defineType } from '../schema';
+import { defineType, type ViewContext } from '../schema';
+import { datacenterVlans, guestVlans } from './network';
+
+/** The VLANs the account's guests and servers are on, in id order. */
+function accountVlans(a: AccountRec, ctx: ViewContext): VlanView[] {
+  const byId = new Map<number, VlanView>();
+  for (const g of ctx.store.by('guests', 'accountId', a.id))
+    for (const v of guestVlans(g)) byId.set(v.id, v);
+  for (const h of ctx.store.by('hardware', 'accountId', a.id))
+    if (datacenterById(h.datacenterId))
+      for (const v of datacenterVlans(a.id, h.datacenterId)) byId.set(v.id, v);
+  return [...byId.values()].sort((x, y) => x.id - y.id);
+}
+
+const vlansIn = (space: VlanView['space']) => (a: AccountRec, ctx: ViewContext) =>
+  accountVlans(a, ctx).filter((v) => v.space === space);
+const subnetsOf = (vlans: VlanView[]) => vlans.map((v) => subnetById(v.subnetId)!);
 
 defineType<AccountRec>('Svc_Account', {
   locals: {
@@ -35,7 +53,7 @@ defineType<AccountRec>('Svc_Account', {
         ctx.store.by('guests', 'accountId', a.id).filter((g) => !g.hourlyBillingFlag),
     },
     hardware: {
-      type: 'Svc_Hardware_Server',
+      type: 'Svc_Hardware',
       many: true,
       get: (a, ctx) => ctx.store.by('hardware', 'accountId', a.id),
     },
@@ -71,8 +89,26 @@ defineType<AccountRec>('Svc_Account', {
       many: true,
       get: (a, ctx) => ctx.store.by('users', 'accountId', a.id),
     },
+    networkVlans: { type: 'Svc_Network_Vlan', many: true, get: accountVlans },
+    publicNetworkVlans: { type: 'Svc_Network_Vlan', many: true, get: vlansIn('PUBLIC') },
+    privateNetworkVlans: { type: 'Svc_Network_Vlan', many: true, get: vlansIn('PRIVATE') },
+    subnets: {
+      type: 'Svc_Network_Subnet',
+      many: true,
+      get: (a, ctx) => subnetsOf(accountVlans(a, ctx)),
+    },
+    publicSubnets: {
+      type: 'Svc_Network_Subnet',
+      many: true,
+      get: (a, ctx) => subnetsOf(vlansIn('PUBLIC')(a, ctx)),
+    },
+    privateSubnets: {
+      type: 'Svc_Network_Subnet',
+      many: true,
+      get: (a, ctx) => subnetsOf(vlansIn('PRIVATE')(a, ctx)),
+    },
   },
-  counts: {
+  onDemand: {
     virtualGuestCount: (a, ctx) => ctx.store.countBy('guests', 'accountId', a.id),
     hardwareCount: (a, ctx) => ctx.store.countBy('hardware', 'accountId', a.id),
     domainCount: (a, ctx) => ctx.store.countBy('dnsDomains', 'accountId', a.id),

@@ -1,5 +1,7 @@
 // Loads every API type definition (each module registers its types when imported).
 import './common';
+import './location';
+import './network';
 import './account';
 import './billing';
 import './dns';

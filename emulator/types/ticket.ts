@@ -2,10 +2,7 @@
 import { TICKET_STATUSES, TICKET_SUBJECTS } from '../catalog';
 import { formatApiDate } from '../dates';
 import type { TicketRec, TicketUpdateRec } from '../records';
-import { defineType, type ViewContext } from '../schema';
-
-const sameAccount = <T extends { accountId: number }>(record: T | undefined, ctx: ViewContext) =>
-  record && record.accountId === ctx.accountId ? record : undefined;
+import { defineType, sameAccount } from '../schema';
 
 defineType<TicketRec>('Svc_Ticket', {
   locals: {
@@ -21,6 +18,7 @@ defineType<TicketRec>('Svc_Ticket', {
     modifyDate: (t) => formatApiDate(t.modifyDate),
     lastEditDate: (t) => formatApiDate(t.modifyDate),
     lastEditType: () => 'USER',
+    totalUpdateCount: (t, ctx) => ctx.store.countBy('ticketUpdates', 'ticketId', t.id),
   },
   relations: {
     updates: {
@@ -33,7 +31,7 @@ defineType<TicketRec>('Svc_Ticket', {
       get: (t, ctx) => sameAccount(ctx.store.get('users', t.assignedUserId), ctx),
     },
     attachedHardware: {
-      type: 'Svc_Hardware_Server',
+      type: 'Svc_Hardware',
       many: true,
       get: (t, ctx) =>
         t.attachedHardwareIds
@@ -48,6 +46,14 @@ defineType<TicketRec>('Svc_Ticket', {
           .map((id) => sameAccount(ctx.store.get('guests', id), ctx))
           .filter(Boolean),
     },
+    firstUpdate: {
+      type: 'Svc_Ticket_Update',
+      get: (t, ctx) => ctx.store.by('ticketUpdates', 'ticketId', t.id)[0],
+    },
+    lastUpdate: {
+      type: 'Svc_Ticket_Update',
+      get: (t, ctx) => ctx.store.by('ticketUpdates', 'ticketId', t.id).at(-1),
+    },
     status: {
       type: 'Svc_Ticket_Status',
       get: (t) => ({ id: t.statusId, name: TICKET_STATUSES[t.statusId] }),
@@ -57,7 +63,7 @@ defineType<TicketRec>('Svc_Ticket', {
       get: (t) => TICKET_SUBJECTS.find((s) => s.id === t.subjectId),
     },
   },
-  counts: { updateCount: (t, ctx) => ctx.store.countBy('ticketUpdates', 'ticketId', t.id) },
+  onDemand: { updateCount: (t, ctx) => ctx.store.countBy('ticketUpdates', 'ticketId', t.id) },
 });
 
 defineType<TicketUpdateRec>('Svc_Ticket_Update', {
@@ -70,6 +76,11 @@ defineType<TicketUpdateRec>('Svc_Ticket_Update', {
     editorId: (u) => u.editorId,
   },
   relations: {
+    ticket: {
+      type: 'Svc_Ticket',
+      get: (u, ctx) => sameAccount(ctx.store.get('tickets', u.ticketId), ctx),
+    },
+    // The API declares the abstract Svc_User_Interface; customers' entries carry the customer.
     editor: {
       type: 'Svc_User_Customer',
       get: (u, ctx) =>

@@ -1,5 +1,6 @@
 import { inspect } from 'node:util';
 import { ApiKeyAuth, TokenAuth, authSecrets, type Auth } from './auth';
+import { checkMaxResponseBytes } from './body-limit';
 import { encodeMethodCall } from './codec';
 import {
   describeRequest,
@@ -11,6 +12,7 @@ import {
 import { serviceUrl } from './endpoints';
 import { SvcError, TransportError, Unauthenticated } from './errors';
 import { defineHidden } from './hidden';
+import { redact } from './redact';
 import { validateCallOptions, type CallOptions, type IterCallOptions } from './options';
 import { pageThrough } from './paging';
 import { buildApiHeaders, buildHttpHeaders, remoteServiceName } from './request';
@@ -18,6 +20,7 @@ import { withTotalCount } from './result';
 import { checkRetryOptions, withRetry, type RetryOptions } from './retry';
 import { Service } from './service';
 import { resolveSettings, type SettingsInput } from './settings';
+import { rateLimited } from './rate-limit';
 import { postXmlRpc, type HttpCall, type HttpResult } from './transport';
 import { defaultUserAgent } from './version';
 
@@ -34,6 +37,11 @@ export interface ClientOptions extends SettingsInput {
   onResponse?: (info: ResponseInfo) => void;
   /** Print one line per request and per response to standard output. */
   verbose?: boolean;
+  /**
+   * The most bytes of a response read off the wire, and the most its gzip/deflate body may
+   * inflate to (default 64 MiB); a bigger answer is a `ResponseTooLarge` error.
+   */
+  maxResponseBytes?: number;
 }
 
 /** The one method callable without credentials: it is how a token is obtained. */
@@ -51,6 +59,10 @@ const CLIENT_OPTIONS = new Set([
   'onRequest',
   'onResponse',
   'verbose',
+  'maxResponseBytes',
+  'maxCallsPerSecond',
+  'argumentName',
+  'defaults',
 ]);
 
 /** A misspelt option (`api_key`, `endpoint`) would otherwise surface much later as Unauthenticated. */
@@ -120,6 +132,12 @@ export class ClientBase {
   declare private keyAuth: ApiKeyAuth | undefined;
   /** Prepared calls for `keyAuth` (they hold the API key, hence hidden like it). */
   declare private keyAuthCalls: KeyAuthCalls | undefined;
+  /** See `ClientOptions.maxResponseBytes`. */
+  readonly maxResponseBytes: number;
+  /** Calls per second this client sends at most (undefined: no limit). */
+  readonly maxCallsPerSecond: number | undefined;
+  /** One HTTP attempt, through the client's rate limit when it has one. */
+  private readonly send: (call: HttpCall) => Promise<HttpResult>;
   private readonly retry: RetryOptions;
   private readonly userAgent: string;
   private readonly onRequest?: (info: RequestInfo) => void;
@@ -131,14 +149,20 @@ export class ClientBase {
     const settings = resolveSettings(options);
     this.endpointUrl = settings.endpointUrl;
     this.timeout = settings.timeout;
+    this.maxCallsPerSecond = settings.maxCallsPerSecond;
+    this.send = rateLimited(postXmlRpc, settings.maxCallsPerSecond);
     defineHidden(this, 'usernameValue', settings.username);
     defineHidden(this, 'apiKeyValue', settings.apiKey);
     defineHidden(this, 'authValue', options.auth);
     defineHidden(this, 'keyAuth', undefined);
     defineHidden(this, 'keyAuthCalls', undefined);
     this.retry = checkRetryOptions(options.retry);
+    this.maxResponseBytes = checkMaxResponseBytes(options.maxResponseBytes);
     this.userAgent = options.userAgent ?? defaultUserAgent();
-    const log = options.verbose ? (line: string) => console.log(line) : undefined;
+    // Log lines are redacted like errors: a mask, filter or argument may carry a credential.
+    const log = options.verbose
+      ? (line: string) => console.log(redact(line, this.secretsFor(this.auth, undefined)))
+      : undefined;
     if (options.onRequest || log) {
       this.onRequest = (info) => {
         log?.(`-> ${describeRequest(info)}`);
@@ -342,6 +366,7 @@ export class ClientBase {
       body: encodeMethodCall(method, [{ headers }, ...(options.args ?? [])]),
       headers: buildHttpHeaders(options, auth?.getHttpHeaders?.(), this.userAgent),
       timeoutMs: this.timeout * 1000,
+      maxResponseBytes: this.maxResponseBytes,
       secrets: this.secretsFor(auth, extras.secrets),
     };
   }
@@ -384,7 +409,7 @@ export class ClientBase {
     attempt: number,
     options: CallOptions,
   ): Promise<HttpResult> {
-    if (!this.onRequest && !this.onResponse) return postXmlRpc(call);
+    if (!this.onRequest && !this.onResponse) return this.send(call);
     return this.reportedAttempt(call, service, method, attempt, options);
   }
 
@@ -409,7 +434,7 @@ export class ClientBase {
         error,
       });
     try {
-      const result = await postXmlRpc(call);
+      const result = await this.send(call);
       report(result.status, result.totalItems);
       return result;
     } catch (err) {

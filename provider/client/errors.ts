@@ -3,7 +3,8 @@
  * every fault the API returns is a `SvcAPIError` (or a subclass chosen by its fault code).
  *
  * Messages never contain credentials: the classes only ever see fault codes and fault strings,
- * and the transport scrubs secrets out of anything it wraps (see `redact`).
+ * and the transport redacts credentials from both, and from anything else it wraps, before they
+ * get here (see redact.ts).
  */
 
 export type FaultCode = string | number;
@@ -46,6 +47,20 @@ export class InvalidMethodParameters extends SvcAPIError {}
 export class ApplicationError extends SvcAPIError {}
 export class RemoteSystemError extends SvcAPIError {}
 export class TransportError extends SvcAPIError {}
+
+/**
+ * The response body, or what it inflates to, is larger than the client's `maxResponseBytes`.
+ * `faultCode` is the HTTP status; never retried (the same call would get the same answer).
+ */
+export class ResponseTooLarge extends TransportError {
+  constructor(
+    status: number,
+    message: string,
+    readonly maxBytes: number,
+  ) {
+    super(status, message, { reason: 'too-large', responseStarted: true, status });
+  }
+}
 
 /** The DNS zone asked for by name does not exist on the account. */
 export class DNSZoneNotFound extends SvcError {
@@ -107,11 +122,5 @@ export function isNotFound(err: unknown): boolean {
   return err instanceof SvcAPIError && err.faultCode === OBJECT_NOT_FOUND_FAULT;
 }
 
-/** Replaces every occurrence of the given secrets in a text; used on anything that may echo a request. */
-export function redact(text: string, secrets: Iterable<string | undefined>): string {
-  let out = text;
-  for (const secret of secrets) {
-    if (secret && secret.length >= 4) out = out.split(secret).join('****');
-  }
-  return out;
-}
+/** Credential redaction (see redact.ts); exported here as well, where it has always been. */
+export { redact } from './redact';

@@ -32,4 +32,5 @@ export {
   type FilterCondition,
 } from './filter';
 export { closeConnections } from './transport';
+export { DEFAULT_MAX_RESPONSE_BYTES } from './body-limit';
 export * from './errors';

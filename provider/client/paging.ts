@@ -3,8 +3,13 @@ import { isListResult } from './result';
 /**
  * Paging for `iterCall` (the reference client's pre-5.5.3 `iter_call`): `chunk` is the page
  * size, `limit` the most results in total, `offset` where to start. Pages are fetched one at a
- * time as the consumer pulls; only the current page is held. Iteration stops at a short or
- * empty page, when the server's total (the `Svc-Total-Items` header) is reached, or at `limit`.
+ * time as the consumer pulls; only the current page is held. The next page starts where the
+ * items received end (a server may send fewer than asked for: it caps its page size).
+ *
+ * When to stop: at `limit`; at an empty page; at a page longer than asked for (the server
+ * ignored resultLimit and sent everything). With the total from the `Svc-Total-Items` header,
+ * when that many items have been read, and not before: a short page then only means the server
+ * caps its pages. Without the header, a short page is the only sign of the end.
  * A result that is not a list is yielded once.
  */
 
@@ -44,12 +49,13 @@ async function* pages<T>(
       if (page !== null && page !== undefined) yield page as T;
       return;
     }
+    if (page.length === 0) return;
     const take = limit === undefined ? page.length : Math.min(page.length, limit - yielded);
     for (let i = 0; i < take; i++) yield page[i] as T;
     yielded += take;
-    offset += size;
+    offset += page.length;
+    if (page.length > size) return;
     const total = isListResult(page) ? page.totalCount : undefined;
-    // A short page is the end; so is a long one: the server ignored resultLimit and sent it all.
-    if (page.length !== size || (total !== undefined && offset >= total)) return;
+    if (total === undefined ? page.length < size : offset >= total) return;
   }
 }

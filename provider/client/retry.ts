@@ -70,7 +70,7 @@ export function isRetriable(error: unknown, method: string): boolean {
   if (isRateLimited(error)) return true;
   if (!isSafeToRepeat(method)) return false;
   const failure = transportFailure(error);
-  if (!failure) return false;
+  if (!failure || failure.reason === 'too-large') return false;
   return failure.reason !== 'http' || RETRIABLE_STATUS.has(failure.status ?? 0);
 }
 

@@ -8,9 +8,10 @@ import { parseIni } from './ini';
 /**
  * Settings resolution. Each setting comes from the first source that gives a non-empty value:
  * explicit argument > environment (`SVC_USERNAME`, `SVC_API_KEY`, `SVC_ENDPOINT_URL`,
- * `SVC_TIMEOUT`) > settings file (`~/.svc`, or `configFile` instead; INI section `[svc]`, keys
- * `username`, `api_key`, `endpoint_url`, `timeout`). A missing `~/.svc` is fine; a missing
- * `configFile` that was asked for by name is an error.
+ * `SVC_TIMEOUT`, `SVC_MAX_CALLS_PER_SECOND`) > settings file (`~/.svc`, or `configFile` instead;
+ * INI section `[svc]`, keys `username`, `api_key`, `endpoint_url`, `timeout`,
+ * `max_calls_per_second`) > `defaults`. A missing `~/.svc` is fine; a missing `configFile` that
+ * was asked for by name is an error. A bad value's error names the source it came from.
  */
 
 export const DEFAULT_CONFIG_FILE = '~/.svc';
@@ -24,7 +25,13 @@ export interface SettingsInput {
   endpointUrl?: string;
   /** Seconds. */
   timeout?: number | string;
+  /** Calls per second this client sends at most (default: no limit). */
+  maxCallsPerSecond?: number | string;
   configFile?: string;
+  /** How errors name a value given as an argument (default: "the <key> argument"). */
+  argumentName?: (key: string) => string;
+  /** Values used when no argument, environment variable or settings file sets them. */
+  defaults?: { timeout?: number; maxCallsPerSecond?: number };
 }
 
 export interface Settings {
@@ -33,9 +40,11 @@ export interface Settings {
   endpointUrl: string;
   /** Seconds, > 0. */
   timeout: number;
+  /** > 0, or undefined for no limit. */
+  maxCallsPerSecond?: number;
 }
 
-type Key = 'username' | 'apiKey' | 'endpointUrl' | 'timeout';
+type Key = 'username' | 'apiKey' | 'endpointUrl' | 'timeout' | 'maxCallsPerSecond';
 interface Source {
   describe(key: Key): string;
   values: Partial<Record<Key, string | number | undefined>>;
@@ -46,12 +55,14 @@ const ENV_NAMES: Record<Key, string> = {
   apiKey: 'SVC_API_KEY',
   endpointUrl: 'SVC_ENDPOINT_URL',
   timeout: 'SVC_TIMEOUT',
+  maxCallsPerSecond: 'SVC_MAX_CALLS_PER_SECOND',
 };
 const FILE_KEYS: Record<Key, string> = {
   username: 'username',
   apiKey: 'api_key',
   endpointUrl: 'endpoint_url',
   timeout: 'timeout',
+  maxCallsPerSecond: 'max_calls_per_second',
 };
 const KEYS = Object.keys(ENV_NAMES) as Key[];
 
@@ -77,13 +88,17 @@ function present(value: string | number | undefined): value is string | number {
   return value !== undefined && value !== null && String(value).trim() !== '';
 }
 
-function parseTimeout(value: string | number, source: string): number {
-  const seconds = typeof value === 'number' ? value : Number(value.trim());
-  if (!Number.isFinite(seconds) || seconds <= 0) {
-    throw new SvcError(`Bad timeout from ${source}: expected a positive number of seconds`);
-  }
-  return seconds;
+function parsePositive(what: string, unit: string) {
+  return (value: string | number, source: string): number => {
+    const n = typeof value === 'number' ? value : Number(value.trim());
+    if (!Number.isFinite(n) || n <= 0) {
+      throw new SvcError(`Bad ${what} from ${source}: expected a positive number of ${unit}`);
+    }
+    return n;
+  };
 }
+const parseTimeout = parsePositive('timeout', 'seconds');
+const parseRate = parsePositive('call rate', 'calls per second');
 
 function parseEndpoint(value: string, source: string): string {
   let url: URL;
@@ -107,7 +122,7 @@ export function resolveSettings(
 ): Settings {
   const file = expandHome(input.configFile ?? DEFAULT_CONFIG_FILE, home);
   const sources: Source[] = [
-    { describe: (key) => `the ${key} argument`, values: input },
+    { describe: input.argumentName ?? ((key) => `the ${key} argument`), values: input },
     {
       describe: (key) => ENV_NAMES[key],
       values: Object.fromEntries(KEYS.map((key) => [key, env[ENV_NAMES[key]]])),
@@ -130,12 +145,19 @@ export function resolveSettings(
   };
   const endpoint = pick('endpointUrl');
   const timeout = pick('timeout');
-  return {
+  const rate = pick('maxCallsPerSecond');
+  const settings: Settings = {
     username: text('username'),
     apiKey: text('apiKey'),
     endpointUrl: endpoint
       ? parseEndpoint(String(endpoint.value), endpoint.source)
       : API_PUBLIC_ENDPOINT,
-    timeout: timeout ? parseTimeout(timeout.value, timeout.source) : DEFAULT_TIMEOUT_SECONDS,
+    timeout: timeout
+      ? parseTimeout(timeout.value, timeout.source)
+      : (input.defaults?.timeout ?? DEFAULT_TIMEOUT_SECONDS),
   };
+  const maxCallsPerSecond = rate
+    ? parseRate(rate.value, rate.source)
+    : input.defaults?.maxCallsPerSecond;
+  return maxCallsPerSecond === undefined ? settings : { ...settings, maxCallsPerSecond };
 }

@@ -1,17 +1,16 @@
 import { EventEmitter } from 'node:events';
 import { STATUS_CODES } from 'node:http';
-import { gunzip, gunzipSync, inflate, inflateSync } from 'node:zlib';
-import { promisify } from 'node:util';
 import { Agent, request } from 'undici';
-import { decodeMethodResponse, type DecodedResponse, type Fault, type XmlRpcValue } from './codec';
 import {
-  SvcAPIError,
-  SvcError,
-  TransportError,
-  faultToError,
-  redact,
-  type FaultCode,
-} from './errors';
+  DEFAULT_MAX_RESPONSE_BYTES,
+  decompressionOf,
+  inflateBody,
+  readWire,
+  type Decompression,
+} from './body-limit';
+import { decodeMethodResponse, type DecodedResponse, type Fault, type XmlRpcValue } from './codec';
+import { SvcAPIError, SvcError, TransportError, faultToError, type FaultCode } from './errors';
+import { redact, redactCode, redactSnippet } from './redact';
 
 /**
  * HTTP for XML-RPC: one POST per call over a shared keep-alive undici Agent, with real timeouts
@@ -26,7 +25,9 @@ export interface HttpCall {
   /** Lower-case names. */
   headers: Record<string, string>;
   timeoutMs: number;
-  /** Strings to scrub from any error text built from what the server sent. */
+  /** The most bytes read off the wire, and the most the body may inflate to (see body-limit.ts). */
+  maxResponseBytes?: number;
+  /** Credentials to redact from any error text (see redact.ts); reuse one array per credential set. */
   secrets: readonly string[];
 }
 
@@ -39,7 +40,7 @@ export interface HttpResult {
 
 /** Why a `TransportError` happened; kept in its `details[0]` for the retry policy. */
 export interface TransportFailure {
-  reason: 'connection' | 'timeout' | 'http';
+  reason: 'connection' | 'timeout' | 'http' | 'too-large';
   /** Whether any of the response (its status line) had arrived. */
   responseStarted: boolean;
   status?: number;
@@ -54,9 +55,10 @@ export function transportFailure(err: unknown): TransportFailure | undefined {
 }
 
 export const TOTAL_ITEMS_HEADER = 'svc-total-items';
-/** Bodies up to this size are gunzipped inline; bigger ones off the main thread. */
-const SYNC_INFLATE_LIMIT = 64 * 1024;
+/** How much of an HTTP error body goes into the message, after redaction. */
 const SNIPPET_CHARS = 200;
+/** How much of an HTTP error body is decoded and redacted to make that snippet. */
+const SNIPPET_WINDOW_BYTES = 64 * 1024;
 const TIMEOUT_CODES = new Set([
   'UND_ERR_CONNECT_TIMEOUT',
   'UND_ERR_HEADERS_TIMEOUT',
@@ -93,20 +95,16 @@ export async function closeConnections(): Promise<void> {
   await Promise.all(all.map((agent) => agent.close()));
 }
 
-const gunzipAsync = promisify(gunzip);
-const inflateAsync = promisify(inflate);
-
-async function decompress(
-  body: Buffer,
+/** How the body is decompressed; an unsupported Content-Encoding is a TransportError. */
+function decompressionFor(
   encoding: string | undefined,
   status: number,
-): Promise<Buffer> {
-  const name = (encoding ?? 'identity').trim().toLowerCase();
-  const small = body.length <= SYNC_INFLATE_LIMIT;
-  if (name === 'identity' || name === '') return body;
-  if (name === 'gzip' || name === 'x-gzip') return small ? gunzipSync(body) : gunzipAsync(body);
-  if (name === 'deflate') return small ? inflateSync(body) : inflateAsync(body);
-  throw new TransportError(status, `Unsupported Content-Encoding '${name}' in the response`, {
+  secrets: readonly string[],
+): Decompression {
+  const how = decompressionOf(encoding);
+  if (how) return how;
+  const shown = redactSnippet(String(encoding), secrets, SNIPPET_CHARS);
+  throw new TransportError(status, `Unsupported Content-Encoding '${shown}' in the response`, {
     reason: 'http',
     responseStarted: true,
     status,
@@ -134,16 +132,17 @@ function displayUrl(url: string): string {
   }
 }
 
-/** An error with every secret scrubbed from its text (API errors are rebuilt, same class). */
+/** An error with credentials redacted from its code and text (rebuilt, same class, when needed). */
 function scrubbed(err: SvcAPIError, secrets: readonly string[]): SvcAPIError {
-  const clean = redact(err.faultString, secrets);
-  if (clean === err.faultString) return err;
+  const text = redact(err.faultString, secrets);
+  const code = redactCode(err.faultCode, secrets);
+  if (text === err.faultString && code === err.faultCode) return err;
   const Cls = err.constructor as new (
     code: FaultCode,
     text: string,
     ...details: unknown[]
   ) => SvcAPIError;
-  return new Cls(err.faultCode, clean, ...err.details);
+  return new Cls(code, text, ...err.details);
 }
 
 function decode(body: Buffer, secrets: readonly string[]): DecodedResponse {
@@ -154,16 +153,18 @@ function decode(body: Buffer, secrets: readonly string[]): DecodedResponse {
   }
 }
 
+/** A fault as its error class, its code and string redacted (a server may echo the request). */
 function faultError(fault: Fault, secrets: readonly string[]): SvcAPIError {
-  return faultToError(fault.faultCode, redact(String(fault.faultString), secrets));
+  return faultToError(
+    redactCode(fault.faultCode, secrets),
+    redact(String(fault.faultString), secrets),
+  );
 }
 
+/** `HTTP 502 Bad Gateway: <the start of the page>`, redacted before it is cut. */
 function httpError(status: number, body: Buffer, call: HttpCall): TransportError {
-  const text = body
-    .toString('utf8', 0, SNIPPET_CHARS * 4)
-    .replace(/\s+/g, ' ')
-    .trim();
-  const snippet = redact(text.slice(0, SNIPPET_CHARS), call.secrets);
+  const text = body.toString('utf8', 0, Math.min(body.length, SNIPPET_WINDOW_BYTES));
+  const snippet = redactSnippet(text, call.secrets, SNIPPET_CHARS);
   const message =
     `HTTP ${status} ${STATUS_CODES[status] ?? ''}`.trim() + (snippet ? `: ${snippet}` : '');
   return new TransportError(status, message, {
@@ -184,7 +185,7 @@ function networkError(
   if (timedOut || (code !== undefined && TIMEOUT_CODES.has(code))) {
     return new TransportError(
       0,
-      `Timed out after ${call.timeoutMs / 1000} s waiting for ${where}`,
+      redact(`Timed out after ${call.timeoutMs / 1000} s waiting for ${where}`, call.secrets),
       {
         reason: 'timeout',
         responseStarted,
@@ -192,8 +193,9 @@ function networkError(
       } satisfies TransportFailure,
     );
   }
-  const message = redact((err as Error | undefined)?.message ?? String(err), call.secrets);
-  return new TransportError(0, `${message}${code ? ` (${code})` : ''} during ${where}`, {
+  const cause = (err as Error | undefined)?.message ?? String(err);
+  const message = redact(`${cause}${code ? ` (${code})` : ''} during ${where}`, call.secrets);
+  return new TransportError(0, message, {
     reason: 'connection',
     responseStarted,
     code,
@@ -227,10 +229,16 @@ export async function postXmlRpc(call: HttpCall): Promise<HttpResult> {
       bodyTimeout: call.timeoutMs,
     });
     responseStarted = true;
-    const raw = Buffer.from(await response.body.arrayBuffer());
     const status = response.statusCode;
-    const encoding = header(response.headers['content-encoding']);
-    const body = encoding === undefined ? raw : await decompress(raw, encoding, status);
+    const maxBytes = call.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+    const length = header(response.headers['content-length']);
+    const raw = await readWire(response.body, length, maxBytes, status);
+    const how = decompressionFor(
+      header(response.headers['content-encoding']),
+      status,
+      call.secrets,
+    );
+    const body = await inflateBody(raw, how, maxBytes, status);
     if (status >= 400) {
       if (status === 500) {
         let decoded: DecodedResponse | undefined;

@@ -1,6 +1,7 @@
-import { Client } from '../client';
+import type { Client } from '../client';
 import { AccountManager, DnsManager, TicketManager, VirtualGuestManager } from '../managers';
-import { say } from './log';
+import { clientFromConfig } from './config-client';
+import { protectSecrets, say } from './log';
 
 /** The part of Pulumi's ConfigureRequest the runtime reads (stack config, namespaced keys). */
 export interface ProviderConfig {
@@ -25,11 +26,7 @@ let connection: Connection | undefined;
 export async function configure(req: { config: ProviderConfig }): Promise<void> {
   configured = req.config;
   connection = undefined;
-}
-
-function setting(key: string): string | undefined {
-  const value = configured?.get(`svc:${key}`);
-  return value === undefined || value === '' ? undefined : value;
+  protectSecrets([req.config.get('svc:apiKey')]);
 }
 
 const DEFAULT_OUTCOME_WINDOW_SECONDS = 300;
@@ -39,7 +36,7 @@ const DEFAULT_OUTCOME_WINDOW_SECONDS = 300;
  * a 5xx) before failing: `svc:outcomeWindow` or `SVC_OUTCOME_WINDOW`, in seconds (default 300).
  */
 export function outcomeWindowMs(): number {
-  const text = setting('outcomeWindow') ?? process.env.SVC_OUTCOME_WINDOW;
+  const text = configured?.get('svc:outcomeWindow') || process.env.SVC_OUTCOME_WINDOW;
   const seconds = text === undefined || text === '' ? NaN : Number(text);
   return (
     (Number.isFinite(seconds) && seconds >= 0 ? seconds : DEFAULT_OUTCOME_WINDOW_SECONDS) * 1000
@@ -52,17 +49,13 @@ export function outcomeWindowMs(): number {
  */
 export function connect(): Connection {
   if (!connection) {
-    const timeout = setting('timeout');
-    const client = new Client({
-      username: setting('username'),
-      apiKey: setting('apiKey'),
-      endpointUrl: setting('endpointUrl'),
-      timeout: timeout === undefined ? undefined : Number(timeout),
+    const client = clientFromConfig((key) => configured?.get(key), {
       retry: {
         onRetry: ({ service, method, attempt, error }) =>
           say(`retrying ${service}.${method} (attempt ${attempt + 1}) after: ${error.message}`),
       },
     });
+    protectSecrets([client.apiKey]);
     connection = {
       client,
       guests: new VirtualGuestManager(client),

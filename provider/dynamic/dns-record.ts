@@ -1,8 +1,8 @@
 import type * as pulumi from '@pulumi/pulumi';
-import { isIPv4, isIPv6 } from 'node:net';
 import type { DnsResourceRecord } from '../managers';
-import { Failures, changedFields, isKnown } from './checks';
+import { changedFields } from './checks';
 import { connect, outcomeWindowMs, type Connection } from './connection';
+import { checkDnsRecord } from './dns-record-inputs';
 import { createOnce, writeIdempotent } from './exactly-once';
 import { requireEngine } from './engine-watch';
 import { say } from './log';
@@ -10,48 +10,9 @@ import { accountIdOf, requireOwner } from './owner';
 
 type Bag = Record<string, unknown>;
 
-const TYPES = ['A', 'AAAA', 'CNAME', 'MX', 'TXT', 'NS', 'PTR', 'SRV', 'SPF'] as const;
-const HOST =
-  /^(@|\*|(\*\.)?[a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?(\.[a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?)*)$/i;
-const DEFAULT_TTL = 900;
-
-function checkData(type: string, data: unknown, failures: Failures): void {
-  if (!failures.string('data', data, { required: true, maxLength: 4096 })) return;
-  const value = data as string;
-  if (type === 'A' && !isIPv4(value))
-    failures.add('data', `data ${JSON.stringify(value)} must be an IPv4 address for an A record`);
-  if (type === 'AAAA' && !isIPv6(value))
-    failures.add(
-      'data',
-      `data ${JSON.stringify(value)} must be an IPv6 address for an AAAA record`,
-    );
-}
-
+/** Types, syntax and ranges, before any call: dns-record-inputs.ts. */
 async function check(_olds: Bag, news: Bag): Promise<pulumi.dynamic.CheckResult> {
-  const inputs: Bag = { ...news, ttl: news.ttl ?? DEFAULT_TTL };
-  if (typeof inputs.type === 'string') inputs.type = inputs.type.toUpperCase();
-  const failures = new Failures();
-  const hasId = inputs.zoneId !== undefined;
-  const hasName = inputs.zoneName !== undefined;
-  if (hasId === hasName) failures.add('zoneId', 'set exactly one of zoneId and zoneName');
-  if (hasId) failures.integer('zoneId', inputs.zoneId, { min: 1 });
-  if (hasName) failures.domain('zoneName', inputs.zoneName, true);
-  if (
-    failures.string('host', inputs.host, { required: true, maxLength: 253 }) &&
-    !HOST.test(inputs.host as string)
-  ) {
-    failures.add('host', `host ${JSON.stringify(inputs.host)} must be @, * or a relative DNS name`);
-  }
-  if (failures.string('type', inputs.type, { required: true })) {
-    failures.oneOf('type', inputs.type as string, TYPES, 'a supported record type');
-    if (isKnown(inputs.data)) checkData(inputs.type as string, inputs.data, failures);
-  }
-  failures.integer('ttl', inputs.ttl, { min: 60, max: 604_800 });
-  if (inputs.type === 'MX')
-    failures.integer('mxPriority', inputs.mxPriority ?? 10, { min: 0, max: 65_535 });
-  else if (inputs.mxPriority !== undefined)
-    failures.add('mxPriority', 'mxPriority applies to MX records only');
-  return { inputs, failures: failures.list };
+  return checkDnsRecord(news);
 }
 
 const REPLACE = ['zoneId', 'zoneName', 'type'] as const;
@@ -106,8 +67,8 @@ const sameRecord = (wanted: RecordSpec) => (r: DnsResourceRecord) =>
  */
 async function create(inputs: Bag): Promise<pulumi.dynamic.CreateResult> {
   const c = connect();
-  const accountId = await accountIdOf(c);
   const zoneId = await zoneIdOf(c, inputs);
+  const accountId = await accountIdOf(c);
   const wanted = spec(inputs);
   const matching = async () => (await c.dns.listRecords(zoneId)).filter(sameRecord(wanted));
   const before = new Set((await matching()).map((r) => r.id));

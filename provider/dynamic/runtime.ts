@@ -4,6 +4,7 @@
  */
 import { dnsRecordProvider } from './dns-record';
 import { watchEngine } from './engine-watch';
+import { redacting } from './redacting';
 import { structSafe } from './struct-safe';
 import { ticketUpdateProvider } from './ticket-update';
 import { virtualGuestProvider } from './virtual-guest/provider';
@@ -13,7 +14,7 @@ export { configure } from './connection';
 watchEngine();
 
 export const providers = {
-  VirtualGuest: structSafe(virtualGuestProvider),
-  DnsRecord: structSafe(dnsRecordProvider),
-  TicketUpdate: structSafe(ticketUpdateProvider),
+  VirtualGuest: redacting(structSafe(virtualGuestProvider)),
+  DnsRecord: redacting(structSafe(dnsRecordProvider)),
+  TicketUpdate: redacting(structSafe(ticketUpdateProvider)),
 };

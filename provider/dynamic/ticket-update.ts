@@ -1,19 +1,18 @@
 import type * as pulumi from '@pulumi/pulumi';
 import type { TicketUpdateRecord } from '../managers';
-import { Failures, changedFields } from './checks';
+import { changedFields } from './checks';
 import { connect, outcomeWindowMs } from './connection';
 import { createOnce } from './exactly-once';
 import { requireEngine } from './engine-watch';
 import { say } from './log';
 import { accountIdOf, requireOwner } from './owner';
+import { checkTicketUpdate } from './ticket-update-inputs';
 
 type Bag = Record<string, unknown>;
 
+/** Types and ranges, before any call: ticket-update-inputs.ts. */
 async function check(_olds: Bag, news: Bag): Promise<pulumi.dynamic.CheckResult> {
-  const failures = new Failures();
-  failures.integer('ticketId', news.ticketId, { required: true, min: 1 });
-  failures.string('entry', news.entry, { required: true, maxLength: 64 * 1024 });
-  return { inputs: news, failures: failures.list };
+  return checkTicketUpdate(news);
 }
 
 /** Updates of a ticket are append-only: any change adds a new update (replace). */

@@ -12,10 +12,9 @@ import {
   type Auth,
 } from '../../provider/client';
 import { API_KEY, EMPTY_SETTINGS, USERNAME, setup, withEnv } from '../support/client-setup';
+import { PASSWORD } from '../support/test-credentials';
 import { startRecordingServer } from '../support/recording-server';
 import { after } from 'node:test';
-
-const PASSWORD = 'correct horse battery staple';
 
 void test('TokenAuth sends a PortalLoginToken authenticate header', async () => {
   const { server, client } = await setup({

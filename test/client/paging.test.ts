@@ -3,15 +3,19 @@ import { test } from 'node:test';
 import type { Handler, RecordedRequest } from '../support/recording-server';
 import { setup } from '../support/client-setup';
 
-/** Serves `count` guests, honouring resultLimit; sends Svc-Total-Items unless told not to. */
-function guests(count: number, { totalHeader = true } = {}): Handler {
+/**
+ * Serves `count` guests, honouring resultLimit but never sending more than `pageCap` at once;
+ * sends Svc-Total-Items unless told not to.
+ */
+function guests(count: number, { totalHeader = true, pageCap = Infinity } = {}): Handler {
   return (request) => {
     const { limit = count, offset = 0 } = (request.apiHeaders.resultLimit ?? {}) as {
       limit?: number;
       offset?: number;
     };
     const items = [];
-    for (let i = offset; i < Math.min(count, offset + limit); i++) items.push({ id: i });
+    const end = Math.min(count, offset + Math.min(limit, pageCap));
+    for (let i = offset; i < end; i++) items.push({ id: i });
     return { value: items, ...(totalHeader ? { totalItems: count } : {}) };
   };
 }
@@ -64,6 +68,42 @@ void test('the default page is 100 and paging stops when the total from the head
     [100, 0],
     [100, 100],
   ]);
+});
+
+void test('a server that caps its pages below chunk: the header says more remain, so paging goes on', async () => {
+  const { server, client } = await setup({}, guests(120, { pageCap: 50 }));
+  const items = await collect(client.iterCall('Account', 'getVirtualGuests', { chunk: 100 }));
+  assert.deepEqual(
+    items.map((g) => (g as { id: number }).id),
+    Array.from({ length: 120 }, (_, i) => i),
+  );
+  // Each page starts where the items received end.
+  assert.deepEqual(pages(server.requests), [
+    [100, 0],
+    [100, 50],
+    [100, 100],
+  ]);
+});
+
+void test('a capped server with a limit: exactly limit items, no gaps', async () => {
+  const { client } = await setup({}, guests(120, { pageCap: 50 }));
+  const items = await collect(
+    client.iterCall('Account', 'getVirtualGuests', { chunk: 100, limit: 110, offset: 5 }),
+  );
+  assert.deepEqual(
+    items.map((g) => (g as { id: number }).id),
+    Array.from({ length: 110 }, (_, i) => i + 5),
+  );
+});
+
+void test('an empty page ends paging even when the header says more remain', async () => {
+  const { server, client } = await setup({}, (request) => {
+    const { offset } = request.apiHeaders.resultLimit as { offset: number };
+    return { value: offset < 30 ? [{ id: offset }] : [], totalItems: 1000 };
+  });
+  const items = await collect(client.iterCall('Account', 'getVirtualGuests', { chunk: 10 }));
+  assert.equal(items.length, 30);
+  assert.equal(server.requests.length, 31);
 });
 
 void test('without the header paging stops at a short page', async () => {

@@ -166,3 +166,31 @@ void test('the Client uses SVC_* from the environment and the settings file on t
     ],
   );
 });
+
+void test('a call rate comes from the same sources, else the defaults; a bad value names its source', () => {
+  const file = settingsFile('[svc]\nmax_calls_per_second = 7\n');
+  assert.equal(resolveSettings({ configFile: file }, {}).maxCallsPerSecond, 7);
+  assert.equal(
+    resolveSettings({ configFile: file }, { SVC_MAX_CALLS_PER_SECOND: '9' }).maxCallsPerSecond,
+    9,
+  );
+  assert.equal(
+    resolveSettings({ maxCallsPerSecond: 3, configFile: file }, {}).maxCallsPerSecond,
+    3,
+  );
+  assert.equal(resolveSettings({ configFile: settingsFile('') }, {}).maxCallsPerSecond, undefined);
+  assert.equal(
+    resolveSettings({ configFile: settingsFile(''), defaults: { maxCallsPerSecond: 25 } }, {})
+      .maxCallsPerSecond,
+    25,
+  );
+  assert.throws(
+    () => resolveSettings({ configFile: settingsFile('') }, { SVC_MAX_CALLS_PER_SECOND: 'fast' }),
+    /Bad call rate from SVC_MAX_CALLS_PER_SECOND: expected a positive number of calls per second/,
+  );
+  assert.throws(
+    () =>
+      resolveSettings({ timeout: 'soon', argumentName: (key) => `stack config svc:${key}` }, {}),
+    /Bad timeout from stack config svc:timeout/,
+  );
+});

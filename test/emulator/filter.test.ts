@@ -312,7 +312,7 @@ describe('object filters', () => {
         ],
         [
           { virtualGuests: { datacenter: { planet: op('x') } } },
-          /Property 'planet' not valid for 'Svc_Location_Datacenter'/,
+          /Property 'planet' not valid for 'Svc_Location'/,
         ],
         [{ nonsense: { hostname: op('x') } }, /Property 'nonsense' not valid for 'Svc_Account'/],
         [{ virtualGuests: { datacenter: op('dal10') } }, /relational/],

@@ -192,6 +192,23 @@ describe('DNS', () => {
     );
   });
 
+  it('dumps a zone in BIND format, SOA first, one line per record', async () => {
+    const [zone] = await h.demo.call<Row[]>('Account', 'getDomains', { mask: 'id, serial' });
+    const records = await h.demo.call<Row[]>('Dns_Domain', 'getResourceRecords', { id: zone.id });
+    const text = await h.demo.call<string>('Dns_Domain', 'getZoneFileContents', { id: zone.id });
+    const lines = text.trimEnd().split('\n');
+    assert.deepEqual(lines.slice(0, 2), ['$ORIGIN example.com.', '$TTL 86400']);
+    assert.match(
+      lines[2],
+      new RegExp(`^@\\t86400\\tIN\\tSOA\\t\\S+ root\\.example\\.com\\. \\(${zone.serial} `),
+    );
+    assert.equal(lines.length, 3 + records.length);
+    assert.ok(lines.includes('@\t86400\tIN\tMX\t10 mail.example.com.'));
+    assert.ok(lines.includes('@\t3600\tIN\tTXT\t"v=spf1 mx -all"'));
+    const other = await h.other.callRaw('Dns_Domain', 'getZoneFileContents', { id: zone.id });
+    assert.equal(other.fault?.faultCode, 'Svc_Exception_ObjectNotFound');
+  });
+
   it('creates, edits and deletes zones and records', async () => {
     const client = await freshAccount(h.emu);
     const zone = await client.call<Row>('Dns_Domain', 'createObject', {
@@ -278,13 +295,14 @@ describe('Hardware_Server, Location_Datacenter', () => {
       hardwareStatus: { id: 5, status: 'ACTIVE' },
     });
     const dcs = await h.demo.call<Row[]>('Location_Datacenter', 'getDatacenters', { mask: 'name' });
-    assert.deepEqual(
-      dcs.map((d) => d.name),
-      ['dal10', 'wdc07', 'lon06', 'fra02', 'tok02', 'syd01'],
-    );
+    for (const name of ['dal10', 'dal12', 'dal13', 'wdc07', 'lon06', 'fra02', 'tok02', 'syd01'])
+      assert.ok(
+        dcs.some((d) => d.name === name),
+        name,
+      );
     const tokyo = await h.demo.call<Row[]>('Location_Datacenter', 'getDatacenters', {
       filter: { name: { operation: 'tok02' } },
     });
-    assert.deepEqual(tokyo, [{ id: 449604, name: 'tok02', longName: 'Tokyo 2' }]);
+    assert.deepEqual(tokyo, [{ id: 449604, name: 'tok02', longName: 'Tokyo 2', statusId: 2 }]);
   });
 });

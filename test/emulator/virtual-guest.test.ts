@@ -128,7 +128,8 @@ describe('Virtual_Guest.createObject', () => {
     assert.deepEqual(got.sshKeys, [{ id: 11 }, { id: 12 }]);
     assert.deepEqual(
       got.blockDevices.map((b: any) => b.diskImage.capacity),
-      [100, 250],
+      [100, 2, 250],
+      'the boot disk, the swap disk (device 1) every guest has, and the extra disk',
     );
     assert.equal(
       got.operatingSystem.softwareLicense.softwareDescription.referenceCode,
@@ -223,34 +224,129 @@ describe('Virtual_Guest options and order templates', () => {
         assert.equal(typeof option.itemPrice.item.description, 'string');
       }
     }
+    const values = <T>(group: string, read: (o: any) => T) => options[group].map(read);
+    const cpus = values('processors', (p) => p.template.startCpus as number);
+    const memory = values('memory', (m) => m.template.maxMemory as number);
+    const osCodes = values('operatingSystems', (o) => o.template.operatingSystemReferenceCode);
+    const datacenters = values('datacenters', (d) => d.template.datacenter.name);
+    for (const [group, list] of Object.entries({ cpus, memory, osCodes, datacenters })) {
+      assert.equal(new Set(list).size, list.length, `${group} are listed once each`);
+    }
     assert.deepEqual(
-      options.processors.map((p) => p.template.startCpus),
-      [1, 2, 4, 8, 16],
-    );
-    assert.equal(options.processors[0].itemPrice.hourlyRecurringFee, '.025');
-    assert.deepEqual(
-      options.memory.map((m) => m.template.maxMemory),
-      [1024, 2048, 4096, 8192, 16384, 32768, 65536],
-    );
-    assert.deepEqual(
-      options.operatingSystems.map((o) => o.template.operatingSystemReferenceCode),
-      [
-        'UBUNTU_LATEST',
-        'UBUNTU_22_64',
-        'UBUNTU_24_64',
-        'DEBIAN_12_64',
-        'CENTOS_STREAM_9_64',
-        'WIN_2022-STD_64',
-      ],
+      cpus,
+      [...cpus].sort((a, b) => a - b),
+      'core counts ascend',
     );
     assert.deepEqual(
-      options.datacenters.map((d) => d.template.datacenter.name),
-      ['dal10', 'wdc07', 'lon06', 'fra02', 'tok02', 'syd01'],
+      memory,
+      [...memory].sort((a, b) => a - b),
+      'memory sizes ascend',
     );
+    // The sizes of the public virtual server package, including those offered from the start.
+    for (const n of [1, 2, 4, 8, 12, 16, 32, 48, 56]) assert.ok(cpus.includes(n), `${n} cores`);
+    for (const mb of [1024, 2048, 4096, 6144, 8192, 12288, 16384, 32768, 65536, 131072]) {
+      assert.ok(memory.includes(mb), `${mb} MB`);
+    }
+    for (const code of [
+      'UBUNTU_LATEST',
+      'UBUNTU_22_64',
+      'UBUNTU_24_64',
+      'DEBIAN_12_64',
+      'CENTOS_STREAM_9_64',
+      'WIN_2022-STD_64',
+      'REDHAT_9_64',
+      'WIN_2019-STD_64',
+    ]) {
+      assert.ok(osCodes.includes(code), code);
+    }
+    for (const name of ['dal10', 'dal12', 'dal13', 'wdc07', 'lon06', 'fra02', 'tok02', 'syd01']) {
+      assert.ok(datacenters.includes(name), name);
+    }
+    assert.equal(datacenters[0], 'dal10', 'the default datacenter comes first');
+    // Default prices (the same in every datacenter without a pricing location group).
+    const priceOf = (group: string, field: string, value: number) =>
+      options[group].find((o: any) => o.template[field] === value)?.itemPrice;
+    assert.equal(priceOf('processors', 'startCpus', 1).hourlyRecurringFee, '.025');
+    assert.equal(priceOf('processors', 'startCpus', 1).locationGroupId, null);
+    assert.equal(priceOf('memory', 'maxMemory', 2048).hourlyRecurringFee, '.024');
     assert.deepEqual(
       options.networkComponents.map((n) => n.template.networkComponents[0].maxSpeed),
       [10, 100, 1000],
     );
+  });
+
+  it('lists the same datacenters as the Location services, with cities and price groups', async () => {
+    const options = await h.demo.call<Record<string, any[]>>(
+      'Virtual_Guest',
+      'getCreateObjectOptions',
+    );
+    const offered = options.datacenters.map((d) => d.template.datacenter.name).sort();
+    for (const service of ['Location', 'Location_Datacenter']) {
+      const listed = await h.anonymous.call<any[]>(service, 'getDatacenters', {
+        mask: 'name, longName, priceGroups[id, description], regions[keyname]',
+      });
+      assert.deepEqual(listed.map((d) => d.name).sort(), offered, service);
+      const dal13 = listed.find((d) => d.name === 'dal13');
+      assert.deepEqual(dal13, {
+        name: 'dal13',
+        longName: 'Dallas 13',
+        priceGroups: [],
+        regions: [{ keyname: 'DALLAS13' }],
+      });
+      const toronto = listed.find((d) => d.name === 'tor01');
+      assert.equal(toronto.longName, 'Toronto 1');
+      assert.deepEqual(toronto.priceGroups, [{ id: 503, description: 'Location Group 2' }]);
+    }
+  });
+
+  it("prices an order at the datacenter: default prices, or its location group's", async () => {
+    const client = await freshAccount(h.emu);
+    const template = guestTemplate({ startCpus: 2, maxMemory: 4096 });
+    const order = async (datacenter: string) =>
+      client.call<Record<string, any>>('Virtual_Guest', 'generateOrderTemplate', {
+        args: [{ ...template, datacenter: { name: datacenter } }],
+      });
+    const [group] = await client.call<any[]>('Location', 'getDatacenters', {
+      filter: { name: { operation: 'sao01' } },
+      mask: 'mask[priceGroups[id, name, locations[name]]]',
+    });
+    assert.equal(group.priceGroups.length, 1);
+    assert.ok(group.priceGroups[0].locations.some((l: any) => l.name === 'sao01'));
+    const standard = await order('dal10');
+    const grouped = await order('sao01');
+    assert.equal(standard.prices.length, grouped.prices.length);
+    for (const [i, price] of standard.prices.entries()) {
+      const local = grouped.prices[i];
+      assert.equal(price.locationGroupId, null);
+      assert.equal(local.locationGroupId, group.priceGroups[0].id);
+      assert.equal(local.item.description, price.item.description);
+      if (Number(price.hourlyRecurringFee) > 0) {
+        assert.ok(
+          Number(local.hourlyRecurringFee) > Number(price.hourlyRecurringFee),
+          `${price.item.description} costs more in sao01`,
+        );
+        assert.notEqual(local.id, price.id, 'a location price has its own id');
+      }
+    }
+    assert.ok(Number(grouped.postTaxRecurringHourly) > Number(standard.postTaxRecurringHourly));
+    // The guest is billed what its datacenter's order costs.
+    for (const [datacenter, quote] of [
+      ['dal10', standard],
+      ['sao01', grouped],
+    ] as const) {
+      const guest = await createGuest(client, { ...template, datacenter: { name: datacenter } });
+      const { billingItem } = await client.call<Record<string, any>>('Virtual_Guest', 'getObject', {
+        id: guest.id,
+        mask: 'billingItem[hourlyRecurringFee, children[hourlyRecurringFee]]',
+      });
+      assert.equal(billingItem.hourlyRecurringFee, quote.postTaxRecurringHourly, datacenter);
+      const parts = quote.prices.slice(1).map((p: any) => p.hourlyRecurringFee);
+      assert.deepEqual(
+        billingItem.children.map((c: any) => c.hourlyRecurringFee),
+        parts,
+        `${datacenter}: children are the order's other prices`,
+      );
+    }
   });
 
   it('generates an order template with prices without creating anything', async () => {

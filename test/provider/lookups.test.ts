@@ -11,16 +11,14 @@ import {
   getTickets,
   getVirtualGuests,
 } from '../../resources';
-import { providerEnv, type Emulator } from '../support/provider-env';
+import { providerEnv, setProgramConfig, type Emulator } from '../support/provider-env';
 
 // The data sources run in the program process and read `svc:*` from the stack config.
 describe('lookups against the emulator', () => {
   let emulator: Emulator;
   before(async () => {
     ({ emulator } = await providerEnv());
-    pulumi.runtime.setConfig('svc:endpointUrl', emulator.url);
-    pulumi.runtime.setConfig('svc:username', emulator.credentials.username);
-    pulumi.runtime.setConfig('svc:apiKey', emulator.credentials.apiKey);
+    setProgramConfig(emulator);
   });
   after(() => emulator?.close());
 

@@ -25,7 +25,9 @@ export interface CliFixtureOptions {
   stackName?: string;
   /** Share an emulator with another fixture (it is not closed with this one). */
   emulator?: Emulator;
-  /** Skip ts-node's type check of the program (on by default: the tests type-check with tsc). */
+  /** A state backend other than a file:// folder of this fixture (e.g. a postgres:// URL). */
+  backendUrl?: string;
+  /** Let ts-node type-check the program, as Pulumi does by default (off: `npm test` runs tsc on them). */
   typeCheck?: boolean;
 }
 
@@ -79,6 +81,7 @@ export async function cliFixture(options: CliFixtureOptions): Promise<CliFixture
     dir,
     stackName: options.stackName ?? 'test',
     stateDir: path.join(root, 'state'),
+    backendUrl: options.backendUrl,
     env: {
       SVC_FIXTURE: marker,
       ...(options.typeCheck ? {} : { PULUMI_NODEJS_TRANSPILE_ONLY: 'true' }),
@@ -136,10 +139,12 @@ export const hasTag = (tag: string) => (guest: VirtualGuest) =>
 
 const WRITE_METHOD = /\.(create|edit|delete|set|add|cancel|power|place)[A-Za-z]*$/;
 
-/** Calls of write methods the emulator served (all of them, or those of one method name). */
+/** Calls of write methods the emulator served: all, one method name, or one `Service.method`. */
 export function writeCalls(emulator: Emulator, method?: string): number {
+  const matches = (call: string) =>
+    method ? call === method || call.endsWith(`.${method}`) : WRITE_METHOD.test(call);
   return Object.entries(emulator.stats().calls)
-    .filter(([call]) => (method ? call.endsWith(`.${method}`) : WRITE_METHOD.test(call)))
+    .filter(([call]) => matches(call))
     .reduce((sum, [, count]) => sum + count, 0);
 }
 

@@ -116,4 +116,17 @@ describe('billing safety through the Pulumi CLI', { concurrency: true }, () => {
       /was ordered by an earlier unfinished create of this resource; adopting it/,
     );
   });
+
+  it('12. a plain-text svc:apiKey is refused before any call, with the command that fixes it', async () => {
+    const f = await fixture({});
+    const { apiKey } = f.emulator.credentials;
+    await f.stack.setConfig({ 'svc:apiKey': { value: apiKey } });
+    const callsBefore = f.emulator.stats().requests;
+    await assert.rejects(f.stack.preview(), (err: Error) => {
+      assert.match(err.message, /pulumi config set --secret svc:apiKey <value>/);
+      assert.ok(!err.message.includes(apiKey), 'the key is not repeated');
+      return true;
+    });
+    assert.equal(f.emulator.stats().requests, callsBefore, 'nothing reached the API');
+  });
 });

@@ -6,9 +6,9 @@ import { after } from 'node:test';
 import { Client, type ClientOptions } from '../../provider/client';
 import { startRecordingServer, type Handler, type RecordingServer } from './recording-server';
 
-/** A 64-hex-character key, like the real ones, that must never appear in messages. */
-export const API_KEY = 'f3c1a9d2e8b7f6a5c4d3e2f1a0b9c8d7e6f5a4b3c2d1e0f9a8b7c6d5e4f3a2b1';
-export const USERNAME = 'alice';
+import { API_KEY, USERNAME } from './test-credentials';
+
+export { API_KEY, USERNAME };
 
 /** An empty settings file, so a developer's own ~/.svc never leaks into a test. */
 export const EMPTY_SETTINGS = (() => {

@@ -1,3 +1,4 @@
+import * as pulumi from '@pulumi/pulumi';
 import { startEmulator } from '../../emulator';
 import { Client } from '../../provider/client';
 import { configure } from '../../provider/dynamic/connection';
@@ -23,4 +24,20 @@ export async function providerEnv(provisioningDelayMs = 300, config: Record<stri
   });
   const client = new Client({ username, apiKey, endpointUrl: emulator.url });
   return { emulator, client };
+}
+
+/**
+ * The program-side stack config (what the lookups read) pointing at `emulator`, as the language
+ * host hands it over: `svc:apiKey` listed as a secret unless `secretKeys` says otherwise.
+ */
+export function setProgramConfig(
+  emulator: Emulator,
+  secretKeys: string[] = ['svc:apiKey'],
+  values: Record<string, string> = {
+    'svc:endpointUrl': emulator.url,
+    'svc:username': emulator.credentials.username,
+    'svc:apiKey': emulator.credentials.apiKey,
+  },
+): void {
+  pulumi.runtime.setAllConfig(values, secretKeys);
 }

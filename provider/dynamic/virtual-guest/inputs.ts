@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import type { CreateInstanceSpec } from '../../managers';
 import { Failures, asBoolean, isKnown, isUnknown } from '../checks';
 import type { Catalog } from './catalog';
-import { TOKEN_TAG_PREFIX } from './provenance';
 
 /** The inputs of a VirtualGuest as stored after `check` (defaults applied, values normalised). */
 export interface GuestInputs {
@@ -53,6 +52,9 @@ export const EDIT_FIELDS = ['hostname', 'domain', 'notes', 'tags'] as const;
 /** Only change how the provider waits; no API call. */
 export const LOCAL_FIELDS = ['waitForReady', 'readyTimeoutMinutes'] as const;
 
+/** Checks that need no API call (types, syntax, ranges, sizes): validate.ts. */
+export { TOKEN_TAG_PREFIX, checkShape } from './validate';
+
 const DEFAULT_READY_TIMEOUT_MINUTES = 30;
 
 function digest(...parts: string[]): string {
@@ -91,68 +93,9 @@ export function withDefaults(
   out.readyTimeoutMinutes = news.readyTimeoutMinutes ?? DEFAULT_READY_TIMEOUT_MINUTES;
   out.tags = normaliseTags(news.tags ?? []);
   out.sshKeyIds = news.sshKeyIds ?? [];
-  if (typeof news.adoptId === 'number') out.adoptId = String(news.adoptId);
+  if (Number.isSafeInteger(news.adoptId)) out.adoptId = String(news.adoptId);
   delete out.creationToken;
   return out;
-}
-
-/** Checks that need no API call: types, syntax, ranges. */
-export function checkShape(inputs: Record<string, unknown>, failures: Failures): void {
-  failures.hostname('hostname', inputs.hostname, true);
-  failures.domain('domain', inputs.domain, true);
-  if (failures.string('hostname', inputs.hostname) && failures.string('domain', inputs.domain)) {
-    const fqdn = `${inputs.hostname}.${inputs.domain}`;
-    if (fqdn.length > 253)
-      failures.add(
-        'hostname',
-        `hostname + domain must be at most 253 characters, got ${fqdn.length}`,
-      );
-  }
-  failures.integer('startCpus', inputs.startCpus, { required: true, min: 1 });
-  failures.integer('maxMemory', inputs.maxMemory, { required: true, min: 1 });
-  failures.string('operatingSystemReferenceCode', inputs.operatingSystemReferenceCode, {
-    required: true,
-  });
-  failures.string('datacenter', inputs.datacenter, { required: true });
-  if (inputs.networkSpeed !== undefined)
-    failures.integer('networkSpeed', inputs.networkSpeed, { min: 1 });
-  for (const flag of ['hourlyBillingFlag', 'localDiskFlag', 'privateNetworkOnly', 'waitForReady']) {
-    failures.boolean(flag, inputs[flag]);
-  }
-  failures.number('readyTimeoutMinutes', inputs.readyTimeoutMinutes, { min: 0.01, max: 24 * 60 });
-  failures.string('notes', inputs.notes, { maxLength: 1000 });
-  failures.string('userData', inputs.userData, { maxLength: 16 * 1024 });
-  if (isKnown(inputs.tags)) {
-    const tags = inputs.tags as unknown[];
-    tags.forEach((tag, i) => {
-      if (typeof tag !== 'string' || !/^[a-z0-9][a-z0-9 _.:-]{0,127}$/.test(tag)) {
-        failures.add(
-          'tags',
-          `tags[${i}] ${JSON.stringify(tag)} must be 1-128 letters, digits, spaces or _ . : -`,
-        );
-      } else if (tag.startsWith(TOKEN_TAG_PREFIX)) {
-        failures.add(
-          'tags',
-          `tags[${i}]: the prefix ${TOKEN_TAG_PREFIX} is reserved for creation tokens`,
-        );
-      }
-    });
-  }
-  if (isKnown(inputs.sshKeyIds)) {
-    (inputs.sshKeyIds as unknown[]).forEach((id, i) =>
-      failures.integer(`sshKeyIds[${i}]`, id, { min: 1 }),
-    );
-  }
-  if (
-    inputs.adoptId !== undefined &&
-    !isUnknown(inputs.adoptId) &&
-    !/^[1-9][0-9]*$/.test(String(inputs.adoptId))
-  ) {
-    failures.add(
-      'adoptId',
-      `adoptId must be the numeric id of an existing guest, got ${JSON.stringify(inputs.adoptId)}`,
-    );
-  }
 }
 
 /** Checks against what the account is offered (getCreateObjectOptions). */

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { tagNames, type VirtualGuest } from '../../managers';
+import { TOKEN_TAG_PREFIX } from './validate';
 
 /**
  * Provenance of a guest: which resource's create ordered it, and whether a completed create has
@@ -18,8 +19,8 @@ import { tagNames, type VirtualGuest } from '../../managers';
  * CLI).
  */
 
-/** Reserved for the provider's own tags; user tags may not start with it. */
-export const TOKEN_TAG_PREFIX = 'pulumi-svc-';
+/** Reserved for the provider's own tags; user tags may not start with it (validate.ts). */
+export { TOKEN_TAG_PREFIX };
 
 /** A completed create handed this guest to a state: never adopted by another create. */
 export const OWNED_TAG = `${TOKEN_TAG_PREFIX}owned`;
