@@ -1,25 +1,35 @@
 #!/usr/bin/env node
+import { printAudit } from './audit-command';
 import { printBillingTable } from './billing';
 
-const USAGE = `Usage: pulumi-svc billing [--json] [pulumi preview options, e.g. --stack dev]
+const USAGE = `Usage: pulumi-svc <command> [--json] [options]   (in your Pulumi project)
 
-  billing   runs \`pulumi preview --json\` in the current Pulumi project and prints the plan's
-            billing table: each guest ordered, replaced or cancelled, with old and new hourly
-            cost and the total change. --json prints the changes as JSON instead.`;
+  billing [pulumi preview options, e.g. --stack dev]
+            runs \`pulumi preview --json\` and prints the plan's billing table: each guest
+            ordered, replaced or cancelled, with old and new hourly cost and the total change.
+  audit [--stack NAME]...
+            holds the account's guests against the states of the named stacks (default: every
+            stack of the current backend): billed guests that carry this provider's provenance
+            but are in no state, state entries whose guest is gone, guests changed outside Pulumi.
+
+  --json    prints the result as JSON instead of a table.`;
 
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
-  if (command !== 'billing') {
+  const json = rest.includes('--json');
+  if (command === 'billing') {
+    await printBillingTable(
+      process.cwd(),
+      rest.filter((arg) => arg !== '--json'),
+      {},
+      json,
+    );
+  } else if (command === 'audit') {
+    await printAudit(process.cwd(), rest);
+  } else {
     console.error(USAGE);
     process.exit(command === '--help' || command === '-h' ? 0 : 2);
   }
-  const json = rest.includes('--json');
-  await printBillingTable(
-    process.cwd(),
-    rest.filter((arg) => arg !== '--json'),
-    {},
-    json,
-  );
 }
 
 main(process.argv.slice(2)).catch((err: Error) => {

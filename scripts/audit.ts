@@ -1,0 +1,161 @@
+import type { VirtualGuest } from '../provider/managers';
+import { tagNames } from '../provider/managers';
+import { TOKEN_TAG_PREFIX } from '../provider/dynamic/virtual-guest/inputs';
+import type { StateResource } from './project-stack';
+
+/**
+ * `pulumi-svc audit`: the account's guests held against the states of the given stacks.
+ * - orphans: guests that carry this provider's provenance (a `pulumi-svc-` tag, set atomically
+ *   with the order) but whose id is in no state: billed, and no stack will ever delete them;
+ * - gone: state entries whose guest the account no longer has;
+ * - drift: guests whose size, names or tags differ from what their state recorded.
+ */
+
+export const GUEST_TYPE = 'pulumi-nodejs:dynamic/svc:VirtualGuest';
+/** What the audit reads of every guest of the account. */
+export const AUDIT_MASK =
+  'id,hostname,domain,startCpus,maxCpu,maxMemory,hourlyBillingFlag,tagReferences.tag.name,' +
+  'billingItem.hourlyRecurringFee,billingItem.recurringFee';
+
+export interface StackState {
+  stack: string;
+  resources: StateResource[];
+}
+
+export interface Orphan {
+  id: number;
+  fqdn: string;
+  hourlyCost: number | undefined;
+}
+
+export interface Gone {
+  stack: string;
+  urn: string;
+  id: string;
+}
+
+export interface Drift {
+  stack: string;
+  urn: string;
+  id: number;
+  /** field: [recorded in the state, now in the account] */
+  changes: Record<string, [unknown, unknown]>;
+}
+
+export interface AuditReport {
+  stacks: string[];
+  guests: number;
+  orphans: Orphan[];
+  gone: Gone[];
+  drift: Drift[];
+}
+
+const normalTags = (tags: unknown): string[] =>
+  (Array.isArray(tags) ? tags : [])
+    .map((tag) => String(tag).trim().toLowerCase())
+    .filter((tag) => !tag.startsWith(TOKEN_TAG_PREFIX))
+    .sort();
+
+const hourlyCost = (guest: VirtualGuest): number | undefined => {
+  const fee = (guest as { billingItem?: { hourlyRecurringFee?: number | string } }).billingItem
+    ?.hourlyRecurringFee;
+  return fee === undefined ? undefined : Number(fee);
+};
+
+/** The fields a state records that the account can change behind Pulumi's back. */
+function observed(guest: VirtualGuest): Record<string, unknown> {
+  return {
+    hostname: guest.hostname,
+    domain: guest.domain,
+    startCpus: guest.startCpus ?? guest.maxCpu,
+    maxMemory: guest.maxMemory,
+    tags: normalTags(tagNames(guest)),
+  };
+}
+
+export function audit(states: StackState[], guests: VirtualGuest[]): AuditReport {
+  const live = new Map(guests.map((guest) => [String(guest.id), guest]));
+  const owned = new Set<string>();
+  const gone: Gone[] = [];
+  const drift: Drift[] = [];
+  for (const { stack, resources } of states) {
+    for (const resource of resources) {
+      if (resource.type !== GUEST_TYPE || !resource.id) continue;
+      owned.add(resource.id);
+      const guest = live.get(resource.id);
+      if (!guest) {
+        gone.push({ stack, urn: resource.urn, id: resource.id });
+        continue;
+      }
+      const recorded = resource.outputs ?? {};
+      const changes: Drift['changes'] = {};
+      for (const [field, now] of Object.entries(observed(guest))) {
+        const then = field === 'tags' ? normalTags(recorded.tags) : recorded[field];
+        if (then !== undefined && JSON.stringify(then) !== JSON.stringify(now))
+          changes[field] = [then, now];
+      }
+      if (Object.keys(changes).length > 0)
+        drift.push({ stack, urn: resource.urn, id: guest.id, changes });
+    }
+  }
+  const orphans = guests
+    .filter((guest) => !owned.has(String(guest.id)))
+    .filter((guest) => tagNames(guest).some((tag) => tag.startsWith(TOKEN_TAG_PREFIX)))
+    .map((guest) => ({
+      id: guest.id,
+      fqdn: `${guest.hostname}.${guest.domain}`,
+      hourlyCost: hourlyCost(guest),
+    }));
+  return { stacks: states.map((s) => s.stack), guests: guests.length, orphans, gone, drift };
+}
+
+const name = (urn: string) => urn.split('::').pop() ?? urn;
+
+/** The report for people: one section per finding, and what to do about each. */
+export function formatAudit(report: AuditReport): string {
+  const lines = [
+    `Audited ${report.guests} guest(s) of the account against ${report.stacks.length} stack(s): ${report.stacks.join(', ') || '-'}`,
+  ];
+  if (report.orphans.length + report.gone.length + report.drift.length === 0) {
+    lines.push('Nothing to report: every guest of these stacks is in a state and matches it.');
+    return lines.join('\n');
+  }
+  if (report.orphans.length > 0) {
+    const total = report.orphans.reduce((sum, o) => sum + (o.hourlyCost ?? 0), 0);
+    lines.push(
+      '',
+      `Billed guests no stack owns (${report.orphans.length}, $${total.toFixed(4)}/hour):`,
+      ...report.orphans.map(
+        (o) =>
+          `  ${o.id}  ${o.fqdn}  ${o.hourlyCost === undefined ? '-' : `$${o.hourlyCost.toFixed(4)}/hour`}`,
+      ),
+      '  Take one over with `adoptId`, or cancel it if nothing needs it.',
+    );
+  }
+  if (report.gone.length > 0) {
+    lines.push(
+      '',
+      `State entries whose guest is gone (${report.gone.length}):`,
+      ...report.gone.map((g) => `  ${g.stack}  ${name(g.urn)}  id ${g.id}`),
+      '  `pulumi refresh` on those stacks drops them; the next `pulumi up` orders anew.',
+    );
+  }
+  if (report.drift.length > 0) {
+    lines.push(
+      '',
+      `Guests changed outside Pulumi (${report.drift.length}):`,
+      ...report.drift.map(
+        (d) =>
+          `  ${d.stack}  ${name(d.urn)}  id ${d.id}: ` +
+          Object.entries(d.changes)
+            .map(
+              ([field, [then, now]]) =>
+                `${field} ${JSON.stringify(then)} -> ${JSON.stringify(now)}`,
+            )
+            .join(', '),
+      ),
+      '  `pulumi refresh` records what is there; `pulumi up` then puts back what the program declares.',
+    );
+  }
+  return lines.join('\n');
+}

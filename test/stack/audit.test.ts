@@ -1,0 +1,77 @@
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import * as path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { after, before, describe, it } from 'node:test';
+import { promisify } from 'node:util';
+import { PACKAGE_ROOT, pulumiBinDir } from '../../scripts/pulumi-cli';
+import type { AuditReport } from '../../scripts/audit';
+import { cliFixture, hasTag, writeCalls, type CliFixture } from './cli';
+
+// `npx pulumi-svc audit --json` in the project, as a user runs it, on an account where orphans,
+// a vanished guest and drift were made on purpose: it must find exactly those.
+describe('pulumi-svc audit', () => {
+  let f: CliFixture;
+  before(async () => {
+    f = await cliFixture({ program: 'fleet', config: { 'stacktest:count': { value: '3' } } });
+    await f.stack.up();
+  });
+  after(() => f?.close());
+
+  const runAudit = async (): Promise<AuditReport> => {
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      [path.join(PACKAGE_ROOT, 'dist', 'scripts', 'cli.js'), 'audit', '--json'],
+      {
+        cwd: f.dir,
+        env: {
+          ...process.env,
+          ...f.stack.env,
+          PATH: `${pulumiBinDir()}${path.delimiter}${process.env.PATH}`,
+        },
+      },
+    );
+    return JSON.parse(stdout) as AuditReport;
+  };
+  const idOf = async (name: string) =>
+    Number((await f.stack.resources()).find((r) => r.urn.endsWith(`::${name}`))!.id);
+
+  it('finds nothing on an account whose guests are all in the stack as declared', async () => {
+    const report = await runAudit();
+    assert.equal(report.stacks.length, 1);
+    assert.deepEqual([report.orphans, report.gone, report.drift], [[], [], []]);
+  });
+
+  it('finds exactly the orphans, the vanished guest and the drift made on purpose', async () => {
+    const [g0, g1, g2] = [await idOf('g0'), await idOf('g1'), await idOf('g2')];
+    await f.client.call('Virtual_Guest', 'deleteObject', { id: g0 }); // gone
+    await f.client.call('Virtual_Guest', 'editObject', { id: g2, args: [{ hostname: 'moved' }] });
+    await f.stack.run(['state', 'delete', await f.stack.urnOf('g1'), '--yes']); // orphaned by hand
+
+    // An up killed after its order went out: a billed guest that no state holds.
+    await f.stack.setConfig({ 'stacktest:count': { value: '4' } });
+    const ordered = writeCalls(f.emulator, 'Virtual_Guest.createObject');
+    const run = f.stack.spawn(['up', '--yes', '--non-interactive', '--skip-preview']);
+    while (writeCalls(f.emulator, 'Virtual_Guest.createObject') === ordered) await sleep(100);
+    process.kill(run.child.pid!, 'SIGKILL');
+    await run.done;
+    await f.stack.run(['cancel', '--yes']);
+    const g3 = (await f.guests(hasTag('fleet'))).find((g) => ![g0, g1, g2].includes(g.id))!.id;
+
+    const report = await runAudit();
+    assert.deepEqual(report.orphans.map((o) => o.id).sort(), [g1, g3].sort());
+    assert.ok(
+      report.orphans.every((o) => o.hourlyCost! > 0),
+      'each orphan with its hourly cost',
+    );
+    assert.deepEqual(
+      report.gone.map((g) => [g.urn.split('::').pop(), g.id]),
+      [['g0', String(g0)]],
+    );
+    assert.deepEqual(
+      report.drift.map((d) => [d.id, d.changes]),
+      [[g2, { hostname: [report.drift[0].changes.hostname[0], 'moved'] }]],
+    );
+    assert.notEqual(report.drift[0].changes.hostname[0], 'moved');
+  });
+});
