@@ -5,6 +5,10 @@
  *   GET    /_emulator/stats                           counters (requests, calls, faults, writes)
  *   GET    /_emulator/faults                          current fault settings and queued one-shots
  *   POST   /_emulator/faults                          merge settings / queue `once` faults
+ *                                                      (rates: http500Rate, dropRate = reset before
+ *                                                      the call runs, loseResponseRate,
+ *                                                      slowCommitRate + slowCommitMs,
+ *                                                      errorAfterCommitRate + errorAfterCommitStatus)
  *   DELETE /_emulator/faults                          switch every fault off
  *   GET    /_emulator/settings, POST (provisioningDelayMs)
  *   GET    /_emulator/accounts                        accounts and their usernames

@@ -17,8 +17,12 @@ const HELP = `Usage: svc-emulator [options]
   --max-body-bytes <n>         request size limit (default 8388608)
   --fault-seed <n>             seed for the fault PRNG (reproducible fault sequences)
   --fault-500-rate <0..1>      fraction of calls answered with HTTP 500
-  --fault-drop-rate <0..1>     fraction of calls whose connection is dropped unanswered
+  --fault-drop-rate <0..1>     fraction of calls reset before they run (nothing applied, no answer)
   --fault-lose-response-rate <0..1>  fraction of calls applied, then dropped unanswered
+  --fault-slow-commit-rate <0..1>    fraction of calls that run only after --fault-slow-commit
+  --fault-slow-commit <t>      how late a slow commit runs: ms, or with s/ms suffix (default 3s)
+  --fault-5xx-after-commit-rate <0..1>  fraction of calls applied, then answered with an HTTP 5xx
+  --fault-5xx-after-commit-status <n>   that status (default 502)
   --fault-latency <min..max>   added latency per call in ms (e.g. 20..200)
   --rate-limit <n>             calls per second per caller before the rate-limit fault
   --verbose                    log every call to stderr
@@ -64,6 +68,10 @@ export function optionsFromArgs(argv: string[]): (EmulatorOptions & { json: bool
       'fault-500-rate': { type: 'string' },
       'fault-drop-rate': { type: 'string' },
       'fault-lose-response-rate': { type: 'string' },
+      'fault-slow-commit-rate': { type: 'string' },
+      'fault-slow-commit': { type: 'string' },
+      'fault-5xx-after-commit-rate': { type: 'string' },
+      'fault-5xx-after-commit-status': { type: 'string' },
       'fault-latency': { type: 'string' },
       'rate-limit': { type: 'string' },
       verbose: { type: 'boolean' },
@@ -81,15 +89,24 @@ export function optionsFromArgs(argv: string[]): (EmulatorOptions & { json: bool
       integer: true,
       min: -(2 ** 31),
     });
-  if (values['fault-500-rate'])
-    faults.http500Rate = parseNumber(values['fault-500-rate'], '--fault-500-rate', { max: 1 });
-  if (values['fault-drop-rate'])
-    faults.dropRate = parseNumber(values['fault-drop-rate'], '--fault-drop-rate', { max: 1 });
-  if (values['fault-lose-response-rate']) {
-    faults.loseResponseRate = parseNumber(
-      values['fault-lose-response-rate'],
-      '--fault-lose-response-rate',
-      { max: 1 },
+  const rates = {
+    'fault-500-rate': 'http500Rate',
+    'fault-drop-rate': 'dropRate',
+    'fault-lose-response-rate': 'loseResponseRate',
+    'fault-slow-commit-rate': 'slowCommitRate',
+    'fault-5xx-after-commit-rate': 'errorAfterCommitRate',
+  } as const;
+  for (const [flag, key] of Object.entries(rates)) {
+    const text = values[flag as keyof typeof rates];
+    if (text) faults[key] = parseNumber(text, `--${flag}`, { max: 1 });
+  }
+  if (values['fault-slow-commit'])
+    faults.slowCommitMs = parseDuration(values['fault-slow-commit'], '--fault-slow-commit');
+  if (values['fault-5xx-after-commit-status']) {
+    faults.errorAfterCommitStatus = parseNumber(
+      values['fault-5xx-after-commit-status'],
+      '--fault-5xx-after-commit-status',
+      { integer: true, min: 500, max: 599 },
     );
   }
   if (values['fault-latency']) {

@@ -1,15 +1,29 @@
 /**
- * Fault injection for tests and soaks: rates of HTTP 500s, dropped connections (no response),
- * lost responses (the call is applied, then the connection is dropped), added latency, a
- * per-caller requests-per-second limit answered with the rate-limit fault, and one-shot faults
- * aimed at a given service/method. Random draws come from a seeded PRNG: the same seed and the
- * same sequence of calls give the same faults.
+ * Fault injection for tests and soaks: rates of HTTP 500s, connections reset before the call runs
+ * (no response, nothing applied), lost responses (the call is applied, then the connection is
+ * dropped), slow commits (the call runs only after a delay, typically past the client's timeout),
+ * HTTP 5xx answers sent after the call was applied (a proxy giving up on a backend that committed),
+ * added latency, a per-caller requests-per-second limit answered with the rate-limit fault, and
+ * one-shot faults aimed at a given service/method. Random draws come from a seeded PRNG: the same
+ * seed and the same sequence of calls give the same faults.
  */
 import { ApiFault, FaultCodes } from './errors';
 import { mulberry32 } from './prng';
 
 export type InjectedFault =
-  'http-500' | 'drop' | 'lose-response' | 'rate-limit' | 'api-fault' | 'latency';
+  | 'http-500'
+  | 'drop'
+  | 'lose-response'
+  | 'rate-limit'
+  | 'api-fault'
+  | 'latency'
+  | 'slow-commit'
+  | 'error-after-commit';
+
+/** What a slow commit waits before running the call, unless told otherwise. */
+export const DEFAULT_SLOW_COMMIT_MS = 3000;
+/** The status of an `error-after-commit` answer, unless told otherwise (a proxy's Bad Gateway). */
+export const DEFAULT_AFTER_COMMIT_STATUS = 502;
 
 export interface OnceFault {
   /** `Virtual_Guest` or `Svc_Virtual_Guest`; omitted = any service. */
@@ -20,8 +34,10 @@ export interface OnceFault {
   /** For `api-fault`: the fault to answer with (default Svc_Exception_Public). */
   faultCode?: string;
   faultString?: string;
-  /** For `latency`: the delay. */
+  /** For `latency` and `slow-commit`: the delay (slow-commit: before the call runs). */
   delayMs?: number;
+  /** For `error-after-commit`: the HTTP status answered once the call has run (500-599). */
+  status?: number;
   /** How many matching calls it applies to (default 1). */
   times?: number;
 }
@@ -30,10 +46,18 @@ export interface FaultOptions {
   seed?: number;
   /** Fraction (0..1) of calls answered with HTTP 500 before they run. */
   http500Rate?: number;
-  /** Fraction of calls whose connection is destroyed without a response, before they run. */
+  /** Fraction of calls whose connection is reset without a response, before they run. */
   dropRate?: number;
   /** Fraction of calls that run (writes are applied and durable), then lose their response. */
   loseResponseRate?: number;
+  /** Fraction of calls that run only after `slowCommitMs` (the client has often given up by then). */
+  slowCommitRate?: number;
+  /** How long a slow commit waits before the call runs (default 3000 ms). */
+  slowCommitMs?: number;
+  /** Fraction of calls that run (writes are applied and durable), then are answered with a 5xx. */
+  errorAfterCommitRate?: number;
+  /** The status of those answers (default 502). */
+  errorAfterCommitStatus?: number;
   /** Added delay for each call, uniform in [min, max] ms. */
   latencyMs?: { min: number; max: number } | null;
   /** Calls per second allowed per caller; above it the rate-limit fault answers. */
@@ -47,6 +71,10 @@ export interface FaultState {
   http500Rate: number;
   dropRate: number;
   loseResponseRate: number;
+  slowCommitRate: number;
+  slowCommitMs: number;
+  errorAfterCommitRate: number;
+  errorAfterCommitStatus: number;
   latencyMs: { min: number; max: number } | null;
   rateLimitPerSecond: number | null;
   pending: OnceFault[];
@@ -62,6 +90,8 @@ export interface FaultDecision {
     | { kind: 'fault'; fault: ApiFault; injected: InjectedFault };
   /** Run the call, then drop the connection. */
   loseResponse: boolean;
+  /** Run the call, then answer with this HTTP status instead of its result. */
+  statusAfterCommit: number | null;
   /** The kinds injected, for the counters. */
   kinds: InjectedFault[];
 }
@@ -73,6 +103,8 @@ const KINDS: readonly InjectedFault[] = [
   'rate-limit',
   'api-fault',
   'latency',
+  'slow-commit',
+  'error-after-commit',
 ];
 const DEFAULT_SEED = 1;
 
@@ -101,6 +133,19 @@ export class FaultInjector {
     if (options.loseResponseRate !== undefined) {
       next.loseResponseRate = checkRate(options.loseResponseRate, 'loseResponseRate');
     }
+    if (options.slowCommitRate !== undefined)
+      next.slowCommitRate = checkRate(options.slowCommitRate, 'slowCommitRate');
+    if (options.slowCommitMs !== undefined)
+      next.slowCommitMs = checkDelay(options.slowCommitMs, 'slowCommitMs');
+    if (options.errorAfterCommitRate !== undefined) {
+      next.errorAfterCommitRate = checkRate(options.errorAfterCommitRate, 'errorAfterCommitRate');
+    }
+    if (options.errorAfterCommitStatus !== undefined) {
+      next.errorAfterCommitStatus = checkStatus(
+        options.errorAfterCommitStatus,
+        'errorAfterCommitStatus',
+      );
+    }
     if (options.latencyMs !== undefined) next.latencyMs = checkLatency(options.latencyMs);
     if (options.rateLimitPerSecond !== undefined) {
       const rps = options.rateLimitPerSecond;
@@ -125,13 +170,21 @@ export class FaultInjector {
   decide(service: string, method: string, caller: string, now: number): FaultDecision {
     const s = this.state;
     // Always draw the same number of values so a seed replays identically whatever is enabled.
-    const [r500, rDrop, rLose, rLatency] = [
+    const [r500, rDrop, rLose, rLatency, rSlow, rAfter] = [
+      this.random(),
+      this.random(),
       this.random(),
       this.random(),
       this.random(),
       this.random(),
     ];
-    const decision: FaultDecision = { delayMs: 0, instead: null, loseResponse: false, kinds: [] };
+    const decision: FaultDecision = {
+      delayMs: 0,
+      instead: null,
+      loseResponse: false,
+      statusAfterCommit: null,
+      kinds: [],
+    };
 
     const once = this.takeOnce(service, method);
     if (s.latencyMs) {
@@ -163,6 +216,12 @@ export class FaultInjector {
     } else if (rLose < s.loseResponseRate) {
       decision.loseResponse = true;
       decision.kinds.push('lose-response');
+    } else if (rSlow < s.slowCommitRate) {
+      decision.delayMs += s.slowCommitMs;
+      decision.kinds.push('slow-commit');
+    } else if (rAfter < s.errorAfterCommitRate) {
+      decision.statusAfterCommit = s.errorAfterCommitStatus;
+      decision.kinds.push('error-after-commit');
     }
     return decision;
   }
@@ -198,6 +257,12 @@ export class FaultInjector {
         return;
       case 'latency':
         decision.delayMs = once.delayMs ?? 1000;
+        return;
+      case 'slow-commit':
+        decision.delayMs += once.delayMs ?? DEFAULT_SLOW_COMMIT_MS;
+        return;
+      case 'error-after-commit':
+        decision.statusAfterCommit = once.status ?? DEFAULT_AFTER_COMMIT_STATUS;
         return;
       case 'rate-limit':
         decision.instead = {
@@ -240,6 +305,10 @@ function blankState(seed: number): FaultState {
     http500Rate: 0,
     dropRate: 0,
     loseResponseRate: 0,
+    slowCommitRate: 0,
+    slowCommitMs: DEFAULT_SLOW_COMMIT_MS,
+    errorAfterCommitRate: 0,
+    errorAfterCommitStatus: DEFAULT_AFTER_COMMIT_STATUS,
     latencyMs: null,
     rateLimitPerSecond: null,
     pending: [],
@@ -262,6 +331,18 @@ function checkPositive(value: unknown, name: string): number {
   if (typeof value !== 'number' || !(value > 0) || !Number.isFinite(value)) {
     throw new Error(`faults.${name} must be a positive number`);
   }
+  return value;
+}
+
+function checkDelay(value: unknown, name: string): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > 600_000)
+    throw new Error(`faults.${name} must be an integer from 1 to 600000 (milliseconds)`);
+  return value;
+}
+
+function checkStatus(value: unknown, name: string): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 500 || value > 599)
+    throw new Error(`faults.${name} must be an HTTP status from 500 to 599`);
   return value;
 }
 
@@ -292,6 +373,7 @@ function checkOnce(value: unknown): OnceFault {
     throw new Error('faults.once.method must be a string');
   if (o.times !== undefined) checkPositive(o.times, 'once.times');
   if (o.delayMs !== undefined) checkPositive(o.delayMs, 'once.delayMs');
+  if (o.status !== undefined) checkStatus(o.status, 'once.status');
   return {
     service: o.service,
     method: o.method,
@@ -299,6 +381,7 @@ function checkOnce(value: unknown): OnceFault {
     faultCode: o.faultCode === undefined ? undefined : String(o.faultCode),
     faultString: o.faultString === undefined ? undefined : String(o.faultString),
     delayMs: o.delayMs,
+    status: o.status,
     times: o.times,
   };
 }

@@ -125,8 +125,9 @@ async function handleCall(
   for (const kind of decision.kinds) deps.stats.bump(deps.stats.injected, kind);
   if (decision.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, decision.delayMs));
   if (decision.instead?.kind === 'drop') {
-    logCall(deps, label, 'injected drop', started);
-    return void req.socket.destroy();
+    // Reset before the call runs: nothing is applied and the client gets no answer.
+    logCall(deps, label, 'injected reset', started);
+    return void req.socket.resetAndDestroy();
   }
   if (decision.instead?.kind === 'http-500') {
     logCall(deps, label, 'injected HTTP 500', started);
@@ -149,7 +150,13 @@ async function handleCall(
       result.totalItems ?? (Array.isArray(result.value) ? result.value.length : undefined);
   } catch (err) {
     if (decision.loseResponse) return void req.socket.destroy();
+    if (decision.statusAfterCommit !== null)
+      return sendAfterCommit(deps, res, label, decision, started);
     return answerFault(asFault(err, deps));
+  }
+  if (decision.statusAfterCommit !== null) {
+    // The call ran and any write is durable; the client hears a gateway error instead.
+    return sendAfterCommit(deps, res, label, decision, started);
   }
   if (decision.loseResponse) {
     // The call ran and any write is durable; the client just never hears about it.
@@ -159,6 +166,19 @@ async function handleCall(
   if (totalItems !== undefined) res.setHeader('Svc-Total-Items', String(totalItems));
   logCall(deps, label, 'ok', started);
   await sendXml(req, res, 200, xml);
+}
+
+function sendAfterCommit(
+  deps: ServerDeps,
+  res: http.ServerResponse,
+  label: string,
+  decision: { statusAfterCommit: number | null },
+  started: number,
+): void {
+  const status = decision.statusAfterCommit ?? 502;
+  logCall(deps, label, `injected HTTP ${status} after the call ran`, started);
+  if (res.destroyed || res.socket?.destroyed) return; // the client gave up already
+  sendText(res, status, http.STATUS_CODES[status] ?? 'Server Error');
 }
 
 function safeDecode(segment: string): string {

@@ -7,7 +7,7 @@ export interface EmulatorStats {
   calls: Record<string, number>;
   /** API faults answered, by fault code. */
   faults: Record<string, number>;
-  /** Injected faults, by kind: http-500, drop, lose-response, latency, rate-limit, api-fault. */
+  /** Injected faults, by kind: http-500, drop, lose-response, latency, rate-limit, api-fault, slow-commit, error-after-commit. */
   faultsInjected: Record<string, number>;
   /** Acknowledged write transactions. */
   writes: number;

@@ -71,6 +71,19 @@ export interface VirtualGuestArgs {
   adoptId?: pulumi.Input<string | number>;
 }
 
+const TYPE = 'pulumi-nodejs:dynamic/svc:VirtualGuest';
+
+/**
+ * `<organization>/<URN>` of the resource, the seed of its creation token. Computed from the
+ * parent's URN through a plain promise: an Output of the parent's URN would make this resource
+ * depend on its parent, and depending on a component means waiting for all of its children.
+ */
+function provenance(name: string, parent?: pulumi.Resource): pulumi.Output<string> {
+  const urn = pulumi.createUrn(name, TYPE, parent);
+  const known = new Promise<string>((resolve) => urn.apply(resolve));
+  return pulumi.output(known).apply((text) => `${pulumi.getOrganization()}/${text}`);
+}
+
 /**
  * A cloud compute instance (`Svc_Virtual_Guest`), billed while it exists. Created once through
  * `Virtual_Guest.createObject`, then hostname, domain, notes and tags change in place; any change
@@ -116,6 +129,7 @@ export class VirtualGuest extends pulumi.dynamic.Resource {
         ...args,
         resourceName: name,
         identity: `${pulumi.getProject()}/${pulumi.getStack()}/${name}`,
+        provenance: provenance(name, opts?.parent),
       },
       opts,
       'svc',

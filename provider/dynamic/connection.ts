@@ -29,6 +29,20 @@ export async function configure(req: { config: ProviderConfig }): Promise<void> 
   protectSecrets([req.config.get('svc:apiKey')]);
 }
 
+const DEFAULT_OUTCOME_WINDOW_SECONDS = 300;
+
+/**
+ * How long to keep looking for the effect of a write whose outcome is unknown (a timeout, a reset,
+ * a 5xx) before failing: `svc:outcomeWindow` or `SVC_OUTCOME_WINDOW`, in seconds (default 300).
+ */
+export function outcomeWindowMs(): number {
+  const text = configured?.get('svc:outcomeWindow') || process.env.SVC_OUTCOME_WINDOW;
+  const seconds = text === undefined || text === '' ? NaN : Number(text);
+  return (
+    (Number.isFinite(seconds) && seconds >= 0 ? seconds : DEFAULT_OUTCOME_WINDOW_SECONDS) * 1000
+  );
+}
+
 /**
  * One client per provider process, from stack config `svc:*`; what is unset falls back, inside
  * the client, to SVC_USERNAME / SVC_API_KEY / SVC_ENDPOINT_URL and then the settings file.

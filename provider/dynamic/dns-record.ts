@@ -1,10 +1,12 @@
 import type * as pulumi from '@pulumi/pulumi';
 import type { DnsResourceRecord } from '../managers';
 import { changedFields } from './checks';
-import { connect, type Connection } from './connection';
+import { connect, outcomeWindowMs, type Connection } from './connection';
 import { checkDnsRecord } from './dns-record-inputs';
-import { createOnce, removeOnce } from './exactly-once';
+import { createOnce, writeIdempotent } from './exactly-once';
+import { requireEngine } from './engine-watch';
 import { say } from './log';
+import { accountIdOf, requireOwner } from './owner';
 
 type Bag = Record<string, unknown>;
 
@@ -16,10 +18,11 @@ async function check(_olds: Bag, news: Bag): Promise<pulumi.dynamic.CheckResult>
 const REPLACE = ['zoneId', 'zoneName', 'type'] as const;
 const EDIT = ['host', 'data', 'ttl', 'mxPriority'] as const;
 
+/** Type and zone changes replace; other changes are left for the engine to diff (see VirtualGuest). */
 async function diff(_id: string, olds: Bag, news: Bag): Promise<pulumi.dynamic.DiffResult> {
   const replaces = changedFields(olds, news, REPLACE);
-  const edits = changedFields(olds, news, EDIT);
-  return { changes: replaces.length + edits.length > 0, replaces };
+  if (replaces.length > 0) return { changes: true, replaces };
+  return changedFields(olds, news, EDIT).length > 0 ? { replaces: [] } : { changes: false };
 }
 
 async function zoneIdOf(c: Connection, inputs: Bag): Promise<number> {
@@ -27,11 +30,15 @@ async function zoneIdOf(c: Connection, inputs: Bag): Promise<number> {
   return (await c.dns.getZoneByName(String(inputs.zoneName), false)).id;
 }
 
-function outputs(inputs: Bag, record: DnsResourceRecord, zoneId: number): Bag {
+/** Outputs that are not inputs. */
+const COMPUTED = ['recordId', 'resolvedZoneId', 'accountId'];
+
+function outputs(inputs: Bag, record: DnsResourceRecord, zoneId: number, accountId: number): Bag {
   return {
     ...inputs,
     recordId: record.id,
     resolvedZoneId: zoneId,
+    accountId,
     host: record.host,
     data: record.data,
     ttl: record.ttl,
@@ -48,48 +55,88 @@ function spec(inputs: Bag) {
   };
 }
 
+type RecordSpec = ReturnType<typeof spec>;
+
+const sameRecord = (wanted: RecordSpec) => (r: DnsResourceRecord) =>
+  r.host === wanted.host && r.type.toUpperCase() === wanted.type && r.data === wanted.data;
+
+/**
+ * Creates the record once. The ids of the records that already match are taken before writing;
+ * after a write with no definite answer, only a matching record whose id is not among them can be
+ * the one it made (a record that existed before is never taken over).
+ */
 async function create(inputs: Bag): Promise<pulumi.dynamic.CreateResult> {
   const c = connect();
   const zoneId = await zoneIdOf(c, inputs);
+  const accountId = await accountIdOf(c);
   const wanted = spec(inputs);
-  // A lost response may hide a created record: an identical one is adopted rather than doubled.
+  const matching = async () => (await c.dns.listRecords(zoneId)).filter(sameRecord(wanted));
+  const before = new Set((await matching()).map((r) => r.id));
   const record = await createOnce({
-    what: `DnsRecord ${wanted.host} ${wanted.type}`,
-    write: () => c.dns.createRecord(zoneId, wanted),
-    find: async () =>
-      (await c.dns.listRecords(zoneId)).find(
-        (r) =>
-          r.host === wanted.host && r.type.toUpperCase() === wanted.type && r.data === wanted.data,
-      ),
+    what: `DnsRecord ${wanted.host} ${wanted.type} in zone ${zoneId}`,
+    write: async () => {
+      await requireEngine();
+      return c.dns.createRecord(zoneId, wanted);
+    },
+    find: async () => {
+      const made = (await matching()).filter((r) => !before.has(r.id));
+      return made.length === 1 ? made[0] : undefined;
+    },
+    windowMs: outcomeWindowMs(),
+    nextRun:
+      'The next `pulumi up` creates it (a record that shows up later would then be one more matching record; check the zone).',
   });
-  return { id: String(record.id), outs: outputs(inputs, record, zoneId) };
+  return { id: String(record.id), outs: outputs(inputs, record, zoneId, accountId) };
 }
 
+const describe = (props: Bag, id: string) =>
+  `DnsRecord ${String(props.host ?? '')} ${String(props.type ?? '')} (id ${id})`;
+
 async function read(id: string, props: Bag = {}): Promise<pulumi.dynamic.ReadResult> {
-  const record = await connect().dns.findRecord(Number(id));
+  const c = connect();
+  const accountId = await requireOwner(c, props, describe(props, id), 'refresh');
+  const record = await c.dns.findRecord(Number(id));
   if (!record) return {};
   // The API stores types in lower case; only a different type is drift.
   const type =
     String(props.type ?? '').toUpperCase() === record.type.toUpperCase()
       ? props.type
       : record.type.toUpperCase();
-  return { id, props: { ...outputs(props, record, record.domainId), type } };
+  const refreshed = { ...outputs(props, record, record.domainId, accountId), type };
+  const inputs = Object.fromEntries(
+    Object.entries(refreshed).filter(([key]) => !COMPUTED.includes(key)),
+  );
+  return { id, props: refreshed, inputs };
 }
 
 async function update(id: string, olds: Bag, news: Bag): Promise<pulumi.dynamic.UpdateResult> {
   const c = connect();
+  const accountId = await requireOwner(c, olds, describe(olds, id), 'update');
   const wanted = spec(news);
-  await c.dns.editRecord(Number(id), wanted);
+  await writeIdempotent({
+    what: `${describe(olds, id)} edit`,
+    write: () => c.dns.editRecord(Number(id), wanted),
+    done: async () => {
+      const now = await c.dns.getRecord(Number(id));
+      return sameRecord(wanted)(now) && now.ttl === wanted.ttl;
+    },
+    windowMs: outcomeWindowMs(),
+  });
   const record = await c.dns.getRecord(Number(id));
-  return { outs: outputs(news, record, Number(olds.resolvedZoneId ?? record.domainId)) };
+  return {
+    outs: outputs(news, record, Number(olds.resolvedZoneId ?? record.domainId), accountId),
+  };
 }
 
 async function remove(id: string, props: Bag): Promise<void> {
-  const { dns } = connect();
-  await removeOnce({
-    what: `DnsRecord ${id}`,
-    remove: () => dns.deleteRecord(Number(id)),
-    exists: async () => (await dns.findRecord(Number(id))) !== undefined,
+  const c = connect();
+  const what = describe(props, id);
+  await requireOwner(c, props, what, 'delete');
+  await writeIdempotent({
+    what: `${what} deletion`,
+    write: () => c.dns.deleteRecord(Number(id)),
+    done: async () => (await c.dns.findRecord(Number(id))) === undefined,
+    windowMs: outcomeWindowMs(),
   });
   say(`DnsRecord ${props.host}.${props.zoneName ?? props.zoneId} (id ${id}): deleted`);
 }

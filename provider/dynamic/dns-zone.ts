@@ -1,9 +1,9 @@
 import type * as pulumi from '@pulumi/pulumi';
 import type { DnsResourceRecord, RecordSpec } from '../managers';
 import { Failures, changedFields, isKnown, isUnknown } from './checks';
-import { connect, type Connection } from './connection';
+import { connect, outcomeWindowMs, type Connection } from './connection';
 import { dnsRecordProvider } from './dns-record';
-import { createOnce, removeOnce } from './exactly-once';
+import { createOnce, writeIdempotent } from './exactly-once';
 import { say } from './log';
 
 type Bag = Record<string, unknown>;
@@ -150,6 +150,8 @@ async function syncRecords(
       write: () => c.dns.createRecord(zoneId, recordSpec(want)),
       find: async () =>
         (await c.dns.listRecords(zoneId)).find((r) => !before.has(r.id) && sameRecord(want, r)),
+      windowMs: outcomeWindowMs(),
+      nextRun: 'The next `pulumi up` looks for it again before it creates the record.',
     });
     ids.push(made.id);
   }
@@ -199,6 +201,8 @@ async function create(inputs: Bag): Promise<pulumi.dynamic.CreateResult> {
     what: `DnsZone ${name}`,
     write: () => c.dns.createZone(name, declared.map(recordSpec)),
     find: () => c.dns.findZoneByName(name),
+    windowMs: outcomeWindowMs(),
+    nextRun: 'The next `pulumi up` finds a zone of this name in check and names it for adoptId.',
   });
   const { ids, complete, unused } = claimMatches(
     declared,
@@ -284,10 +288,11 @@ async function remove(id: string, props: Bag): Promise<void> {
     say(
       `DnsZone ${zone.name} (id ${id}): forceDelete: deleting ${foreign.length} record(s) it does not own with it`,
     );
-  await removeOnce({
-    what: `DnsZone ${zone.name} (id ${id})`,
-    remove: () => dns.deleteZone(Number(id)),
-    exists: async () => (await dns.findZone(Number(id), false)) !== undefined,
+  await writeIdempotent({
+    what: `DnsZone ${zone.name} (id ${id}) deletion`,
+    write: () => dns.deleteZone(Number(id)),
+    done: async () => (await dns.findZone(Number(id), false)) === undefined,
+    windowMs: outcomeWindowMs(),
   });
   say(`DnsZone ${zone.name} (id ${id}): deleted`);
 }

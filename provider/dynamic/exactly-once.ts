@@ -1,81 +1,172 @@
-import { ParseError, ServerError, TransportError, isRateLimited } from '../client';
+import {
+  ParseError,
+  ServerError,
+  SvcAPIError,
+  TransportError,
+  Unauthenticated,
+  isRateLimited,
+} from '../client';
 import { say } from './log';
 
 /**
- * Writes that bill or add things must happen once. The client never repeats them on its own; here
- * a failed write is followed by a lookup of its effect, and only when the lookup proves the write
- * did not happen, and the failure was transient, is it tried again. A failed lookup means the
- * outcome is unknown: the original error is raised and nothing is repeated.
+ * Writes that bill or add things must happen once, and a write whose answer did not come back may
+ * well have happened. The client never repeats a write on its own; this module decides what a
+ * failed write means:
+ *
+ * - a refusal the API gives before doing anything (a fault: validation, authentication, not
+ *   found) means nothing was written; the error is raised as it is;
+ * - the rate-limit fault means nothing was written yet: the same write is sent again after a pause;
+ * - anything else (a timeout, a dropped or reset connection, an HTTP error from a proxy that may
+ *   have answered after the backend committed, an internal-error fault, an answer that cannot be
+ *   read) leaves the outcome unknown. Unknown is not failed: the effect is looked for, with
+ *   backoff, for a bounded window; if it does not show, an `OutcomeUnknownError` says so and the
+ *   write is not sent again.
  */
 
-/** Failures after which the server may be fine a moment later (not a refusal of the request). */
-export function isTransient(err: unknown): boolean {
-  return (
-    err instanceof TransportError ||
-    err instanceof ServerError ||
-    err instanceof ParseError ||
-    isRateLimited(err)
-  );
+export type FailureKind = 'refused' | 'throttled' | 'unknown';
+
+export function classifyFailure(err: unknown): FailureKind {
+  if (isRateLimited(err)) return 'throttled';
+  if (err instanceof Unauthenticated) return 'refused';
+  if (err instanceof TransportError || err instanceof ParseError || err instanceof ServerError) {
+    return 'unknown';
+  }
+  return err instanceof SvcAPIError ? 'refused' : 'unknown';
+}
+
+/** A write whose effect could neither be confirmed nor ruled out within the window. */
+export class OutcomeUnknownError extends Error {
+  constructor(
+    message: string,
+    override readonly cause: unknown,
+  ) {
+    super(message);
+    this.name = 'OutcomeUnknownError';
+  }
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-export interface OnceOptions<T> {
-  /** What is being written, for progress lines. */
-  what: string;
-  write(): Promise<T>;
-  /** The written object, if the write took effect; must not throw for "absent". */
-  find(): Promise<T | undefined>;
-  attempts?: number;
-  /** Pause before looking, so a write still in flight on the server shows. */
-  settleMs?: number;
+const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err));
+
+/** Pauses after the rate-limit fault: 1 s, 2 s, 4 s, ... up to 15 s. */
+const THROTTLE_RETRIES = 6;
+const throttlePause = (attempt: number) => Math.min(1000 * 2 ** (attempt - 1), 15_000);
+
+/**
+ * Polls `probe` with backoff (0.5 s, growing by half, at most 10 s apart) until it returns a value
+ * or `windowMs` has passed since the start. A probe that throws counts as "not seen yet".
+ */
+export async function lookFor<T>(
+  probe: () => Promise<T | undefined>,
+  windowMs: number,
+): Promise<{ found?: T; lastError?: unknown }> {
+  const started = Date.now();
+  let delay = 500;
+  let lastError: unknown;
+  for (;;) {
+    try {
+      const found = await probe();
+      if (found !== undefined) return { found };
+    } catch (err) {
+      lastError = err;
+    }
+    const elapsed = Date.now() - started;
+    if (elapsed >= windowMs) return { lastError };
+    await sleep(Math.min(delay, windowMs - elapsed));
+    delay = Math.min(delay * 1.5, 10_000);
+  }
 }
 
-export async function createOnce<T>(options: OnceOptions<T>): Promise<T> {
-  const attempts = options.attempts ?? 3;
+export interface CreateOnce<T> {
+  /** What is being written, for progress lines and messages. */
+  what: string;
+  write(): Promise<T>;
+  /**
+   * The object this very write made, if it shows yet; must not return anything that existed
+   * before the write or that another writer made. Throwing counts as "not seen yet".
+   */
+  find(): Promise<T | undefined>;
+  /** How long to keep looking after an unknown outcome. */
+  windowMs: number;
+  /** What the next `pulumi up` does about an unknown outcome, for the message. */
+  nextRun: string;
+}
+
+/** Sends a creating write once; see the module comment for what a failure leads to. */
+export async function createOnce<T>(options: CreateOnce<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await options.write();
     } catch (err) {
-      await sleep((options.settleMs ?? 500) * attempt);
-      let found: T | undefined;
-      try {
-        found = await options.find();
-      } catch {
-        throw err; // the outcome is unknown: never write again blind
+      const kind = classifyFailure(err);
+      if (kind === 'refused') throw err;
+      if (kind === 'throttled') {
+        if (attempt > THROTTLE_RETRIES) throw err;
+        say(`${options.what}: refused by the rate limit, nothing was written; sending it again`);
+        await sleep(throttlePause(attempt));
+        continue;
       }
-      if (found !== undefined) {
-        say(
-          `${options.what}: no answer came back (${(err as Error).message}), but it was done; using it`,
-        );
-        return found;
-      }
-      if (!isTransient(err) || attempt >= attempts) throw err;
-      say(
-        `${options.what}: failed (${(err as Error).message}) and did not happen; trying again (${attempt + 1}/${attempts})`,
-      );
+      return confirmUnknown(options, err);
     }
   }
 }
 
-/** Deletes until the object is gone; deleting what is already gone counts as done. */
-export async function removeOnce(options: {
+async function confirmUnknown<T>(options: CreateOnce<T>, err: unknown): Promise<T> {
+  const seconds = Math.round(options.windowMs / 1000);
+  say(
+    `${options.what}: no definite answer (${errorText(err)}); it may have happened, so it is not sent again: looking for it for up to ${seconds} s`,
+  );
+  const { found, lastError } = await lookFor(options.find, options.windowMs);
+  if (found !== undefined) {
+    say(`${options.what}: found what it made; using it (no second write)`);
+    return found;
+  }
+  const lookup = lastError ? `; the last lookup failed too: ${errorText(lastError)}` : '';
+  throw new OutcomeUnknownError(
+    `${options.what}: the outcome is unknown. The write got no definite answer (${errorText(err)}) and what it would have made did not show within ${seconds} s${lookup}. It was not sent again. ${options.nextRun}`,
+    err,
+  );
+}
+
+export interface IdempotentWrite {
   what: string;
-  remove(): Promise<void>;
-  exists(): Promise<boolean>;
+  write(): Promise<void>;
+  /** Whether the write's effect is in place (for a delete: the object is gone). */
+  done(): Promise<boolean>;
+  windowMs: number;
+  /** Sends after an unknown outcome that did not show (default 3). */
   attempts?: number;
-}): Promise<void> {
+}
+
+/**
+ * A write that may be repeated without harm (an edit to given values, a delete by id): after an
+ * unknown outcome its effect is looked for within the window, and it is sent again only if the
+ * effect did not show. A refusal is raised at once.
+ */
+export async function writeIdempotent(options: IdempotentWrite): Promise<void> {
   const attempts = options.attempts ?? 3;
-  for (let attempt = 1; ; attempt++) {
+  for (let attempt = 1, throttled = 0; ; attempt++) {
     try {
-      return await options.remove();
+      return await options.write();
     } catch (err) {
-      if (!(await options.exists().catch(() => true))) return;
-      if (!isTransient(err) || attempt >= attempts) throw err;
-      say(
-        `${options.what}: delete failed (${(err as Error).message}); trying again (${attempt + 1}/${attempts})`,
+      const kind = classifyFailure(err);
+      if (kind === 'refused') throw err;
+      if (kind === 'throttled') {
+        if (++throttled > THROTTLE_RETRIES) throw err;
+        attempt--;
+        await sleep(throttlePause(throttled));
+        continue;
+      }
+      const { found } = await lookFor(
+        async () => ((await options.done()) ? true : undefined),
+        options.windowMs / attempts,
       );
-      await sleep(500 * attempt);
+      if (found) return;
+      if (attempt >= attempts) throw err;
+      say(
+        `${options.what}: no definite answer (${errorText(err)}) and no effect seen; sending it again (${attempt + 1}/${attempts})`,
+      );
     }
   }
 }

@@ -1,8 +1,8 @@
 import type * as pulumi from '@pulumi/pulumi';
 import { SshKeyManager, type SshKey } from '../managers';
 import { Failures, changedFields, isKnown, isUnknown } from './checks';
-import { connect } from './connection';
-import { createOnce, removeOnce } from './exactly-once';
+import { connect, outcomeWindowMs } from './connection';
+import { createOnce, writeIdempotent } from './exactly-once';
 import { say } from './log';
 import { fingerprintOf, parsePublicKey } from './ssh-key-format';
 
@@ -121,7 +121,11 @@ async function create(inputs: Bag): Promise<pulumi.dynamic.CreateResult> {
   const key = await createOnce({
     what: `SshKey "${label}"`,
     write: () => manager.createKey({ label, key: String(inputs.publicKey), notes }),
+    // check found no key with this fingerprint, and the API keeps one per fingerprint: one that
+    // shows up after a failed write is this write's.
     find: () => manager.findByFingerprint(fingerprint),
+    windowMs: outcomeWindowMs(),
+    nextRun: 'The next `pulumi up` finds the key in check and names it for adoptId.',
   });
   return { id: String(key.id), outs: outputs(inputs, key) };
 }
@@ -154,10 +158,11 @@ async function update(id: string, olds: Bag, news: Bag): Promise<pulumi.dynamic.
 
 async function remove(id: string, props: Bag): Promise<void> {
   const manager = keys();
-  await removeOnce({
-    what: `SshKey ${JSON.stringify(props.label)} (id ${id})`,
-    remove: () => manager.deleteKey(Number(id)),
-    exists: async () => (await manager.findKey(Number(id))) !== undefined,
+  await writeIdempotent({
+    what: `SshKey ${JSON.stringify(props.label)} (id ${id}) deletion`,
+    write: () => manager.deleteKey(Number(id)),
+    done: async () => (await manager.findKey(Number(id))) === undefined,
+    windowMs: outcomeWindowMs(),
   });
   say(`SshKey ${JSON.stringify(props.label)} (id ${id}): deleted`);
 }

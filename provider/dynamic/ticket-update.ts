@@ -1,9 +1,11 @@
 import type * as pulumi from '@pulumi/pulumi';
 import type { TicketUpdateRecord } from '../managers';
 import { changedFields } from './checks';
-import { connect } from './connection';
+import { connect, outcomeWindowMs } from './connection';
 import { createOnce } from './exactly-once';
+import { requireEngine } from './engine-watch';
 import { say } from './log';
+import { accountIdOf, requireOwner } from './owner';
 import { checkTicketUpdate } from './ticket-update-inputs';
 
 type Bag = Record<string, unknown>;
@@ -19,33 +21,56 @@ async function diff(_id: string, olds: Bag, news: Bag): Promise<pulumi.dynamic.D
   return { changes: replaces.length > 0, replaces };
 }
 
-const outputs = (inputs: Bag, update: TicketUpdateRecord): Bag => ({
+const outputs = (inputs: Bag, update: TicketUpdateRecord, accountId: number): Bag => ({
   ...inputs,
   updateId: update.id,
   createDate: update.createDate ?? null,
+  accountId,
 });
 
+/**
+ * Posts the update once. The ids of the ticket's updates are taken before posting; after a post
+ * with no definite answer, only an update with this text whose id is not among them can be the
+ * one it made (an identical update posted earlier is never taken over).
+ */
 async function create(inputs: Bag): Promise<pulumi.dynamic.CreateResult> {
-  const { tickets } = connect();
+  const c = connect();
+  const accountId = await accountIdOf(c);
   const ticketId = Number(inputs.ticketId);
   const entry = String(inputs.entry);
-  const before = Date.now();
-  // A lost response may hide an added update: the one with this text added just now is adopted.
+  const before = new Set((await c.tickets.getUpdates(ticketId)).map((u) => u.id));
   const update = await createOnce({
     what: `TicketUpdate on ticket ${ticketId}`,
-    write: () => tickets.addUpdate(ticketId, entry),
-    find: async () =>
-      (await tickets.getUpdates(ticketId)).find(
-        (u) => u.entry === entry && Date.parse(u.createDate ?? '') >= before - 60_000,
-      ),
+    write: async () => {
+      await requireEngine();
+      return c.tickets.addUpdate(ticketId, entry);
+    },
+    find: async () => {
+      const made = (await c.tickets.getUpdates(ticketId)).filter(
+        (u) => u.entry === entry && !before.has(u.id),
+      );
+      return made.length === 1 ? made[0] : undefined;
+    },
+    windowMs: outcomeWindowMs(),
+    nextRun:
+      'The next `pulumi up` posts it (an update that shows up later would then be there twice; check the ticket).',
   });
-  return { id: String(update.id), outs: outputs(inputs, update) };
+  return { id: String(update.id), outs: outputs(inputs, update, accountId) };
 }
 
 async function read(id: string, props: Bag = {}): Promise<pulumi.dynamic.ReadResult> {
-  const updates = await connect().tickets.getUpdates(Number(props.ticketId));
+  const c = connect();
+  const accountId = await requireOwner(
+    c,
+    props,
+    `TicketUpdate ${id} on ticket ${String(props.ticketId)}`,
+    'refresh',
+  );
+  const updates = await c.tickets.getUpdates(Number(props.ticketId));
   const update = updates.find((u) => String(u.id) === id);
-  return update ? { id, props: { ...outputs(props, update), entry: update.entry } } : {};
+  if (!update) return {};
+  const refreshed = { ...outputs(props, update, accountId), entry: update.entry };
+  return { id, props: refreshed, inputs: { ticketId: props.ticketId, entry: update.entry } };
 }
 
 async function update(_id: string, olds: Bag, news: Bag): Promise<pulumi.dynamic.UpdateResult> {

@@ -162,6 +162,16 @@ export class VirtualGuestManager {
     return guests;
   }
 
+  /**
+   * The guests that carry `tag`. The listing filter narrows the search; each guest it returns is
+   * checked again for the exact tag, so a loose match on the server never counts as carrying it.
+   */
+  async listTagged(tag: string, mask: string = DEFAULT_LIST_MASK): Promise<VirtualGuest[]> {
+    const withTags = mask.includes('tagReferences') ? mask : `${mask},tagReferences.tag.name`;
+    const found = await this.listInstances({ tags: [tag], mask: withTags });
+    return found.filter((guest) => tagNames(guest).includes(tag)).sort((a, b) => a.id - b.id);
+  }
+
   async getInstance(id: number, mask: string = DETAIL_MASK): Promise<VirtualGuest> {
     return (await this.client.call('Virtual_Guest', 'getObject', { id, mask })) as VirtualGuest;
   }
@@ -228,14 +238,22 @@ export class VirtualGuestManager {
   }
 
   /** Waits until no transaction runs on the guest (deletes are refused while one does). */
-  async waitForIdle(id: number, timeoutMs: number): Promise<void> {
+  async waitForIdle(
+    id: number,
+    timeoutMs: number,
+    onProgress?: WaitOptions['onProgress'],
+  ): Promise<void> {
     const started = Date.now();
     let delay = 500;
     for (;;) {
-      const guest = await this.findInstance(id, 'id,activeTransaction.id');
+      const guest = await this.findInstance(
+        id,
+        'id,activeTransaction[id,transactionStatus[name,friendlyName]]',
+      );
       if (!guest || !guest.activeTransaction?.id) return;
-      if (Date.now() - started >= timeoutMs)
-        throw new WaitTimeoutError(id, guestStatus(guest), timeoutMs);
+      const elapsed = Date.now() - started;
+      if (elapsed >= timeoutMs) throw new WaitTimeoutError(id, guestStatus(guest), timeoutMs);
+      onProgress?.(guest, elapsed);
       await sleep(delay);
       delay = Math.min(delay * 2, 10_000);
     }

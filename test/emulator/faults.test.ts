@@ -2,8 +2,15 @@
 import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
 import { isLoopback } from '../../emulator/server';
-import { admin, type EmulatorClient } from '../support/emulator-client';
-import { createGuest, freshAccount, guestTemplate, useEmulator } from '../support/emulator-harness';
+import { optionsFromArgs } from '../../emulator/cli';
+import { admin, buildHeaders, encodeCall, type EmulatorClient } from '../support/emulator-client';
+import {
+  createGuest,
+  freshAccount,
+  guestTemplate,
+  sleep,
+  useEmulator,
+} from '../support/emulator-harness';
 
 const h = useEmulator();
 
@@ -61,6 +68,78 @@ describe('fault injection', () => {
       h.emu.objects(username).virtualGuests.map((g) => g.hostname),
       ['ghost'],
     );
+  });
+
+  it('slow commit: the client gives up, the call runs later anyway', async () => {
+    const username = `slow${Date.now()}`;
+    const client = await freshAccount(h.emu, username);
+    await admin(h.emu.adminUrl, 'POST', '/faults', {
+      once: {
+        service: 'Virtual_Guest',
+        method: 'createObject',
+        fault: 'slow-commit',
+        delayMs: 800,
+      },
+    });
+    const params = [
+      { headers: buildHeaders('Virtual_Guest', {}, client.auth) },
+      guestTemplate({ hostname: 'late' }),
+    ];
+    await assert.rejects(
+      fetch(`${h.emu.url}/Svc_Virtual_Guest`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'text/xml' },
+        body: encodeCall('createObject', params),
+        signal: AbortSignal.timeout(100),
+      }),
+      /abort|timeout/i,
+    );
+    let hostnames: unknown[] = [];
+    for (let i = 0; i < 100 && hostnames.length === 0; i += 1) {
+      await sleep(50);
+      hostnames = h.emu.objects(username).virtualGuests.map((g) => g.hostname);
+    }
+    assert.deepEqual(hostnames, ['late'], 'committed after the client had gone');
+    assert.equal(h.emu.stats().faultsInjected['slow-commit'], 1);
+  });
+
+  it('5xx after commit: the call is applied and answered with a gateway error', async () => {
+    const username = `after${Date.now()}`;
+    const client = await freshAccount(h.emu, username);
+    h.emu.setFaults({
+      once: { method: 'createObject', fault: 'error-after-commit', status: 504 },
+    });
+    assert.equal(
+      await outcome(client, 'Virtual_Guest', 'createObject', [guestTemplate({ hostname: 'a' })]),
+      'http-504',
+    );
+    h.emu.setFaults({ errorAfterCommitRate: 1 });
+    assert.equal(
+      await outcome(client, 'Virtual_Guest', 'createObject', [guestTemplate({ hostname: 'b' })]),
+      'http-502',
+    );
+    h.emu.setFaults(null);
+    assert.deepEqual(
+      h.emu.objects(username).virtualGuests.map((g) => g.hostname),
+      ['a', 'b'],
+    );
+  });
+
+  it('reset before commit (dropRate) applies nothing; slow commits at a rate are seeded', async () => {
+    const username = `reset${Date.now()}`;
+    const client = await freshAccount(h.emu, username);
+    h.emu.setFaults({ once: { method: 'createObject', fault: 'drop' } });
+    assert.equal(
+      await outcome(client, 'Virtual_Guest', 'createObject', [guestTemplate()]),
+      'network',
+    );
+    assert.deepEqual(h.emu.objects(username).virtualGuests, []);
+    const state = h.emu.setFaults({ seed: 3, slowCommitRate: 0.5, slowCommitMs: 20 });
+    assert.equal(state.slowCommitMs, 20);
+    const before = h.emu.stats().faultsInjected['slow-commit'] ?? 0;
+    for (let i = 0; i < 20; i += 1) assert.equal(await outcome(client), 'ok');
+    const slowed = (h.emu.stats().faultsInjected['slow-commit'] ?? 0) - before;
+    assert.ok(slowed > 0 && slowed < 20, `${slowed} of 20 calls committed late`);
   });
 
   it('targets exactly one upcoming call through the admin API', async () => {
@@ -151,6 +230,8 @@ describe('fault injection', () => {
 
   it('rejects invalid fault settings', async () => {
     assert.throws(() => h.emu.setFaults({ http500Rate: 2 }), /0 to 1/);
+    assert.throws(() => h.emu.setFaults({ errorAfterCommitStatus: 404 }), /500 to 599/);
+    assert.throws(() => h.emu.setFaults({ slowCommitMs: 0 }), /1 to 600000/);
     const res = await fetch(`${h.emu.adminUrl}/faults`, {
       method: 'POST',
       body: JSON.stringify({ once: { fault: 'explode' } }),
@@ -158,6 +239,33 @@ describe('fault injection', () => {
     assert.equal(res.status, 400);
     const notJson = await fetch(`${h.emu.adminUrl}/faults`, { method: 'POST', body: '{' });
     assert.equal(notJson.status, 400);
+  });
+});
+
+describe('svc-emulator fault flags', () => {
+  it('reads the commit-timing faults from the command line', () => {
+    const options = optionsFromArgs([
+      '--fault-drop-rate',
+      '0.1',
+      '--fault-slow-commit-rate',
+      '0.2',
+      '--fault-slow-commit',
+      '4s',
+      '--fault-5xx-after-commit-rate',
+      '0.3',
+      '--fault-5xx-after-commit-status',
+      '503',
+    ]);
+    assert.notEqual(options, 'help');
+    if (options === 'help') return;
+    assert.deepEqual(options.faults, {
+      dropRate: 0.1,
+      slowCommitRate: 0.2,
+      slowCommitMs: 4000,
+      errorAfterCommitRate: 0.3,
+      errorAfterCommitStatus: 503,
+    });
+    assert.throws(() => optionsFromArgs(['--fault-5xx-after-commit-status', '404']), /500 to 599/);
   });
 });
 

@@ -76,7 +76,7 @@ describe('billing safety through the Pulumi CLI', { concurrency: true }, () => {
     assert.equal(guests.length, 1);
     assert.deepEqual((await f.stack.outputs()).ids, [String(guests[0].id)]);
     assert.equal(writeCalls(f.emulator, 'createObject'), 1, 'one order, recovered by its token');
-    assert.match(f.output(), /order: no answer came back \(.*\), but it was done; using it/);
+    assert.match(f.output(), /"g0" order: found what it made; using it \(no second write\)/);
   });
 
   it('10. the CLI killed with SIGKILL while the guest provisions: its provider exits, and the next up converges with no duplicate', async () => {
@@ -106,7 +106,15 @@ describe('billing safety through the Pulumi CLI', { concurrency: true }, () => {
     await f.stack.up();
     assert.equal((await f.guests(hasTag('fleet'))).length, 1, 'still exactly one guest');
     assert.equal(writeCalls(f.emulator, 'createObject'), 1, 'no second order');
-    assert.match(f.output(), /from an earlier attempt carries this resource's token; adopting it/);
+    assert.deepEqual(
+      await f.stateIds('VirtualGuest'),
+      (await f.guests(hasTag('fleet'))).map((g) => String(g.id)),
+      'the state holds the guest the killed create ordered',
+    );
+    assert.match(
+      f.output(),
+      /was ordered by an earlier unfinished create of this resource; adopting it/,
+    );
   });
 
   it('12. a plain-text svc:apiKey is refused before any call, with the command that fixes it', async () => {

@@ -10,8 +10,8 @@ export function stackConfig(values: Record<string, string>) {
   return { get: (key: string) => values[key] };
 }
 
-/** An emulator on loopback with the provider runtime configured against it. */
-export async function providerEnv(provisioningDelayMs = 300) {
+/** An emulator on loopback with the provider runtime configured against it (plus `config`). */
+export async function providerEnv(provisioningDelayMs = 300, config: Record<string, string> = {}) {
   const emulator = await startEmulator({ port: 0, seed: 'demo', provisioningDelayMs });
   const { username, apiKey } = emulator.credentials;
   await configure({
@@ -19,6 +19,7 @@ export async function providerEnv(provisioningDelayMs = 300) {
       'svc:endpointUrl': emulator.url,
       'svc:username': username,
       'svc:apiKey': apiKey,
+      ...config,
     }),
   });
   const client = new Client({ username, apiKey, endpointUrl: emulator.url });

@@ -1,14 +1,15 @@
 import { createHash } from 'node:crypto';
 import type { CreateInstanceSpec } from '../../managers';
 import { Failures, asBoolean, containsUnknown, isKnown, isUnknown } from '../checks';
-import { TOKEN_TAG_PREFIX } from './validate';
 import type { Catalog } from './catalog';
 
 /** The inputs of a VirtualGuest as stored after `check` (defaults applied, values normalised). */
 export interface GuestInputs {
   resourceName: string;
-  /** project/stack/name of the resource: the seed of the auto-name and of the creation token. */
+  /** project/stack/name of the resource: the seed of the auto-name. */
   identity: string;
+  /** `<organization>/<full URN>`: the seed of the creation token (see provenance.ts). */
+  provenance?: string;
   hostname: string;
   domain: string;
   startCpus: number;
@@ -26,7 +27,7 @@ export interface GuestInputs {
   waitForReady: boolean;
   readyTimeoutMinutes: number;
   adoptId?: string;
-  /** Tag set atomically on the order, so a lost response can be recovered without a second order. */
+  /** Tag set atomically on the order, so an unfinished create can be recovered without a second order. */
   creationToken?: string;
 }
 
@@ -69,16 +70,6 @@ export function autoHostname(resourceName: string, identity: string): string {
       .replace(/^-+|-+$/g, '')
       .slice(0, 55) || 'guest';
   return `${base}-${digest('hostname', identity).slice(0, 7)}`;
-}
-
-/**
- * The creation token: the same for the same resource and the same order, so a re-run after a crash
- * finds the guest it already bought; different after a replacing change, so the replacement does
- * not adopt the guest it replaces.
- */
-export function creationToken(inputs: GuestInputs): string {
-  const order = REPLACE_FIELDS.map((field) => JSON.stringify(inputs[field] ?? null));
-  return TOKEN_TAG_PREFIX + digest('token', inputs.identity, ...order).slice(0, 20);
 }
 
 const normaliseTags = (tags: unknown): unknown =>

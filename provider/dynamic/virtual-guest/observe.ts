@@ -1,6 +1,7 @@
 import { guestStatus, tagNames, type VirtualGuest } from '../../managers';
 import type { Catalog, PricedOrder } from './catalog';
-import { TOKEN_TAG_PREFIX, type GuestInputs } from './inputs';
+import type { GuestInputs } from './inputs';
+import { isProviderTag } from './provenance';
 
 /** Computed outputs of a VirtualGuest, besides the inputs it echoes. */
 export interface GuestOutputs {
@@ -35,7 +36,7 @@ function sameUserData(declared: string | undefined, actual: string | undefined):
 
 export function userTags(guest: VirtualGuest): string[] {
   return tagNames(guest)
-    .filter((tag) => !tag.startsWith(TOKEN_TAG_PREFIX))
+    .filter((tag) => !isProviderTag(tag))
     .sort();
 }
 

@@ -1,29 +1,24 @@
 import type * as pulumi from '@pulumi/pulumi';
-import {
-  DETAIL_MASK,
-  WaitTimeoutError,
-  isReady,
-  guestStatus,
-  type VirtualGuest,
-} from '../../managers';
-import { Failures, changedFields, containsUnknown, initFailure, isKnown } from '../checks';
-import { connect, type Connection } from '../connection';
-import { createOnce, removeOnce } from '../exactly-once';
+import { DETAIL_MASK, isReady, guestStatus, type VirtualGuest } from '../../managers';
+import { Failures, changedFields, containsUnknown, isKnown } from '../checks';
+import { connect, outcomeWindowMs, type Connection } from '../connection';
+import { writeIdempotent } from '../exactly-once';
 import { say } from '../log';
-import { announceCreate, announceReplace, describeCost, type BilledCost } from './billing';
+import { requireOwner } from '../owner';
+import { announceCreate, announceReplace } from './billing';
 import { PRICED_FIELDS, catalogFrom, type Catalog } from './catalog';
+import { claim, converge, createGuest } from './create';
 import {
   EDIT_FIELDS,
   LOCAL_FIELDS,
   REPLACE_FIELDS,
   checkOffered,
   checkShape,
-  creationToken,
-  orderSpec,
   withDefaults,
   type GuestInputs,
 } from './inputs';
 import { computedOutputs, observedInputs } from './observe';
+import { creationToken } from './provenance';
 
 type Bag = Record<string, unknown>;
 
@@ -90,6 +85,13 @@ async function check(olds: Bag, news: Bag): Promise<pulumi.dynamic.CheckResult> 
   return { inputs: checked, failures: [] };
 }
 
+/**
+ * A change to what was ordered replaces the guest. Other changes are left for the engine to diff
+ * (`changes` unknown): it compares the old and new inputs itself and so knows which properties
+ * changed, which is what `replaceOnChanges`, `ignoreChanges` and `--diff` work from (the dynamic
+ * provider protocol of @pulumi/pulumi 3.248 carries no detailed diff). `read` keeps the stored
+ * inputs in step with what it observes, so drift shows in that comparison as well.
+ */
 async function diff(id: string, olds: Bag, news: Bag): Promise<pulumi.dynamic.DiffResult> {
   const replaces = changedFields(olds, news, REPLACE_FIELDS);
   const edits = changedFields(olds, news, [...EDIT_FIELDS, ...LOCAL_FIELDS]);
@@ -100,47 +102,9 @@ async function diff(id: string, olds: Bag, news: Bag): Promise<pulumi.dynamic.Di
       olds,
       news as unknown as GuestInputs,
     );
+    return { changes: true, replaces, deleteBeforeReplace: false };
   }
-  return { changes: replaces.length + edits.length > 0, replaces, deleteBeforeReplace: false };
-}
-
-async function findByToken(c: Connection, token: string): Promise<VirtualGuest | undefined> {
-  const found = await c.guests.listInstances({ tags: [token], mask: 'id,hostname,domain' });
-  if (found.length > 1) {
-    say(
-      `WARNING: ${found.length} guests carry creation token ${token} (ids ${found.map((g) => g.id).join(', ')}); using the oldest`,
-    );
-  }
-  return found.sort((a, b) => a.id - b.id)[0];
-}
-
-/**
- * Orders the guest exactly once. A guest carrying this resource's token (from an earlier run that
- * crashed, or an order whose response was lost) is adopted instead of ordering again; an order is
- * only repeated when the token lookup proves the failed one did not happen (see exactly-once.ts).
- */
-async function order(c: Connection, inputs: GuestInputs): Promise<VirtualGuest> {
-  const name = inputs.resourceName;
-  if (inputs.adoptId) {
-    say(`VirtualGuest "${name}": adopting existing guest ${inputs.adoptId}`);
-    return c.guests.getInstance(Number(inputs.adoptId));
-  }
-  const token = inputs.creationToken ?? creationToken(inputs);
-  const earlier = await findByToken(c, token);
-  if (earlier) {
-    say(
-      `VirtualGuest "${name}": guest ${earlier.id} from an earlier attempt carries this resource's token; adopting it, no new order`,
-    );
-    return earlier;
-  }
-  say(
-    `VirtualGuest "${name}": ordering ${inputs.hostname}.${inputs.domain} (${describeCost(inputs as GuestInputs & Partial<BilledCost>)})`,
-  );
-  return createOnce({
-    what: `VirtualGuest "${name}" order`,
-    write: () => c.guests.createInstance(orderSpec(inputs, [...inputs.tags, token])),
-    find: () => findByToken(c, token),
-  });
+  return edits.length > 0 ? { replaces: [], deleteBeforeReplace: false } : { changes: false };
 }
 
 async function outputs(c: Connection, id: number, inputs: GuestInputs): Promise<Bag> {
@@ -148,23 +112,17 @@ async function outputs(c: Connection, id: number, inputs: GuestInputs): Promise<
   return { ...inputs, ...computedOutputs(guest, inputs, await catalog(c)) };
 }
 
-/** Waits for the guest if asked; a timeout keeps the id in state so the next run resumes waiting. */
+/** Waits for the guest if asked (a timeout raises `WaitTimeoutError`), then reads the outputs. */
 async function settle(c: Connection, id: number, inputs: GuestInputs): Promise<Bag> {
   if (inputs.waitForReady) {
     const name = inputs.resourceName;
-    try {
-      await c.guests.waitForReady(id, {
-        timeoutMs: inputs.readyTimeoutMinutes * 60_000,
-        onProgress: (guest, elapsed) =>
-          say(
-            `VirtualGuest "${name}" (id ${id}): ${guestStatus(guest)} (${Math.round(elapsed / 1000)} s)`,
-          ),
-      });
-    } catch (err) {
-      if (!(err instanceof WaitTimeoutError)) throw err;
-      const message = `${err.message}; the guest is kept in the stack and the next \`pulumi up\` waits for it again (no new order)`;
-      throw initFailure(message, String(id), { ...inputs, guestId: id });
-    }
+    await c.guests.waitForReady(id, {
+      timeoutMs: inputs.readyTimeoutMinutes * 60_000,
+      onProgress: (guest, elapsed) =>
+        say(
+          `VirtualGuest "${name}" (id ${id}): ${guestStatus(guest)} (${Math.round(elapsed / 1000)} s)`,
+        ),
+    });
   }
   return outputs(c, id, inputs);
 }
@@ -172,63 +130,73 @@ async function settle(c: Connection, id: number, inputs: GuestInputs): Promise<B
 async function create(news: Bag): Promise<pulumi.dynamic.CreateResult> {
   const c = connect();
   const inputs = news as unknown as GuestInputs;
-  const guest = await order(c, inputs);
-  return { id: String(guest.id), outs: await settle(c, guest.id, inputs) };
+  return createGuest(c, inputs, (id) => settle(c, id, inputs));
 }
+
+const describe = (props: Bag, id: string) =>
+  `VirtualGuest "${String(props.resourceName ?? '')}" (id ${id})`;
 
 async function read(id: string, props: Bag = {}): Promise<pulumi.dynamic.ReadResult> {
   const c = connect();
+  const accountId = await requireOwner(c, props, describe(props, id), 'refresh');
   const guest = await c.guests.findInstance(Number(id), DETAIL_MASK);
   if (!guest) {
     say(
-      `VirtualGuest ${props.resourceName ?? ''} (id ${id}) no longer exists; it leaves the stack`,
+      `${describe(props, id)} no longer exists in account ${accountId}, which owns it; it leaves the stack`,
     );
     return {};
   }
-  const inputs = observedInputs(guest, props as unknown as GuestInputs);
-  return { id, props: { ...inputs, ...computedOutputs(guest, inputs, await catalog(c)) } };
+  const observed = observedInputs(guest, props as unknown as GuestInputs);
+  const computed = computedOutputs(guest, observed, await catalog(c));
+  // The inputs as observed, for later diffs: the outputs less those that are not inputs (the
+  // estimated costs are both: check prices the order).
+  const { estimatedHourlyCost: _hourly, estimatedMonthlyCost: _monthly, ...notInputs } = computed;
+  const computedOnly = new Set([...Object.keys(notInputs), 'accountId']);
+  const inputs = Object.fromEntries(
+    Object.entries(observed).filter(([key]) => !computedOnly.has(key)),
+  );
+  return { id, props: { ...observed, ...computed, accountId }, inputs };
 }
 
 async function update(id: string, olds: Bag, news: Bag): Promise<pulumi.dynamic.UpdateResult> {
   const c = connect();
+  const accountId = await requireOwner(c, olds, describe(olds, id), 'update');
   const guestId = Number(id);
+  // The outputs keep the token the guest was ordered with (older versions derived it otherwise).
   const inputs = {
     ...(news as unknown as GuestInputs),
     creationToken: olds.creationToken as string | undefined,
   };
-  const changed = new Set(changedFields(olds, news, EDIT_FIELDS));
-  const edit = Object.fromEntries(
-    (['hostname', 'domain', 'notes'] as const)
-      .filter((f) => changed.has(f))
-      .map((f) => [f, inputs[f] ?? '']),
-  );
-  const tags = changed.has('tags')
-    ? [...inputs.tags, ...(inputs.creationToken ? [inputs.creationToken] : [])]
-    : undefined;
-  if (Object.keys(edit).length > 0 || tags) {
-    say(
-      `VirtualGuest "${inputs.resourceName}" (id ${id}): updating ${[...changed].join(', ')} in place`,
-    );
-    await c.guests.editInstance(guestId, { ...edit, tags });
-  }
+  await converge(c, guestId, inputs);
+  // A create that failed after its order may not have marked the guest owned; do it now.
+  await claim(c, guestId);
   const guest = await c.guests.getInstance(guestId, DETAIL_MASK);
-  return {
-    outs: isReady(guest) ? await outputs(c, guestId, inputs) : await settle(c, guestId, inputs),
-  };
+  const outs = isReady(guest)
+    ? await outputs(c, guestId, inputs)
+    : await settle(c, guestId, inputs);
+  return { outs: { ...outs, accountId } };
 }
+
+/** Deletes are refused while a transaction runs; a guest still provisioning is waited for this long. */
+const DELETE_WAIT_MS = 6 * 60 * 60_000;
 
 async function remove(id: string, props: Bag): Promise<void> {
   const c = connect();
+  const what = describe(props, id);
+  await requireOwner(c, props, what, 'delete');
   const guestId = Number(id);
-  const timeoutMs = Number(props.readyTimeoutMinutes ?? 30) * 60_000;
-  await c.guests.waitForIdle(guestId, timeoutMs);
-  await removeOnce({
-    what: `VirtualGuest "${props.resourceName ?? id}"`,
-    remove: () => c.guests.cancelInstance(guestId),
-    exists: async () => (await c.guests.findInstance(guestId, 'id')) !== undefined,
+  await c.guests.waitForIdle(guestId, DELETE_WAIT_MS, (guest, elapsed) =>
+    say(`${what}: waiting to cancel it: ${guestStatus(guest)} (${Math.round(elapsed / 1000)} s)`),
+  );
+  const exists = async () => (await c.guests.findInstance(guestId, 'id')) !== undefined;
+  await writeIdempotent({
+    what: `${what} cancellation`,
+    write: () => c.guests.cancelInstance(guestId),
+    done: async () => !(await exists()),
+    windowMs: outcomeWindowMs(),
   });
   say(
-    `VirtualGuest "${props.resourceName ?? id}" (id ${id}): cancelled (${props.hourlyBillingFlag === false ? 'billing item cancelled' : 'deleted'})`,
+    `${what}: cancelled (${props.hourlyBillingFlag === false ? 'billing item cancelled' : 'deleted'})`,
   );
 }
 

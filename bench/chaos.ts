@@ -1,0 +1,64 @@
+import { parseArgs } from 'node:util';
+import { describeFailure, runSequence, type ChaosResult } from '../test/stack/chaos';
+import { printResult, printTable } from './support/report';
+
+/**
+ * `npm run bench -- chaos [--sequences 50] [--seed 1]`: seeded random sequences of up, input
+ * changes, --replace, refresh, destroy and SIGKILLs of the CLI, through the Pulumi CLI, against an
+ * emulator injecting slow commits past the client timeout, lost responses, 5xx before and after
+ * the commit, resets and the rate limit (test/stack/chaos.ts). Prints one row per sequence, the
+ * seeds and steps of any that broke an invariant, and the totals as its last line.
+ */
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: { sequences: { type: 'string' }, seed: { type: 'string' } },
+  });
+  const sequences = Number(values.sequences ?? 50);
+  const first = Number(values.seed ?? 1);
+  const results: ChaosResult[] = [];
+  for (let seed = first; seed < first + sequences; seed++) {
+    const started = Date.now();
+    const result = await runSequence(seed, { log: (line) => console.log(line) });
+    results.push(result);
+    console.log(
+      `seed ${seed}: ${result.steps.length} steps, ${result.faultsInjected} faults, ${result.extraUps} settling up(s), ${result.problems.length === 0 ? 'ok' : 'BROKEN'} (${Math.round((Date.now() - started) / 1000)} s)`,
+    );
+    if (result.problems.length > 0) console.log(describeFailure(result));
+  }
+  const sum = (key: keyof ChaosResult) =>
+    results.reduce((total, r) => total + (r[key] as number), 0);
+  printTable(
+    results.map((r) => ({
+      seed: r.seed,
+      operations: r.operations,
+      faults: r.faultsInjected,
+      duplicates: r.duplicates,
+      orphans: r.orphans,
+      wrongDeletes: r.wrongDeletes,
+      lostFromState: r.lostFromState,
+      deadInState: r.deadInState,
+      extraUps: r.extraUps,
+      userDecisions: r.userDecisions,
+    })),
+  );
+  printResult({
+    bench: 'chaos',
+    sequences: results.length,
+    operations: sum('operations'),
+    faultsInjected: sum('faultsInjected'),
+    duplicates: sum('duplicates'),
+    orphans: sum('orphans'),
+    wrongDeletes: sum('wrongDeletes'),
+    lostFromState: sum('lostFromState'),
+    deadInState: sum('deadInState'),
+    sharedIds: sum('sharedIds'),
+    maxExtraUps: Math.max(0, ...results.map((r) => r.extraUps)),
+    userDecisions: sum('userDecisions'),
+    broken: results.filter((r) => r.problems.length > 0).map((r) => r.seed),
+  });
+}
+
+main().catch((err: Error) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,193 @@
+import { DETAIL_MASK, WaitTimeoutError, tagNames, type VirtualGuest } from '../../managers';
+import { changedFields, initFailure } from '../checks';
+import { outcomeWindowMs, type Connection } from '../connection';
+import { createOnce, writeIdempotent } from '../exactly-once';
+import { requireEngine } from '../engine-watch';
+import { say } from '../log';
+import { accountIdOf } from '../owner';
+import { describeCost, type BilledCost } from './billing';
+import { REPLACE_FIELDS, orderSpec, type GuestInputs } from './inputs';
+import { observedInputs } from './observe';
+import { OWNED_TAG, creationToken, isOwned, providerTags } from './provenance';
+
+type Bag = Record<string, unknown>;
+
+/** What the order fixes: a candidate that differs in any of these is not this resource's guest. */
+const ORDERED_FIELDS = REPLACE_FIELDS.filter((field) => field !== 'adoptId');
+
+const ids = (guests: VirtualGuest[]) => guests.map((g) => g.id).join(', ');
+
+/** The ordered fields where `guest` differs from the inputs, as `field: guest's vs declared`. */
+function orderedMismatches(guest: VirtualGuest, inputs: GuestInputs): string[] {
+  const observed = observedInputs(guest, inputs) as unknown as Bag;
+  const declared = inputs as unknown as Bag;
+  return changedFields(declared, observed, ORDERED_FIELDS).map(
+    (field) =>
+      `${field} ${JSON.stringify(observed[field] ?? null)} (declared ${JSON.stringify(declared[field] ?? null)})`,
+  );
+}
+
+/** Guests carrying `token` that no completed create has handed to a state yet. */
+async function unfinished(c: Connection, token: string): Promise<VirtualGuest[]> {
+  return (await c.guests.listTagged(token, DETAIL_MASK)).filter((guest) => !isOwned(guest));
+}
+
+/**
+ * The one guest an earlier, unfinished create of this resource made, if any. Several such guests,
+ * or one whose ordered fields differ from the inputs, are errors: neither is adopted, nothing is
+ * ordered.
+ */
+async function earlierAttempt(
+  c: Connection,
+  name: string,
+  token: string,
+  inputs: GuestInputs,
+): Promise<VirtualGuest | undefined> {
+  const tagged = await c.guests.listTagged(token, DETAIL_MASK);
+  const owned = tagged.filter(isOwned);
+  if (owned.length > 0) {
+    say(
+      `VirtualGuest "${name}": guest(s) ${ids(owned)} carry this resource's creation token but were handed to a state by a completed create (replaced, retained, forgotten, or another stack's); not adopted`,
+    );
+  }
+  const candidates = tagged.filter((guest) => !isOwned(guest));
+  if (candidates.length > 1) {
+    throw new Error(
+      `VirtualGuest "${name}": guests ${ids(candidates)} all carry this resource's creation token ${token} from unfinished creates; none is adopted and nothing is ordered. Keep one by setting adoptId to its id, and cancel the others.`,
+    );
+  }
+  const [candidate] = candidates;
+  if (!candidate) return undefined;
+  const mismatches = orderedMismatches(candidate, inputs);
+  if (mismatches.length > 0) {
+    throw new Error(
+      `VirtualGuest "${name}": guest ${candidate.id} was ordered by an earlier unfinished create of this resource (creation token ${token}) but does not match what the resource declares now: ${mismatches.join(', ')}. It is not adopted and nothing is ordered: declare what it has, or adopt it with adoptId: "${candidate.id}" and change it through a replacement, or cancel guest ${candidate.id} if it is not wanted.`,
+    );
+  }
+  return candidate;
+}
+
+/** Orders the guest, or finds the one an earlier attempt of this very create ordered. */
+async function orderOrRecover(c: Connection, inputs: GuestInputs): Promise<VirtualGuest> {
+  const name = inputs.resourceName;
+  if (inputs.adoptId) {
+    const guest = await c.guests.getInstance(Number(inputs.adoptId), DETAIL_MASK);
+    if (isOwned(guest)) {
+      throw new Error(
+        `VirtualGuest "${name}": adoptId ${inputs.adoptId} names a guest that a Pulumi stack already owns (it carries the tag ${OWNED_TAG}); two stacks managing one guest would delete it under each other. Remove it from the stack that owns it and remove that tag first.`,
+      );
+    }
+    say(`VirtualGuest "${name}": adopting existing guest ${guest.id}`);
+    return guest;
+  }
+  const token = inputs.creationToken ?? creationToken(inputs);
+  const earlier = await earlierAttempt(c, name, token, inputs);
+  if (earlier) {
+    say(
+      `VirtualGuest "${name}": guest ${earlier.id} was ordered by an earlier unfinished create of this resource; adopting it, no new order`,
+    );
+    return earlier;
+  }
+  say(
+    `VirtualGuest "${name}": ordering ${inputs.hostname}.${inputs.domain} (${describeCost(inputs as GuestInputs & Partial<BilledCost>)})`,
+  );
+  return createOnce({
+    what: `VirtualGuest "${name}" order`,
+    write: async () => {
+      await requireEngine();
+      return c.guests.createInstance(orderSpec(inputs, [...inputs.tags, token]));
+    },
+    find: async () => {
+      const found = await unfinished(c, token);
+      if (found.length > 1) throw new Error(`guests ${ids(found)} all carry token ${token}`);
+      return found[0];
+    },
+    windowMs: outcomeWindowMs(),
+    nextRun: `The next \`pulumi up\` looks for a guest tagged ${token} again before it orders one.`,
+  });
+}
+
+/**
+ * Marks the guest as handed to a state (the owned tag), keeping all its other tags. Done last,
+ * right before the engine records the id, so that a create killed before it leaves a guest the
+ * next attempt can still recognise as its own.
+ */
+export async function claim(c: Connection, id: number): Promise<void> {
+  const tagsNow = async () => tagNames(await c.guests.getInstance(id, 'id,tagReferences.tag.name'));
+  const tags = await tagsNow();
+  if (tags.includes(OWNED_TAG)) return;
+  await requireEngine();
+  await writeIdempotent({
+    what: `guest ${id}: marking it owned`,
+    write: () => c.guests.setTags(id, [...tags, OWNED_TAG]),
+    done: async () => (await tagsNow()).includes(OWNED_TAG),
+    windowMs: outcomeWindowMs(),
+  });
+}
+
+/**
+ * Hostname, domain, notes and user tags as declared (an adopted earlier attempt may differ). Reads
+ * the guest first: the provider's own tags must be kept, and an order's answer does not list them.
+ */
+export async function converge(c: Connection, id: number, inputs: GuestInputs): Promise<void> {
+  const guest = await c.guests.getInstance(id, DETAIL_MASK);
+  const observed = observedInputs(guest, inputs) as unknown as Bag;
+  const declared = inputs as unknown as Bag;
+  const changed = new Set(
+    changedFields(observed, declared, ['hostname', 'domain', 'notes', 'tags']),
+  );
+  const fields = (['hostname', 'domain', 'notes'] as const).filter((f) => changed.has(f));
+  const edit = Object.fromEntries(fields.map((f) => [f, inputs[f] ?? '']));
+  const tags = changed.has('tags') ? [...inputs.tags, ...providerTags(guest)] : undefined;
+  if (fields.length === 0 && !tags) return;
+  say(
+    `VirtualGuest "${inputs.resourceName}" (id ${guest.id}): updating ${[...changed].join(', ')} in place`,
+  );
+  const current = async () =>
+    observedInputs(await c.guests.getInstance(guest.id, DETAIL_MASK), inputs) as unknown as Bag;
+  await writeIdempotent({
+    what: `VirtualGuest "${inputs.resourceName}" (id ${guest.id}) edit`,
+    write: () => c.guests.editInstance(guest.id, { ...edit, tags }),
+    done: async () => changedFields(await current(), declared, [...changed]).length === 0,
+    windowMs: outcomeWindowMs(),
+  });
+}
+
+export interface Settle {
+  /** Waits for readiness (if asked) and reads the outputs. */
+  (id: number): Promise<Bag>;
+}
+
+/**
+ * Orders (or recovers) the guest, then, with its id known, brings it to the declared state. Every
+ * failure after the id is known keeps it: the error carries the id, so the engine records the
+ * guest in the state and `refresh`, `up` and `destroy` see it.
+ */
+export async function createGuest(
+  c: Connection,
+  inputs: GuestInputs,
+  settle: Settle,
+): Promise<{ id: string; outs: Bag }> {
+  const accountId = await accountIdOf(c);
+  const guest = await orderOrRecover(c, inputs);
+  const id = guest.id;
+  const token = inputs.adoptId ? undefined : (inputs.creationToken ?? creationToken(inputs));
+  const kept = { ...inputs, creationToken: token, guestId: id, accountId };
+  try {
+    await converge(c, id, inputs);
+    const outs = await settle(id);
+    await claim(c, id);
+    return { id: String(id), outs: { ...outs, creationToken: token, accountId } };
+  } catch (err) {
+    await claim(c, id).catch((claimErr: Error) =>
+      say(
+        `VirtualGuest "${inputs.resourceName}" (id ${id}): could not mark it owned yet (${claimErr.message}); the next \`pulumi up\` does`,
+      ),
+    );
+    const message =
+      err instanceof WaitTimeoutError
+        ? `${err.message}; the guest is kept in the stack and the next \`pulumi up\` waits for it again (no new order)`
+        : `VirtualGuest "${inputs.resourceName}": guest ${id} was ordered, then this failed: ${(err as Error).message}. The guest is kept in the stack (id ${id}); the next \`pulumi up\` carries on with it (no new order), \`pulumi destroy\` cancels it`;
+    throw initFailure(message, String(id), { ...kept, status: 'unknown' });
+  }
+}

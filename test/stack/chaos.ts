@@ -1,0 +1,526 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { FaultOptions, InjectedFault, OnceFault } from '../../emulator/faults';
+import { mulberry32 } from '../../emulator/prng';
+import { OWNED_TAG, creationToken } from '../../provider/dynamic/virtual-guest/provenance';
+import {
+  VirtualGuestManager,
+  tagNames,
+  type DnsResourceRecord,
+  type DnsZone,
+  type VirtualGuest,
+} from '../../provider/managers';
+import { commandLine, killTree, livePids } from '../../scripts/processes';
+import { cliFixture } from './cli';
+
+/**
+ * Seeded, randomized sequences of Pulumi operations on test/stack/programs/owner (two guests and
+ * a DNS record) while the emulator injects faults around the commit of writes, with the CLI
+ * killed (SIGKILL) at random moments. After each sequence the stack settles (at most two more
+ * `pulumi up --refresh`), then the invariants of the ownership protocol are checked against the
+ * emulator's objects and the state:
+ *
+ * - every guest carrying this stack's provenance is in the state (else: an orphan, billed);
+ * - no resource has more than one guest (a duplicate);
+ * - an id that was once in the state and is still live is in the state (else: lost from state);
+ * - every id in the state is live, and no two resources share one;
+ * - nothing the stack does not own (look-alike guests, another backend's guest of the same name,
+ *   another account's guests, an identical DNS record made by hand) was changed or deleted.
+ */
+
+const NAMES = ['g0', 'g1'];
+const RECORD = { zoneName: 'example.com', host: 'chaos', type: 'A', data: '10.7.7.7' };
+const DOMAIN = 'owner.example.com';
+
+export type Operation =
+  | 'up'
+  | 'change-in-place'
+  | 'change-ordered'
+  | 'replace'
+  | 'refresh'
+  | 'destroy'
+  | 'kill-up'
+  | 'kill-destroy';
+
+const OPERATIONS: Operation[] = [
+  'up',
+  'up',
+  'change-in-place',
+  'change-ordered',
+  'replace',
+  'refresh',
+  'destroy',
+  'kill-up',
+  'kill-up',
+  'kill-destroy',
+];
+
+export interface ChaosResult {
+  seed: number;
+  /** What ran, in order, with the faults of each step: printed when a sequence fails. */
+  steps: string[];
+  operations: number;
+  faultsInjected: number;
+  duplicates: number;
+  orphans: number;
+  wrongDeletes: number;
+  lostFromState: number;
+  deadInState: number;
+  sharedIds: number;
+  /** `up` runs the settling needed after the sequence (at most 2; 3 = did not settle). */
+  extraUps: number;
+  /** Leftovers the provider refused to adopt, cancelled by hand as its message suggests. */
+  userDecisions: number;
+  problems: string[];
+}
+
+interface Program {
+  cpus: number;
+  notes: string;
+}
+
+const programConfig = (program: Program) => ({
+  'owner:guests': { value: JSON.stringify(NAMES) },
+  'owner:guest': {
+    value: JSON.stringify({ startCpus: program.cpus, notes: program.notes, tags: ['owner'] }),
+  },
+  'owner:options': { value: '{}' },
+  'owner:record': { value: JSON.stringify(RECORD) },
+  'owner:ticket': { value: 'null' },
+});
+
+const WRITE_TARGETS: [string, string][] = [
+  ['Virtual_Guest', 'createObject'],
+  ['Virtual_Guest', 'createObject'],
+  ['Virtual_Guest', 'setTags'],
+  ['Virtual_Guest', 'editObject'],
+  ['Virtual_Guest', 'deleteObject'],
+  ['Virtual_Guest', 'getObject'],
+  ['Dns_Domain_ResourceRecord', 'createObject'],
+  ['Dns_Domain_ResourceRecord', 'deleteObject'],
+];
+const ONCE_KINDS: InjectedFault[] = [
+  'slow-commit',
+  'error-after-commit',
+  'lose-response',
+  'drop',
+  'http-500',
+  'rate-limit',
+];
+
+type Random = () => number;
+const pick = <T>(random: Random, items: readonly T[]): T =>
+  items[Math.floor(random() * items.length)];
+
+/** Faults for one step: a targeted fault on a write (or read) most of the time, light noise often. */
+function faultsFor(random: Random): FaultOptions {
+  const once: OnceFault[] = [];
+  for (let n = random() < 0.8 ? 1 + Math.floor(random() * 3) : 0; n > 0; n--) {
+    const [service, method] = pick(random, WRITE_TARGETS);
+    once.push({ service, method, fault: pick(random, ONCE_KINDS), delayMs: 3000 });
+  }
+  const noisy = random() < 0.5;
+  return {
+    seed: Math.floor(random() * 2 ** 31),
+    http500Rate: noisy ? 0.03 : 0,
+    dropRate: noisy ? 0.03 : 0,
+    loseResponseRate: noisy ? 0.04 : 0,
+    slowCommitRate: noisy ? 0.04 : 0,
+    slowCommitMs: 3000,
+    errorAfterCommitRate: noisy ? 0.04 : 0,
+    rateLimitPerSecond: random() < 0.15 ? 15 : null,
+    once,
+  };
+}
+
+function describeFaults(faults: FaultOptions): string {
+  const once = (Array.isArray(faults.once) ? faults.once : []).map(
+    (o) => `${o.fault}@${o.service}.${o.method}`,
+  );
+  const noise = faults.http500Rate ? 'noise' : '';
+  const limit = faults.rateLimitPerSecond ? `limit ${faults.rateLimitPerSecond}/s` : '';
+  return [...once, noise, limit].filter(Boolean).join(', ') || 'no faults';
+}
+
+export interface PlannedStep {
+  operation: Operation;
+  faults: FaultOptions;
+  /** kill-*: when the CLI is killed (ms after it started). */
+  killAtMs?: number;
+  /** kill-up: whether the ordered fields change first. */
+  changeFirst?: boolean;
+  /** replace: which guest. */
+  target?: string;
+}
+
+/** The steps of a sequence: everything random is drawn here, from the seed alone. */
+export function plan(seed: number, steps?: number): PlannedStep[] {
+  const random = mulberry32(seed);
+  const length = steps ?? 3 + Math.floor(random() * 4);
+  return Array.from({ length }, () => {
+    const operation = pick(random, OPERATIONS);
+    return {
+      operation,
+      faults: faultsFor(random),
+      killAtMs: 500 + Math.floor(random() * 9500),
+      changeFirst: random() < 0.5,
+      target: pick(random, NAMES),
+    };
+  });
+}
+
+interface Snapshot {
+  id: number;
+  text: string;
+}
+
+const guestText = (g: VirtualGuest) =>
+  JSON.stringify([g.hostname, g.domain, g.notes ?? '', g.startCpus, tagNames(g).sort()]);
+
+/** Runs one sequence; never throws for what the stack does (that is what it measures). */
+export async function runSequence(
+  seed: number,
+  options: { steps?: number; log?: (line: string) => void } = {},
+): Promise<ChaosResult> {
+  const steps = plan(seed, options.steps);
+  const log = options.log ?? (() => undefined);
+  const result: ChaosResult = {
+    seed,
+    steps: [],
+    operations: 0,
+    faultsInjected: 0,
+    duplicates: 0,
+    orphans: 0,
+    wrongDeletes: 0,
+    lostFromState: 0,
+    deadInState: 0,
+    sharedIds: 0,
+    extraUps: 0,
+    userDecisions: 0,
+    problems: [],
+  };
+  const program: Program = { cpus: 1, notes: 'n0' };
+  const f = await cliFixture({
+    program: 'owner',
+    provisioningDelayMs: 1500,
+    config: {
+      ...programConfig(program),
+      'svc:timeout': { value: '2' },
+      'svc:outcomeWindow': { value: '10' },
+    },
+  });
+  const step = (line: string) => {
+    result.steps.push(line);
+    log(`  [seed ${seed}] ${line}`);
+  };
+  try {
+    const guests = new VirtualGuestManager(f.client);
+    const backend = f.stack.env.PULUMI_BACKEND_URL;
+    const tokenOf = (name: string) =>
+      creationToken(
+        {
+          provenance: `organization/urn:pulumi:test::owner::pulumi-nodejs:dynamic/svc:VirtualGuest::${name}`,
+        },
+        backend,
+      );
+    const tokens = new Map(NAMES.map((name) => [tokenOf(name), name]));
+
+    // Things the stack does not own and must leave alone.
+    const lookAlike = await guests.createInstance({
+      hostname: 'g0-twin',
+      domain: DOMAIN,
+      cpus: 1,
+      memory: 1024,
+      os: 'UBUNTU_LATEST',
+      datacenter: 'dal10',
+      tags: ['owner'],
+    });
+    const otherBackend = await guests.createInstance({
+      hostname: 'g0-elsewhere',
+      domain: DOMAIN,
+      cpus: 1,
+      memory: 1024,
+      os: 'UBUNTU_LATEST',
+      datacenter: 'dal10',
+      tags: ['owner', creationToken({ provenance: `organization/x` }, 'file:///elsewhere')],
+    });
+    const unfinishedElsewhere = await guests.createInstance({
+      hostname: 'g1-elsewhere',
+      domain: DOMAIN,
+      cpus: 1,
+      memory: 1024,
+      os: 'UBUNTU_LATEST',
+      datacenter: 'dal10',
+      tags: [
+        'owner',
+        creationToken(
+          {
+            provenance: `organization/urn:pulumi:test::owner::pulumi-nodejs:dynamic/svc:VirtualGuest::g1`,
+          },
+          'file:///another/backend',
+        ),
+      ],
+    });
+    await guests.setTags(otherBackend.id, [
+      ...tagNames(await guests.getInstance(otherBackend.id, 'id,tagReferences.tag.name')),
+      OWNED_TAG,
+    ]);
+    const [zone] = (await f.client.call('Dns_Domain', 'getByDomainName', {
+      args: ['example.com'],
+      mask: 'id',
+    })) as DnsZone[];
+    const handMade = (await f.client.call('Dns_Domain_ResourceRecord', 'createObject', {
+      args: [
+        { host: RECORD.host, type: RECORD.type, data: RECORD.data, ttl: 900, domainId: zone.id },
+      ],
+    })) as DnsResourceRecord;
+    const otherAccount = f.emulator.accounts.other.username;
+    const foreignBefore = JSON.stringify(f.emulator.objects(otherAccount).virtualGuests);
+    const decoys = async (): Promise<Snapshot[]> => {
+      const all = (await f.client.call('Account', 'getVirtualGuests', {
+        mask: 'id,hostname,domain,notes,startCpus,tagReferences.tag.name',
+      })) as VirtualGuest[];
+      return [lookAlike.id, otherBackend.id, unfinishedElsewhere.id].map((id) => {
+        const g = all.find((x) => x.id === id);
+        return { id, text: g ? guestText(g) : 'gone' };
+      });
+    };
+    const decoysBefore = await decoys();
+
+    const seen = new Set<string>();
+    const stateIds = async () => {
+      const resources = await f.stack.resources();
+      const of = (type: string) =>
+        resources.filter((r) => r.type.endsWith(`:${type}`) && r.id).map((r) => r.id!);
+      const guestIds = of('VirtualGuest');
+      for (const id of guestIds) seen.add(id);
+      return { guestIds, recordIds: of('DnsRecord') };
+    };
+    const marker = f.stack.env.SVC_FIXTURE;
+    const reap = async () => {
+      // A killed CLI's provider stops on its own once it has loaded pulumi-svc (it watches its
+      // engine; one killed before its first call never loads it); the language host lingers.
+      // Whatever is left is killed, as a user's machine would eventually.
+      const providers = () =>
+        livePids('SVC_FIXTURE', marker).filter((pid) => /dynamic-provider/.test(commandLine(pid)));
+      for (let i = 0; i < 50 && providers().length > 0; i++) await sleep(200);
+      for (const pid of livePids('SVC_FIXTURE', marker)) killTree(pid);
+      await f.stack.run(['cancel', '--yes']).catch(() => undefined);
+    };
+    const attempt = async (args: string[]) => {
+      result.operations += 1;
+      try {
+        await f.stack.run(args);
+        return 'ok';
+      } catch (err) {
+        const last = (err as Error).message.match(/error: (.*)/g)?.pop() ?? 'failed';
+        return `failed (${last.slice(0, 160)})`;
+      }
+    };
+    const killed = async (args: string[], at: number) => {
+      result.operations += 1;
+      const run = f.stack.spawn(args);
+      const outcome = await Promise.race([
+        run.done.then(() => 'finished'),
+        sleep(at).then(() => 'kill'),
+      ]);
+      if (outcome === 'kill') {
+        process.kill(run.child.pid!, 'SIGKILL');
+        await run.done;
+      }
+      await reap();
+      return outcome === 'kill' ? `killed after ${at} ms` : 'finished before the kill';
+    };
+    const setProgram = () => f.stack.setConfig(programConfig(program));
+
+    for (const [i, { operation, faults, killAtMs = 0, changeFirst, target }] of steps.entries()) {
+      f.emulator.setFaults(null);
+      f.emulator.setFaults(faults);
+      let outcome: string;
+      switch (operation) {
+        case 'change-in-place':
+          program.notes = `n${i + 1}`;
+          await setProgram();
+          outcome = await attempt(['up', '--yes', '--non-interactive', '--skip-preview']);
+          break;
+        case 'change-ordered':
+          program.cpus = program.cpus === 1 ? 2 : 1;
+          await setProgram();
+          outcome = await attempt(['up', '--yes', '--non-interactive', '--skip-preview']);
+          break;
+        case 'replace': {
+          const urn = (await f.stack.resources()).find((r) => r.urn.endsWith(`::${target}`))?.urn;
+          outcome = await attempt([
+            'up',
+            '--yes',
+            '--non-interactive',
+            '--skip-preview',
+            ...(urn ? ['--replace', urn] : []),
+          ]);
+          break;
+        }
+        case 'refresh':
+          outcome = await attempt(['refresh', '--yes', '--non-interactive', '--skip-preview']);
+          break;
+        case 'destroy':
+          outcome = await attempt(['destroy', '--yes', '--non-interactive', '--skip-preview']);
+          break;
+        case 'kill-up':
+          if (changeFirst) {
+            program.cpus = program.cpus === 1 ? 2 : 1;
+            await setProgram();
+          }
+          outcome = await killed(['up', '--yes', '--non-interactive', '--skip-preview'], killAtMs);
+          break;
+        case 'kill-destroy':
+          outcome = await killed(
+            ['destroy', '--yes', '--non-interactive', '--skip-preview'],
+            killAtMs,
+          );
+          break;
+        default:
+          outcome = await attempt(['up', '--yes', '--non-interactive', '--skip-preview']);
+      }
+      step(
+        `${operation} (cpus ${program.cpus}, notes ${program.notes}; ${describeFaults(faults)}): ${outcome}`,
+      );
+      await stateIds();
+    }
+
+    // Settle: no faults, at most two more `up` runs.
+    const stats = f.emulator.stats().faultsInjected;
+    result.faultsInjected = Object.entries(stats)
+      .filter(([kind]) => kind !== 'latency')
+      .reduce((sum, [, n]) => sum + n, 0);
+    f.emulator.setFaults(null);
+    await reap();
+    for (;;) {
+      if (result.extraUps === 2) {
+        result.extraUps = 3;
+        result.problems.push('did not settle within two `up` runs');
+        break;
+      }
+      result.extraUps += 1;
+      result.operations += 1;
+      try {
+        await f.stack.run(['up', '--yes', '--non-interactive', '--skip-preview', '--refresh']);
+        step(`settle up ${result.extraUps}: ok`);
+        break;
+      } catch (err) {
+        const message = (err as Error).message;
+        // The provider names a leftover it will not adopt (its ordered fields changed since the
+        // unfinished create): the user cancels it, as the message suggests.
+        const leftover = /cancel guest (\d+) if it is not wanted/.exec(message);
+        if (leftover) {
+          result.userDecisions += 1;
+          await guests.cancelInstance(Number(leftover[1]));
+        }
+        step(
+          `settle up ${result.extraUps}: failed${leftover ? `; cancelled leftover ${leftover[1]}` : ''}`,
+        );
+      }
+    }
+
+    // The invariants.
+    const { guestIds, recordIds } = await stateIds();
+    const live = (
+      (await f.client.call('Account', 'getVirtualGuests', {
+        mask: 'id,hostname,domain,notes,startCpus,tagReferences.tag.name',
+      })) as VirtualGuest[]
+    ).filter((g) => tagNames(g).some((tag) => tokens.has(tag)));
+    const liveIds = new Set(live.map((g) => String(g.id)));
+    const inState = new Set(guestIds);
+    for (const g of live) {
+      if (!inState.has(String(g.id))) {
+        result.orphans += 1;
+        result.problems.push(
+          `orphan: guest ${g.id} (${tagNames(g).join(' ')}) is not in the state`,
+        );
+      }
+    }
+    for (const [token, name] of tokens) {
+      const count = live.filter((g) => tagNames(g).includes(token)).length;
+      if (count > 1) {
+        result.duplicates += count - 1;
+        result.problems.push(`duplicate: ${count} live guests for ${name}`);
+      }
+    }
+    for (const id of seen) {
+      if (!inState.has(id) && liveIds.has(id)) {
+        result.lostFromState += 1;
+        result.problems.push(`lost from state: guest ${id} is live but no longer in the state`);
+      }
+    }
+    const allLive = new Set(
+      ((await f.client.call('Account', 'getVirtualGuests', { mask: 'id' })) as VirtualGuest[]).map(
+        (g) => String(g.id),
+      ),
+    );
+    for (const id of guestIds) {
+      if (!allLive.has(id)) {
+        result.deadInState += 1;
+        result.problems.push(`dead in state: guest ${id}`);
+      }
+    }
+    result.sharedIds += guestIds.length - inState.size;
+    const records = (await f.client.call('Dns_Domain', 'getResourceRecords', {
+      id: zone.id,
+      mask: 'id',
+    })) as DnsResourceRecord[];
+    for (const id of recordIds) {
+      if (!records.some((r) => String(r.id) === id)) {
+        result.deadInState += 1;
+        result.problems.push(`dead in state: record ${id}`);
+      }
+    }
+
+    // Destroy, then nothing of the stack may be left, and nothing else touched.
+    result.operations += 1;
+    await f.stack.destroy();
+    const left = (
+      (await f.client.call('Account', 'getVirtualGuests', {
+        mask: 'id,tagReferences.tag.name',
+      })) as VirtualGuest[]
+    ).filter((g) => tagNames(g).some((tag) => tokens.has(tag)));
+    for (const g of left) {
+      result.orphans += 1;
+      result.problems.push(`guest ${g.id} carries this stack's token after destroy`);
+    }
+    const after = await decoys();
+    decoysBefore.forEach((before, i) => {
+      if (after[i].text !== before.text) {
+        result.wrongDeletes += 1;
+        result.problems.push(
+          `not the stack's: guest ${before.id} was ${after[i].text === 'gone' ? 'deleted' : 'changed'}`,
+        );
+      }
+    });
+    const remaining = (await f.client.call('Dns_Domain', 'getResourceRecords', {
+      id: zone.id,
+      mask: 'id',
+    })) as DnsResourceRecord[];
+    if (!remaining.some((r) => r.id === handMade.id)) {
+      result.wrongDeletes += 1;
+      result.problems.push(`not the stack's: record ${handMade.id} was deleted`);
+    }
+    if (JSON.stringify(f.emulator.objects(otherAccount).virtualGuests) !== foreignBefore) {
+      result.wrongDeletes += 1;
+      result.problems.push("another account's guests changed");
+    }
+  } catch (err) {
+    result.problems.push(`the harness failed: ${(err as Error).message.slice(0, 400)}`);
+  } finally {
+    await f.close();
+  }
+  return result;
+}
+
+/** How a failed sequence is reported: its seed and its steps. */
+export function describeFailure(result: ChaosResult): string {
+  return [
+    `chaos sequence with seed ${result.seed} broke the ownership invariants:`,
+    ...result.problems.map((p) => `  - ${p}`),
+    'steps:',
+    ...result.steps.map((s) => `  ${s}`),
+    `rerun: npm run bench -- chaos --seed ${result.seed} --sequences 1`,
+  ].join('\n');
+}
