@@ -1,19 +1,27 @@
 /**
- * XML-RPC decoder on saxes (strict, well-formedness checking, streaming events; values are built
- * directly by `XmlRpcReader`). Whatever the input, the only errors thrown are `ParseError` and
- * its subclasses: `NotWellFormed` for broken XML or a DOCTYPE, `UnsupportedEncoding` for a
- * declared encoding we cannot read, `InvalidCharacter` for characters XML 1.0 forbids, and
- * `ParseError` itself for XML that is well-formed but not XML-RPC.
+ * XML-RPC decoding: a scanner built for the XML-RPC grammar reads the bytes (xml-scanner.ts) and
+ * a reader builds the values (reader.ts). Whatever the input, the only errors thrown are
+ * `ParseError` and its subclasses: `NotWellFormed` for broken XML or a DOCTYPE,
+ * `UnsupportedEncoding` for an encoding we cannot read, `InvalidCharacter` for characters XML 1.0
+ * forbids, and `ParseError` itself for XML that is well-formed but not XML-RPC.
  *
- * DOCTYPEs are refused before parsing starts: XML-RPC never needs one, and refusing them rules
- * out entity-expansion attacks and external entities whatever the parser would do with them.
+ * A body can be decoded whole (`decodeMethodResponse`) or as it arrives (`createResponseDecoder`),
+ * which never holds the body twice: chunks are scanned as they come and dropped once consumed.
  */
 
-import { SaxesParser } from 'saxes';
-import { InvalidCharacter, NotWellFormed, ParseError } from '../errors';
-import { bodyToText, checkDeclaredEncoding } from './charset';
-import { readPlainXml } from './plain-xml';
-import { XmlRpcReader, type DocumentKind, type Position } from './reader';
+import {
+  bodyBytes,
+  declaredEncoding,
+  isLatin1Name,
+  notUtf8,
+  PROLOG_BYTES,
+  readsAsLatin1,
+  refuseUtf16,
+  tooLarge,
+} from './charset';
+import { ParseError } from '../errors';
+import { InputWindow } from './input-window';
+import { XmlRpcReader, type DocumentKind } from './reader';
 import {
   DEFAULT_MAX_BYTES,
   DEFAULT_MAX_DEPTH,
@@ -21,109 +29,210 @@ import {
   type DecodedResponse,
   type XmlRpcValue,
 } from './types';
+import { Utf8StreamCheck } from './utf8-stream-check';
+import { XmlScanner } from './xml-scanner';
+
+export interface MethodCall {
+  methodName: string;
+  params: XmlRpcValue[];
+}
+
+/** Decodes a body that arrives in chunks. After an error, every call throws that error. */
+export interface StreamingDecoder<T> {
+  /** The decoder may keep `chunk` until `end()`: it must not be changed afterwards. */
+  write(chunk: Uint8Array): void;
+  end(): T;
+}
 
 export function decodeMethodResponse(
   body: string | Buffer,
   limits?: DecodeLimits,
 ): DecodedResponse {
   const { maxDepth, maxBytes } = checkLimits(limits);
-  return guarded(() => read(body, 'response', maxDepth, maxBytes, (r) => r.response()));
+  return guarded(() =>
+    decodeWhole(bodyBytes(body, maxBytes), 'response', maxDepth, (reader) => reader.response()),
+  );
 }
 
-export function decodeMethodCall(
-  body: string | Buffer,
-  limits?: DecodeLimits,
-): { methodName: string; params: XmlRpcValue[] } {
+export function decodeMethodCall(body: string | Buffer, limits?: DecodeLimits): MethodCall {
   const { maxDepth, maxBytes } = checkLimits(limits);
-  return guarded(() => read(body, 'call', maxDepth, maxBytes, (r) => r.call()));
+  return guarded(() =>
+    decodeWhole(bodyBytes(body, maxBytes), 'call', maxDepth, (reader) => reader.call()),
+  );
 }
 
-/** Parses `body` and returns what `finish` makes of the reader. */
-function read<T>(
-  body: string | Buffer,
-  kind: DocumentKind,
-  maxDepth: number,
-  maxBytes: number,
-  finish: (reader: XmlRpcReader) => T,
-): T {
-  const text = bodyToText(body, maxBytes);
-  refuseDoctype(text);
-  const fast = readFast(text, kind, maxDepth, finish);
-  if (fast !== NOT_PLAIN) return fast;
-  const session = idleSession ?? new ParserSession();
-  idleSession = undefined;
-  const reader = new XmlRpcReader(kind, maxDepth, session.position);
-  session.parse(text, reader);
-  // Only a session that finished cleanly is reused: after an error saxes is mid-document.
-  idleSession = session;
-  return finish(reader);
-}
-
-const NOT_PLAIN = Symbol('not plain XML');
-/**
- * The fast path pays off where saxes' fixed cost per document dominates: small responses. A
- * large one is likely to contain an entity somewhere, and giving up half-way wastes the work.
- */
-const FAST_PATH_MAX_CHARS = 64 * 1024;
-/** The plain-XML fast path reports no positions: any error there is redone by saxes. */
-const NO_POSITION: Position = { line: 0, column: 0 };
-
-/** The value by the plain-XML fast path, or NOT_PLAIN when saxes must parse (see plain-xml.ts). */
-function readFast<T>(
-  text: string,
-  kind: DocumentKind,
-  maxDepth: number,
-  finish: (reader: XmlRpcReader) => T,
-): T | typeof NOT_PLAIN {
-  if (text.length > FAST_PATH_MAX_CHARS) return NOT_PLAIN;
-  const reader = new XmlRpcReader(kind, maxDepth, NO_POSITION);
-  if (!readPlainXml(text, reader)) return NOT_PLAIN;
-  try {
-    return finish(reader);
-  } catch {
-    return NOT_PLAIN;
-  }
+export function createResponseDecoder(limits?: DecodeLimits): StreamingDecoder<DecodedResponse> {
+  const { maxDepth, maxBytes } = checkLimits(limits);
+  return new ChunkedDecoder('response', maxDepth, maxBytes, (reader) => reader.response());
 }
 
 /**
- * One saxes parser kept for reuse (saxes resets itself after `close()`). With a new parser per
- * decode, V8 drops the parser's hidden classes whenever a full GC runs between decodes and
- * deoptimises saxes' hot code; in a 25-decode run with GCs in between that settled at 4x slower.
+ * A reader fed by a scanner over one window. One is kept between documents: made afresh each
+ * time, their hidden classes die in every full GC, and V8 then deoptimises the code that uses
+ * them (measured: after a GC between decodes, each decode took 2.5x as long).
  */
-class ParserSession {
-  private readonly parser = new SaxesParser({ xmlns: false });
-  private reader: XmlRpcReader | undefined;
+class Parser {
+  readonly window = new InputWindow();
+  readonly reader = new XmlRpcReader(this.window);
+  readonly scanner = new XmlScanner(this.window, this.reader);
 
   constructor() {
-    const parser = this.parser;
-    parser.on('xmldecl', (decl) => checkDeclaredEncoding(decl.encoding));
-    parser.on('doctype', () => {
-      throw doctypeRefused();
-    });
-    parser.on('opentag', (tag) => this.reader?.openElement(tag.name));
-    parser.on('closetag', () => this.reader?.closeElement());
-    parser.on('text', (chars) => this.reader?.appendText(chars));
-    parser.on('cdata', (chars) => this.reader?.appendText(chars));
-    parser.on('error', (err) => {
-      throw fromParserError(err);
+    this.reader.position = this.scanner;
+  }
+
+  clear(): void {
+    this.window.clear(false);
+    this.reader.clear();
+    this.scanner.clear();
+  }
+}
+
+let idleParser: Parser | undefined;
+
+function takeParser(kind: DocumentKind, maxDepth: number, latin1: boolean): Parser {
+  const parser = idleParser ?? new Parser();
+  idleParser = undefined;
+  parser.window.latin1 = latin1;
+  parser.reader.start(kind, maxDepth);
+  return parser;
+}
+
+function releaseParser(parser: Parser): void {
+  parser.clear();
+  idleParser = parser;
+}
+
+function decodeWhole<T>(
+  body: Buffer,
+  kind: DocumentKind,
+  maxDepth: number,
+  finish: (reader: XmlRpcReader) => T,
+): T {
+  refuseUtf16(body);
+  const latin1 = readsAsLatin1(body);
+  const parser = takeParser(kind, maxDepth, latin1);
+  try {
+    parser.window.append(latin1 ? body : withoutBom(body));
+    parser.scanner.finish();
+    return finish(parser.reader);
+  } finally {
+    releaseParser(parser);
+  }
+}
+
+/**
+ * The chunked form. The first `PROLOG_BYTES` are gathered to read the XML declaration. Bytes are
+ * read as UTF-8, checked chunk by chunk; when they turn out not to be UTF-8 and the declaration
+ * names Latin-1, the document is read again as Latin-1 (charset.ts), which is why chunks are
+ * kept until the end when it does.
+ */
+class ChunkedDecoder<T> implements StreamingDecoder<T> {
+  private received = 0;
+  /** Chunks gathered until the prolog can be read; undefined once it has been. */
+  private head: Buffer[] | undefined = [];
+  private readonly utf8 = new Utf8StreamCheck();
+  private declared: string | undefined;
+  /** Every chunk so far, while a switch to Latin-1 may still be needed. */
+  private kept: Buffer[] | undefined;
+  /** Undefined once the document is decoded or has failed. */
+  private parser: Parser | undefined;
+  private failure: unknown;
+
+  constructor(
+    private readonly kind: DocumentKind,
+    private readonly maxDepth: number,
+    private readonly maxBytes: number,
+    private readonly finish: (reader: XmlRpcReader) => T,
+  ) {
+    this.parser = takeParser(kind, maxDepth, false);
+  }
+
+  write(chunk: Uint8Array): void {
+    this.run(() => {
+      const bytes = Buffer.isBuffer(chunk)
+        ? chunk
+        : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+      this.received += bytes.length;
+      if (this.received > this.maxBytes) throw tooLarge(this.maxBytes);
+      if (this.head === undefined) return this.feed(bytes);
+      this.head.push(bytes);
+      if (this.received >= PROLOG_BYTES) this.readHead();
     });
   }
 
-  get position(): Position {
+  end(): T {
+    return this.run(() => {
+      if (this.head !== undefined) this.readHead();
+      if (!this.current.window.latin1 && !this.utf8.end()) this.notUtf8();
+      this.current.scanner.finish();
+      const result = this.finish(this.current.reader);
+      this.done();
+      return result;
+    });
+  }
+
+  private get current(): Parser {
+    if (this.parser === undefined) throw new TypeError('the decoder has already ended');
     return this.parser;
   }
 
-  parse(text: string, reader: XmlRpcReader): void {
-    this.reader = reader;
+  private run<R>(step: () => R): R {
+    if (this.failure !== undefined) throw this.failure;
     try {
-      this.parser.write(text).close();
-    } finally {
-      this.reader = undefined;
+      return guarded(step);
+    } catch (err) {
+      this.failure = err;
+      this.done();
+      throw err;
+    }
+  }
+
+  private done(): void {
+    if (this.parser !== undefined) releaseParser(this.parser);
+    this.parser = undefined;
+    this.kept = undefined;
+  }
+
+  private readHead(): void {
+    const head = Buffer.concat(this.head ?? []);
+    this.head = undefined;
+    refuseUtf16(head);
+    this.declared = declaredEncoding(head);
+    if (isLatin1Name(this.declared)) this.kept = [];
+    this.feed(head);
+  }
+
+  private feed(chunk: Buffer): void {
+    this.kept?.push(chunk);
+    const { window, scanner } = this.current;
+    if (!window.latin1 && !this.utf8.push(chunk)) return this.notUtf8();
+    window.append(window.offset(window.end) === 0 ? withoutBom(chunk) : chunk);
+    scanner.scan();
+  }
+
+  /** The bytes are not UTF-8: read everything again as Latin-1 if declared, else refuse. */
+  private notUtf8(): void {
+    const kept = this.kept;
+    if (kept === undefined) throw notUtf8(this.declared);
+    this.kept = undefined;
+    releaseParser(this.current);
+    this.parser = takeParser(this.kind, this.maxDepth, true);
+    const { window, scanner } = this.parser;
+    for (const chunk of kept) {
+      window.append(chunk);
+      scanner.scan();
     }
   }
 }
 
-let idleSession: ParserSession | undefined;
+const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+
+/** A UTF-8 byte order mark is not part of the document. */
+function withoutBom(bytes: Buffer): Buffer {
+  return bytes.length >= 3 && bytes[0] === BOM[0] && bytes[1] === BOM[1] && bytes[2] === BOM[2]
+    ? bytes.subarray(3)
+    : bytes;
+}
 
 /** Runs a decode step, turning anything that is not already a ParseError into one. */
 function guarded<T>(decode: () => T): T {
@@ -153,33 +262,6 @@ function limit(value: number | undefined, fallback: number, name: string): numbe
     throw new TypeError(`${name} must be a non-negative integer`);
   }
   return value;
-}
-
-/** Looks through the prolog (XML declaration, comments, processing instructions) for a DOCTYPE. */
-function refuseDoctype(text: string): void {
-  let i = 0;
-  for (;;) {
-    i = text.indexOf('<', i);
-    if (i < 0) return;
-    let end: number;
-    if (text.startsWith('<?', i)) end = text.indexOf('?>', i + 2) + 2;
-    else if (text.startsWith('<!--', i)) end = text.indexOf('-->', i + 4) + 3;
-    else if (text.startsWith('<!DOCTYPE', i)) throw doctypeRefused();
-    else return;
-    if (end < i) return; // unterminated: the parser will report it
-    i = end;
-  }
-}
-
-function doctypeRefused(): NotWellFormed {
-  return new NotWellFormed(-32700, 'DOCTYPE declarations are not allowed in XML-RPC');
-}
-
-function fromParserError(err: Error): ParseError {
-  const message = clipMessage(err.message);
-  return /disallowed character\.|malformed character entity/.test(message)
-    ? new InvalidCharacter(-32702, message)
-    : new NotWellFormed(-32700, message);
 }
 
 function clipMessage(message: string): string {
