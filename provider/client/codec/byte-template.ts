@@ -1,15 +1,18 @@
 /**
- * A fixed byte sequence (a run of tags) compared with the document eight or four bytes at a time
- * through a DataView: an unaligned load is one instruction, where a byte loop costs a compare and
- * a bounds check per byte. The fast path of the scanner is made of these.
+ * A fixed byte sequence (a run of tags), compared with the document eight or four bytes at a
+ * time through a DataView (an unaligned load is one instruction, where a byte loop costs a
+ * compare and a bounds check per byte), and written to the output in one copy. The fast path of
+ * the scanner and the encoder's tags are made of these.
  *
  * Eight bytes are compared as a float64. Float equality is bit equality except for NaN (never
  * equal) and zero (+0 equals -0); a template word that is neither compares exactly, so such
- * templates use float64 words and the others 32-bit integer words, which always compare exactly.
+ * templates use float64 words and the others 32-bit integer words.
  */
 
 export class ByteTemplate {
   readonly length: number;
+  /** A copy of the bytes, for writing. */
+  readonly bytes: Buffer;
   /** Whether the words are float64 (8 bytes) rather than int32 (4 bytes). */
   private readonly wide: boolean;
   /** Where each word starts (the last one may overlap the one before). */
@@ -20,6 +23,7 @@ export class ByteTemplate {
   constructor(bytes: Uint8Array) {
     if (bytes.length < 4) throw new RangeError('a template has at least four bytes');
     this.length = bytes.length;
+    this.bytes = Buffer.from(bytes);
     const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     const wideOffsets = bytes.length >= 8 ? wordOffsets(bytes.length, 8) : [];
     const wideWords = wideOffsets.map((offset) => view.getFloat64(offset, true));
