@@ -3,7 +3,13 @@ import { STATUS_CODES } from 'node:http';
 import { gunzip, gunzipSync, inflate, inflateSync } from 'node:zlib';
 import { promisify } from 'node:util';
 import { Agent, request } from 'undici';
-import { decodeMethodResponse, type DecodedResponse, type Fault, type XmlRpcValue } from './codec';
+import {
+  createResponseDecoder,
+  decodeMethodResponse,
+  type DecodedResponse,
+  type Fault,
+  type XmlRpcValue,
+} from './codec';
 import {
   SvcAPIError,
   SvcError,
@@ -154,6 +160,23 @@ function decode(body: Buffer, secrets: readonly string[]): DecodedResponse {
   }
 }
 
+/**
+ * Decodes a body as it arrives, so that a large response is never held whole, let alone twice.
+ * A body that is not XML-RPC stops being read (leaving the loop destroys the stream).
+ */
+async function decodeAsItArrives(
+  body: AsyncIterable<Buffer>,
+  secrets: readonly string[],
+): Promise<DecodedResponse> {
+  try {
+    const decoder = createResponseDecoder();
+    for await (const chunk of body) decoder.write(chunk);
+    return decoder.end();
+  } catch (err) {
+    throw err instanceof SvcAPIError ? scrubbed(err, secrets) : err;
+  }
+}
+
 function faultError(fault: Fault, secrets: readonly string[]): SvcAPIError {
   return faultToError(fault.faultCode, redact(String(fault.faultString), secrets));
 }
@@ -227,23 +250,29 @@ export async function postXmlRpc(call: HttpCall): Promise<HttpResult> {
       bodyTimeout: call.timeoutMs,
     });
     responseStarted = true;
-    const raw = Buffer.from(await response.body.arrayBuffer());
     const status = response.statusCode;
     const encoding = header(response.headers['content-encoding']);
-    const body = encoding === undefined ? raw : await decompress(raw, encoding, status);
-    if (status >= 400) {
-      if (status === 500) {
-        let decoded: DecodedResponse | undefined;
-        try {
-          decoded = decodeMethodResponse(body);
-        } catch {
-          // not XML-RPC: an ordinary HTTP error
+    let decoded: DecodedResponse;
+    if (status < 400 && encoding === undefined) {
+      decoded = await decodeAsItArrives(response.body, call.secrets);
+    } else {
+      // Compressed bodies and HTTP errors are read whole.
+      const raw = Buffer.from(await response.body.arrayBuffer());
+      const body = encoding === undefined ? raw : await decompress(raw, encoding, status);
+      if (status >= 400) {
+        if (status === 500) {
+          let fault: DecodedResponse | undefined;
+          try {
+            fault = decodeMethodResponse(body);
+          } catch {
+            // not XML-RPC: an ordinary HTTP error
+          }
+          if (fault?.kind === 'fault') throw faultError(fault.fault, call.secrets);
         }
-        if (decoded?.kind === 'fault') throw faultError(decoded.fault, call.secrets);
+        throw httpError(status, body, call);
       }
-      throw httpError(status, body, call);
+      decoded = decode(body, call.secrets);
     }
-    const decoded = decode(body, call.secrets);
     if (decoded.kind === 'fault') throw faultError(decoded.fault, call.secrets);
     return {
       value: decoded.value,
