@@ -11,6 +11,7 @@
 
 import { ParseError } from '../errors';
 import * as elements from './elements';
+import * as inputWindow from './input-window';
 import type { InputWindow, Position } from './input-window';
 import { MemberShape } from './member-shape';
 import { parseIso8601 } from './iso8601';
@@ -54,6 +55,7 @@ const {
   parseInteger,
   parseIntegerBytes,
 } = scalars;
+const { ESCAPED } = inputWindow;
 
 export type DocumentKind = 'response' | 'call';
 
@@ -345,9 +347,9 @@ export class XmlRpcReader implements ContentHandler {
   }
 
   private textIsBlank(): boolean {
-    return this.textString === undefined
+    return this.textString === undefined && (this.textFlags & ESCAPED) === 0
       ? isBlankBytes(this.window.bytes, this.textStart, this.textEnd)
-      : isBlank(this.textString);
+      : isBlank(this.currentText());
   }
 
   private clearText(): void {
@@ -356,10 +358,11 @@ export class XmlRpcReader implements ContentHandler {
   }
 
   private integer(bits: 32 | 64, code: number): number | bigint {
+    // Straight from the bytes unless references or CDATA made the text.
     const value =
-      this.textString === undefined
+      this.textString === undefined && (this.textFlags & ESCAPED) === 0
         ? parseIntegerBytes(this.window.bytes, this.textStart, this.textEnd, bits)
-        : parseInteger(this.textString, bits);
+        : parseInteger(this.currentText(), bits);
     if (value === null) {
       this.fail(
         `integer ${quote(this.currentText().trim())} is out of range for <${ELEMENT_NAMES[code]}>`,

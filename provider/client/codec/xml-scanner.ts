@@ -199,6 +199,7 @@ export class XmlScanner implements Position {
   private cursor = 0;
   // Results of the scans that return a position.
   private textFlags = 0;
+  private cdataFlags = 0;
   private nameFlags = 0;
   private selfClosing = false;
   // What the fast path read: a member's name, and a value.
@@ -273,7 +274,8 @@ export class XmlScanner implements Position {
     let lt = start;
     if (bytes[start] !== LT) {
       this.until = UNTIL.lt;
-      lt = this.scanText(bytes, start, end);
+      lt =
+        this.state === ROOT ? this.scanText(bytes, start, end) : this.skipBlank(bytes, start, end);
       if (lt === end) return this.trailingText(bytes, start, end);
     } else {
       this.textFlags = 0;
@@ -677,6 +679,21 @@ export class XmlScanner implements Position {
     return i;
   }
 
+  /** Outside the root element: only whitespace may come before the next `<`. */
+  private skipBlank(bytes: Uint8Array, i: number, end: number): number {
+    for (;;) {
+      if (i >= end) {
+        if (this.final) return end;
+        this.needMore();
+      }
+      const b = bytes[i];
+      if (b === LT) return i;
+      if (TEXT_CLASS[b] === FORBIDDEN) throw this.invalidCharacter(bytes, i);
+      if (!isSpace(b)) throw this.notWellFormedAt(i, 'text outside the root element');
+      i++;
+    }
+  }
+
   /** Checks the reference at `bytes[at]` and returns where it ends. */
   private reference(bytes: Uint8Array, end: number, at: number): number {
     const next = scanReference(bytes, at, end);
@@ -685,7 +702,7 @@ export class XmlScanner implements Position {
     if (next === BAD_CHARACTER_REFERENCE) {
       throw new InvalidCharacter(
         -32702,
-        `${this.where(at)}character reference ${clip(entityName(bytes, at))} is malformed or not allowed in XML 1.0`,
+        `${this.where(at)}character reference &${clip(entityName(bytes, at))}; is malformed or not allowed in XML 1.0`,
       );
     }
     if (next === UNDEFINED_ENTITY) {
@@ -732,9 +749,8 @@ export class XmlScanner implements Position {
         this.until = UNTIL.cdataEnd;
         const contentStart = j + 1 + CDATA_OPEN.length;
         const contentEnd = this.cdata(bytes, end, contentStart);
-        const flags = this.textFlags;
         this.deliverText(bytes, textStart, lt, false);
-        this.handler.appendText(this.window.cdata(contentStart, contentEnd, flags));
+        this.handler.appendText(this.window.cdata(contentStart, contentEnd, this.cdataFlags));
         return contentEnd + 3;
       }
       default:
@@ -772,7 +788,7 @@ export class XmlScanner implements Position {
     }
   }
 
-  /** The end of CDATA content from `j` (where `]]>` starts); sets `textFlags`. */
+  /** The end of CDATA content from `j` (where `]]>` starts); sets `cdataFlags`. */
   private cdata(bytes: Uint8Array, end: number, j: number): number {
     let flags = 0;
     for (;;) {
@@ -781,7 +797,7 @@ export class XmlScanner implements Position {
       if (b === CLOSE_BRACKET) {
         if (j + 2 >= end) this.needMore();
         if (bytes[j + 1] === CLOSE_BRACKET && bytes[j + 2] === GT) {
-          this.textFlags = flags;
+          this.cdataFlags = flags;
           return j;
         }
       } else if (b === CR) {
