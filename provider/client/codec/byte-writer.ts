@@ -10,13 +10,12 @@
  */
 
 import type { ByteTemplate } from './byte-template';
+import { unencodableCharacter } from './unencodable';
 
 const AMPERSAND = 0x26;
 const LT = 0x3c;
 const GT = 0x3e;
 const CR = 0x0d;
-const MINUS = 0x2d;
-const ZERO = 0x30;
 
 /** ASCII characters that cannot be copied as they are: `& < > CR` and forbidden controls. */
 const SPECIAL = new Uint8Array(128);
@@ -29,18 +28,6 @@ SPECIAL[AMPERSAND] = SPECIAL[LT] = SPECIAL[GT] = 1;
 const MAX_BYTES_PER_UNIT = 5;
 /** Long texts are written in slices so that room is made for a slice, not the whole text. */
 const SLICE_UNITS = 16 * 1024;
-
-/** Thrown for a character that XML 1.0 cannot carry; the encoder turns it into a TypeError. */
-export class UnencodableCharacter extends Error {
-  constructor(
-    readonly code: number,
-    readonly index: number,
-  ) {
-    super(
-      `U+${code.toString(16).toUpperCase().padStart(4, '0')} at index ${index} is not allowed in XML 1.0`,
-    );
-  }
-}
 
 const INITIAL_BYTES = 64 * 1024;
 let idle: Buffer | undefined = Buffer.allocUnsafe(INITIAL_BYTES);
@@ -105,40 +92,20 @@ export class ByteWriter {
     this.pos = pos;
   }
 
-  /** A safe integer in decimal. */
-  integer(n: number): void {
-    this.reserve(17);
-    const chunk = this.chunk;
-    let pos = this.pos;
-    if (n < 0) {
-      chunk[pos++] = MINUS;
-      n = -n;
-    }
-    let length = 1;
-    for (let rest = n; rest >= 10; rest = Math.floor(rest / 10)) length++;
-    pos += length;
-    this.pos = pos;
-    if (n <= 0xffffffff) {
-      // Unsigned 32-bit arithmetic: division by a constant becomes a multiplication.
-      for (let rest = n >>> 0; ;) {
-        const next = (rest / 10) >>> 0;
-        chunk[--pos] = ZERO + rest - next * 10;
-        if (next === 0) break;
-        rest = next;
-      }
-    } else {
-      for (let rest = n; rest > 0; rest = Math.floor(rest / 10)) chunk[--pos] = ZERO + (rest % 10);
-    }
-  }
-
-  /** Character data: escaped, UTF-8; throws UnencodableCharacter. */
+  /** Character data: escaped, UTF-8; throws Unencodable for a character XML 1.0 cannot carry. */
   text(text: string): void {
+    if (text.length <= SLICE_UNITS) {
+      this.reserve(text.length * MAX_BYTES_PER_UNIT);
+      this.textSlice(text, 0, text.length);
+      return;
+    }
     for (let from = 0; from < text.length;) {
       let to = Math.min(text.length, from + SLICE_UNITS);
       // A slice does not end between the two halves of a surrogate pair.
       if (to < text.length && (text.charCodeAt(to - 1) & 0xfc00) === 0xd800) to++;
       this.reserve((to - from) * MAX_BYTES_PER_UNIT);
-      from = this.textSlice(text, from, to);
+      this.textSlice(text, from, to);
+      from = to;
     }
   }
 
@@ -155,9 +122,22 @@ export class ByteWriter {
       : buffer;
   }
 
-  private textSlice(text: string, from: number, to: number): number {
+  private textSlice(text: string, from: number, to: number): void {
     const chunk = this.chunk;
     let pos = this.pos;
+    let i = from;
+    // Plain ASCII, the usual case, in a loop of its own.
+    for (; i < to; i++) {
+      const c = text.charCodeAt(i);
+      if (c >= 0x80 || SPECIAL[c] !== 0) break;
+      chunk[pos++] = c;
+    }
+    this.pos = i < to ? this.escapedSlice(text, i, to, pos) : pos;
+  }
+
+  /** The rest of a slice from its first character that is not plain ASCII; returns the end. */
+  private escapedSlice(text: string, from: number, to: number, pos: number): number {
+    const chunk = this.chunk;
     for (let i = from; i < to; i++) {
       const c = text.charCodeAt(i);
       if (c < 0x80) {
@@ -173,7 +153,7 @@ export class ByteWriter {
           chunk[pos++] = 0x80 | (c & 0x3f);
         } else if (c >= 0xd800 && c <= 0xdfff) {
           const low = text.charCodeAt(i + 1);
-          if (c > 0xdbff || !(low >= 0xdc00 && low <= 0xdfff)) throw new UnencodableCharacter(c, i);
+          if (c > 0xdbff || !(low >= 0xdc00 && low <= 0xdfff)) throw unencodableCharacter(c, i);
           const codePoint = 0x10000 + ((c - 0xd800) << 10) + (low - 0xdc00);
           chunk[pos++] = 0xf0 | (codePoint >> 18);
           chunk[pos++] = 0x80 | ((codePoint >> 12) & 0x3f);
@@ -181,15 +161,14 @@ export class ByteWriter {
           chunk[pos++] = 0x80 | (codePoint & 0x3f);
           i++;
         } else {
-          if (c >= 0xfffe) throw new UnencodableCharacter(c, i);
+          if (c >= 0xfffe) throw unencodableCharacter(c, i);
           chunk[pos++] = 0xe0 | (c >> 12);
           chunk[pos++] = 0x80 | ((c >> 6) & 0x3f);
           chunk[pos++] = 0x80 | (c & 0x3f);
         }
       }
     }
-    this.pos = pos;
-    return to;
+    return pos;
   }
 
   private grow(bytes: number): void {
@@ -206,7 +185,7 @@ function escape(chunk: Buffer, pos: number, c: number, index: number): number {
   else if (c === LT) entity = '&lt;';
   else if (c === GT) entity = '&gt;';
   else if (c === CR) entity = '&#13;';
-  else throw new UnencodableCharacter(c, index);
+  else throw unencodableCharacter(c, index);
   for (let k = 0; k < entity.length; k++) chunk[pos++] = entity.charCodeAt(k);
   return pos;
 }

@@ -12,10 +12,11 @@
  */
 
 import { ByteTemplate } from './byte-template';
-import { UnencodableCharacter, writeString, type ByteWriter } from './byte-writer';
+import { writeString, type ByteWriter } from './byte-writer';
 import * as elements from './elements';
 import { formatIso8601, isFormattableDate } from './iso8601';
 import type { Fault } from './types';
+import { Unencodable } from './unencodable';
 
 // Imports copied to module constants: where modules are compiled to CommonJS by esbuild (tsx: the
 // tests and benchmarks), every use of an imported binding is a getter call, too slow here.
@@ -106,14 +107,6 @@ function encode(write: (writer: ValueWriter) => void): string {
   return writeString((out) => write(new ValueWriter(out)));
 }
 
-/** A problem found deep in a value; the path is filled in while the stack unwinds. */
-class Unencodable extends Error {
-  readonly path: (string | number)[] = [];
-  constructor(readonly problem: string) {
-    super(problem);
-  }
-}
-
 type Path = readonly [string, ...(string | number)[]];
 
 /** The start of a member (`<member><name>…</name><value>`) as written for a name. */
@@ -144,7 +137,7 @@ class ValueWriter {
   }
 
   text(text: string, where: Path): void {
-    this.guard(where, () => this.escaped(text));
+    this.guard(where, () => this.out.text(text));
   }
 
   private guard<T>(where: Path, write: () => T): T {
@@ -162,7 +155,7 @@ class ValueWriter {
     switch (typeof value) {
       case 'string':
         out.template(STARTS[STRING]);
-        this.escaped(value);
+        this.out.text(value);
         return STRING;
       case 'number':
         return this.number(value);
@@ -189,20 +182,17 @@ class ValueWriter {
   }
 
   private number(n: number): number {
-    const out = this.out;
+    let type = DOUBLE;
     if (Number.isInteger(n)) {
-      const type = n >= INT32_MIN && n <= INT32_MAX ? INT : Number.isSafeInteger(n) ? I8 : DOUBLE;
-      out.template(STARTS[type]);
-      if (type === DOUBLE) out.plain(String(n));
-      else out.integer(n);
-      return type;
-    }
-    if (!Number.isFinite(n)) {
+      if (n >= INT32_MIN && n <= INT32_MAX) type = INT;
+      else if (Number.isSafeInteger(n)) type = I8;
+    } else if (!Number.isFinite(n)) {
       throw new Unencodable(`${n} is not representable (XML-RPC has no NaN or Infinity)`);
     }
-    out.template(STARTS[DOUBLE]);
-    out.plain(String(n));
-    return DOUBLE;
+    this.out.template(STARTS[type]);
+    // Decimal, and for doubles the shortest text that reads back as the same number.
+    this.out.plain(String(n));
+    return type;
   }
 
   private objectValue(value: object): number {
@@ -289,7 +279,7 @@ class ValueWriter {
     out.reserve(MEMBER_START.length + name.length * 5 + MEMBER_NAME_END.length);
     const mark = out.position;
     out.template(MEMBER_START);
-    this.escaped(name);
+    this.out.text(name);
     out.template(MEMBER_NAME_END);
     const bytes = out.since(mark);
     return { name, bytes: new ByteTemplate(bytes), ascii: bytes.every((b) => b < 0x80) };
@@ -301,15 +291,6 @@ class ValueWriter {
       return this.anyValue(value);
     } catch (err) {
       if (err instanceof Unencodable) err.path.unshift(key);
-      throw err;
-    }
-  }
-
-  private escaped(text: string): void {
-    try {
-      this.out.text(text);
-    } catch (err) {
-      if (err instanceof UnencodableCharacter) throw new Unencodable(`string: ${err.message}`);
       throw err;
     }
   }
