@@ -83,7 +83,12 @@ export class ByteWriter {
     this.template(template);
   }
 
-  /** Text known to be ASCII without anything to escape: numbers, dates, base64. */
+  byte(byte: number): void {
+    this.reserve(1);
+    this.chunk[this.pos++] = byte;
+  }
+
+  /** Text known to be ASCII without anything to escape: numbers, dates, base64, tags. */
   plain(text: string): void {
     this.reserve(text.length);
     const chunk = this.chunk;
