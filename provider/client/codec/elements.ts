@@ -3,6 +3,8 @@
  * code and checks a closing tag against the code of the open element; the reader works on codes.
  */
 
+import { ByteTemplate } from './byte-template';
+
 // NONE is an unknown element, and the parent of the root element.
 export const NONE = 0;
 export const METHOD_RESPONSE = 1;
@@ -59,6 +61,17 @@ export const ELEMENT_NAMES: readonly string[] = [
 ];
 
 const NAME_BYTES = ELEMENT_NAMES.map((name) => Buffer.from(name, 'latin1'));
+
+/** Per element code, a byte template made by `make` for the codes in `codes`. */
+export function templatesFor(
+  codes: readonly number[],
+  make: (name: string, code: number) => string,
+): ByteTemplate[] {
+  // Other codes never index these tables; they get a template no document contains.
+  return ELEMENT_NAMES.map((name, code) =>
+    ByteTemplate.of(codes.includes(code) ? make(name, code) : '\0\0\0\0'),
+  );
+}
 
 /** The code of the element whose (valid XML) name is `bytes[start, end)`. */
 export function elementCode(bytes: Uint8Array, start: number, end: number): number {

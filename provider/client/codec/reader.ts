@@ -16,7 +16,7 @@ import type { InputWindow, Position } from './input-window';
 import { MemberShape } from './member-shape';
 import { parseIso8601 } from './iso8601';
 import * as scalars from './scalars';
-import type { ContentHandler, ScalarText } from './xml-scanner';
+import type { ContentHandler, ScalarText } from './content-handler';
 import type { DecodedResponse, Fault, XmlRpcValue } from './types';
 
 // Imports copied to module constants: where modules are compiled to CommonJS by esbuild (tsx: the

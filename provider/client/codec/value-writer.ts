@@ -22,7 +22,7 @@ import { Unencodable } from './unencodable';
 
 // Imports copied to module constants: where modules are compiled to CommonJS by esbuild (tsx: the
 // tests and benchmarks), every use of an imported binding is a getter call, too slow here.
-const { ARRAY, BASE64, BOOLEAN, DATETIME, DOUBLE, ELEMENT_NAMES, I8, INT, NIL, STRING, STRUCT } =
+const { ARRAY, BASE64, BOOLEAN, DATETIME, DOUBLE, I8, INT, NIL, STRING, STRUCT, templatesFor } =
   elements;
 
 const INT32_MIN = -0x80000000;
@@ -41,10 +41,7 @@ const DIGIT_ZERO = 0x30;
 
 /** Per type code: a template made by `make`, for the codes of value types only. */
 export function byType(make: (name: string, code: number) => string): ByteTemplate[] {
-  // Other codes never index these tables; they get a template no document contains.
-  return ELEMENT_NAMES.map((name, code) =>
-    ByteTemplate.of(TYPES.includes(code) ? make(name, code) : '\0\0\0\0'),
-  );
+  return templatesFor(TYPES, make);
 }
 
 /** What a value of each type starts with (in its `<value>`), and its own end tags. */
