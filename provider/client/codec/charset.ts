@@ -79,6 +79,15 @@ export function notUtf8(declared: string | undefined): InvalidCharacter {
   );
 }
 
+const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+
+/** The bytes without a UTF-8 byte order mark at their start (it is not part of the document). */
+export function withoutBom(bytes: Buffer): Buffer {
+  return bytes.length >= 3 && bytes[0] === BOM[0] && bytes[1] === BOM[1] && bytes[2] === BOM[2]
+    ? bytes.subarray(3)
+    : bytes;
+}
+
 export function checkDeclaredEncoding(name: string): void {
   const lower = name.toLowerCase();
   if (UTF8_NAMES.has(lower) || ASCII_NAMES.has(lower) || LATIN1_NAMES.has(lower)) return;

@@ -9,13 +9,10 @@
  * no allocation beyond the value itself.
  */
 
-import { ParseError } from '../errors';
 import * as elements from './elements';
-import * as inputWindow from './input-window';
-import type { InputWindow, Position } from './input-window';
 import { MemberShape } from './member-shape';
-import { parseIso8601 } from './iso8601';
-import * as scalars from './scalars';
+import { clip } from './messages';
+import * as scalarReader from './scalar-reader';
 import type { ContentHandler, ScalarText } from './content-handler';
 import type { DecodedResponse, Fault, XmlRpcValue } from './types';
 
@@ -23,17 +20,10 @@ import type { DecodedResponse, Fault, XmlRpcValue } from './types';
 // tests and benchmarks), every use of an imported binding is a getter call, too slow here.
 const {
   ARRAY,
-  BASE64,
-  BOOLEAN,
   DATA,
-  DATETIME,
-  DOUBLE,
   ELEMENT_NAMES,
   FAULT,
   FIRST_TYPED,
-  I4,
-  I8,
-  INT,
   MEMBER,
   METHOD_CALL,
   METHOD_NAME,
@@ -42,20 +32,9 @@ const {
   NONE,
   PARAM,
   PARAMS,
-  STRING,
   STRUCT,
   VALUE,
 } = elements;
-const {
-  isBlank,
-  isBlankBytes,
-  parseBase64,
-  parseBoolean,
-  parseDouble,
-  parseInteger,
-  parseIntegerBytes,
-} = scalars;
-const { ESCAPED } = inputWindow;
 
 export type DocumentKind = 'response' | 'call';
 
@@ -70,17 +49,9 @@ const MEMBER_COMPLETE = 2;
 const MAX_SHAPED_MEMBERS = 256;
 const MAX_REMEMBERED_DEPTH = 16;
 
-const DIGIT_ZERO = 0x30;
-const DIGIT_ONE = 0x31;
-
-export class XmlRpcReader implements ContentHandler {
+export class XmlRpcReader extends scalarReader.ScalarReader implements ContentHandler {
   /** Codes of the open elements, outermost first. */
   private readonly elements: number[] = [];
-  /** The text since the last tag: a range of the window's bytes, or a string. */
-  private textStart = 0;
-  private textEnd = 0;
-  private textFlags = 0;
-  private textString: string | undefined;
 
   /** Open structs and arrays; `depth` of them are in use. */
   private readonly containers: (Struct | XmlRpcValue[])[] = [];
@@ -102,13 +73,9 @@ export class XmlRpcReader implements ContentHandler {
   private bodySeen = false;
   private faultValue: XmlRpcValue | undefined;
   private methodName: string | undefined;
-  /** Set once the scanner exists (it reports positions and needs this reader first). */
-  position: Position = { line: 0, column: 0 };
 
   private kind: DocumentKind = 'response';
   private maxDepth = 0;
-
-  constructor(private readonly window: InputWindow) {}
 
   /** Starts a document. */
   start(kind: DocumentKind, maxDepth: number): void {
@@ -141,21 +108,6 @@ export class XmlRpcReader implements ContentHandler {
     this.bodySeen = false;
     this.faultValue = undefined;
     this.methodName = undefined;
-  }
-
-  text(start: number, end: number, flags: number): void {
-    if (this.textString !== undefined) {
-      this.textString += this.window.text(start, end, flags);
-      return;
-    }
-    this.textStart = start;
-    this.textEnd = end;
-    this.textFlags = flags;
-  }
-
-  appendText(text: string): void {
-    this.textString = this.currentText() + text;
-    this.textStart = this.textEnd = 0;
   }
 
   openElement(code: number, name: string): void {
@@ -308,78 +260,6 @@ export class XmlRpcReader implements ContentHandler {
     return value;
   }
 
-  /** The value of a scalar element (`code` >= FIRST_TYPED) from the text since its start tag. */
-  private scalar(code: number): XmlRpcValue {
-    switch (code) {
-      case STRING:
-        return this.currentText();
-      case INT:
-      case I8:
-        return this.integer(64, code);
-      case I4:
-        return this.integer(32, code);
-      case BOOLEAN:
-        return this.boolean();
-      case DOUBLE:
-        return parseDouble(this.currentText()) ?? this.badText('double');
-      case DATETIME:
-        return parseIso8601(this.currentText()) ?? this.badText('dateTime.iso8601');
-      case BASE64:
-        return parseBase64(this.currentText()) ?? this.badText('base64');
-      default: // NIL, PREFIXED_NIL
-        this.requireBlank();
-        return null;
-    }
-  }
-
-  private setText(start: number, end: number, flags: number): void {
-    this.textStart = start;
-    this.textEnd = end;
-    this.textFlags = flags;
-  }
-
-  private currentText(): string {
-    const range =
-      this.textEnd > this.textStart
-        ? this.window.text(this.textStart, this.textEnd, this.textFlags)
-        : '';
-    return this.textString === undefined ? range : this.textString + range;
-  }
-
-  private textIsBlank(): boolean {
-    return this.textString === undefined && (this.textFlags & ESCAPED) === 0
-      ? isBlankBytes(this.window.bytes, this.textStart, this.textEnd)
-      : isBlank(this.currentText());
-  }
-
-  private clearText(): void {
-    this.textStart = this.textEnd = 0;
-    this.textString = undefined;
-  }
-
-  private integer(bits: 32 | 64, code: number): number | bigint {
-    // Straight from the bytes unless references or CDATA made the text.
-    const value =
-      this.textString === undefined && (this.textFlags & ESCAPED) === 0
-        ? parseIntegerBytes(this.window.bytes, this.textStart, this.textEnd, bits)
-        : parseInteger(this.currentText(), bits);
-    if (value === null) {
-      this.fail(
-        `integer ${quote(this.currentText().trim())} is out of range for <${ELEMENT_NAMES[code]}>`,
-      );
-    }
-    return value ?? this.badText('integer');
-  }
-
-  private boolean(): boolean {
-    if (this.textString === undefined && this.textEnd - this.textStart === 1) {
-      const digit = this.window.bytes[this.textStart];
-      if (digit === DIGIT_ONE) return true;
-      if (digit === DIGIT_ZERO) return false;
-    }
-    return parseBoolean(this.currentText()) ?? this.badText('boolean');
-  }
-
   /**
    * Structs in a listing repeat their member names in order. Reusing the string of the previous
    * struct (already internalised by V8 as a property key) saves making a string and a
@@ -517,21 +397,8 @@ export class XmlRpcReader implements ContentHandler {
     if (parent !== expected) this.misplaced(code, name);
   }
 
-  private requireBlank(): void {
-    if (!this.textIsBlank()) this.fail(`unexpected text ${quote(this.currentText())}`);
-  }
-
   private misplaced(code: number, name = ''): never {
     return this.fail(`<${clip(nameOf(code, name))}> is not allowed here`);
-  }
-
-  private badText(type: string): never {
-    return this.fail(`invalid ${type} ${quote(this.currentText())}`);
-  }
-
-  private fail(message: string, withPosition = true): never {
-    const where = withPosition ? `${this.position.line}:${this.position.column}: ` : '';
-    throw new ParseError(-32700, `${where}${message}`);
   }
 }
 
@@ -567,12 +434,4 @@ function isStruct(value: XmlRpcValue): value is Struct {
   return (
     typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype
   );
-}
-
-function clip(text: string): string {
-  return text.length > 40 ? text.slice(0, 40) + '…' : text;
-}
-
-function quote(text: string): string {
-  return JSON.stringify(clip(text));
 }

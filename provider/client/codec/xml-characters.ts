@@ -13,6 +13,7 @@ import type { ContentHandler } from './content-handler';
 import * as elements from './elements';
 import type { InputWindow, Position } from './input-window';
 import * as inputWindow from './input-window';
+import { clip } from './messages';
 import * as scalars from './scalars';
 import * as references from './xml-references';
 
@@ -334,8 +335,4 @@ export function isSpace(b: number): boolean {
 
 export function describeByte(b: number): string {
   return b >= 0x21 && b < 0x7f ? `'${String.fromCharCode(b)}'` : `byte 0x${b.toString(16)}`;
-}
-
-export function clip(text: string): string {
-  return text.length > 40 ? text.slice(0, 40) + '…' : text;
 }

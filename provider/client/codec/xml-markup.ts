@@ -9,11 +9,12 @@
 import { checkDeclaredEncoding } from './charset';
 import * as inputWindow from './input-window';
 import * as characters from './xml-characters';
+import { clip } from './messages';
 
 // Imports copied to module constants: where modules are compiled to CommonJS by esbuild (tsx: the
 // tests and benchmarks), every use of an imported binding is a getter call.
 const { ESCAPED, NON_ASCII } = inputWindow;
-const { clip, CLOSE_BRACKET, CR, GT, isSpace, ROOT, UNTIL } = characters;
+const { CLOSE_BRACKET, CR, GT, isSpace, ROOT, UNTIL } = characters;
 
 const DASH = 0x2d;
 const QUESTION = 0x3f;

@@ -28,6 +28,7 @@ import { NotWellFormed, ParseError } from '../errors';
 import * as elements from './elements';
 import * as inputWindow from './input-window';
 import * as characters from './xml-characters';
+import { clip } from './messages';
 import * as fastPath from './xml-fast-path';
 
 // Imports copied to module constants: where modules are compiled to CommonJS by esbuild (tsx: the
@@ -35,7 +36,6 @@ import * as fastPath from './xml-fast-path';
 const { elementCode, nameBytes, NONE, PREFIXED_NIL } = elements;
 const { NON_ASCII } = inputWindow;
 const {
-  clip,
   describeByte,
   EPILOG,
   FORBIDDEN,
