@@ -4,6 +4,7 @@ import './account';
 import './billing-item';
 import './catalog-services';
 import './dns';
+import './ssh-key';
 import './ticket';
 import './user-customer';
 import './virtual-guest';

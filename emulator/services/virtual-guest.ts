@@ -38,6 +38,7 @@ import {
   normalizeTags,
 } from './guest-template';
 import { defineService, type MethodDef } from './registry';
+import { checkSshKeyIds } from './ssh-key';
 
 const TYPE = 'Svc_Virtual_Guest';
 
@@ -109,6 +110,7 @@ defineService({
       handler: async (ctx) => {
         expectArgs(ctx, ['templateObject']);
         const order = checkGuestTemplate(ctx.args[0]);
+        checkSshKeyIds(ctx, order.sshKeyIds);
         const { guest, ops } = buildGuest(ctx.store, ctx.account.id, order, {
           now: ctx.now,
           readyAt: readyAt(ctx),
@@ -128,6 +130,7 @@ defineService({
           );
         }
         const orders = templates.map(checkGuestTemplate);
+        for (const order of orders) checkSshKeyIds(ctx, order.sshKeyIds);
         const tagCache = tagsByName(ctx.store, ctx.account.id);
         const built = orders.map((order) =>
           buildGuest(ctx.store, ctx.account.id, order, {
@@ -150,6 +153,7 @@ defineService({
       handler: (ctx) => {
         expectArgs(ctx, ['templateObject']);
         const order = checkGuestTemplate(ctx.args[0]);
+        checkSshKeyIds(ctx, order.sshKeyIds);
         const hourly = order.prices.reduce((sum, p) => sum + p.hourly, 0);
         return ok({
           complexType: 'Svc_Container_Product_Order_Virtual_Guest',

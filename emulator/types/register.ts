@@ -8,3 +8,4 @@ import './dns';
 import './guest';
 import './hardware';
 import './ticket';
+import './ssh-key';

@@ -3,3 +3,4 @@ export * from './virtual-guest';
 export * from './dns';
 export * from './ticket';
 export * from './account';
+export * from './ssh-key';

@@ -33,6 +33,13 @@ export function announceCreate(name: string, inputs: GuestInputs & BilledCost): 
   );
 }
 
+/** Why a change of these fields cannot be made to the running guest. */
+const REPLACE_REASONS: Record<string, string> = {
+  userData:
+    'cloud-init runs user data only on the first boot, so only a new guest gets the new user data',
+  sshKeyIds: 'SSH keys are installed only when a guest is provisioned',
+};
+
 /** Printed by `diff` when a change replaces the guest: a new guest is bought and the old one cancelled. */
 export function announceReplace(
   name: string,
@@ -52,4 +59,9 @@ export function announceReplace(
     `BILLING +- VirtualGuest "${name}" is REPLACED (changed: ${fields.join(', ')}): orders a new ` +
       `${news.hourlyBillingFlag ? 'hourly' : 'monthly'} guest (${describeOrder(news)}) at ${after}, cancels the old one at ${before}`,
   );
+  for (const field of fields.filter((f) => REPLACE_REASONS[f])) {
+    sayOnce(
+      `VirtualGuest "${name}" is replaced because ${field} changed: ${REPLACE_REASONS[field]}`,
+    );
+  }
 }

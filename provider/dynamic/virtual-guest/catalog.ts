@@ -18,6 +18,15 @@ export interface PricedOrder {
   hourlyBillingFlag: boolean;
 }
 
+/** The inputs a price depends on. */
+export const PRICED_FIELDS = [
+  'startCpus',
+  'maxMemory',
+  'operatingSystemReferenceCode',
+  'networkSpeed',
+  'hourlyBillingFlag',
+] as const satisfies readonly (keyof PricedOrder)[];
+
 export interface Price {
   /** Hourly cost; for monthly guests the monthly fee spread over 730 hours. */
   hourly: number;

@@ -1,5 +1,5 @@
 import { guestStatus, tagNames, type VirtualGuest } from '../../managers';
-import type { Catalog } from './catalog';
+import type { Catalog, PricedOrder } from './catalog';
 import type { GuestInputs } from './inputs';
 import { isProviderTag } from './provenance';
 
@@ -21,6 +21,17 @@ export interface GuestOutputs {
 function sameOs(declared: string | undefined, actual: string | undefined): boolean {
   if (!declared || !actual || declared === actual) return true;
   return declared.endsWith('_LATEST') && actual.startsWith(declared.slice(0, -'LATEST'.length));
+}
+
+/**
+ * User data is sent and compared exactly as declared: never decoded (base64-looking text stays
+ * text) nor re-encoded. Only line endings and trailing newlines, which a server may normalise on
+ * storage, are not counted as a change when reading it back.
+ */
+function sameUserData(declared: string | undefined, actual: string | undefined): boolean {
+  const canonical = (text: string | undefined) =>
+    (text ?? '').replace(/\r\n?/g, '\n').replace(/\n+$/, '');
+  return canonical(declared) === canonical(actual);
 }
 
 export function userTags(guest: VirtualGuest): string[] {
@@ -53,14 +64,17 @@ export function observedInputs(guest: VirtualGuest, declared: GuestInputs): Gues
   }
   const speed = guest.networkComponents?.[0]?.maxSpeed;
   if (declared.networkSpeed !== undefined && speed !== undefined) observed.networkSpeed = speed;
-  if (guest.userData) observed.userData = guest.userData[0]?.value || undefined;
-  if (guest.sshKeys) observed.sshKeyIds = guest.sshKeys.map((key) => key.id);
+  if (guest.userData) {
+    const actual = guest.userData[0]?.value || undefined;
+    observed.userData = sameUserData(declared.userData, actual) ? declared.userData : actual;
+  }
+  if (guest.sshKeys) observed.sshKeyIds = guest.sshKeys.map((key) => key.id).sort((a, b) => a - b);
   return observed;
 }
 
 export function computedOutputs(
   guest: VirtualGuest,
-  inputs: GuestInputs,
+  inputs: PricedOrder,
   catalog: Catalog,
 ): GuestOutputs {
   const price = catalog.price(inputs);

@@ -6,7 +6,7 @@ import { writeIdempotent } from '../exactly-once';
 import { say } from '../log';
 import { requireOwner } from '../owner';
 import { announceCreate, announceReplace } from './billing';
-import { catalogFrom, type Catalog } from './catalog';
+import { PRICED_FIELDS, catalogFrom, type Catalog } from './catalog';
 import { claim, converge, createGuest } from './create';
 import {
   EDIT_FIELDS,
@@ -68,14 +68,16 @@ async function check(olds: Bag, news: Bag): Promise<pulumi.dynamic.CheckResult> 
       failures.add('adoptId', `adoptId: there is no guest ${inputs.adoptId} on this account`);
     else adoptionMismatches(guest, inputs, failures);
   }
-  if (failures.list.length > 0 || containsUnknown(REPLACE_FIELDS.map((f) => inputs[f]))) {
+  // The price needs only what is priced: a key id or user data known after apply still shows it.
+  if (failures.list.length > 0 || containsUnknown(PRICED_FIELDS.map((f) => inputs[f]))) {
     return { inputs, failures: failures.list };
   }
   const known = inputs as unknown as GuestInputs;
   const price = offered.price(known);
+  const orderKnown = !containsUnknown(REPLACE_FIELDS.map((f) => inputs[f]));
   const checked = {
     ...known,
-    creationToken: known.adoptId ? undefined : creationToken(known),
+    creationToken: known.adoptId || !orderKnown ? undefined : creationToken(known),
     estimatedHourlyCost: price.hourly,
     estimatedMonthlyCost: price.monthly,
   };
