@@ -7,4 +7,5 @@ import './billing';
 import './dns';
 import './guest';
 import './hardware';
+import './product';
 import './ticket';
