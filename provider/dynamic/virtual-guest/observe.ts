@@ -1,5 +1,5 @@
-import { guestStatus, tagNames, type VirtualGuest } from '../../managers';
-import type { Catalog } from './catalog';
+import { diskSizes, guestStatus, tagNames, type VirtualGuest } from '../../managers';
+import type { Price } from './pricing';
 import type { GuestInputs } from './inputs';
 import { isProviderTag } from './provenance';
 
@@ -53,17 +53,14 @@ export function observedInputs(guest: VirtualGuest, declared: GuestInputs): Gues
   }
   const speed = guest.networkComponents?.[0]?.maxSpeed;
   if (declared.networkSpeed !== undefined && speed !== undefined) observed.networkSpeed = speed;
+  if (declared.disks !== undefined && guest.blockDevices) observed.disks = diskSizes(guest);
   if (guest.userData) observed.userData = guest.userData[0]?.value || undefined;
   if (guest.sshKeys) observed.sshKeyIds = guest.sshKeys.map((key) => key.id);
   return observed;
 }
 
-export function computedOutputs(
-  guest: VirtualGuest,
-  inputs: GuestInputs,
-  catalog: Catalog,
-): GuestOutputs {
-  const price = catalog.price(inputs);
+/** The outputs the API computes; `price` is what the guest is billed (pricing.ts). */
+export function computedOutputs(guest: VirtualGuest, price: Price): GuestOutputs {
   return {
     guestId: guest.id,
     fullyQualifiedDomainName: guest.fullyQualifiedDomainName ?? `${guest.hostname}.${guest.domain}`,
