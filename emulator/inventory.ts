@@ -18,6 +18,7 @@ export interface AccountObjects {
   dnsDomains: Record<string, unknown>[];
   ipAddresses: Record<string, unknown>[];
   billingItems: Record<string, unknown>[];
+  sshKeys: Record<string, unknown>[];
 }
 
 const MASKS = {
@@ -65,5 +66,6 @@ export function accountObjects(
       store.by('ipAddresses', 'accountId', account.id),
     ),
     billingItems: view('Svc_Billing_Item', store.by('billingItems', 'accountId', account.id)),
+    sshKeys: view('Svc_Security_Ssh_Key', store.by('sshKeys', 'accountId', account.id)),
   };
 }

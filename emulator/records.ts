@@ -194,6 +194,19 @@ export interface DnsRecordRec {
   createDate: number;
 }
 
+export interface SshKeyRec {
+  id: number;
+  accountId: number;
+  label: string;
+  /** The public key as sent, without surrounding whitespace. */
+  key: string;
+  /** MD5 of the decoded key body, colon-separated hex. */
+  fingerprint: string;
+  notes?: string;
+  createDate: number;
+  modifyDate: number;
+}
+
 /** Table name to record type: the store and the journal are generic over this map. */
 export interface Tables {
   accounts: AccountRec;
@@ -208,6 +221,7 @@ export interface Tables {
   ticketUpdates: TicketUpdateRec;
   dnsDomains: DnsDomainRec;
   dnsRecords: DnsRecordRec;
+  sshKeys: SshKeyRec;
 }
 
 export type TableName = keyof Tables;
@@ -229,6 +243,7 @@ export const TABLES: Record<TableName, { firstId: number; indexes: readonly stri
   ticketUpdates: { firstId: 510001, indexes: ['ticketId'] },
   dnsDomains: { firstId: 400001, indexes: ['accountId'] },
   dnsRecords: { firstId: 410001, indexes: ['domainId'] },
+  sshKeys: { firstId: 420001, indexes: ['accountId'] },
 };
 
 /** Ids handed out for sub-objects that are stored inside a record (NICs, disks, tag refs). */

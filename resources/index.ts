@@ -1,5 +1,8 @@
 export * from './virtual-guest';
 export * from './dns-record';
+export * from './dns-zone';
+export * from './ssh-key';
 export * from './ticket-update';
 export * from './lookups';
+export * from './virtual-guest-lookup';
 export { ValidationError } from '../provider/dynamic/validate';

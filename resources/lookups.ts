@@ -1,4 +1,3 @@
-import * as pulumi from '@pulumi/pulumi';
 import {
   AccountManager,
   DnsManager,
@@ -13,18 +12,12 @@ import {
 import { programClient } from './connection';
 import { checkDateRange, checkFilter, checkMask, lookupArgs } from './lookup-args';
 import { LIMITS } from '../provider/dynamic/validate';
+import { outputForm } from './output-form';
 
 /**
  * Data sources. Dynamic providers have no Invoke, so these are plain functions that call the API
  * from the program (during preview too), each with a Promise form and an Output form.
  */
-
-type InputsOf<T> = { [K in keyof T]: pulumi.Input<T[K]> };
-
-function outputForm<A extends object, R>(lookup: (args: A) => Promise<R>) {
-  return (args?: InputsOf<A>): pulumi.Output<R> =>
-    pulumi.output((args ?? {}) as pulumi.Input<A>).apply((plain) => lookup(plain as A));
-}
 
 export interface GetDnsZoneArgs {
   name: string;

@@ -19,6 +19,8 @@ const OUTPUTS = [
   'privateNetworkOnly',
   'tags',
   'notes',
+  'userData',
+  'sshKeyIds',
   'guestId',
   'fullyQualifiedDomainName',
   'primaryIpAddress',
@@ -55,10 +57,19 @@ export interface VirtualGuestArgs {
    */
   disks?: pulumi.Input<pulumi.Input<number>[]>;
   privateNetworkOnly?: pulumi.Input<boolean>;
+  /**
+   * Tags, compared the way the API stores them: trimmed, lower-cased, each once, in sorted order
+   * (`['Web', ' db ']` is stored and shown as `['db', 'web']`, and is no change on the next run).
+   */
   tags?: pulumi.Input<pulumi.Input<string>[]>;
   notes?: pulumi.Input<string>;
+  /**
+   * User data for cloud-init, sent and compared exactly as given (never decoded or re-encoded).
+   * A change replaces the guest: cloud-init runs it only on the first boot.
+   */
   userData?: pulumi.Input<string>;
-  sshKeyIds?: pulumi.Input<pulumi.Input<number>[]>;
+  /** Ids of SSH keys to install (`SshKey.keyId` or its `id`); a change replaces the guest. */
+  sshKeyIds?: pulumi.Input<pulumi.Input<number | string>[]>;
   /** Wait until the guest is provisioned and has its addresses (default true). */
   waitForReady?: pulumi.Input<boolean>;
   /** How long to wait for readiness, in minutes (default 30; fractions allowed). */
@@ -101,6 +112,9 @@ export class VirtualGuest extends pulumi.dynamic.Resource {
   declare readonly privateNetworkOnly: pulumi.Output<boolean>;
   declare readonly tags: pulumi.Output<string[]>;
   declare readonly notes: pulumi.Output<string | undefined>;
+  declare readonly userData: pulumi.Output<string | undefined>;
+  /** As numbers, each once, in ascending order. */
+  declare readonly sshKeyIds: pulumi.Output<number[]>;
   /** The numeric id (the resource id is the same number as a string). */
   declare readonly guestId: pulumi.Output<number>;
   declare readonly fullyQualifiedDomainName: pulumi.Output<string>;

@@ -5,6 +5,7 @@ import './billing-item';
 import './catalog-services';
 import './dns';
 import './product-order';
+import './ssh-key';
 import './ticket';
 import './user-customer';
 import './virtual-guest';

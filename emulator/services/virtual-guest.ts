@@ -40,6 +40,7 @@ import {
 } from './guest-template';
 import { getUpgradeItemPrices } from './product-order';
 import { defineService, type MethodDef } from './registry';
+import { checkSshKeyIds } from './ssh-key';
 
 const TYPE = 'Svc_Virtual_Guest';
 
@@ -114,6 +115,7 @@ defineService({
       handler: async (ctx) => {
         expectArgs(ctx, ['templateObject']);
         const order = checkGuestTemplate(ctx.args[0]);
+        checkSshKeyIds(ctx, order.sshKeyIds);
         const { guest, ops } = buildGuest(ctx.store, ctx.account.id, order, {
           now: ctx.now,
           readyAt: readyAt(ctx),
@@ -133,6 +135,7 @@ defineService({
           );
         }
         const orders = templates.map(checkGuestTemplate);
+        for (const order of orders) checkSshKeyIds(ctx, order.sshKeyIds);
         const tagCache = tagsByName(ctx.store, ctx.account.id);
         const built = orders.map((order) =>
           buildGuest(ctx.store, ctx.account.id, order, {
@@ -155,6 +158,7 @@ defineService({
       handler: (ctx) => {
         expectArgs(ctx, ['templateObject']);
         const order = checkGuestTemplate(ctx.args[0]);
+        checkSshKeyIds(ctx, order.sshKeyIds);
         const hourly = order.prices.reduce((sum, p) => sum + p.hourly, 0);
         return ok({
           complexType: 'Svc_Container_Product_Order_Virtual_Guest',

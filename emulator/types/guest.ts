@@ -183,7 +183,8 @@ defineType<GuestRec>('Svc_Virtual_Guest', {
     sshKeys: {
       type: 'Svc_Security_Ssh_Key',
       many: true,
-      get: (g) => g.sshKeyIds.map((id) => ({ id })),
+      // A key deleted since the order stays installed; only its id is known then.
+      get: (g, ctx) => g.sshKeyIds.map((id) => ctx.store.get('sshKeys', id) ?? { id }),
     },
     operatingSystem: {
       type: 'Svc_Software_Component_OperatingSystem',

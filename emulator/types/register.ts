@@ -9,3 +9,4 @@ import './guest';
 import './hardware';
 import './product';
 import './ticket';
+import './ssh-key';

@@ -10,6 +10,7 @@ import {
   getIpAddressesOutput,
   getTickets,
   getTicketsOutput,
+  getVirtualGuest,
   getVirtualGuests,
   getVirtualGuestsOutput,
 } from 'pulumi-svc';
@@ -30,6 +31,18 @@ export const openTickets = getTicketsOutput().apply((tickets) => tickets.length)
 export const guestsInDomain = getVirtualGuestsOutput({
   filter: { virtualGuests: { domain: { operation: domain } } },
 }).apply((guests) => guests.map((g) => g.fullyQualifiedDomainName));
+
+// One guest by hostname and domain (or id), with the fields a VirtualGuest resource outputs; here
+// the newest of the domain's guests, if it has any. getVirtualGuestOutput takes Inputs likewise.
+export const newestGuest = getVirtualGuestsOutput({
+  filter: { virtualGuests: { domain: { operation: domain } } },
+  mask: 'id,hostname,domain',
+}).apply(async (guests) => {
+  if (guests.length === 0) return null;
+  const { hostname } = guests[guests.length - 1];
+  const guest = await getVirtualGuest({ hostname, domain, mostRecent: true });
+  return { fqdn: guest.fullyQualifiedDomainName, status: guest.status, sshKeyIds: guest.sshKeyIds };
+});
 
 // Promise forms: plain values to compute with before declaring anything.
 export const summary = (async () => {

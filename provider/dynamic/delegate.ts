@@ -1,6 +1,11 @@
 import type * as pulumi from '@pulumi/pulumi';
 
-export type ResourceKind = 'VirtualGuest' | 'DnsRecord' | 'TicketUpdate';
+/**
+ * The resource kinds are the providers the runtime registers (runtime.ts): a resource whose kind
+ * the runtime lacks does not compile. (A type-only import: nothing of the runtime is loaded here.)
+ */
+type Runtime = typeof import('./runtime');
+export type ResourceKind = keyof Runtime['providers'];
 
 /**
  * The provider object Pulumi serializes into the state of every resource. It captures nothing but
@@ -10,7 +15,7 @@ export type ResourceKind = 'VirtualGuest' | 'DnsRecord' | 'TicketUpdate';
  */
 export function delegatingProvider(kind: ResourceKind): pulumi.dynamic.ResourceProvider {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const runtime = () => require('pulumi-svc/runtime');
+  const runtime = (): Runtime => require('pulumi-svc/runtime');
   return {
     configure: (req) => runtime().configure(req),
     check: (olds, news) => runtime().providers[kind].check(olds, news),

@@ -2,9 +2,12 @@
  * What the serialized providers load by package name (`pulumi-svc/runtime`) in the provider
  * process. Keep these export names stable: states written by older versions call them.
  */
+import type * as pulumi from '@pulumi/pulumi';
 import { dnsRecordProvider } from './dns-record';
+import { dnsZoneProvider } from './dns-zone';
 import { watchEngine } from './engine-watch';
 import { redacting } from './redacting';
+import { sshKeyProvider } from './ssh-key';
 import { structSafe } from './struct-safe';
 import { ticketUpdateProvider } from './ticket-update';
 import { virtualGuestProvider } from './virtual-guest/provider';
@@ -13,8 +16,15 @@ export { configure } from './connection';
 
 watchEngine();
 
+/** Every kind implements the whole lifecycle (design.md: every resource has read and update). */
+type FullProvider = Required<
+  Pick<pulumi.dynamic.ResourceProvider, 'check' | 'diff' | 'create' | 'read' | 'update' | 'delete'>
+>;
+
 export const providers = {
   VirtualGuest: redacting(structSafe(virtualGuestProvider)),
   DnsRecord: redacting(structSafe(dnsRecordProvider)),
   TicketUpdate: redacting(structSafe(ticketUpdateProvider)),
-};
+  SshKey: redacting(structSafe(sshKeyProvider)),
+  DnsZone: redacting(structSafe(dnsZoneProvider)),
+} satisfies Record<string, FullProvider>;

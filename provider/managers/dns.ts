@@ -1,5 +1,6 @@
 import type { Client } from '../client';
 import { DNSZoneNotFound, isNotFound } from '../client/errors';
+import { unlessNotFound } from './not-found';
 import type { DnsResourceRecord, DnsZone } from './types';
 
 export const RECORD_MASK = 'id,domainId,host,type,data,ttl,mxPriority';
@@ -39,14 +40,36 @@ export class DnsManager {
     return zone;
   }
 
-  async createZone(name: string): Promise<DnsZone> {
+  /** Creates the zone with its first records in one call. A write: never repeated by the client. */
+  async createZone(name: string, records: RecordSpec[] = []): Promise<DnsZone> {
     return (await this.client.call('Dns_Domain', 'createObject', {
-      args: [{ name, resourceRecords: [] }],
+      args: [{ name, resourceRecords: records.map((r) => ({ ttl: 900, ...r })) }],
+      mask: `id,name,serial,resourceRecords[${RECORD_MASK}]`,
     })) as DnsZone;
   }
 
+  /** The zone, or undefined when it does not exist (or belongs to another account). */
+  findZone(id: number, withRecords = true): Promise<DnsZone | undefined> {
+    return unlessNotFound(this.getZone(id, withRecords));
+  }
+
+  /** The zone named `name` (case-insensitive), or undefined. */
+  async findZoneByName(name: string, withRecords = true): Promise<DnsZone | undefined> {
+    try {
+      return await this.getZoneByName(name, withRecords);
+    } catch (err) {
+      if (err instanceof DNSZoneNotFound) return undefined;
+      throw err;
+    }
+  }
+
+  /** Deletes the zone and every record in it; one that is already gone counts as deleted. */
   async deleteZone(id: number): Promise<void> {
-    await this.client.call('Dns_Domain', 'deleteObject', { id });
+    try {
+      await this.client.call('Dns_Domain', 'deleteObject', { id });
+    } catch (err) {
+      if (!isNotFound(err)) throw err;
+    }
   }
 
   async listRecords(zoneId: number): Promise<DnsResourceRecord[]> {
@@ -64,13 +87,8 @@ export class DnsManager {
   }
 
   /** The record, or undefined when it no longer exists. */
-  async findRecord(id: number): Promise<DnsResourceRecord | undefined> {
-    try {
-      return await this.getRecord(id);
-    } catch (err) {
-      if (isNotFound(err)) return undefined;
-      throw err;
-    }
+  findRecord(id: number): Promise<DnsResourceRecord | undefined> {
+    return unlessNotFound(this.getRecord(id));
   }
 
   async createRecord(zoneId: number, spec: RecordSpec): Promise<DnsResourceRecord> {

@@ -4,3 +4,4 @@ export * from './upgrade';
 export * from './dns';
 export * from './ticket';
 export * from './account';
+export * from './ssh-key';

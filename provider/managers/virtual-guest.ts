@@ -1,6 +1,7 @@
 import type { Client } from '../client';
 import { SvcError, isNotFound } from '../client/errors';
 import { nestedFilter, queryFilter, type Filter } from '../client/filter';
+import { BatchedWait } from './batched-wait';
 import type { CreateObjectOptions, VirtualGuest } from './types';
 import {
   SIZE_MASK,
@@ -136,6 +137,8 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 
 /** Cloud compute instances: list, order, wait, edit, cancel. */
 export class VirtualGuestManager {
+  private readiness: BatchedWait<VirtualGuest> | undefined;
+
   constructor(private readonly client: Client) {}
 
   async listInstances(options: ListInstancesOptions = {}): Promise<VirtualGuest[]> {
@@ -223,26 +226,32 @@ export class VirtualGuestManager {
   }
 
   /**
-   * Polls until the guest is ready; throws `WaitTimeoutError` at the deadline. The delay grows
-   * gently (x1.5) so a guest that is ready in seconds is noticed within a second or two, while a
-   * long provisioning settles at one poll per `maxPollMs`.
+   * Resolves when the guest is ready; throws `WaitTimeoutError` at the deadline. The waits of one
+   * manager share their polls (batched-wait.ts): one listing a round for all the guests awaited.
+   * The pace grows gently (x1.5) so a guest that is ready in seconds is noticed within a second or
+   * two, while a long provisioning settles at one round per `maxPollMs`.
    */
-  async waitForReady(id: number, options: WaitOptions): Promise<VirtualGuest> {
-    const started = Date.now();
-    let delay = options.pollMs ?? 1000;
-    for (;;) {
-      const guest = (await this.client.call('Virtual_Guest', 'getObject', {
-        id,
-        mask: READY_MASK,
-      })) as VirtualGuest;
-      const elapsed = Date.now() - started;
-      if (isReady(guest)) return guest;
-      if (elapsed >= options.timeoutMs)
-        throw new WaitTimeoutError(id, guestStatus(guest), options.timeoutMs);
-      options.onProgress?.(guest, elapsed);
-      await sleep(Math.min(delay, options.timeoutMs - elapsed));
-      delay = Math.min(delay * 1.5, options.maxPollMs ?? 15_000);
-    }
+  waitForReady(id: number, options: WaitOptions): Promise<VirtualGuest> {
+    this.readiness ??= new BatchedWait<VirtualGuest>(
+      {
+        list: async (ids) =>
+          (await this.client.call('Account', 'getVirtualGuests', {
+            mask: READY_MASK,
+            filter: {
+              virtualGuests: {
+                id: { operation: 'in', options: [{ name: 'data', value: ids.map(String) }] },
+              },
+            },
+          })) as VirtualGuest[],
+        read: (guestId) => this.getInstance(guestId, READY_MASK),
+        ready: isReady,
+        timeoutError: (guestId, last, timeoutMs) =>
+          new WaitTimeoutError(guestId, guestStatus(last), timeoutMs),
+      },
+      options.pollMs ?? 1000,
+      options.maxPollMs ?? 15_000,
+    );
+    return this.readiness.wait(id, options);
   }
 
   /** Waits until no transaction runs on the guest (deletes are refused while one does). */

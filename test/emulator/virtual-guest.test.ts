@@ -9,6 +9,7 @@ import {
   useEmulator,
   type Guest,
 } from '../support/emulator-harness';
+import { freshEd25519 } from '../support/ssh-keys';
 
 const DELAY = 400;
 const h = useEmulator({ provisioningDelayMs: DELAY });
@@ -98,13 +99,20 @@ describe('Virtual_Guest.createObject', () => {
   });
 
   it('records every optional property of the template', async () => {
+    const [key1, key2] = await Promise.all(
+      ['k1', 'k2'].map((label) =>
+        h.demo.call<{ id: number }>('Security_Ssh_Key', 'createObject', {
+          args: [{ label, key: freshEd25519() }],
+        }),
+      ),
+    );
     const guest = await createGuest(h.demo, {
       hostname: 'full',
       networkComponents: [{ maxSpeed: 1000 }],
       tagReferences: [{ tag: { name: 'Pulumi-Token:ABC' } }, { tag: { name: 'web' } }],
       notes: 'hello',
       userData: [{ value: '#cloud-config' }],
-      sshKeys: [{ id: 11 }, { id: 12 }],
+      sshKeys: [{ id: key1.id }, { id: key2.id }],
       blockDevices: [
         { device: '0', diskImage: { capacity: 100 } },
         { device: 2, diskImage: { capacity: 250 } },
@@ -114,7 +122,7 @@ describe('Virtual_Guest.createObject', () => {
     });
     const got = await h.demo.call<Record<string, any>>('Virtual_Guest', 'getObject', {
       id: guest.id,
-      mask: 'mask[notes, postInstallScriptUri, datacenter, networkComponents.maxSpeed, tagReferences.tag.name, userData, sshKeys, blockDevices.diskImage.capacity, operatingSystem.softwareLicense.softwareDescription.referenceCode, billingItem]',
+      mask: 'mask[notes, postInstallScriptUri, datacenter, networkComponents.maxSpeed, tagReferences.tag.name, userData, sshKeys.id, blockDevices.diskImage.capacity, operatingSystem.softwareLicense.softwareDescription.referenceCode, billingItem]',
     });
     assert.equal(got.notes, 'hello');
     assert.equal(got.datacenter.name, 'lon06');
@@ -125,7 +133,7 @@ describe('Virtual_Guest.createObject', () => {
       ['pulumi-token:abc', 'web'],
     );
     assert.deepEqual(got.userData, [{ value: '#cloud-config' }]);
-    assert.deepEqual(got.sshKeys, [{ id: 11 }, { id: 12 }]);
+    assert.deepEqual(got.sshKeys, [{ id: key1.id }, { id: key2.id }]);
     assert.deepEqual(
       got.blockDevices.map((b: any) => b.diskImage.capacity),
       [100, 2, 250],

@@ -65,10 +65,11 @@ describe('input validation', () => {
       ssh.sshKeyIds,
       'sshKeyIds must be a list of SSH key ids (integers), got "1,2" (a string)',
     );
-    const item = await failuresOf(virtualGuestProvider.check, { ...guest, sshKeyIds: [1, '2'] });
+    // Digit strings are ids (an SshKey's id output is a string); anything else is not.
+    const item = await failuresOf(virtualGuestProvider.check, { ...guest, sshKeyIds: [1, 'two'] });
     assert.equal(
       item.sshKeyIds,
-      'sshKeyIds[1] must be an integer id of at least 1, got "2" (a string)',
+      'sshKeyIds[1] must be an integer id of at least 1, got "two" (a string)',
     );
     noCall();
   });

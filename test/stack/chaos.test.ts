@@ -6,7 +6,7 @@ import { describeFailure, plan, runSequence } from './chaos';
 // the CLI during an up that replaces a guest and during a destroy, replace a guest with
 // --replace and by an ordered change, all under faults around the commit of writes.
 // `npm run bench -- chaos` runs 50 of them.
-const SEEDS = [5, 11];
+const SEEDS = [4, 5];
 
 describe('chaos: seeded random operations under faults through the Pulumi CLI', () => {
   it('the fixed seeds cover kills, replacements and destroys', () => {

@@ -25,5 +25,10 @@ it('account-lookups: up reads every lookup and writes nothing', async () => {
       `^${account.companyName}: \\d+ guest\\(s\\), ${outputs.openTickets} ticket\\(s\\), `,
     ),
   );
+  assert.equal(
+    outputs.newestGuest ?? null,
+    null,
+    'getVirtualGuest: the demo account has no guests',
+  );
   assert.equal(writeCalls(f.emulator), 0, 'lookups only');
 });

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { DnsZone, Ticket, VirtualGuest } from '../../provider/managers';
+import type { DnsZone, SshKey, Ticket, VirtualGuest } from '../../provider/managers';
 import { PACKAGE_ROOT } from '../../scripts/pulumi-cli';
 import { cliFixture, hasTag, previewBilling, writeCalls, type CliFixture } from './cli';
 
@@ -15,6 +15,16 @@ describe('quickstart project through the Pulumi CLI', () => {
     (await f.guests(quick)).find((g) => g.hostname === hostname);
   let webId = '';
   let workerId = '';
+  const ZONE = 'quickstart.example.com';
+  const zone = async () =>
+    (
+      (await f.client.call('Dns_Domain', 'getByDomainName', {
+        args: [ZONE],
+        mask: 'id,name,resourceRecords[host,type,data]',
+      })) as DnsZone[]
+    )[0];
+  const sshKeys = async () =>
+    (await f.client.call('Account', 'getSshKeys', { mask: 'id,label,fingerprint' })) as SshKey[];
 
   before(async () => {
     f = await cliFixture({ program: path.join(PACKAGE_ROOT, 'examples', 'quickstart') });
@@ -38,9 +48,9 @@ describe('quickstart project through the Pulumi CLI', () => {
     assert.equal(writeCalls(f.emulator), 0);
   });
 
-  it('2. up creates the guests, the DNS record and the ticket update, and outputs match the API', async () => {
+  it('2. up creates the key, the zone, the guests, the DNS record and the ticket update, and outputs match the API', async () => {
     await f.stack.up();
-    assert.equal((await f.lastChanges()).create, 5);
+    assert.equal((await f.lastChanges()).create, 7, 'the stack and six resources');
     const guests = await f.guests(quick);
     assert.equal(guests.length, 2);
     const outputs = await f.stack.outputs();
@@ -49,22 +59,35 @@ describe('quickstart project through the Pulumi CLI', () => {
     assert.ok(web && worker, 'both guests are in the emulator');
     assert.match(web.hostname, /^web-[0-9a-f]{7}$/);
     assert.equal(outputs.webIp, web.primaryIpAddress);
-    assert.equal(outputs.workerFqdn, 'worker-1.example.com');
+    assert.equal(outputs.workerFqdn, `worker-1.${ZONE}`);
     assert.equal(outputs.company, f.emulator.accounts.demo.companyName, 'getAccount lookup');
     assert.ok((outputs.datacenters as string[]).includes('dal10'), 'getDatacenters lookup');
     assert.equal(outputs.hourlyCost, 0.152, 'priced by the API, disks included: 0.0515 + 0.1005');
     webId = String(web.id);
     workerId = String(worker.id);
-    const [zone] = (await f.client.call('Dns_Domain', 'getByDomainName', {
-      args: ['example.com'],
-      mask: 'id,name,resourceRecords[host,type,data]',
-    })) as DnsZone[];
-    const record = zone.resourceRecords?.find((r) => r.host === web.hostname);
+    const [key] = await sshKeys();
+    assert.equal(key.label, 'quickstart-admin');
+    assert.equal(outputs.sshKeyFingerprint, key.fingerprint);
+    for (const guest of [web, worker]) {
+      const { sshKeys: installed } = (await f.client.call('Virtual_Guest', 'getObject', {
+        id: guest.id,
+        mask: 'sshKeys.id',
+      })) as VirtualGuest;
+      assert.deepEqual(
+        installed?.map((k) => k.id),
+        [key.id],
+        `${guest.hostname} gets the key`,
+      );
+    }
+    const own = await zone();
+    assert.equal(outputs.zoneId, own.id, 'the stack made its own zone');
+    const record = own.resourceRecords?.find((r) => r.host === web.hostname);
     assert.deepEqual(
       [record?.type.toUpperCase(), record?.data],
       ['A', web.primaryIpAddress],
       'the A record points at the web guest',
     );
+    assert.ok(own.resourceRecords?.some((r) => r.host === '@' && r.type.toUpperCase() === 'TXT'));
     const [ticket] = (await f.client.call('Account', 'getTickets', {
       mask: 'id',
       limit: 1,
@@ -72,7 +95,7 @@ describe('quickstart project through the Pulumi CLI', () => {
     const updates = (await f.client.call('Ticket', 'getUpdates', { id: ticket.id })) as {
       entry: string;
     }[];
-    const entry = `Deployed ${outputs.webFqdn as string} and worker-1.example.com with Pulumi.`;
+    const entry = `Deployed ${outputs.webFqdn as string} and worker-1.${ZONE} with Pulumi.`;
     assert.ok(
       updates.some((u) => u.entry === entry),
       `ticket ${ticket.id} has the update: ${JSON.stringify(updates.map((u) => u.entry))}`,
@@ -164,13 +187,11 @@ describe('quickstart project through the Pulumi CLI', () => {
   it('11. destroy leaves no object of the stack in the emulator', async () => {
     await f.stack.destroy();
     assert.equal((await f.guests(quick)).length, 0);
-    const [zone] = (await f.client.call('Dns_Domain', 'getByDomainName', {
+    assert.equal(await zone(), undefined, 'the zone is gone with its records');
+    assert.deepEqual(await sshKeys(), [], 'the key is gone');
+    const [seeded] = (await f.client.call('Dns_Domain', 'getByDomainName', {
       args: ['example.com'],
-      mask: 'id,resourceRecords[host]',
     })) as DnsZone[];
-    assert.ok(
-      !zone.resourceRecords?.some((r) => r.host.startsWith('web-')),
-      'the A record is gone',
-    );
+    assert.ok(seeded, "the account's own zone is untouched");
   });
 });

@@ -56,6 +56,13 @@ export function announceCreate(name: string, inputs: GuestInputs & BilledCost): 
   );
 }
 
+/** Why a change of these fields cannot be made to the running guest. */
+const REPLACE_REASONS: Record<string, string> = {
+  userData:
+    'cloud-init runs user data only on the first boot, so only a new guest gets the new user data',
+  sshKeyIds: 'SSH keys are installed only when a guest is provisioned',
+};
+
 /** Printed by `diff` when a change replaces the guest: a new guest is bought and the old one cancelled. */
 export function announceReplace(
   name: string,
@@ -68,6 +75,11 @@ export function announceReplace(
     `BILLING replace VirtualGuest "${name}" (changed: ${fields.join(', ')}): orders a new ` +
       `${billing(news)} guest (${describeOrder(news)}) at ${describeCost(news)}, cancels the old one at ${describeCost(olds, 'unknown')}`,
   );
+  for (const field of fields.filter((f) => REPLACE_REASONS[f])) {
+    sayOnce(
+      `VirtualGuest "${name}" is replaced because ${field} changed: ${REPLACE_REASONS[field]}`,
+    );
+  }
 }
 
 /** Printed by `diff` when the size changes in place: one upgrade order, the same guest. */

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { CreateInstanceSpec } from '../../managers';
-import { Failures, asBoolean, isKnown, isUnknown } from '../checks';
+import { Failures, asBoolean, containsUnknown, isKnown, isUnknown } from '../checks';
 import type { Catalog } from './catalog';
 
 /** The inputs of a VirtualGuest as stored after `check` (defaults applied, values normalised). */
@@ -82,6 +82,17 @@ const normaliseTags = (tags: unknown): unknown =>
     ? [...new Set(tags.map((t) => (typeof t === 'string' ? t.trim().toLowerCase() : t)))].sort()
     : tags;
 
+/**
+ * Key ids as the API lists them: numbers (an `SshKey`'s string id is accepted), each once, in
+ * ascending order, so the order they are given in is not a change of the guest.
+ */
+const normaliseKeyIds = (ids: unknown): unknown => {
+  if (!Array.isArray(ids) || containsUnknown(ids)) return ids;
+  const numbers = ids.map((id) => (typeof id === 'string' && /^\d+$/.test(id) ? Number(id) : id));
+  if (!numbers.every((id) => typeof id === 'number')) return numbers;
+  return [...new Set(numbers as number[])].sort((a, b) => a - b);
+};
+
 /** Applies defaults and normalises what the platform normalises (tags are lower-cased there). */
 export function withDefaults(
   olds: Record<string, unknown>,
@@ -97,7 +108,9 @@ export function withDefaults(
   out.waitForReady = asBoolean(news.waitForReady ?? true);
   out.readyTimeoutMinutes = news.readyTimeoutMinutes ?? DEFAULT_READY_TIMEOUT_MINUTES;
   out.tags = normaliseTags(news.tags ?? []);
-  out.sshKeyIds = news.sshKeyIds ?? [];
+  out.sshKeyIds = normaliseKeyIds(news.sshKeyIds ?? []);
+  // No user data and empty user data are the same order (the API stores nothing for either).
+  if (news.userData === '') delete out.userData;
   if (Number.isSafeInteger(news.adoptId)) out.adoptId = String(news.adoptId);
   delete out.creationToken;
   return out;

@@ -23,6 +23,17 @@ function sameOs(declared: string | undefined, actual: string | undefined): boole
   return declared.endsWith('_LATEST') && actual.startsWith(declared.slice(0, -'LATEST'.length));
 }
 
+/**
+ * User data is sent and compared exactly as declared: never decoded (base64-looking text stays
+ * text) nor re-encoded. Only line endings and trailing newlines, which a server may normalise on
+ * storage, are not counted as a change when reading it back.
+ */
+function sameUserData(declared: string | undefined, actual: string | undefined): boolean {
+  const canonical = (text: string | undefined) =>
+    (text ?? '').replace(/\r\n?/g, '\n').replace(/\n+$/, '');
+  return canonical(declared) === canonical(actual);
+}
+
 export function userTags(guest: VirtualGuest): string[] {
   return tagNames(guest)
     .filter((tag) => !isProviderTag(tag))
@@ -54,8 +65,11 @@ export function observedInputs(guest: VirtualGuest, declared: GuestInputs): Gues
   const speed = guest.networkComponents?.[0]?.maxSpeed;
   if (declared.networkSpeed !== undefined && speed !== undefined) observed.networkSpeed = speed;
   if (declared.disks !== undefined && guest.blockDevices) observed.disks = diskSizes(guest);
-  if (guest.userData) observed.userData = guest.userData[0]?.value || undefined;
-  if (guest.sshKeys) observed.sshKeyIds = guest.sshKeys.map((key) => key.id);
+  if (guest.userData) {
+    const actual = guest.userData[0]?.value || undefined;
+    observed.userData = sameUserData(declared.userData, actual) ? declared.userData : actual;
+  }
+  if (guest.sshKeys) observed.sshKeyIds = guest.sshKeys.map((key) => key.id).sort((a, b) => a - b);
   return observed;
 }
 

@@ -1,5 +1,4 @@
-import type { VirtualGuest } from '../../managers';
-import type { Connection } from '../connection';
+import type { VirtualGuest, VirtualGuestManager } from '../../managers';
 import { orderSpec, type GuestInputs } from './inputs';
 
 /**
@@ -40,21 +39,24 @@ function fromFees(hourlyFee: unknown, monthlyFee: unknown, hourlyBilling: boolea
 const priced = new Map<string, Promise<Price>>();
 
 /** The price of ordering a guest with these inputs (asked once per provider process and order). */
-export function priceOrder(c: Connection, inputs: GuestInputs): Promise<Price> {
+export function priceOrder(
+  guests: Pick<VirtualGuestManager, 'verifyCreate'>,
+  inputs: Pick<GuestInputs, (typeof PRICED_FIELDS)[number]>,
+): Promise<Price> {
   const key = JSON.stringify(PRICED_FIELDS.map((field) => inputs[field] ?? null));
   let price = priced.get(key);
   if (!price) {
     // Names, keys, user data and tags do not change the price; placeholders keep it computable
     // while those are known only after apply.
     const spec = {
-      ...orderSpec(inputs, []),
+      ...orderSpec(inputs as GuestInputs, []),
       hostname: 'price',
       domain: 'example.com',
       userData: undefined,
       sshKeyIds: [],
       notes: undefined,
     };
-    price = c.guests
+    price = guests
       .verifyCreate(spec)
       .then((order) =>
         fromFees(

@@ -20,7 +20,7 @@ import {
   type GuestInputs,
 } from './inputs';
 import { computedOutputs, observedInputs } from './observe';
-import { billedPrice, priceOrder } from './pricing';
+import { PRICED_FIELDS, billedPrice, priceOrder } from './pricing';
 import { creationToken } from './provenance';
 import { checkResize, reboots, resize } from './upgrade';
 
@@ -73,20 +73,22 @@ async function check(olds: Bag, news: Bag): Promise<pulumi.dynamic.CheckResult> 
       failures.add('adoptId', `adoptId: there is no guest ${inputs.adoptId} on this account`);
     else adoptionMismatches(guest, inputs, failures);
   }
-  if (failures.list.length > 0 || containsUnknown(ORDER_FIELDS.map((f) => inputs[f]))) {
+  // The price needs only what is priced: a key id or user data known after apply still shows it.
+  if (failures.list.length > 0 || containsUnknown(PRICED_FIELDS.map((f) => inputs[f]))) {
     return { inputs, failures: failures.list };
   }
   const known = inputs as unknown as GuestInputs;
   let price;
   try {
-    price = await priceOrder(c, known);
+    price = await priceOrder(c.guests, known);
   } catch (err) {
     failures.add('startCpus', `the API cannot price this order: ${(err as Error).message}`);
     return { inputs, failures: failures.list };
   }
+  const orderKnown = !containsUnknown(ORDER_FIELDS.map((f) => inputs[f]));
   const checked = {
     ...known,
-    creationToken: known.adoptId ? undefined : creationToken(known),
+    creationToken: known.adoptId || !orderKnown ? undefined : creationToken(known),
     estimatedHourlyCost: price.hourly,
     estimatedMonthlyCost: price.monthly,
   };
@@ -121,7 +123,8 @@ async function diff(id: string, olds: Bag, news: Bag): Promise<pulumi.dynamic.Di
 
 /** The outputs: what the guest is billed (its billing item), else the price of its order. */
 async function priced(c: Connection, guest: VirtualGuest, inputs: GuestInputs) {
-  const price = billedPrice(guest, inputs.hourlyBillingFlag) ?? (await priceOrder(c, inputs));
+  const price =
+    billedPrice(guest, inputs.hourlyBillingFlag) ?? (await priceOrder(c.guests, inputs));
   return computedOutputs(guest, price);
 }
 

@@ -1,0 +1,300 @@
+import type * as pulumi from '@pulumi/pulumi';
+import type { DnsResourceRecord, RecordSpec } from '../managers';
+import { Failures, changedFields, isKnown, isUnknown } from './checks';
+import { connect, outcomeWindowMs, type Connection } from './connection';
+import { dnsRecordProvider } from './dns-record';
+import { createOnce, writeIdempotent } from './exactly-once';
+import { say } from './log';
+
+type Bag = Record<string, unknown>;
+
+/**
+ * `DnsZone`: a zone (`Svc_Dns_Domain`) with the records declared in `records`, which the zone
+ * resource owns and keeps as declared. A zone the account already has is never taken over
+ * silently (`adoptId` does that). Deleting the zone deletes every record in it, so a zone that
+ * still holds records the stack does not own (made by hand or by another program) is refused
+ * unless `forceDelete` is true in the state.
+ */
+
+const ADOPT_ID = /^[1-9][0-9]*$/;
+
+/** A declared record after the DnsRecord rules: upper-case type, default TTL. */
+interface ZoneRecord extends RecordSpec {
+  ttl: number;
+}
+
+const normaliseName = (name: unknown) =>
+  typeof name === 'string' ? name.trim().toLowerCase().replace(/\.$/, '') : name;
+
+/** Validates each record with the DnsRecord rules; failures name `records[i].field`. */
+async function checkRecords(name: unknown, value: unknown, failures: Failures): Promise<unknown> {
+  if (value === undefined || value === null) return [];
+  if (isUnknown(value) || !Array.isArray(value)) {
+    if (!isUnknown(value)) failures.add('records', 'records must be a list of records');
+    return value;
+  }
+  const zoneName = typeof name === 'string' && !isUnknown(name) ? name : 'zone.example';
+  return Promise.all(
+    value.map(async (record: unknown, i) => {
+      if (isUnknown(record)) return record;
+      if (!record || typeof record !== 'object' || Array.isArray(record)) {
+        failures.add(`records[${i}]`, `records[${i}] must be an object { host, type, data, ttl? }`);
+        return record;
+      }
+      const { zoneId: _zoneId, zoneName: _zoneName, ...given } = record as Bag;
+      const checked = await dnsRecordProvider.check({}, { ...given, zoneName });
+      // The zone itself is checked once, as `name`.
+      for (const f of (checked.failures ?? []).filter((f) => !/^zone(Id|Name)$/.test(f.property)))
+        failures.add(`records[${i}].${f.property}`, `records[${i}].${f.reason}`);
+      const { zoneName: _name, ...normalised } = (checked.inputs ?? given) as Bag;
+      return normalised;
+    }),
+  );
+}
+
+async function checkExisting(c: Connection, inputs: Bag, failures: Failures): Promise<void> {
+  const name = String(inputs.name);
+  const adoptId = isKnown(inputs.adoptId) ? String(inputs.adoptId) : undefined;
+  let existing;
+  try {
+    existing = await c.dns.findZoneByName(name, false);
+  } catch (err) {
+    failures.add('name', `cannot look for a zone named ${name}: ${(err as Error).message}`);
+    return;
+  }
+  if (existing && String(existing.id) !== adoptId) {
+    failures.add(
+      'name',
+      `the account already has a zone named ${name} (id ${existing.id}). To manage it with this ` +
+        `resource set adoptId: '${existing.id}' (destroying the resource then deletes the zone), ` +
+        `or look it up with getDnsZone({ name: '${name}' }) and add DnsRecords to it`,
+    );
+  } else if (!existing && adoptId) {
+    failures.add('adoptId', `adoptId: the account has no zone ${name} with id ${adoptId}`);
+  }
+}
+
+async function check(olds: Bag, news: Bag): Promise<pulumi.dynamic.CheckResult> {
+  const inputs: Bag = { ...news, name: normaliseName(news.name) };
+  if (typeof inputs.adoptId === 'number') inputs.adoptId = String(inputs.adoptId);
+  const failures = new Failures();
+  failures.domain('name', inputs.name, true);
+  failures.boolean('forceDelete', inputs.forceDelete);
+  if (isKnown(inputs.adoptId) && !ADOPT_ID.test(String(inputs.adoptId)))
+    failures.add(
+      'adoptId',
+      `adoptId must be the numeric id of a zone of the account, got ${JSON.stringify(inputs.adoptId)}`,
+    );
+  inputs.records = await checkRecords(inputs.name, inputs.records, failures);
+  const isNew = Object.keys(olds).length === 0 || olds.name !== inputs.name;
+  if (failures.list.length === 0 && isNew && !isUnknown(inputs.adoptId))
+    await checkExisting(connect(), inputs, failures);
+  return { inputs, failures: failures.list };
+}
+
+async function diff(_id: string, olds: Bag, news: Bag): Promise<pulumi.dynamic.DiffResult> {
+  const replaces = changedFields(olds, news, ['name', 'adoptId']);
+  const edits = changedFields(olds, news, ['records', 'forceDelete']);
+  return { changes: replaces.length + edits.length > 0, replaces, deleteBeforeReplace: false };
+}
+
+/** The identity of a record in its zone: host, type and data (the API keeps AAAA data in lower case). */
+function sameRecord(declared: RecordSpec, actual: DnsResourceRecord): boolean {
+  const type = declared.type.toUpperCase();
+  const data = (value: string) => (type === 'AAAA' ? value.toLowerCase() : value);
+  return (
+    declared.host.toLowerCase() === actual.host.toLowerCase() &&
+    type === actual.type.toUpperCase() &&
+    data(declared.data) === data(actual.data)
+  );
+}
+
+const sameSettings = (declared: ZoneRecord, actual: DnsResourceRecord) =>
+  declared.ttl === actual.ttl &&
+  (declared.type.toUpperCase() !== 'MX' || (declared.mxPriority ?? 10) === actual.mxPriority);
+
+const recordSpec = (r: ZoneRecord): RecordSpec => ({
+  host: r.host,
+  type: r.type,
+  data: r.data,
+  ttl: r.ttl,
+  ...(r.type.toUpperCase() === 'MX' ? { mxPriority: r.mxPriority ?? 10 } : {}),
+});
+
+/**
+ * Makes the zone's own records what `declared` says: keeps the matching ones (editing TTL and MX
+ * priority), creates the missing ones, deletes the ones no longer declared. Records the zone does
+ * not own are left alone. Returns the owned ids in declared order.
+ */
+async function syncRecords(
+  c: Connection,
+  zoneId: number,
+  declared: ZoneRecord[],
+  ownedIds: number[],
+): Promise<number[]> {
+  const current = await c.dns.listRecords(zoneId);
+  const owned = new Set(ownedIds);
+  const unused = current.filter((r) => owned.has(r.id));
+  const ids: number[] = [];
+  for (const want of declared) {
+    const match = unused.find((r) => sameRecord(want, r));
+    if (match) {
+      unused.splice(unused.indexOf(match), 1);
+      if (!sameSettings(want, match)) await c.dns.editRecord(match.id, recordSpec(want));
+      ids.push(match.id);
+      continue;
+    }
+    const before = new Set((await c.dns.listRecords(zoneId)).map((r) => r.id));
+    const made = await createOnce({
+      what: `DnsZone record ${want.host} ${want.type}`,
+      write: () => c.dns.createRecord(zoneId, recordSpec(want)),
+      find: async () =>
+        (await c.dns.listRecords(zoneId)).find((r) => !before.has(r.id) && sameRecord(want, r)),
+      windowMs: outcomeWindowMs(),
+      nextRun: 'The next `pulumi up` looks for it again before it creates the record.',
+    });
+    ids.push(made.id);
+  }
+  for (const stale of unused) await c.dns.deleteRecord(stale.id);
+  return ids;
+}
+
+function outputs(inputs: Bag, zone: { id: number; serial?: unknown }, ids: Bag): Bag {
+  return { ...inputs, zoneId: zone.id, serial: zone.serial ?? null, ...ids };
+}
+
+/** Pairs each declared record with a distinct matching one of `records` (the rest stay unused). */
+function claimMatches(declared: ZoneRecord[], records: DnsResourceRecord[]) {
+  const unused = [...records];
+  const ids = declared.map((want) => {
+    const match = unused.find((r) => sameRecord(want, r));
+    if (match) unused.splice(unused.indexOf(match), 1);
+    return match?.id;
+  });
+  return {
+    ids: ids.filter((recordId) => recordId !== undefined),
+    complete: !ids.includes(undefined),
+    unused,
+  };
+}
+
+async function create(inputs: Bag): Promise<pulumi.dynamic.CreateResult> {
+  const c = connect();
+  const name = String(inputs.name);
+  const declared = (inputs.records as ZoneRecord[]) ?? [];
+  if (inputs.adoptId !== undefined) {
+    const zoneId = Number(inputs.adoptId);
+    say(
+      `DnsZone ${name}: adopting existing zone ${zoneId}; records it has and does not declare stay as they are`,
+    );
+    // Adopting the zone adopts the existing records that are declared, not the others.
+    const { ids } = claimMatches(declared, await c.dns.listRecords(zoneId));
+    const recordIds = await syncRecords(c, zoneId, declared, ids);
+    const zone = await c.dns.getZone(zoneId, false);
+    return {
+      id: String(zoneId),
+      outs: outputs(inputs, zone, { recordIds, builtInRecordIds: [] }),
+    };
+  }
+  // `check` found no zone of this name: one that shows up after a failed write is its effect.
+  const zone = await createOnce({
+    what: `DnsZone ${name}`,
+    write: () => c.dns.createZone(name, declared.map(recordSpec)),
+    find: () => c.dns.findZoneByName(name),
+    windowMs: outcomeWindowMs(),
+    nextRun: 'The next `pulumi up` finds a zone of this name in check and names it for adoptId.',
+  });
+  const { ids, complete, unused } = claimMatches(
+    declared,
+    zone.resourceRecords ?? (await c.dns.listRecords(zone.id)),
+  );
+  // Records the API adds to a new zone (SOA, NS) belong to the zone as well.
+  const builtInRecordIds = unused.map((r) => r.id);
+  const recordIds = complete ? ids : await syncRecords(c, zone.id, declared, ids);
+  return { id: String(zone.id), outs: outputs(inputs, zone, { recordIds, builtInRecordIds }) };
+}
+
+async function read(id: string, props: Bag = {}): Promise<pulumi.dynamic.ReadResult> {
+  const zone = await connect().dns.findZone(Number(id), true);
+  if (!zone) {
+    say(`DnsZone ${props.name ?? ''} (id ${id}) no longer exists; it leaves the stack`);
+    return {};
+  }
+  const byId = new Map((zone.resourceRecords ?? []).map((r) => [r.id, r]));
+  const declared = (props.records as ZoneRecord[] | undefined) ?? [];
+  const ownedIds = (props.recordIds as number[] | undefined) ?? [];
+  const records: ZoneRecord[] = [];
+  const recordIds: number[] = [];
+  ownedIds.forEach((recordId, i) => {
+    const actual = byId.get(recordId);
+    if (!actual) return; // deleted behind Pulumi: the next `up` makes it again
+    const want = declared[i];
+    const kept = want && sameRecord(want, actual) && sameSettings(want, actual);
+    records.push(
+      kept
+        ? want
+        : {
+            host: actual.host,
+            type: actual.type.toUpperCase(),
+            data: actual.data,
+            ttl: actual.ttl,
+            ...(actual.type.toUpperCase() === 'MX' ? { mxPriority: actual.mxPriority ?? 10 } : {}),
+          },
+    );
+    recordIds.push(recordId);
+  });
+  return {
+    id,
+    props: outputs({ ...props, name: zone.name, records }, zone, { recordIds }),
+  };
+}
+
+async function update(id: string, olds: Bag, news: Bag): Promise<pulumi.dynamic.UpdateResult> {
+  const c = connect();
+  const zoneId = Number(id);
+  let recordIds = (olds.recordIds as number[] | undefined) ?? [];
+  if (changedFields(olds, news, ['records']).length > 0) {
+    say(`DnsZone ${news.name} (id ${id}): updating its records`);
+    recordIds = await syncRecords(c, zoneId, (news.records as ZoneRecord[]) ?? [], recordIds);
+  }
+  const zone = await c.dns.getZone(zoneId, false);
+  return {
+    outs: outputs(news, zone, { recordIds, builtInRecordIds: olds.builtInRecordIds ?? [] }),
+  };
+}
+
+const describeRecord = (r: DnsResourceRecord) =>
+  `${r.host} ${r.type.toUpperCase()} ${r.data} (id ${r.id})`;
+
+async function remove(id: string, props: Bag): Promise<void> {
+  const { dns } = connect();
+  const zone = await dns.findZone(Number(id), true);
+  if (!zone) return;
+  const own = new Set([
+    ...((props.recordIds as number[] | undefined) ?? []),
+    ...((props.builtInRecordIds as number[] | undefined) ?? []),
+  ]);
+  const foreign = (zone.resourceRecords ?? []).filter((r) => !own.has(r.id));
+  if (foreign.length > 0 && props.forceDelete !== true) {
+    const shown = foreign.slice(0, 10).map(describeRecord).join(', ');
+    const more = foreign.length > 10 ? ` and ${foreign.length - 10} more` : '';
+    throw new Error(
+      `DnsZone ${zone.name} (id ${id}) still has ${foreign.length} record(s) this stack does not own: ` +
+        `${shown}${more}. Deleting the zone would delete them too, so it is refused. Delete those ` +
+        `records, or set forceDelete: true on the zone and run \`pulumi up\` before destroying it.`,
+    );
+  }
+  if (foreign.length > 0)
+    say(
+      `DnsZone ${zone.name} (id ${id}): forceDelete: deleting ${foreign.length} record(s) it does not own with it`,
+    );
+  await writeIdempotent({
+    what: `DnsZone ${zone.name} (id ${id}) deletion`,
+    write: () => dns.deleteZone(Number(id)),
+    done: async () => (await dns.findZone(Number(id), false)) === undefined,
+    windowMs: outcomeWindowMs(),
+  });
+  say(`DnsZone ${zone.name} (id ${id}): deleted`);
+}
+
+export const dnsZoneProvider = { check, diff, create, read, update, delete: remove };

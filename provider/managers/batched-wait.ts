@@ -1,0 +1,111 @@
+/**
+ * Waits for many objects at once with one listing per round, where a loop per object would read
+ * each one per round: twenty guests provisioning together cost one call a round, not twenty,
+ * which keeps a stack (and ten stacks on one account) below the API's rate limit.
+ *
+ * A round lists every object still awaited; each waiter whose object is ready resolves, the rest
+ * report progress or time out. An object missing from the listing is read on its own, so its
+ * absence ends that object's wait in the API's own error (`ObjectNotFound`), as a single read
+ * would. A failed listing fails every waiter of that round, as a failed read fails a single wait.
+ */
+
+export interface BatchWaitOptions<T> {
+  timeoutMs: number;
+  /** The pace of the first rounds after this wait joins (default: the waiter's own). */
+  pollMs?: number;
+  /** Called after each round that found the object not ready yet. */
+  onProgress?: (object: T, elapsedMs: number) => void;
+}
+
+export interface BatchSource<T extends { id: number }> {
+  /** The objects with these ids that the account has (in one call). */
+  list(ids: number[]): Promise<T[]>;
+  /** One object; throws when the account does not have it. */
+  read(id: number): Promise<T>;
+  ready(object: T): boolean;
+  timeoutError(id: number, last: T, timeoutMs: number): Error;
+}
+
+interface Waiter<T> {
+  id: number;
+  started: number;
+  options: BatchWaitOptions<T>;
+  resolve(object: T): void;
+  reject(err: unknown): void;
+}
+
+/** The first round runs this soon after a wait starts, so waits started together share it. */
+const GATHER_MS = 50;
+
+export class BatchedWait<T extends { id: number }> {
+  private waiters: Waiter<T>[] = [];
+  private timer: NodeJS.Timeout | undefined;
+  private delay: number;
+
+  constructor(
+    private readonly source: BatchSource<T>,
+    private readonly pollMs = 1000,
+    private readonly maxPollMs = 15_000,
+  ) {
+    this.delay = pollMs;
+  }
+
+  wait(id: number, options: BatchWaitOptions<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.waiters.push({ id, started: Date.now(), options, resolve, reject });
+      // A new waiter is looked at soon, then the pace slows again as rounds find nothing ready.
+      this.delay = options.pollMs ?? this.pollMs;
+      this.schedule(GATHER_MS);
+    });
+  }
+
+  private schedule(ms: number): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      void this.round();
+    }, ms);
+  }
+
+  private async round(): Promise<void> {
+    const waiters = this.waiters;
+    this.waiters = [];
+    const ids = [...new Set(waiters.map((w) => w.id))];
+    const found = new Map<number, T | { failed: unknown }>();
+    try {
+      for (const object of await this.source.list(ids)) found.set(object.id, object);
+    } catch (err) {
+      for (const w of waiters) w.reject(err);
+      this.next();
+      return;
+    }
+    for (const id of ids.filter((id) => !found.has(id))) {
+      found.set(id, await this.source.read(id).catch((failed: unknown) => ({ failed })));
+    }
+    const now = Date.now();
+    for (const w of waiters) {
+      const object = found.get(w.id)!;
+      const elapsed = now - w.started;
+      if ('failed' in object) w.reject(object.failed);
+      else if (this.source.ready(object)) w.resolve(object);
+      else if (elapsed >= w.options.timeoutMs)
+        w.reject(this.source.timeoutError(w.id, object, w.options.timeoutMs));
+      else {
+        w.options.onProgress?.(object, elapsed);
+        this.waiters.push(w);
+      }
+    }
+    this.next();
+  }
+
+  /** The next round, unless a new waiter already scheduled one, and never past a deadline. */
+  private next(): void {
+    if (this.waiters.length === 0 || this.timer) return;
+    const now = Date.now();
+    const untilDeadline = Math.min(
+      ...this.waiters.map((w) => w.started + w.options.timeoutMs - now),
+    );
+    this.schedule(Math.max(0, Math.min(this.delay, untilDeadline)));
+    this.delay = Math.min(this.delay * 1.5, this.maxPollMs);
+  }
+}

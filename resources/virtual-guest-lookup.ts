@@ -1,0 +1,129 @@
+import { Failures } from '../provider/dynamic/checks';
+import type { GuestInputs } from '../provider/dynamic/virtual-guest/inputs';
+import {
+  computedOutputs,
+  userTags,
+  type GuestOutputs,
+} from '../provider/dynamic/virtual-guest/observe';
+import { billedPrice, priceOrder } from '../provider/dynamic/virtual-guest/pricing';
+import {
+  DETAIL_MASK,
+  VirtualGuestManager,
+  diskSizes,
+  type VirtualGuest,
+} from '../provider/managers';
+import { programClient } from './connection';
+import { outputForm } from './output-form';
+
+export interface GetVirtualGuestArgs {
+  /** The guest's id; or give `hostname` and `domain`. */
+  id?: number | string;
+  hostname?: string;
+  domain?: string;
+  /** When several guests have that hostname and domain, take the newest (else it is an error listing them). */
+  mostRecent?: boolean;
+}
+
+/** The fields of a `VirtualGuest` resource's outputs, read from the guest as it is now. */
+export type VirtualGuestResult = Pick<
+  GuestInputs,
+  | 'hostname'
+  | 'domain'
+  | 'startCpus'
+  | 'maxMemory'
+  | 'hourlyBillingFlag'
+  | 'localDiskFlag'
+  | 'operatingSystemReferenceCode'
+  | 'datacenter'
+  | 'networkSpeed'
+  | 'disks'
+  | 'privateNetworkOnly'
+  | 'tags'
+  | 'notes'
+  | 'userData'
+  | 'sshKeyIds'
+> &
+  GuestOutputs & {
+    /** The resource id form of `guestId`. */
+    id: string;
+    createDate: string | null;
+  };
+
+const MASK = `${DETAIL_MASK},createDate`;
+
+function checkArgs(args: GetVirtualGuestArgs): void {
+  const failures = new Failures();
+  const byName = args.hostname !== undefined || args.domain !== undefined;
+  if ((args.id !== undefined) === byName) {
+    failures.add('id', 'give either id, or hostname and domain');
+  } else if (args.id !== undefined) {
+    if (!/^[1-9][0-9]*$/.test(String(args.id)))
+      failures.add('id', `id must be a guest's numeric id, got ${JSON.stringify(args.id)}`);
+  } else {
+    failures.hostname('hostname', args.hostname, true);
+    failures.domain('domain', args.domain, true);
+  }
+  if (args.mostRecent !== undefined) failures.boolean('mostRecent', args.mostRecent);
+  if (failures.list.length > 0)
+    throw new Error(`getVirtualGuest: ${failures.list.map((f) => f.reason).join('; ')}`);
+}
+
+const created = (guest: VirtualGuest) => Date.parse(guest.createDate ?? '') || 0;
+
+function pick(guests: VirtualGuest[], name: string, mostRecent: boolean): VirtualGuest {
+  if (guests.length === 0) throw new Error(`getVirtualGuest: the account has no guest ${name}`);
+  const newest = [...guests].sort((a, b) => created(b) - created(a) || b.id - a.id);
+  if (guests.length === 1 || mostRecent) return newest[0];
+  const listed = newest
+    .map((g) => `${g.id} (created ${g.createDate ?? 'unknown'}, ${g.datacenter?.name ?? '?'})`)
+    .join(', ');
+  throw new Error(
+    `getVirtualGuest: ${guests.length} guests are named ${name}: ${listed}; pass mostRecent: true for the newest, or the id of one`,
+  );
+}
+
+/** What a `VirtualGuest` resource would declare to have this guest, read from the guest. */
+function inputsOf(guest: VirtualGuest): Omit<VirtualGuestResult, keyof GuestOutputs> {
+  return {
+    id: String(guest.id),
+    hostname: guest.hostname,
+    domain: guest.domain,
+    startCpus: guest.startCpus ?? guest.maxCpu ?? 0,
+    maxMemory: guest.maxMemory ?? 0,
+    hourlyBillingFlag: guest.hourlyBillingFlag ?? true,
+    localDiskFlag: guest.localDiskFlag ?? true,
+    operatingSystemReferenceCode: guest.operatingSystemReferenceCode ?? '',
+    datacenter: guest.datacenter?.name ?? '',
+    networkSpeed: guest.networkComponents?.[0]?.maxSpeed,
+    disks: diskSizes(guest),
+    privateNetworkOnly: guest.privateNetworkOnlyFlag ?? false,
+    tags: userTags(guest),
+    notes: guest.notes || undefined,
+    userData: guest.userData?.[0]?.value || undefined,
+    sshKeyIds: (guest.sshKeys ?? []).map((key) => key.id).sort((a, b) => a - b),
+    createDate: guest.createDate ?? null,
+  };
+}
+
+/**
+ * One guest of the account, by id or by hostname and domain, with the fields a `VirtualGuest`
+ * resource outputs (costs from its billing item, as the resource does).
+ */
+export async function getVirtualGuest(args: GetVirtualGuestArgs): Promise<VirtualGuestResult> {
+  checkArgs(args);
+  const manager = new VirtualGuestManager(programClient());
+  let guest: VirtualGuest;
+  if (args.id !== undefined) {
+    const found = await manager.findInstance(Number(args.id), MASK);
+    if (!found) throw new Error(`getVirtualGuest: the account has no guest with id ${args.id}`);
+    guest = found;
+  } else {
+    const { hostname, domain } = args as Required<Pick<GetVirtualGuestArgs, 'hostname' | 'domain'>>;
+    const guests = await manager.listInstances({ hostname, domain, mask: MASK });
+    guest = pick(guests, `${hostname}.${domain}`, args.mostRecent === true);
+  }
+  const inputs = inputsOf(guest);
+  const price = billedPrice(guest, inputs.hourlyBillingFlag) ?? (await priceOrder(manager, inputs));
+  return { ...inputs, ...computedOutputs(guest, price) };
+}
+export const getVirtualGuestOutput = outputForm(getVirtualGuest);

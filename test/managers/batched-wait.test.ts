@@ -1,0 +1,64 @@
+import assert from 'node:assert/strict';
+import { after, before, it } from 'node:test';
+import { startEmulator } from '../../emulator';
+import { Client } from '../../provider/client';
+import { VirtualGuestManager, WaitTimeoutError } from '../../provider/managers';
+
+// Guests provisioning together are awaited with one listing a round, not one read per guest.
+type Emulator = Awaited<ReturnType<typeof startEmulator>>;
+let emulator: Emulator;
+let guests: VirtualGuestManager;
+before(async () => {
+  emulator = await startEmulator({ port: 0, seed: 'demo', provisioningDelayMs: 1_500 });
+  const client = new Client({ ...emulator.credentials, endpointUrl: emulator.url });
+  guests = new VirtualGuestManager(client);
+});
+after(() => emulator?.close());
+
+const calls = (call: string) => emulator.stats().calls[call] ?? 0;
+const order = (hostname: string) =>
+  guests.createInstance({
+    hostname,
+    domain: 'batch.example.com',
+    cpus: 1,
+    memory: 1024,
+    os: 'UBUNTU_LATEST',
+    datacenter: 'dal10',
+  });
+
+it('six guests: every wait resolves ready, with one listing a round and no per-guest read', async () => {
+  const ordered = await Promise.all(['b0', 'b1', 'b2', 'b3', 'b4', 'b5'].map(order));
+  const [listings, reads] = [calls('Account.getVirtualGuests'), calls('Virtual_Guest.getObject')];
+  const rounds = new Map<number, number>();
+  const ready = await Promise.all(
+    ordered.map((g) =>
+      guests.waitForReady(g.id, {
+        timeoutMs: 60_000,
+        pollMs: 200,
+        onProgress: () => rounds.set(g.id, (rounds.get(g.id) ?? 0) + 1),
+      }),
+    ),
+  );
+  assert.deepEqual(
+    ready.map((g) => [g.id, Boolean(g.provisionDate && g.primaryIpAddress)]),
+    ordered.map((g) => [g.id, true]),
+  );
+  const roundsSeen = Math.max(...rounds.values()) + 1; // the rounds that found it not ready, and the last
+  const listed = calls('Account.getVirtualGuests') - listings;
+  assert.equal(calls('Virtual_Guest.getObject') - reads, 0, 'no per-guest read');
+  assert.ok(roundsSeen > 1, 'the guests were awaited over several rounds');
+  assert.ok(listed <= roundsSeen + 1, `${listed} listings for ${roundsSeen} rounds of six guests`);
+});
+
+it('a guest the account does not have fails its own wait with the API error; a slow one times out', async () => {
+  const slow = await order('slow');
+  const results = await Promise.allSettled([
+    guests.waitForReady(999_999, { timeoutMs: 60_000, pollMs: 100 }),
+    guests.waitForReady(slow.id, { timeoutMs: 300, pollMs: 100 }),
+  ]);
+  assert.equal(results[0].status, 'rejected');
+  assert.match(String((results[0] as PromiseRejectedResult).reason), /ObjectNotFound/);
+  const timedOut = (results[1] as PromiseRejectedResult).reason as WaitTimeoutError;
+  assert.ok(timedOut instanceof WaitTimeoutError);
+  assert.equal(timedOut.guestId, slow.id);
+});
