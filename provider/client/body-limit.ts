@@ -65,15 +65,34 @@ export async function readWire(
   status: number,
 ): Promise<Buffer> {
   const declared = contentLength === undefined ? NaN : Number(contentLength);
-  if (Number.isFinite(declared)) {
-    if (declared > maxBytes) {
-      body.destroy();
-      throw tooLarge(status, maxBytes, `announces ${declared} bytes,`);
-    }
+  if (Number.isFinite(declared) && declared <= maxBytes) {
     // The HTTP framing holds the body to its Content-Length: read it in one piece.
     return Buffer.from(await body.arrayBuffer());
   }
   const chunks: Uint8Array[] = [];
+  let total = 0;
+  for await (const chunk of cappedChunks(body, contentLength, maxBytes, status)) {
+    total += chunk.length;
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks, total);
+}
+
+/**
+ * The body's chunks as they arrive, ending in `ResponseTooLarge` (the body destroyed) once more
+ * than `maxBytes` came, or at once when the Content-Length announces more.
+ */
+export async function* cappedChunks(
+  body: BodySource,
+  contentLength: string | undefined,
+  maxBytes: number,
+  status: number,
+): AsyncGenerator<Buffer> {
+  const declared = contentLength === undefined ? NaN : Number(contentLength);
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    body.destroy();
+    throw tooLarge(status, maxBytes, `announces ${declared} bytes,`);
+  }
   let total = 0;
   for await (const chunk of body) {
     total += chunk.length;
@@ -81,9 +100,8 @@ export async function readWire(
       body.destroy();
       throw tooLarge(status, maxBytes, 'body is');
     }
-    chunks.push(chunk);
+    yield Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk);
   }
-  return Buffer.concat(chunks, total);
 }
 
 const gunzipAsync = promisify<Buffer, ZlibOptions, Buffer>(gunzip);

@@ -3,12 +3,19 @@ import { STATUS_CODES } from 'node:http';
 import { Agent, request } from 'undici';
 import {
   DEFAULT_MAX_RESPONSE_BYTES,
+  cappedChunks,
   decompressionOf,
   inflateBody,
   readWire,
   type Decompression,
 } from './body-limit';
-import { decodeMethodResponse, type DecodedResponse, type Fault, type XmlRpcValue } from './codec';
+import {
+  createResponseDecoder,
+  decodeMethodResponse,
+  type DecodedResponse,
+  type Fault,
+  type XmlRpcValue,
+} from './codec';
 import { SvcAPIError, SvcError, TransportError, faultToError, type FaultCode } from './errors';
 import { redact, redactCode, redactSnippet } from './redact';
 
@@ -153,6 +160,23 @@ function decode(body: Buffer, secrets: readonly string[]): DecodedResponse {
   }
 }
 
+/**
+ * Decodes a body as it arrives, so that a large response is never held whole, let alone twice.
+ * A body that is not XML-RPC stops being read (leaving the loop destroys the stream).
+ */
+async function decodeAsItArrives(
+  body: AsyncIterable<Buffer>,
+  secrets: readonly string[],
+): Promise<DecodedResponse> {
+  try {
+    const decoder = createResponseDecoder();
+    for await (const chunk of body) decoder.write(chunk);
+    return decoder.end();
+  } catch (err) {
+    throw err instanceof SvcAPIError ? scrubbed(err, secrets) : err;
+  }
+}
+
 /** A fault as its error class, its code and string redacted (a server may echo the request). */
 function faultError(fault: Fault, secrets: readonly string[]): SvcAPIError {
   return faultToError(
@@ -232,26 +256,34 @@ export async function postXmlRpc(call: HttpCall): Promise<HttpResult> {
     const status = response.statusCode;
     const maxBytes = call.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
     const length = header(response.headers['content-length']);
-    const raw = await readWire(response.body, length, maxBytes, status);
     const how = decompressionFor(
       header(response.headers['content-encoding']),
       status,
       call.secrets,
     );
-    const body = await inflateBody(raw, how, maxBytes, status);
-    if (status >= 400) {
-      if (status === 500) {
-        let decoded: DecodedResponse | undefined;
-        try {
-          decoded = decodeMethodResponse(body);
-        } catch {
-          // not XML-RPC: an ordinary HTTP error
+    let decoded: DecodedResponse;
+    if (status < 400 && how === 'identity') {
+      // Decoded as it arrives, so a large response is never held whole; still capped.
+      const chunks = cappedChunks(response.body, length, maxBytes, status);
+      decoded = await decodeAsItArrives(chunks, call.secrets);
+    } else {
+      // Compressed bodies and HTTP errors are read whole (capped off the wire and inflated).
+      const raw = await readWire(response.body, length, maxBytes, status);
+      const body = await inflateBody(raw, how, maxBytes, status);
+      if (status >= 400) {
+        if (status === 500) {
+          let fault: DecodedResponse | undefined;
+          try {
+            fault = decodeMethodResponse(body);
+          } catch {
+            // not XML-RPC: an ordinary HTTP error
+          }
+          if (fault?.kind === 'fault') throw faultError(fault.fault, call.secrets);
         }
-        if (decoded?.kind === 'fault') throw faultError(decoded.fault, call.secrets);
+        throw httpError(status, body, call);
       }
-      throw httpError(status, body, call);
+      decoded = decode(body, call.secrets);
     }
-    const decoded = decode(body, call.secrets);
     if (decoded.kind === 'fault') throw faultError(decoded.fault, call.secrets);
     return {
       value: decoded.value,

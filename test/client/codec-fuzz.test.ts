@@ -11,6 +11,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import fc from 'fast-check';
 import {
+  createResponseDecoder,
   decodeMethodCall,
   decodeMethodResponse,
   encodeFault,
@@ -18,6 +19,7 @@ import {
   encodeMethodResponse,
 } from '../../provider/client/codec';
 import { NotWellFormed, ParseError } from '../../provider/client/errors';
+import { outcome } from '../support/codec-documents';
 
 // ---------------------------------------------------------------------------------------------
 // Valid documents to start from: our encodings and the layouts other servers send.
@@ -233,6 +235,41 @@ void describe('codec fuzz (issue 6)', () => {
     // The mutations must exercise both paths, or the test proves little.
     assert.ok(rejected > 2500, `only ${rejected} mutants rejected`);
     assert.ok(decodedFine > 50, `only ${decodedFine} mutants still decoded`);
+  });
+
+  void it('decodes 2,000 mutated responses arriving in chunks as when whole (issue 17)', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...SEEDS),
+        fc.array(mutation, { minLength: 1, maxLength: 3 }),
+        fc.array(fraction, { maxLength: 6 }),
+        (seed, mutations, cuts) => {
+          const doc = mutations.reduce<Buffer>(
+            (current, mutate) => mutate(current),
+            Buffer.from(seed),
+          );
+          const offsets = cuts.map((f) => at(doc, f)).sort((a, b) => a - b);
+          const chunked = outcome(() => {
+            const decoder = createResponseDecoder();
+            let from = 0;
+            for (const offset of offsets) {
+              decoder.write(doc.subarray(from, offset));
+              from = offset;
+            }
+            decoder.write(doc.subarray(from));
+            return decoder.end();
+          });
+          const whole = outcome(() => decodeMethodResponse(doc));
+          // A whole body is checked for UTF-8 first; arriving, problems come in document order.
+          if ('message' in whole && /body is not valid UTF-8/.test(whole.message)) {
+            assert.ok('error' in chunked, 'a body that is not UTF-8 fails in chunks too');
+          } else {
+            assert.deepStrictEqual(chunked, whole);
+          }
+        },
+      ),
+      { seed: 17, numRuns: 2000 },
+    );
   });
 
   void it('survives 10,000 levels of nesting, refusing them by default and decoding them when allowed', () => {
