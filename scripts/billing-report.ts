@@ -45,6 +45,29 @@ const mode = (props: Props) =>
       ? 'monthly'
       : 'unknown';
 
+/**
+ * A change from `olds` (the outputs in the state; none for a create) to `news` (the checked
+ * inputs; none for a delete), with the costs each side has.
+ */
+function change(
+  op: BillingChange['op'],
+  name: string,
+  olds: Props,
+  news: Props,
+  reasons: string[] = [],
+): BillingChange {
+  return {
+    op,
+    name,
+    mode: mode(news ?? olds),
+    oldHourly: cost(olds),
+    newHourly: cost(news),
+    oldMonthly: monthly(olds),
+    newMonthly: monthly(news),
+    reasons,
+  };
+}
+
 /** The billing change a preview step announces, if it is one. */
 export function billingChange(step: PreviewStep): BillingChange | undefined {
   if ((step.newState ?? step.oldState)?.type !== GUEST_TYPE) return undefined;
@@ -53,48 +76,15 @@ export function billingChange(step: PreviewStep): BillingChange | undefined {
   const news = step.newState?.inputs;
   switch (step.op) {
     case 'create':
-      return {
-        op: 'create',
-        name,
-        mode: mode(news),
-        newHourly: cost(news),
-        newMonthly: monthly(news),
-        reasons: [],
-      };
+      return change('create', name, undefined, news);
     case 'replace':
-      return {
-        op: 'replace',
-        name,
-        mode: mode(news),
-        oldHourly: cost(olds),
-        newHourly: cost(news),
-        oldMonthly: monthly(olds),
-        newMonthly: monthly(news),
-        reasons: step.replaceReasons ?? step.diffReasons ?? [],
-      };
+      return change('replace', name, olds, news, step.replaceReasons ?? step.diffReasons ?? []);
     case 'update': {
       const resized = SIZE_FIELDS.filter((f) => news && !same(olds?.[f], news[f]));
-      if (resized.length === 0) return undefined;
-      return {
-        op: 'upgrade',
-        name,
-        mode: mode(news),
-        oldHourly: cost(olds),
-        newHourly: cost(news),
-        oldMonthly: monthly(olds),
-        newMonthly: monthly(news),
-        reasons: resized,
-      };
+      return resized.length > 0 ? change('upgrade', name, olds, news, resized) : undefined;
     }
     case 'delete':
-      return {
-        op: 'delete',
-        name,
-        mode: mode(olds),
-        oldHourly: cost(olds),
-        oldMonthly: monthly(olds),
-        reasons: [],
-      };
+      return change('delete', name, olds, undefined);
     default:
       // create-replacement and delete-replaced are the two halves of a replace, counted once above.
       return undefined;
