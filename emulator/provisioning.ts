@@ -5,6 +5,7 @@
  */
 import { formatApiDate } from './dates';
 import type { GuestRec } from './records';
+import { upgradeReboots, upgradeRunning, upgradeTransaction } from './upgrade';
 
 const STEPS: readonly { name: string; friendlyName: string }[] = [
   { name: 'ASSIGN_HOST', friendlyName: 'Assign Host' },
@@ -37,19 +38,23 @@ function provisioning(guest: GuestRec, now: number): Record<string, unknown> {
   };
 }
 
-/** The running transaction while provisioning, else null. */
+/** The running transaction (provisioning, then an upgrade while one runs), else null. */
 export function activeTransaction(guest: GuestRec, now: number): Record<string, unknown> | null {
-  return isProvisioned(guest, now) ? null : provisioning(guest, now);
+  if (!isProvisioned(guest, now)) return provisioning(guest, now);
+  return upgradeRunning(guest, now) ? (upgradeTransaction(guest, now) ?? null) : null;
 }
 
-/** The most recent transaction: the provisioning one, running or finished. */
-export const lastTransaction = (guest: GuestRec, now: number) => provisioning(guest, now);
+/** The most recent transaction: the last upgrade's, else the provisioning one, running or finished. */
+export const lastTransaction = (guest: GuestRec, now: number) =>
+  upgradeTransaction(guest, now) ?? provisioning(guest, now);
 
 const POWER = {
   RUNNING: { keyName: 'RUNNING', name: 'Running' },
   HALTED: { keyName: 'HALTED', name: 'Halted' },
 } as const;
 
-/** Halted until provisioned, then whatever the last power call left. */
+/** Halted until provisioned and while an upgrade of CPUs or memory reboots it, else the last power call's. */
 export const powerState = (guest: GuestRec, now: number) =>
-  isProvisioned(guest, now) ? { ...POWER[guest.power] } : { ...POWER.HALTED };
+  isProvisioned(guest, now) && !upgradeReboots(guest, now)
+    ? { ...POWER[guest.power] }
+    : { ...POWER.HALTED };

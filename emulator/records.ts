@@ -47,6 +47,28 @@ export interface TagRec {
   name: string;
 }
 
+/** What an upgrade order changes: the guest's size. */
+export interface GuestSize {
+  startCpus: number;
+  maxMemory: number;
+  networkSpeed: number;
+  blockDevices: { id: number; device: string; capacity: number }[];
+}
+
+/**
+ * The guest's last upgrade order (see ../upgrade.ts): the record's own size fields hold the size
+ * before it, `size` the size it leaves from `readyAt` on, with the billing item's fees then.
+ */
+export interface GuestUpgradeRec {
+  orderId: number;
+  transactionId: number;
+  createDate: number;
+  readyAt: number;
+  size: GuestSize;
+  hourlyRecurringFee: string;
+  recurringFee: string;
+}
+
 export interface GuestRec {
   id: number;
   accountId: number;
@@ -79,6 +101,8 @@ export interface GuestRec {
   blockDevices: { id: number; device: string; capacity: number }[];
   /** The user who ordered the guest (absent for seeded and bulk-populated guests). */
   orderedByUserId?: number;
+  /** The last upgrade order, running or done. */
+  upgrade?: GuestUpgradeRec;
 }
 
 export interface HardwareRec {

@@ -1,12 +1,17 @@
 import { Failures } from '../provider/dynamic/checks';
-import { catalogFrom } from '../provider/dynamic/virtual-guest/catalog';
 import type { GuestInputs } from '../provider/dynamic/virtual-guest/inputs';
 import {
   computedOutputs,
   userTags,
   type GuestOutputs,
 } from '../provider/dynamic/virtual-guest/observe';
-import { DETAIL_MASK, VirtualGuestManager, type VirtualGuest } from '../provider/managers';
+import { billedPrice, priceOrder } from '../provider/dynamic/virtual-guest/pricing';
+import {
+  DETAIL_MASK,
+  VirtualGuestManager,
+  diskSizes,
+  type VirtualGuest,
+} from '../provider/managers';
 import { programClient } from './connection';
 import { outputForm } from './output-form';
 
@@ -31,6 +36,7 @@ export type VirtualGuestResult = Pick<
   | 'operatingSystemReferenceCode'
   | 'datacenter'
   | 'networkSpeed'
+  | 'disks'
   | 'privateNetworkOnly'
   | 'tags'
   | 'notes'
@@ -89,6 +95,7 @@ function inputsOf(guest: VirtualGuest): Omit<VirtualGuestResult, keyof GuestOutp
     operatingSystemReferenceCode: guest.operatingSystemReferenceCode ?? '',
     datacenter: guest.datacenter?.name ?? '',
     networkSpeed: guest.networkComponents?.[0]?.maxSpeed,
+    disks: diskSizes(guest),
     privateNetworkOnly: guest.privateNetworkOnlyFlag ?? false,
     tags: userTags(guest),
     notes: guest.notes || undefined,
@@ -100,7 +107,7 @@ function inputsOf(guest: VirtualGuest): Omit<VirtualGuestResult, keyof GuestOutp
 
 /**
  * One guest of the account, by id or by hostname and domain, with the fields a `VirtualGuest`
- * resource outputs (costs estimated from `getCreateObjectOptions`, as the resource does).
+ * resource outputs (costs from its billing item, as the resource does).
  */
 export async function getVirtualGuest(args: GetVirtualGuestArgs): Promise<VirtualGuestResult> {
   checkArgs(args);
@@ -116,7 +123,7 @@ export async function getVirtualGuest(args: GetVirtualGuestArgs): Promise<Virtua
     guest = pick(guests, `${hostname}.${domain}`, args.mostRecent === true);
   }
   const inputs = inputsOf(guest);
-  const catalog = await catalogFrom(() => manager.getCreateOptions());
-  return { ...inputs, ...computedOutputs(guest, inputs, catalog) };
+  const price = billedPrice(guest, inputs.hourlyBillingFlag) ?? (await priceOrder(manager, inputs));
+  return { ...inputs, ...computedOutputs(guest, price) };
 }
 export const getVirtualGuestOutput = outputForm(getVirtualGuest);

@@ -15,6 +15,7 @@ const OUTPUTS = [
   'operatingSystemReferenceCode',
   'datacenter',
   'networkSpeed',
+  'disks',
   'privateNetworkOnly',
   'tags',
   'notes',
@@ -36,8 +37,9 @@ export interface VirtualGuestArgs {
   /** Host name; defaults to the resource name plus a suffix that is stable for this stack. */
   hostname?: pulumi.Input<string>;
   domain: pulumi.Input<string>;
+  /** CPU count; a change upgrades the guest in place (it reboots). */
   startCpus: pulumi.Input<number>;
-  /** Memory in MB, one of the sizes the account is offered. */
+  /** Memory in MB, one of the sizes the account is offered; a change upgrades in place (it reboots). */
   maxMemory: pulumi.Input<number>;
   /** Hourly billing (default true); false orders a monthly guest. Changing it replaces the guest. */
   hourlyBillingFlag?: pulumi.Input<boolean>;
@@ -47,8 +49,13 @@ export interface VirtualGuestArgs {
   operatingSystemReferenceCode: pulumi.Input<string>;
   /** e.g. dal10. */
   datacenter: pulumi.Input<string>;
-  /** Network port speed in Mbps. */
+  /** Network port speed in Mbps; a change upgrades in place. */
   networkSpeed?: pulumi.Input<number>;
+  /**
+   * Disk sizes in GB, the boot disk first, then up to four data disks (default: the API's 25 GB
+   * boot disk). Disks grow and are added in place; shrinking or removing one is refused in check.
+   */
+  disks?: pulumi.Input<pulumi.Input<number>[]>;
   privateNetworkOnly?: pulumi.Input<boolean>;
   /**
    * Tags, compared the way the API stores them: trimmed, lower-cased, each once, in sorted order
@@ -86,8 +93,10 @@ function provenance(name: string, parent?: pulumi.Resource): pulumi.Output<strin
 
 /**
  * A cloud compute instance (`Svc_Virtual_Guest`), billed while it exists. Created once through
- * `Virtual_Guest.createObject`, then hostname, domain, notes and tags change in place; any change
- * to what was ordered replaces it, and `pulumi preview` prints the billing change first.
+ * `Virtual_Guest.createObject`, then hostname, domain, notes and tags change in place, CPUs,
+ * memory, port speed and disks through one upgrade order (same guest, id and addresses); any
+ * other change to what was ordered replaces it. `pulumi preview` prints one BILLING line per
+ * change with the old and new cost.
  */
 export class VirtualGuest extends pulumi.dynamic.Resource {
   declare readonly hostname: pulumi.Output<string>;
@@ -99,6 +108,7 @@ export class VirtualGuest extends pulumi.dynamic.Resource {
   declare readonly operatingSystemReferenceCode: pulumi.Output<string>;
   declare readonly datacenter: pulumi.Output<string>;
   declare readonly networkSpeed: pulumi.Output<number | undefined>;
+  declare readonly disks: pulumi.Output<number[] | undefined>;
   declare readonly privateNetworkOnly: pulumi.Output<boolean>;
   declare readonly tags: pulumi.Output<string[]>;
   declare readonly notes: pulumi.Output<string | undefined>;
@@ -114,7 +124,7 @@ export class VirtualGuest extends pulumi.dynamic.Resource {
   declare readonly powerState: pulumi.Output<string | null>;
   declare readonly globalIdentifier: pulumi.Output<string | null>;
   declare readonly status: pulumi.Output<string>;
-  /** Priced from `Virtual_Guest.getCreateObjectOptions`; for monthly guests the monthly fee / 730. */
+  /** What the guest is billed (its billing item; before the order, the API's price of the order); for monthly guests the monthly fee / 730. */
   declare readonly estimatedHourlyCost: pulumi.Output<number>;
   declare readonly estimatedMonthlyCost: pulumi.Output<number>;
 

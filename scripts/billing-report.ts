@@ -1,11 +1,13 @@
-/** One billing-affecting change in a preview: a guest bought, replaced or cancelled. */
+/** One billing-affecting change in a preview: a guest bought, replaced, upgraded or cancelled. */
 export interface BillingChange {
-  op: 'create' | 'replace' | 'delete';
+  op: 'create' | 'replace' | 'upgrade' | 'delete';
   name: string;
   mode: 'hourly' | 'monthly' | 'unknown';
   oldHourly?: number;
   newHourly?: number;
-  /** The fields whose change forces a new guest (replace only). */
+  oldMonthly?: number;
+  newMonthly?: number;
+  /** The fields whose change forces a new guest (replace) or resizes it in place (upgrade). */
   reasons: string[];
 }
 
@@ -28,14 +30,43 @@ export interface PreviewJson {
 
 const GUEST_TYPE = 'pulumi-nodejs:dynamic/svc:VirtualGuest';
 
+/** The size of a guest: an update of these is an upgrade order, billed differently. */
+const SIZE_FIELDS = ['startCpus', 'maxMemory', 'networkSpeed', 'disks'];
+
 const cost = (props: Props) =>
   typeof props?.estimatedHourlyCost === 'number' ? props.estimatedHourlyCost : undefined;
+const monthly = (props: Props) =>
+  typeof props?.estimatedMonthlyCost === 'number' ? props.estimatedMonthlyCost : undefined;
+const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 const mode = (props: Props) =>
   props?.hourlyBillingFlag === true
     ? 'hourly'
     : props?.hourlyBillingFlag === false
       ? 'monthly'
       : 'unknown';
+
+/**
+ * A change from `olds` (the outputs in the state; none for a create) to `news` (the checked
+ * inputs; none for a delete), with the costs each side has.
+ */
+function change(
+  op: BillingChange['op'],
+  name: string,
+  olds: Props,
+  news: Props,
+  reasons: string[] = [],
+): BillingChange {
+  return {
+    op,
+    name,
+    mode: mode(news ?? olds),
+    oldHourly: cost(olds),
+    newHourly: cost(news),
+    oldMonthly: monthly(olds),
+    newMonthly: monthly(news),
+    reasons,
+  };
+}
 
 /** The billing change a preview step announces, if it is one. */
 export function billingChange(step: PreviewStep): BillingChange | undefined {
@@ -45,18 +76,15 @@ export function billingChange(step: PreviewStep): BillingChange | undefined {
   const news = step.newState?.inputs;
   switch (step.op) {
     case 'create':
-      return { op: 'create', name, mode: mode(news), newHourly: cost(news), reasons: [] };
+      return change('create', name, undefined, news);
     case 'replace':
-      return {
-        op: 'replace',
-        name,
-        mode: mode(news),
-        oldHourly: cost(olds),
-        newHourly: cost(news),
-        reasons: step.replaceReasons ?? step.diffReasons ?? [],
-      };
+      return change('replace', name, olds, news, step.replaceReasons ?? step.diffReasons ?? []);
+    case 'update': {
+      const resized = SIZE_FIELDS.filter((f) => news && !same(olds?.[f], news[f]));
+      return resized.length > 0 ? change('upgrade', name, olds, news, resized) : undefined;
+    }
     case 'delete':
-      return { op: 'delete', name, mode: mode(olds), oldHourly: cost(olds), reasons: [] };
+      return change('delete', name, olds, undefined);
     default:
       // create-replacement and delete-replaced are the two halves of a replace, counted once above.
       return undefined;
@@ -68,24 +96,46 @@ export function billingChanges(preview: PreviewJson): BillingChange[] {
   return (preview.steps ?? []).flatMap((step) => billingChange(step) ?? []);
 }
 
-const dollars = (value: number | undefined) => (value === undefined ? '-' : `$${value.toFixed(4)}`);
+const dollars = (value: number | undefined, digits = 4) =>
+  value === undefined ? '-' : `$${value.toFixed(digits)}`;
 
+/** The change of the plan's total hourly cost. */
 export function totalDelta(changes: BillingChange[]): number {
   const delta = changes.reduce((sum, c) => sum + (c.newHourly ?? 0) - (c.oldHourly ?? 0), 0);
   return Math.round(delta * 10_000) / 10_000;
 }
 
-/** A plain-text table of the changes with the total hourly delta. */
+/** The change of the plan's total monthly cost. */
+export function totalMonthlyDelta(changes: BillingChange[]): number {
+  const delta = changes.reduce((sum, c) => sum + (c.newMonthly ?? 0) - (c.oldMonthly ?? 0), 0);
+  return Math.round(delta * 100) / 100;
+}
+
+const signed = (value: number, digits: number) =>
+  `${value >= 0 ? '+' : '-'}$${Math.abs(value).toFixed(digits)}`;
+
+/** A plain-text table of the changes with the total hourly and monthly delta. */
 export function formatBillingTable(changes: BillingChange[]): string {
   if (changes.length === 0) return 'No billing-affecting changes.';
   const rows = [
-    ['change', 'guest', 'billing', 'old $/hour', 'new $/hour', 'forced by'],
+    [
+      'change',
+      'guest',
+      'billing',
+      'old $/hour',
+      'new $/hour',
+      'old $/month',
+      'new $/month',
+      'fields',
+    ],
     ...changes.map((c) => [
       c.op,
       c.name,
       c.mode,
       dollars(c.oldHourly),
       dollars(c.newHourly),
+      dollars(c.oldMonthly, 2),
+      dollars(c.newMonthly, 2),
       c.reasons.join(', ') || '-',
     ]),
   ];
@@ -97,10 +147,10 @@ export function formatBillingTable(changes: BillingChange[]): string {
       .trimEnd(),
   );
   lines.splice(1, 0, widths.map((w) => '-'.repeat(w)).join('  '));
-  const delta = totalDelta(changes);
   lines.push(
     '',
-    `Total hourly delta: ${delta >= 0 ? '+' : '-'}$${Math.abs(delta).toFixed(4)}/hour`,
+    `Total hourly delta: ${signed(totalDelta(changes), 4)}/hour`,
+    `Total monthly delta: ${signed(totalMonthlyDelta(changes), 2)}/month`,
   );
   return lines.join('\n');
 }

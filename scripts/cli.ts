@@ -6,7 +6,8 @@ const USAGE = `Usage: pulumi-svc <command> [--json] [options]   (in your Pulumi 
 
   billing [pulumi preview options, e.g. --stack dev]
             runs \`pulumi preview --json\` and prints the plan's billing table: each guest
-            ordered, replaced or cancelled, with old and new hourly cost and the total change.
+            ordered, replaced, upgraded in place (CPUs, memory, port speed, disks) or
+            cancelled, with old and new hourly and monthly cost and the total change.
   audit [--stack NAME]...
             holds the account's guests against the states of the named stacks (default: every
             stack of the current backend): billed guests that carry this provider's provenance

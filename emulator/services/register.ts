@@ -4,6 +4,7 @@ import './account';
 import './billing-item';
 import './catalog-services';
 import './dns';
+import './product-order';
 import './ssh-key';
 import './ticket';
 import './user-customer';

@@ -3,6 +3,7 @@ import {
   CPU_OPTIONS,
   DATACENTERS,
   DISK_SIZES,
+  EXTRA_DISK_SIZES,
   MEMORY_OPTIONS,
   NETWORK_SPEEDS,
   OPERATING_SYSTEMS,
@@ -37,6 +38,7 @@ import {
   checkNotes,
   normalizeTags,
 } from './guest-template';
+import { getUpgradeItemPrices } from './product-order';
 import { defineService, type MethodDef } from './registry';
 import { checkSshKeyIds } from './ssh-key';
 
@@ -91,12 +93,15 @@ function createOptions(): Record<string, unknown> {
     networkComponents: NETWORK_SPEEDS.map((speed) =>
       option(networkPrice(speed), { networkComponents: [{ maxSpeed: speed }] }),
     ),
+    // The boot disk (device 0) and the data disks (devices 2-5; 1 is swap), local or SAN.
     blockDevices: [true, false].flatMap((local) =>
-      DISK_SIZES.map((gb) =>
-        option(diskPrice(gb, local), {
-          blockDevices: [{ device: '0', diskImage: { capacity: gb } }],
-          localDiskFlag: local,
-        }),
+      ['0', '2', '3', '4', '5'].flatMap((device, position) =>
+        (device === '0' ? DISK_SIZES : EXTRA_DISK_SIZES).map((gb) =>
+          option(diskPrice(gb, local, position), {
+            blockDevices: [{ device, diskImage: { capacity: gb } }],
+            localDiskFlag: local,
+          }),
+        ),
       ),
     ),
   };
@@ -169,6 +174,7 @@ defineService({
         });
       },
     },
+    getUpgradeItemPrices,
     getCreateObjectOptions: {
       handler: (ctx) => {
         expectArgs(ctx, []);

@@ -19,6 +19,7 @@ import {
 import { formatApiDate } from '../dates';
 import type { BillingItemRec, GuestRec } from '../records';
 import { defineType, sameAccount, type ViewContext } from '../schema';
+import { sized } from '../upgrade';
 
 /** A stored billing item, or a child derived from its guest (with `parentId`). */
 export type BillingItemView = BillingItemRec & { parentId?: number };
@@ -38,7 +39,18 @@ const PUBLIC_CLOUD_SERVER = {
 function guestOf(b: BillingItemView, ctx: ViewContext): GuestRec | undefined {
   if (b.parentId !== undefined || b.resourceTableId === undefined) return undefined;
   const guest = ctx.store.get('guests', b.resourceTableId);
-  return guest && guest.billingItemId === b.id ? guest : undefined;
+  return guest && guest.billingItemId === b.id ? sized(guest, ctx.now) : undefined;
+}
+
+/** The item as it bills now: a guest's fees follow its last upgrade once that is done. */
+function current(b: BillingItemView, ctx: ViewContext): BillingItemView {
+  const upgrade = guestOf(b, ctx)?.upgrade;
+  if (!upgrade || ctx.now < upgrade.readyAt) return b;
+  return {
+    ...b,
+    hourlyRecurringFee: upgrade.hourlyRecurringFee,
+    recurringFee: upgrade.recurringFee,
+  };
 }
 
 /** The prices a guest was ordered with, core first (the same the order was priced from). */
@@ -92,10 +104,12 @@ function hoursUsed(b: BillingItemView, now: number): number {
 }
 
 /** The recurring amount of the next invoice: the month's fee, or hourly usage so far. */
-const nextInvoiceAmount = (b: BillingItemView, now: number) =>
-  b.hourlyFlag
-    ? Number(money(Number(b.hourlyRecurringFee) * hoursUsed(b, now), 2))
+const nextInvoiceAmount = (item: BillingItemView, ctx: ViewContext) => {
+  const b = current(item, ctx);
+  return b.hourlyFlag
+    ? Number(money(Number(b.hourlyRecurringFee) * hoursUsed(b, ctx.now), 2))
     : Number(b.recurringFee);
+};
 
 const billingLocals = {
   id: (b: BillingItemView) => b.id,
@@ -103,8 +117,8 @@ const billingLocals = {
   categoryCode: (b: BillingItemView) => b.categoryCode,
   description: (b: BillingItemView) => b.description,
   hourlyFlag: (b: BillingItemView) => b.hourlyFlag,
-  hourlyRecurringFee: (b: BillingItemView) => b.hourlyRecurringFee,
-  recurringFee: (b: BillingItemView) => b.recurringFee,
+  hourlyRecurringFee: (b: BillingItemView, ctx: ViewContext) => current(b, ctx).hourlyRecurringFee,
+  recurringFee: (b: BillingItemView, ctx: ViewContext) => current(b, ctx).recurringFee,
   recurringMonths: () => 1,
   laborFee: () => '0',
   oneTimeFee: () => '0',
@@ -163,9 +177,11 @@ const billingRelations = {
 const billingOnDemand = {
   // The stored item carries the whole guest's fee already (its children are the parts).
   nextInvoiceTotalRecurringAmount: (b: BillingItemView, ctx: ViewContext) =>
-    nextInvoiceAmount(b, ctx.now),
+    nextInvoiceAmount(b, ctx),
   currentHourlyCharge: (b: BillingItemView, ctx: ViewContext) =>
-    b.hourlyFlag ? money(Number(b.hourlyRecurringFee) * hoursUsed(b, ctx.now), 2) : undefined,
+    b.hourlyFlag
+      ? money(Number(current(b, ctx).hourlyRecurringFee) * hoursUsed(b, ctx.now), 2)
+      : undefined,
 };
 
 defineType<BillingItemView>('Svc_Billing_Item', {
@@ -196,8 +212,8 @@ defineType<OrderItemView>('Svc_Billing_Order_Item', {
     description: (o) => o.item.description,
     hostName: (o) => o.guest.hostname,
     domainName: (o) => o.guest.domain,
-    hourlyRecurringFee: (o) => o.item.hourlyRecurringFee,
-    recurringFee: (o) => o.item.recurringFee,
+    hourlyRecurringFee: (o, ctx) => current(o.item, ctx).hourlyRecurringFee,
+    recurringFee: (o, ctx) => current(o.item, ctx).recurringFee,
     quantity: () => 1,
     itemPriceId: (o) => guestPrices(o.guest)[0].id,
   },

@@ -8,6 +8,7 @@ import { formatApiDate } from '../dates';
 import { activeTransaction, isProvisioned, lastTransaction, powerState } from '../provisioning';
 import type { GuestRec } from '../records';
 import { defineType, definePlainType, type ViewContext } from '../schema';
+import { sized } from '../upgrade';
 import type { TagRefView } from './common';
 import { guestVlans, networkComponents } from './network';
 
@@ -100,10 +101,10 @@ defineType<GuestRec>('Svc_Virtual_Guest', {
     hostname: (g) => g.hostname,
     domain: (g) => g.domain,
     fullyQualifiedDomainName: (g) => `${g.hostname}.${g.domain}`,
-    startCpus: (g) => g.startCpus,
-    maxCpu: (g) => g.startCpus,
+    startCpus: (g, ctx) => sized(g, ctx.now).startCpus,
+    maxCpu: (g, ctx) => sized(g, ctx.now).startCpus,
     maxCpuUnits: () => 'CORE',
-    maxMemory: (g) => g.maxMemory,
+    maxMemory: (g, ctx) => sized(g, ctx.now).maxMemory,
     hourlyBillingFlag: (g) => g.hourlyBillingFlag,
     localDiskFlag: (g) => g.localDiskFlag,
     privateNetworkOnlyFlag: (g) => g.privateNetworkOnlyFlag,
@@ -194,6 +195,10 @@ defineType<GuestRec>('Svc_Virtual_Guest', {
       many: true,
       get: (g) => [{ guest: g }],
     },
-    blockDevices: { type: 'Svc_Virtual_Guest_Block_Device', many: true, get: blockDevices },
+    blockDevices: {
+      type: 'Svc_Virtual_Guest_Block_Device',
+      many: true,
+      get: (g, ctx) => blockDevices(sized(g, ctx.now)),
+    },
   },
 });

@@ -16,6 +16,7 @@ import {
 import { isProvisioned } from '../provisioning';
 import type { GuestRec, IpAddressRec } from '../records';
 import { defineType, sameAccount, type ViewContext } from '../schema';
+import { sized } from '../upgrade';
 
 const guestsOn = (
   net: { accountId: number; datacenter: { id: number }; space: Space },
@@ -61,8 +62,8 @@ defineType<NicView>('Svc_Virtual_Guest_Network_Component', {
     guestId: (n) => n.guest.id,
     name: () => 'eth',
     port: (n) => (n.space === 'PUBLIC' ? 1 : 0),
-    maxSpeed: (n) => n.guest.networkSpeed,
-    speed: (n, ctx) => (isProvisioned(n.guest, ctx.now) ? n.guest.networkSpeed : 0),
+    maxSpeed: (n, ctx) => sized(n.guest, ctx.now).networkSpeed,
+    speed: (n, ctx) => (isProvisioned(n.guest, ctx.now) ? sized(n.guest, ctx.now).networkSpeed : 0),
     status: () => 'ACTIVE',
     primaryIpAddress: (n, ctx) => (isProvisioned(n.guest, ctx.now) ? n.ip.address : undefined),
     macAddress: (n) => mac(n.ip.componentId),

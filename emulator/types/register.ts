@@ -7,5 +7,6 @@ import './billing';
 import './dns';
 import './guest';
 import './hardware';
+import './product';
 import './ticket';
 import './ssh-key';

@@ -1,5 +1,6 @@
 export * from './types';
 export * from './virtual-guest';
+export * from './upgrade';
 export * from './dns';
 export * from './ticket';
 export * from './account';

@@ -47,6 +47,7 @@ export interface VirtualGuest {
   networkComponents?: { maxSpeed?: number; speed?: number }[];
   userData?: { value: string }[];
   sshKeys?: { id: number }[];
+  blockDevices?: { device?: string; diskImage?: { capacity?: number } }[];
 }
 
 export interface PricedOption<T> {
@@ -65,7 +66,10 @@ export interface CreateObjectOptions {
   operatingSystems: PricedOption<{ operatingSystemReferenceCode: string }>[];
   datacenters: PricedOption<{ datacenter: { name: string } }>[];
   networkComponents: PricedOption<{ networkComponents: { maxSpeed: number }[] }>[];
-  blockDevices?: PricedOption<unknown>[];
+  blockDevices?: PricedOption<{
+    blockDevices?: { device?: string | number; diskImage?: { capacity?: number } }[];
+    localDiskFlag?: boolean;
+  }>[];
 }
 
 export interface DnsResourceRecord {

@@ -3,6 +3,15 @@ import { SvcError, isNotFound } from '../client/errors';
 import { nestedFilter, queryFilter, type Filter } from '../client/filter';
 import { BatchedWait } from './batched-wait';
 import type { CreateObjectOptions, VirtualGuest } from './types';
+import {
+  SIZE_MASK,
+  outcomeUnknown,
+  sizeOf,
+  upgradeOrder,
+  upgradeProgress,
+  type UpgradeProgress,
+  type UpgradeSpec,
+} from './upgrade';
 
 /** What a person orders: the friendly names of `Virtual_Guest.createObject`'s template fields. */
 export interface CreateInstanceSpec {
@@ -19,6 +28,8 @@ export interface CreateInstanceSpec {
   datacenter?: string;
   /** Network port speed in Mbps. */
   nicSpeed?: number;
+  /** Disk sizes in GB, the boot disk first (devices 0, 2, 3, ...; 1 is swap). */
+  disks?: number[];
   privateNetworkOnly?: boolean;
   userData?: string;
   sshKeyIds?: number[];
@@ -72,7 +83,7 @@ export const DETAIL_MASK =
   'localDiskFlag,privateNetworkOnlyFlag,notes,createDate,provisionDate,primaryIpAddress,primaryBackendIpAddress,' +
   'operatingSystemReferenceCode,datacenter[id,name],powerState,billingItem[id,hourlyRecurringFee,recurringFee],' +
   'activeTransaction[id,transactionStatus[name,friendlyName]],tagReferences[id,tag.name],' +
-  'networkComponents[maxSpeed],userData[value],sshKeys[id]';
+  'networkComponents[maxSpeed],userData[value],sshKeys[id],blockDevices[device,diskImage[capacity]]';
 
 const READY_MASK =
   'id,provisionDate,privateNetworkOnlyFlag,primaryIpAddress,primaryBackendIpAddress,' +
@@ -108,6 +119,12 @@ export function createTemplate(spec: CreateInstanceSpec): Record<string, unknown
   };
   if (spec.datacenter) template.datacenter = { name: spec.datacenter };
   if (spec.nicSpeed) template.networkComponents = [{ maxSpeed: spec.nicSpeed }];
+  if (spec.disks?.length) {
+    template.blockDevices = spec.disks.map((capacity, i) => ({
+      device: String(i === 0 ? 0 : i + 1),
+      diskImage: { capacity },
+    }));
+  }
   if (spec.privateNetworkOnly) template.privateNetworkOnlyFlag = true;
   if (spec.userData) template.userData = [{ value: spec.userData }];
   if (spec.sshKeyIds?.length) template.sshKeys = spec.sshKeyIds.map((id) => ({ id }));
@@ -256,6 +273,69 @@ export class VirtualGuestManager {
       onProgress?.(guest, elapsed);
       await sleep(delay);
       delay = Math.min(delay * 2, 10_000);
+    }
+  }
+
+  /** Where an upgrade of the guest to `spec` stands (its size and active transaction). */
+  async upgradeProgress(id: number, spec: UpgradeSpec): Promise<UpgradeProgress> {
+    return upgradeProgress(await this.getInstance(id, SIZE_MASK), spec);
+  }
+
+  /**
+   * Prices an upgrade without placing it (`Product_Order.verifyOrder`): the API's refusals
+   * (a shrink, a size not offered, a transaction running) come out here. Undefined when the guest
+   * has the size already.
+   */
+  async verifyUpgrade(id: number, spec: UpgradeSpec): Promise<Record<string, unknown> | undefined> {
+    return this.sendUpgrade(id, spec, 'verifyOrder');
+  }
+
+  private async sendUpgrade(
+    id: number,
+    spec: UpgradeSpec,
+    method: 'verifyOrder' | 'placeOrder',
+  ): Promise<Record<string, unknown> | undefined> {
+    const size = sizeOf(await this.getInstance(id, SIZE_MASK));
+    const order = await upgradeOrder(this.client, id, size, spec);
+    if (!order) return undefined;
+    const args = method === 'placeOrder' ? [order, false] : [order];
+    return (await this.client.call('Product_Order', method, { args })) as Record<string, unknown>;
+  }
+
+  /**
+   * Places one upgrade order that takes the guest to `spec` (reference client: `VSManager.upgrade`)
+   * and returns the receipt, or undefined when the guest has that size already. Billed: never
+   * sent twice. When its answer is lost, the guest's size and active transaction are read before
+   * anything else: an UPGRADE running or the size reached means it was placed (the answer is then
+   * `{ recovered: true }`); otherwise the original error is raised and nothing is sent again.
+   */
+  async upgrade(id: number, spec: UpgradeSpec): Promise<Record<string, unknown> | undefined> {
+    try {
+      return await this.sendUpgrade(id, spec, 'placeOrder');
+    } catch (err) {
+      if (!outcomeUnknown(err)) throw err;
+      const seen = await this.upgradeProgress(id, spec).catch(() => 'not-seen' as const);
+      if (seen !== 'not-seen') return { recovered: true };
+      throw err;
+    }
+  }
+
+  /**
+   * Waits until the upgrade to `spec` is done: the guest has that size and no transaction runs
+   * (the UPGRADE transaction may take a moment to appear, so "not seen yet" keeps waiting).
+   */
+  async waitForUpgrade(id: number, spec: UpgradeSpec, options: WaitOptions): Promise<VirtualGuest> {
+    const started = Date.now();
+    let delay = options.pollMs ?? 1000;
+    for (;;) {
+      const guest = await this.getInstance(id, SIZE_MASK);
+      const elapsed = Date.now() - started;
+      if (upgradeProgress(guest, spec) === 'done') return guest;
+      const status = guest.activeTransaction?.id ? guestStatus(guest) : 'upgrade not started yet';
+      if (elapsed >= options.timeoutMs) throw new WaitTimeoutError(id, status, options.timeoutMs);
+      options.onProgress?.(guest, elapsed);
+      await sleep(Math.min(delay, options.timeoutMs - elapsed));
+      delay = Math.min(delay * 1.5, options.maxPollMs ?? 15_000);
     }
   }
 

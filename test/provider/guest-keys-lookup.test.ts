@@ -112,7 +112,7 @@ describe('VirtualGuest with SSH keys, user data and tags; getVirtualGuest', () =
     const next = { ...checked, userData: `${USER_DATA}runcmd: [reboot]\n` };
     const { result, lines } = await printed(() => provider.diff(id, outs, next));
     assert.deepEqual(result.replaces, ['userData']);
-    assert.match(lines, /BILLING \+- VirtualGuest "keyed" is REPLACED \(changed: userData\)/);
+    assert.match(lines, /BILLING replace VirtualGuest "keyed" \(changed: userData\)/);
     assert.match(
       lines,
       /VirtualGuest "keyed" is replaced because userData changed: cloud-init runs user data only on the first boot/,

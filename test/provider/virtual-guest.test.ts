@@ -115,19 +115,21 @@ describe('VirtualGuest provider against the emulator', () => {
     assert.equal((await guestsInDomain()).length, 1);
   });
 
-  it('diff: hostname, notes and tags update in place; CPUs, memory, billing, OS, datacenter replace', async () => {
+  it('diff: names, tags and the size (CPUs, memory, port speed, disks) in place; billing, OS, datacenter replace', async () => {
     assert.deepEqual(await provider.diff(id, outs, checked), { changes: false });
-    const inPlace = await provider.diff(id, outs, {
-      ...checked,
-      hostname: 'renamed',
-      notes: 'hello',
-      tags: ['web'],
-    });
     // `changes` left unknown: the engine diffs the inputs itself, so replaceOnChanges applies.
-    assert.deepEqual(inPlace, { replaces: [], deleteBeforeReplace: false });
+    const inPlace = { replaces: [], deleteBeforeReplace: false };
+    for (const change of [
+      { hostname: 'renamed', notes: 'hello', tags: ['web'] },
+      { startCpus: 4 },
+      { maxMemory: 8192 },
+      { networkSpeed: 1000 },
+      { disks: [100, 250] },
+    ]) {
+      const result = await provider.diff(id, outs, { ...checked, ...change });
+      assert.deepEqual(result, inPlace, `${Object.keys(change).join(', ')} in place`);
+    }
     for (const [field, value] of Object.entries({
-      startCpus: 4,
-      maxMemory: 8192,
       hourlyBillingFlag: false,
       operatingSystemReferenceCode: 'DEBIAN_12_64',
       datacenter: 'lon06',
@@ -135,8 +137,10 @@ describe('VirtualGuest provider against the emulator', () => {
       const result = await provider.diff(id, outs, { ...checked, [field]: value });
       assert.deepEqual(result.replaces, [field], `${field} replaces`);
     }
-    const unknown = await provider.diff(id, outs, { ...checked, startCpus: UNKNOWN });
-    assert.deepEqual(unknown.replaces, ['startCpus'], 'an unknown ordered field may replace');
+    const unknown = await provider.diff(id, outs, { ...checked, datacenter: UNKNOWN });
+    assert.deepEqual(unknown.replaces, ['datacenter'], 'an unknown ordered field may replace');
+    const unknownSize = await provider.diff(id, outs, { ...checked, startCpus: UNKNOWN });
+    assert.deepEqual(unknownSize, inPlace, 'an unknown size is still an upgrade');
   });
 
   it('update edits hostname, notes and tags in place, keeping the provider tags on the guest', async () => {
@@ -155,6 +159,96 @@ describe('VirtualGuest provider against the emulator', () => {
       'pulumi-svc-owned',
       'web',
     ]);
+  });
+
+  /** The inputs after the in-place edits above, with `startCpus` CPUs, 8 GB and grown disks. */
+  const resized = async (startCpus: number) =>
+    (
+      await provider.check(outs, {
+        ...declared,
+        hostname: 'renamed',
+        notes: 'hello',
+        tags: ['web'],
+        startCpus,
+        maxMemory: 8192,
+        disks: [100, 250],
+      })
+    ).inputs as Bag;
+
+  it('update upgrades CPUs, memory and disks in place: same guest, addresses and tags, new fees', async () => {
+    const before = (await client.call('Virtual_Guest', 'getObject', {
+      id: Number(id),
+      mask: 'primaryIpAddress,billingItem.hourlyRecurringFee',
+    })) as VirtualGuest;
+    const news = await resized(4);
+    assert.ok((news.estimatedHourlyCost as number) > (outs.estimatedHourlyCost as number));
+    const orders = emulator.stats().calls['Product_Order.placeOrder'] ?? 0;
+    const result = await provider.update(id, outs, news);
+    outs = result.outs as Bag;
+    const guest = (await client.call('Virtual_Guest', 'getObject', {
+      id: Number(id),
+      mask: 'id,startCpus,maxMemory,primaryIpAddress,activeTransaction,blockDevices[device,diskImage.capacity],billingItem.hourlyRecurringFee,tagReferences.tag.name',
+    })) as VirtualGuest & { billingItem: { hourlyRecurringFee: string } };
+    assert.deepEqual([guest.startCpus, guest.maxMemory], [4, 8192]);
+    assert.deepEqual(
+      guest.blockDevices?.filter((d) => d.device !== '1').map((d) => d.diskImage?.capacity),
+      [100, 250],
+    );
+    assert.equal(guest.primaryIpAddress, before.primaryIpAddress, 'same addresses');
+    assert.equal(guest.activeTransaction, undefined, 'the upgrade is done');
+    assert.ok(guest.tagReferences?.some((t) => t.tag?.name === 'web'));
+    assert.equal((emulator.stats().calls['Product_Order.placeOrder'] ?? 0) - orders, 1);
+    assert.equal(outs.estimatedHourlyCost, Number(guest.billingItem.hourlyRecurringFee));
+    assert.equal(outs.estimatedHourlyCost, news.estimatedHourlyCost, 'the preview price is billed');
+    assert.deepEqual(outs.disks, [100, 250]);
+    const again = await provider.update(id, outs, news);
+    assert.equal((emulator.stats().calls['Product_Order.placeOrder'] ?? 0) - orders, 1, 'no-op');
+    outs = again.outs as Bag;
+  });
+
+  it('check refuses a disk that would shrink or disappear, before any call', async () => {
+    const calls = Object.values(emulator.stats().calls).reduce((a, b) => a + b, 0);
+    const shrink = await provider.check(outs, {
+      ...declared,
+      startCpus: 4,
+      maxMemory: 8192,
+      disks: [100, 100],
+    });
+    assert.match(
+      shrink.failures?.map((f) => `${f.property}: ${f.reason}`).join('\n') ?? '',
+      /disks: disks\[1\] 250 GB -> 100 GB: a disk can only grow/,
+    );
+    const removed = await provider.check(outs, {
+      ...declared,
+      startCpus: 4,
+      maxMemory: 8192,
+      disks: [100],
+    });
+    assert.match(
+      removed.failures?.[0]?.reason ?? '',
+      /a disk cannot be removed from a running guest/,
+    );
+    assert.equal(
+      Object.values(emulator.stats().calls).reduce((a, b) => a + b, 0),
+      calls,
+    );
+    const replaced = await provider.check(outs, { ...declared, datacenter: 'lon06', disks: [25] });
+    assert.deepEqual(replaced.failures, [], 'a new guest may have smaller disks');
+  });
+
+  it('an upgrade order whose answer is lost is found by the guest size, never placed twice', async () => {
+    const news = await resized(8);
+    const orders = emulator.stats().calls['Product_Order.placeOrder'] ?? 0;
+    emulator.setFaults({
+      once: { service: 'Product_Order', method: 'placeOrder', fault: 'lose-response' },
+    });
+    outs = (await provider.update(id, outs, news)).outs as Bag;
+    const guest = (await client.call('Virtual_Guest', 'getObject', {
+      id: Number(id),
+      mask: 'startCpus',
+    })) as VirtualGuest;
+    assert.equal(guest.startCpus, 8);
+    assert.equal((emulator.stats().calls['Product_Order.placeOrder'] ?? 0) - orders, 1);
   });
 
   it('read refreshes every output from the API and notices drift', async () => {

@@ -4,6 +4,7 @@ import {
   billingChange,
   formatBillingTable,
   totalDelta,
+  totalMonthlyDelta,
   type PreviewStep,
 } from '../../scripts/billing-report';
 
@@ -23,18 +24,31 @@ const step = (
   newState: news && { type, inputs: news as Record<string, unknown> },
 });
 
-it('billing changes of a preview: creates, replaces and deletes of guests, with the hourly delta', () => {
+const cost = (hourly: number, extra: object = {}) => ({
+  hourlyBillingFlag: true,
+  estimatedHourlyCost: hourly,
+  estimatedMonthlyCost: Math.round(hourly * 730 * 100) / 100,
+  ...extra,
+});
+
+it('billing changes of a preview: creates, replaces, upgrades and deletes of guests, with the hourly and monthly delta', () => {
   const changes = [
-    step('create', 'web', undefined, { hourlyBillingFlag: true, estimatedHourlyCost: 0.049 }),
+    step('create', 'web', undefined, cost(0.049)),
     step(
       'replace',
       'db',
-      { hourlyBillingFlag: true, estimatedHourlyCost: 0.098 },
-      { hourlyBillingFlag: false, estimatedHourlyCost: 0.12 },
+      cost(0.098),
+      cost(0.12, { hourlyBillingFlag: false, estimatedMonthlyCost: 87.6 }),
       ['hourlyBillingFlag'],
     ),
-    step('delete', 'old', { hourlyBillingFlag: true, estimatedHourlyCost: 0.03 }),
-    step('update', 'web2', { estimatedHourlyCost: 1 }, { estimatedHourlyCost: 1 }),
+    step('delete', 'old', cost(0.03)),
+    step('update', 'web2', cost(1, { hostname: 'a' }), cost(1, { hostname: 'b' })),
+    step(
+      'update',
+      'app',
+      cost(0.0515, { startCpus: 1, maxMemory: 2048, disks: [25] }),
+      cost(0.1, { startCpus: 2, maxMemory: 2048, disks: [100] }),
+    ),
     step('create', 'rec', undefined, {}, undefined, 'pulumi-nodejs:dynamic/svc:DnsRecord'),
   ].flatMap((s) => billingChange(s) ?? []);
   assert.deepEqual(
@@ -43,12 +57,34 @@ it('billing changes of a preview: creates, replaces and deletes of guests, with 
       ['create', 'web', 'hourly', undefined, 0.049, []],
       ['replace', 'db', 'monthly', 0.098, 0.12, ['hourlyBillingFlag']],
       ['delete', 'old', 'hourly', 0.03, undefined, []],
+      ['upgrade', 'app', 'hourly', 0.0515, 0.1, ['startCpus', 'disks']],
     ],
   );
-  assert.equal(totalDelta(changes), 0.041);
+  assert.deepEqual(
+    changes.map((c) => [c.oldMonthly, c.newMonthly]),
+    [
+      [undefined, 35.77],
+      [71.54, 87.6],
+      [21.9, undefined],
+      [37.6, 73],
+    ],
+  );
+  assert.equal(totalDelta(changes), 0.0895);
+  assert.equal(totalMonthlyDelta(changes), 65.33);
   const table = formatBillingTable(changes);
-  assert.match(table, /^change\s+guest\s+billing\s+old \$\/hour\s+new \$\/hour\s+forced by$/m);
-  assert.match(table, /^replace\s+db\s+monthly\s+\$0\.0980\s+\$0\.1200\s+hourlyBillingFlag$/m);
-  assert.match(table, /Total hourly delta: \+\$0\.0410\/hour$/);
+  assert.match(
+    table,
+    /^change\s+guest\s+billing\s+old \$\/hour\s+new \$\/hour\s+old \$\/month\s+new \$\/month\s+fields$/m,
+  );
+  assert.match(
+    table,
+    /^replace\s+db\s+monthly\s+\$0\.0980\s+\$0\.1200\s+\$71\.54\s+\$87\.60\s+hourlyBillingFlag$/m,
+  );
+  assert.match(
+    table,
+    /^upgrade\s+app\s+hourly\s+\$0\.0515\s+\$0\.1000\s+\$37\.60\s+\$73\.00\s+startCpus, disks$/m,
+  );
+  assert.match(table, /Total hourly delta: \+\$0\.0895\/hour$/m);
+  assert.match(table, /Total monthly delta: \+\$65\.33\/month$/);
   assert.equal(formatBillingTable([]), 'No billing-affecting changes.');
 });

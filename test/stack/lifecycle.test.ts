@@ -40,9 +40,10 @@ describe('quickstart project through the Pulumi CLI', () => {
     for (const change of changes) assert.ok(change.newHourly! > 0, `${change.name} is priced`);
     assert.match(
       messages,
-      /BILLING \+ VirtualGuest "web" orders a new guest: 1 CPU, 2048 MB, UBUNTU_LATEST in dal10; hourly, est\. \$\d/,
+      /BILLING create VirtualGuest "web" orders a new guest: 1 CPU, 2048 MB, UBUNTU_LATEST in dal10; hourly, \$0\.0515\/hour \(\$37\.60\/month\)/,
     );
-    assert.match(messages, /BILLING \+ VirtualGuest "worker" orders a new guest/);
+    assert.match(messages, /BILLING create VirtualGuest "worker" orders a new guest/);
+    assert.equal(messages.split('\n').filter((line) => line.includes('BILLING')).length, 2);
     assert.equal((await f.guests(quick)).length, 0);
     assert.equal(writeCalls(f.emulator), 0);
   });
@@ -61,7 +62,7 @@ describe('quickstart project through the Pulumi CLI', () => {
     assert.equal(outputs.workerFqdn, `worker-1.${ZONE}`);
     assert.equal(outputs.company, f.emulator.accounts.demo.companyName, 'getAccount lookup');
     assert.ok((outputs.datacenters as string[]).includes('dal10'), 'getDatacenters lookup');
-    assert.equal(outputs.hourlyCost, 0.147, 'priced from getCreateObjectOptions: 0.049 + 0.098');
+    assert.equal(outputs.hourlyCost, 0.152, 'priced by the API, disks included: 0.0515 + 0.1005');
     webId = String(web.id);
     workerId = String(worker.id);
     const [key] = await sshKeys();
@@ -119,21 +120,41 @@ describe('quickstart project through the Pulumi CLI', () => {
     assert.equal(String(worker?.id), workerId, 'same guest id');
   });
 
-  it('4b. changing startCpus replaces the guest, and preview shows the billing change first', async () => {
+  it('4b. changing startCpus upgrades the guest in place, and preview shows the billing change first', async () => {
     await f.stack.setConfig({ 'quickstart:webCpus': { value: '2' } });
     const { changes, messages } = await previewBilling(f);
-    const replace = changes.find((c) => c.op === 'replace');
-    assert.equal(replace?.name, 'web');
-    assert.deepEqual(replace?.reasons, ['startCpus']);
-    assert.ok(replace!.newHourly! > replace!.oldHourly!, 'two CPUs cost more than one');
-    assert.match(messages, /BILLING \+- VirtualGuest "web" is REPLACED \(changed: startCpus\)/);
+    assert.deepEqual(
+      changes.map((c) => [c.op, c.name, c.reasons]),
+      [['upgrade', 'web', ['startCpus']]],
+    );
+    assert.ok(changes[0].newHourly! > changes[0].oldHourly!, 'two CPUs cost more than one');
+    assert.match(
+      messages,
+      /BILLING upgrade VirtualGuest "web" in place \(startCpus 1 -> 2\).*the guest reboots/,
+    );
     await f.stack.up();
-    assert.equal((await f.lastChanges()).replace, 1);
+    assert.equal((await f.lastChanges()).update, 1);
     const guests = await f.guests(quick);
     assert.equal(guests.length, 2);
     const web = guests.find((g) => g.hostname.startsWith('web-'))!;
-    assert.notEqual(String(web.id), webId, 'a new guest');
+    assert.equal(String(web.id), webId, 'the same guest');
     assert.equal(web.startCpus ?? web.maxCpu, 2);
+    assert.equal(writeCalls(f.emulator, 'Product_Order.placeOrder'), 1);
+  });
+
+  it('4c. changing the datacenter replaces both guests, one BILLING line each', async () => {
+    await f.stack.setConfig({ 'quickstart:datacenter': { value: 'dal12' } });
+    const { changes, messages } = await previewBilling(f);
+    assert.deepEqual(changes.map((c) => [c.op, c.name, c.reasons]).sort(), [
+      ['replace', 'web', ['datacenter']],
+      ['replace', 'worker', ['datacenter']],
+    ]);
+    assert.equal(messages.split('\n').filter((line) => line.includes('BILLING')).length, 2);
+    assert.match(messages, /BILLING replace VirtualGuest "web" \(changed: datacenter\)/);
+    await f.stack.up();
+    assert.equal((await f.lastChanges()).replace, 2);
+    const web = (await f.guests(quick)).find((g) => g.hostname.startsWith('web-'))!;
+    assert.notEqual(String(web.id), webId, 'a new guest');
     await assert.rejects(
       f.client.call('Virtual_Guest', 'getObject', { id: Number(webId) }),
       /ObjectNotFound/,

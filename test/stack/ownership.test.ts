@@ -290,7 +290,8 @@ describe('ownership through the Pulumi CLI', { concurrency: 2 }, () => {
     await set(f, {
       guests: ['a', 'b'],
       options: { deleteBeforeReplace: true },
-      guest: { startCpus: 2 },
+      // The OS was ordered: a change replaces (CPUs and memory would upgrade in place).
+      guest: { operatingSystemReferenceCode: 'DEBIAN_12_64' },
     });
     await f.stack.up(['--target', await f.stack.urnOf('b')]);
     const after = Object.fromEntries(
@@ -302,8 +303,15 @@ describe('ownership through the Pulumi CLI', { concurrency: 2 }, () => {
     assert.notEqual(after.b, before.b, 'b replaced');
     const live = await f.guests(owned);
     assert.deepEqual(ids(live), [after.a, after.b].sort(), 'the old b is gone');
-    assert.equal(live.find((g) => String(g.id) === after.a)?.startCpus, 1);
-    assert.equal(live.find((g) => String(g.id) === after.b)?.startCpus, 2);
+    const os = async (id: string) =>
+      (
+        (await f.client.call('Virtual_Guest', 'getObject', {
+          id: Number(id),
+          mask: 'operatingSystemReferenceCode',
+        })) as { operatingSystemReferenceCode: string }
+      ).operatingSystemReferenceCode;
+    assert.equal(await os(after.a!), 'UBUNTU_24_64');
+    assert.equal(await os(after.b!), 'DEBIAN_12_64');
     for (const guest of live) assert.ok(tagNames(guest).includes('pulumi-svc-owned'));
   });
 });

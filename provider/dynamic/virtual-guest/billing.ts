@@ -2,34 +2,57 @@ import { isUnknown } from '../checks';
 import { sayOnce } from '../log';
 import type { GuestInputs } from './inputs';
 
+/**
+ * The BILLING lines of a preview: exactly one per guest whose billing changes, naming the kind
+ * of change (create, replace, upgrade), the fields and the old and new hourly and monthly cost.
+ * `check` announces creates and `diff` replacements and upgrades; the engine calls `check` once
+ * more, with no old inputs, for the new half of a replacement, which must not print a second line.
+ */
 export interface BilledCost {
   estimatedHourlyCost: number;
   estimatedMonthlyCost: number;
 }
 
+type Priced = Partial<BilledCost> & { hourlyBillingFlag?: unknown };
+
 const money = (value: number | undefined, digits: number) =>
   value === undefined ? '$(unpriced)' : `$${value.toFixed(digits)}`;
 
+/** `$0.0515/hour ($37.60/month)`, or what is not known yet. */
 export function describeCost(
-  inputs: Pick<GuestInputs, 'hourlyBillingFlag'> & Partial<BilledCost>,
+  inputs: Priced,
+  unknown = 'unknown until its inputs are known',
 ): string {
-  return inputs.hourlyBillingFlag
-    ? `hourly, est. ${money(inputs.estimatedHourlyCost, 4)}/hour`
-    : `monthly, est. ${money(inputs.estimatedMonthlyCost, 2)}/month (${money(inputs.estimatedHourlyCost, 4)}/hour)`;
+  if (inputs.estimatedHourlyCost === undefined) return unknown;
+  return `${money(inputs.estimatedHourlyCost, 4)}/hour (${money(inputs.estimatedMonthlyCost, 2)}/month)`;
 }
 
-const shown = (value: unknown) => (isUnknown(value) ? '(known after apply)' : String(value));
+const billing = (inputs: Priced) => (inputs.hourlyBillingFlag === false ? 'monthly' : 'hourly');
+
+const shown = (value: unknown) =>
+  isUnknown(value)
+    ? '(known after apply)'
+    : Array.isArray(value)
+      ? `[${value.join(', ')}]`
+      : String(value);
 
 function describeOrder(inputs: GuestInputs): string {
-  const { startCpus, maxMemory, operatingSystemReferenceCode: os, datacenter } = inputs;
-  return `${shown(startCpus)} CPU, ${shown(maxMemory)} MB, ${shown(os)} in ${shown(datacenter)}`;
+  const { startCpus, maxMemory, disks, operatingSystemReferenceCode: os, datacenter } = inputs;
+  const disk = disks === undefined ? '' : `, disks ${shown(disks)} GB`;
+  return `${shown(startCpus)} CPU, ${shown(maxMemory)} MB${disk}, ${shown(os)} in ${shown(datacenter)}`;
 }
+
+/** Resources whose replacement `diff` announced in this provider process (by identity). */
+const replacing = new Set<string>();
+const identityOf = (inputs: { provenance?: unknown; identity?: unknown; resourceName?: unknown }) =>
+  String(inputs.provenance ?? inputs.identity ?? inputs.resourceName);
 
 /** Printed by `check` for a guest that is about to be ordered (preview and up). */
 export function announceCreate(name: string, inputs: GuestInputs & BilledCost): void {
+  if (replacing.has(identityOf(inputs))) return; // the replace line said it
   const verb = inputs.adoptId ? `adopts existing guest ${inputs.adoptId}` : 'orders a new guest';
   sayOnce(
-    `BILLING + VirtualGuest "${name}" ${verb}: ${describeOrder(inputs)}; ${describeCost(inputs)}`,
+    `BILLING create VirtualGuest "${name}" ${verb}: ${describeOrder(inputs)}; ${billing(inputs)}, ${describeCost(inputs)}`,
   );
 }
 
@@ -44,24 +67,35 @@ const REPLACE_REASONS: Record<string, string> = {
 export function announceReplace(
   name: string,
   fields: string[],
-  olds: Partial<BilledCost> & { hourlyBillingFlag?: boolean },
+  olds: Priced,
   news: GuestInputs & Partial<BilledCost>,
 ): void {
-  const before =
-    olds.estimatedHourlyCost === undefined
-      ? 'unknown'
-      : `${money(olds.estimatedHourlyCost, 4)}/hour`;
-  const after =
-    news.estimatedHourlyCost === undefined
-      ? 'unknown until known inputs'
-      : `${money(news.estimatedHourlyCost, 4)}/hour`;
+  replacing.add(identityOf(news));
   sayOnce(
-    `BILLING +- VirtualGuest "${name}" is REPLACED (changed: ${fields.join(', ')}): orders a new ` +
-      `${news.hourlyBillingFlag ? 'hourly' : 'monthly'} guest (${describeOrder(news)}) at ${after}, cancels the old one at ${before}`,
+    `BILLING replace VirtualGuest "${name}" (changed: ${fields.join(', ')}): orders a new ` +
+      `${billing(news)} guest (${describeOrder(news)}) at ${describeCost(news)}, cancels the old one at ${describeCost(olds, 'unknown')}`,
   );
   for (const field of fields.filter((f) => REPLACE_REASONS[f])) {
     sayOnce(
       `VirtualGuest "${name}" is replaced because ${field} changed: ${REPLACE_REASONS[field]}`,
     );
   }
+}
+
+/** Printed by `diff` when the size changes in place: one upgrade order, the same guest. */
+export function announceUpgrade(
+  name: string,
+  fields: string[],
+  olds: Record<string, unknown> & Priced,
+  news: GuestInputs & Partial<BilledCost>,
+  reboots: boolean,
+): void {
+  const changes = fields.map(
+    (f) =>
+      `${f} ${shown(olds[f] ?? '-')} -> ${shown((news as unknown as Record<string, unknown>)[f] ?? '-')}`,
+  );
+  sayOnce(
+    `BILLING upgrade VirtualGuest "${name}" in place (${changes.join(', ')}): ${describeCost(olds, 'unknown')} -> ${describeCost(news)}; ` +
+      `same guest, id and addresses${reboots ? '; the guest reboots for the CPU or memory change' : ''}`,
+  );
 }

@@ -1,85 +1,43 @@
-import type { CreateObjectOptions, PricedOption } from '../../managers';
+import type { CreateObjectOptions } from '../../managers';
 
-/** What the account may order, flattened for validation and pricing. */
+/** What the account may order, flattened for validation (prices come from pricing.ts). */
 export interface Catalog {
   cpus: number[];
   memory: number[];
   os: string[];
   datacenters: string[];
   nicSpeeds: number[];
-  price(order: PricedOrder): Price;
+  /** Disk sizes (GB) by position: the boot disk (device 0), then the data disks (devices 2-5). */
+  disks: number[][];
 }
 
-export interface PricedOrder {
-  startCpus: number;
-  maxMemory: number;
-  operatingSystemReferenceCode: string;
-  networkSpeed?: number;
-  hourlyBillingFlag: boolean;
-}
-
-/** The inputs a price depends on. */
-export const PRICED_FIELDS = [
-  'startCpus',
-  'maxMemory',
-  'operatingSystemReferenceCode',
-  'networkSpeed',
-  'hourlyBillingFlag',
-] as const satisfies readonly (keyof PricedOrder)[];
-
-export interface Price {
-  /** Hourly cost; for monthly guests the monthly fee spread over 730 hours. */
-  hourly: number;
-  monthly: number;
-}
-
-const HOURS_PER_MONTH = 730;
-
-function fee(
-  option: PricedOption<unknown> | undefined,
-  field: 'hourlyRecurringFee' | 'recurringFee',
-): number {
-  const value = Number(option?.itemPrice?.[field] ?? 0);
-  return Number.isFinite(value) ? value : 0;
-}
+/** Position of a disk device: 0 is the boot disk, 1 is swap, 2.. are data disks 1... */
+const position = (device: string) => (device === '0' ? 0 : Number(device) - 1);
 
 export function toCatalog(options: CreateObjectOptions): Catalog {
-  const byCpus = new Map(options.processors.map((o) => [o.template.startCpus, o]));
-  const byMemory = new Map(options.memory.map((o) => [o.template.maxMemory, o]));
-  const byOs = new Map(
-    options.operatingSystems.map((o) => [o.template.operatingSystemReferenceCode, o]),
-  );
-  const bySpeed = new Map(
-    options.networkComponents.map((o) => [o.template.networkComponents[0]?.maxSpeed, o]),
-  );
   const unique = <T>(values: T[]) => [...new Set(values)];
+  const numbers = (values: unknown[]) =>
+    unique(values.filter((v): v is number => typeof v === 'number')).sort((a, b) => a - b);
+  const disks: number[][] = [];
+  for (const option of options.blockDevices ?? []) {
+    for (const device of option.template.blockDevices ?? []) {
+      const at = position(String(device.device));
+      const gb = device.diskImage?.capacity;
+      if (!Number.isInteger(at) || at < 0 || typeof gb !== 'number') continue;
+      disks[at] = numbers([...(disks[at] ?? []), gb]);
+    }
+  }
   return {
-    cpus: unique([...byCpus.keys()]).sort((a, b) => a - b),
-    memory: unique([...byMemory.keys()]).sort((a, b) => a - b),
-    os: unique([...byOs.keys()]).sort(),
+    cpus: numbers(options.processors.map((o) => o.template.startCpus)),
+    memory: numbers(options.memory.map((o) => o.template.maxMemory)),
+    os: unique(options.operatingSystems.map((o) => o.template.operatingSystemReferenceCode)).sort(),
     datacenters: unique(options.datacenters.map((o) => o.template.datacenter.name)).sort(),
-    nicSpeeds: unique([...bySpeed.keys()].filter((s): s is number => typeof s === 'number')).sort(
-      (a, b) => a - b,
+    nicSpeeds: numbers(
+      options.networkComponents.map((o) => o.template.networkComponents[0]?.maxSpeed),
     ),
-    price(order) {
-      const parts = [
-        byCpus.get(order.startCpus),
-        byMemory.get(order.maxMemory),
-        byOs.get(order.operatingSystemReferenceCode),
-        order.networkSpeed === undefined ? undefined : bySpeed.get(order.networkSpeed),
-      ];
-      const sum = (field: 'hourlyRecurringFee' | 'recurringFee') =>
-        parts.reduce((total, part) => total + fee(part, field), 0);
-      const monthly = round(sum('recurringFee'));
-      const hourly = order.hourlyBillingFlag
-        ? round(sum('hourlyRecurringFee'))
-        : round(monthly / HOURS_PER_MONTH);
-      return { hourly, monthly };
-    },
+    disks: disks.filter((sizes) => sizes !== undefined),
   };
 }
-
-const round = (value: number) => Math.round(value * 10_000) / 10_000;
 
 let cached: { at: number; catalog: Promise<Catalog> } | undefined;
 const CACHE_MS = 5 * 60_000;

@@ -6,14 +6,14 @@ import { requireEngine } from '../engine-watch';
 import { say } from '../log';
 import { accountIdOf } from '../owner';
 import { describeCost, type BilledCost } from './billing';
-import { REPLACE_FIELDS, orderSpec, type GuestInputs } from './inputs';
+import { ORDER_FIELDS, orderSpec, type GuestInputs } from './inputs';
 import { observedInputs } from './observe';
 import { OWNED_TAG, creationToken, isOwned, providerTags } from './provenance';
 
 type Bag = Record<string, unknown>;
 
 /** What the order fixes: a candidate that differs in any of these is not this resource's guest. */
-const ORDERED_FIELDS = REPLACE_FIELDS.filter((field) => field !== 'adoptId');
+const ORDERED_FIELDS = ORDER_FIELDS.filter((field) => field !== 'adoptId');
 
 const ids = (guests: VirtualGuest[]) => guests.map((g) => g.id).join(', ');
 

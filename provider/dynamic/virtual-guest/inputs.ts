@@ -19,6 +19,8 @@ export interface GuestInputs {
   operatingSystemReferenceCode: string;
   datacenter: string;
   networkSpeed?: number;
+  /** Disk sizes in GB, the boot disk first; they grow in place, never shrink. */
+  disks?: number[];
   privateNetworkOnly: boolean;
   tags: string[];
   notes?: string;
@@ -33,18 +35,21 @@ export interface GuestInputs {
 
 /** Changing any of these orders a different (billed) guest: the resource is replaced. */
 export const REPLACE_FIELDS = [
-  'startCpus',
-  'maxMemory',
   'hourlyBillingFlag',
   'localDiskFlag',
   'operatingSystemReferenceCode',
   'datacenter',
-  'networkSpeed',
   'privateNetworkOnly',
   'userData',
   'sshKeyIds',
   'adoptId',
 ] as const;
+
+/** Changed in place by one upgrade order (Product_Order with an upgrade container): the size. */
+export const UPGRADE_FIELDS = ['startCpus', 'maxMemory', 'networkSpeed', 'disks'] as const;
+
+/** What was ordered: the fields an order fixes (replaced or upgraded when changed). */
+export const ORDER_FIELDS = [...REPLACE_FIELDS, ...UPGRADE_FIELDS] as const;
 
 /** Changed in place: `editObject` and `setTags`. */
 export const EDIT_FIELDS = ['hostname', 'domain', 'notes', 'tags'] as const;
@@ -132,6 +137,23 @@ export function checkOffered(
     offered('datacenter', catalog.datacenters, 'a known datacenter');
   if (Number.isInteger(inputs.networkSpeed))
     offered('networkSpeed', catalog.nicSpeeds, 'an offered network speed (Mbps)');
+  const disks = inputs.disks;
+  if (Array.isArray(disks) && !failures.has('disks')) {
+    if (disks.length > catalog.disks.length) {
+      failures.add(
+        'disks',
+        `disks must have at most ${catalog.disks.length} sizes (the boot disk and ${catalog.disks.length - 1} data disks), got ${disks.length}`,
+      );
+    }
+    disks.slice(0, catalog.disks.length).forEach((gb, i) => {
+      if (isKnown(gb) && !isUnknown(gb) && !catalog.disks[i].includes(gb as number)) {
+        failures.add(
+          'disks',
+          `disks[${i}] ${JSON.stringify(gb)} is not a ${i === 0 ? 'boot' : 'data'} disk size (GB) this account is offered; allowed: ${catalog.disks[i].join(', ')}`,
+        );
+      }
+    });
+  }
 }
 
 export function orderSpec(inputs: GuestInputs, tags: string[]): CreateInstanceSpec {
@@ -145,6 +167,7 @@ export function orderSpec(inputs: GuestInputs, tags: string[]): CreateInstanceSp
     os: inputs.operatingSystemReferenceCode,
     datacenter: inputs.datacenter,
     nicSpeed: inputs.networkSpeed,
+    disks: inputs.disks,
     privateNetworkOnly: inputs.privateNetworkOnly,
     userData: inputs.userData,
     sshKeyIds: inputs.sshKeyIds,

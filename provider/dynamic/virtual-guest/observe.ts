@@ -1,5 +1,5 @@
-import { guestStatus, tagNames, type VirtualGuest } from '../../managers';
-import type { Catalog, PricedOrder } from './catalog';
+import { diskSizes, guestStatus, tagNames, type VirtualGuest } from '../../managers';
+import type { Price } from './pricing';
 import type { GuestInputs } from './inputs';
 import { isProviderTag } from './provenance';
 
@@ -64,6 +64,7 @@ export function observedInputs(guest: VirtualGuest, declared: GuestInputs): Gues
   }
   const speed = guest.networkComponents?.[0]?.maxSpeed;
   if (declared.networkSpeed !== undefined && speed !== undefined) observed.networkSpeed = speed;
+  if (declared.disks !== undefined && guest.blockDevices) observed.disks = diskSizes(guest);
   if (guest.userData) {
     const actual = guest.userData[0]?.value || undefined;
     observed.userData = sameUserData(declared.userData, actual) ? declared.userData : actual;
@@ -72,12 +73,8 @@ export function observedInputs(guest: VirtualGuest, declared: GuestInputs): Gues
   return observed;
 }
 
-export function computedOutputs(
-  guest: VirtualGuest,
-  inputs: PricedOrder,
-  catalog: Catalog,
-): GuestOutputs {
-  const price = catalog.price(inputs);
+/** The outputs the API computes; `price` is what the guest is billed (pricing.ts). */
+export function computedOutputs(guest: VirtualGuest, price: Price): GuestOutputs {
   return {
     guestId: guest.id,
     fullyQualifiedDomainName: guest.fullyQualifiedDomainName ?? `${guest.hostname}.${guest.domain}`,

@@ -5,20 +5,24 @@ import { connect, outcomeWindowMs, type Connection } from '../connection';
 import { writeIdempotent } from '../exactly-once';
 import { say } from '../log';
 import { requireOwner } from '../owner';
-import { announceCreate, announceReplace } from './billing';
-import { PRICED_FIELDS, catalogFrom, type Catalog } from './catalog';
+import { announceCreate, announceReplace, announceUpgrade } from './billing';
+import { catalogFrom, type Catalog } from './catalog';
 import { claim, converge, createGuest } from './create';
 import {
   EDIT_FIELDS,
   LOCAL_FIELDS,
+  ORDER_FIELDS,
   REPLACE_FIELDS,
+  UPGRADE_FIELDS,
   checkOffered,
   checkShape,
   withDefaults,
   type GuestInputs,
 } from './inputs';
 import { computedOutputs, observedInputs } from './observe';
+import { PRICED_FIELDS, billedPrice, priceOrder } from './pricing';
 import { creationToken } from './provenance';
+import { checkResize, reboots, resize } from './upgrade';
 
 type Bag = Record<string, unknown>;
 
@@ -49,6 +53,7 @@ async function check(olds: Bag, news: Bag): Promise<pulumi.dynamic.CheckResult> 
   const inputs = withDefaults(olds, news);
   const failures = new Failures();
   checkShape(inputs, failures);
+  checkResize(olds, inputs, failures);
   if (failures.list.length > 0) return { inputs, failures: failures.list };
   const c = connect();
   let offered: Catalog;
@@ -73,8 +78,14 @@ async function check(olds: Bag, news: Bag): Promise<pulumi.dynamic.CheckResult> 
     return { inputs, failures: failures.list };
   }
   const known = inputs as unknown as GuestInputs;
-  const price = offered.price(known);
-  const orderKnown = !containsUnknown(REPLACE_FIELDS.map((f) => inputs[f]));
+  let price;
+  try {
+    price = await priceOrder(c.guests, known);
+  } catch (err) {
+    failures.add('startCpus', `the API cannot price this order: ${(err as Error).message}`);
+    return { inputs, failures: failures.list };
+  }
+  const orderKnown = !containsUnknown(ORDER_FIELDS.map((f) => inputs[f]));
   const checked = {
     ...known,
     creationToken: known.adoptId || !orderKnown ? undefined : creationToken(known),
@@ -86,30 +97,40 @@ async function check(olds: Bag, news: Bag): Promise<pulumi.dynamic.CheckResult> 
 }
 
 /**
- * A change to what was ordered replaces the guest. Other changes are left for the engine to diff
+ * A change to what was ordered replaces the guest, except the size (CPUs, memory, port speed,
+ * disks), which one upgrade order changes in place. Other changes are left for the engine to diff
  * (`changes` unknown): it compares the old and new inputs itself and so knows which properties
  * changed, which is what `replaceOnChanges`, `ignoreChanges` and `--diff` work from (the dynamic
  * provider protocol of @pulumi/pulumi 3.248 carries no detailed diff). `read` keeps the stored
  * inputs in step with what it observes, so drift shows in that comparison as well.
  */
 async function diff(id: string, olds: Bag, news: Bag): Promise<pulumi.dynamic.DiffResult> {
+  const name = String(news.resourceName ?? id);
   const replaces = changedFields(olds, news, REPLACE_FIELDS);
-  const edits = changedFields(olds, news, [...EDIT_FIELDS, ...LOCAL_FIELDS]);
   if (replaces.length > 0) {
-    announceReplace(
-      String(news.resourceName ?? id),
-      replaces,
-      olds,
-      news as unknown as GuestInputs,
-    );
+    announceReplace(name, replaces, olds, news as unknown as GuestInputs);
     return { changes: true, replaces, deleteBeforeReplace: false };
   }
-  return edits.length > 0 ? { replaces: [], deleteBeforeReplace: false } : { changes: false };
+  const upgrades = changedFields(olds, news, UPGRADE_FIELDS);
+  if (upgrades.length > 0) {
+    announceUpgrade(name, upgrades, olds, news as unknown as GuestInputs, reboots(olds, news));
+  }
+  const edits = changedFields(olds, news, [...EDIT_FIELDS, ...LOCAL_FIELDS]);
+  return edits.length + upgrades.length > 0
+    ? { replaces: [], deleteBeforeReplace: false }
+    : { changes: false };
+}
+
+/** The outputs: what the guest is billed (its billing item), else the price of its order. */
+async function priced(c: Connection, guest: VirtualGuest, inputs: GuestInputs) {
+  const price =
+    billedPrice(guest, inputs.hourlyBillingFlag) ?? (await priceOrder(c.guests, inputs));
+  return computedOutputs(guest, price);
 }
 
 async function outputs(c: Connection, id: number, inputs: GuestInputs): Promise<Bag> {
   const guest = await c.guests.getInstance(id, DETAIL_MASK);
-  return { ...inputs, ...computedOutputs(guest, inputs, await catalog(c)) };
+  return { ...inputs, ...(await priced(c, guest, inputs)) };
 }
 
 /** Waits for the guest if asked (a timeout raises `WaitTimeoutError`), then reads the outputs. */
@@ -147,7 +168,7 @@ async function read(id: string, props: Bag = {}): Promise<pulumi.dynamic.ReadRes
     return {};
   }
   const observed = observedInputs(guest, props as unknown as GuestInputs);
-  const computed = computedOutputs(guest, observed, await catalog(c));
+  const computed = await priced(c, guest, observed);
   // The inputs as observed, for later diffs: the outputs less those that are not inputs (the
   // estimated costs are both: check prices the order).
   const { estimatedHourlyCost: _hourly, estimatedMonthlyCost: _monthly, ...notInputs } = computed;
@@ -168,6 +189,7 @@ async function update(id: string, olds: Bag, news: Bag): Promise<pulumi.dynamic.
     creationToken: olds.creationToken as string | undefined,
   };
   await converge(c, guestId, inputs);
+  await resize(c, guestId, inputs);
   // A create that failed after its order may not have marked the guest owned; do it now.
   await claim(c, guestId);
   const guest = await c.guests.getInstance(guestId, DETAIL_MASK);

@@ -57,6 +57,14 @@ export function checkShape(inputs: Record<string, unknown>, failures: Failures):
     patternRule: 'a datacenter name such as dal10',
   });
   failures.integer('networkSpeed', inputs.networkSpeed, { min: 1, max: 100_000 });
+  failures.items('disks', inputs.disks, {
+    what: 'a list of disk sizes in GB (integers), the boot disk first',
+    max: 5,
+    item: (label, gb) =>
+      typeof gb === 'number' && Number.isSafeInteger(gb) && gb >= 1
+        ? undefined
+        : `${label} must be a disk size in GB (an integer of at least 1), got ${describeValue(gb)}`,
+  });
   for (const flag of ['hourlyBillingFlag', 'localDiskFlag', 'privateNetworkOnly', 'waitForReady']) {
     failures.boolean(flag, inputs[flag]);
   }

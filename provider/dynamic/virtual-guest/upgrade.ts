@@ -1,0 +1,110 @@
+import {
+  SIZE_MASK,
+  WaitTimeoutError,
+  guestStatus,
+  sizeOf,
+  upgradeChanges,
+  type UpgradeSpec,
+  type VirtualGuest,
+} from '../../managers';
+import { changedFields, isKnown, isUnknown, type Failures } from '../checks';
+import { outcomeWindowMs, type Connection } from '../connection';
+import { requireEngine } from '../engine-watch';
+import { createOnce } from '../exactly-once';
+import { say } from '../log';
+import { REPLACE_FIELDS, type GuestInputs } from './inputs';
+
+/**
+ * CPUs, memory, port speed and disks change in place through one upgrade order: the guest keeps
+ * its id, addresses, disks' data, notes and tags. The order is placed at most once: before
+ * ordering, the guest's size and transactions are read (an earlier run's upgrade may be running
+ * or done), and an order whose answer is lost is looked for, never sent again.
+ */
+
+export const upgradeSpec = (inputs: GuestInputs): UpgradeSpec => ({
+  cpus: inputs.startCpus,
+  memory: inputs.maxMemory,
+  nicSpeed: inputs.networkSpeed,
+  disks: inputs.disks,
+});
+
+/** Whether going from `olds` to `news` reboots the guest (a CPU or memory change does). */
+export const reboots = (olds: Record<string, unknown>, news: Record<string, unknown>) =>
+  changedFields(olds, news, ['startCpus', 'maxMemory']).length > 0;
+
+const knownList = (value: unknown): number[] | undefined =>
+  Array.isArray(value) && !value.some(isUnknown) ? (value as number[]) : undefined;
+
+/**
+ * In `check`, before any call: a disk that would shrink or disappear on a guest that is kept (no
+ * change replaces it) is refused, naming the disk, since the API cannot do that to a running guest.
+ */
+export function checkResize(
+  olds: Record<string, unknown>,
+  news: Record<string, unknown>,
+  failures: Failures,
+): void {
+  const before = knownList(olds.disks);
+  const after = knownList(news.disks);
+  if (!before || !after || !isKnown(news.disks)) return;
+  if (changedFields(olds, news, REPLACE_FIELDS).length > 0) return; // a new guest is ordered
+  const fix =
+    'keep it, or order a new guest with it by replacing this one (`pulumi up --replace <urn>`)';
+  if (after.length < before.length) {
+    failures.add(
+      'disks',
+      `disks: the guest has ${before.length} disks (${before.join(', ')} GB) and ${after.length} are declared: a disk cannot be removed from a running guest; ${fix}`,
+    );
+    return;
+  }
+  const shrunk = after.findIndex((gb, i) => before[i] !== undefined && gb < before[i]);
+  if (shrunk >= 0) {
+    failures.add(
+      'disks',
+      `disks[${shrunk}] ${before[shrunk]} GB -> ${after[shrunk]} GB: a disk can only grow, the API cannot shrink the disk of a running guest; ${fix}`,
+    );
+  }
+}
+
+/** Brings the guest to the declared size (no order when it has it already). */
+export async function resize(c: Connection, id: number, inputs: GuestInputs): Promise<void> {
+  const what = `VirtualGuest "${inputs.resourceName}" (id ${id})`;
+  const spec = upgradeSpec(inputs);
+  const timeoutMs = inputs.readyTimeoutMinutes * 60_000;
+  const progress = (guest: VirtualGuest, elapsed: number) =>
+    say(`${what}: ${guestStatus(guest)} (${Math.round(elapsed / 1000)} s)`);
+  let guest = await c.guests.getInstance(id, SIZE_MASK);
+  if (guest.activeTransaction?.id) {
+    // An earlier run's upgrade (or anything else) is running: let it finish, then look again.
+    say(`${what}: a transaction is running (${guestStatus(guest)}); waiting before resizing`);
+    await c.guests.waitForIdle(id, timeoutMs, progress);
+    guest = await c.guests.getInstance(id, SIZE_MASK);
+  }
+  const changes = upgradeChanges(id, sizeOf(guest), spec);
+  if (changes.length === 0) return;
+  const reboot = changes.some((c) => /^(cpus|memory) /.test(c)) ? '; the guest reboots' : '';
+  say(`${what}: upgrading in place (${changes.join(', ')}) with one upgrade order${reboot}`);
+  await c.guests.verifyUpgrade(id, spec); // the API's refusals, before anything is ordered
+  await createOnce({
+    what: `${what} upgrade order`,
+    write: async () => {
+      await requireEngine();
+      await c.guests.upgrade(id, spec);
+      return true;
+    },
+    find: async () =>
+      (await c.guests.upgradeProgress(id, spec)) === 'not-seen' ? undefined : true,
+    windowMs: outcomeWindowMs(),
+    nextRun:
+      "The next `pulumi up` reads the guest's size and transactions again before it orders an upgrade.",
+  });
+  try {
+    await c.guests.waitForUpgrade(id, spec, { timeoutMs, onProgress: progress });
+  } catch (err) {
+    if (!(err instanceof WaitTimeoutError)) throw err;
+    throw new Error(
+      `${err.message}: the upgrade was ordered; the next \`pulumi up\` waits for it again (no second order)`,
+    );
+  }
+  say(`${what}: upgraded in place (${changes.join(', ')})`);
+}
