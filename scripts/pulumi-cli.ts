@@ -55,6 +55,11 @@ export interface RunOptions {
   stdio?: 'inherit' | 'pipe';
   /** Called with each chunk of stdout and stderr as it arrives (pipe only). */
   onOutput?: (text: string) => void;
+  /**
+   * Kill the command (and what it started) after this long; default PULUMI_COMMAND_TIMEOUT_MS
+   * or 15 minutes, so a hung backend or plugin fails the caller instead of stalling it forever.
+   */
+  timeoutMs?: number;
 }
 
 export interface PulumiProcess {
@@ -91,9 +96,16 @@ export function spawnPulumi(args: string[], options: RunOptions): PulumiProcess 
     stderr += text;
     options.onOutput?.(text);
   });
+  const limit = options.timeoutMs ?? Number(process.env.PULUMI_COMMAND_TIMEOUT_MS ?? 15 * 60_000);
+  const timer = setTimeout(() => {
+    stderr += `\npulumi ${args.join(' ')}: killed after ${Math.round(limit / 1000)} s without finishing\n`;
+    if (child.pid) killTree(child.pid);
+  }, limit);
+  timer.unref();
   const done = new Promise<PulumiRun>((resolve, reject) => {
     child.once('error', reject);
     child.once('close', (code, signal) => {
+      clearTimeout(timer);
       running.delete(child);
       resolve({ code, signal, stdout, stderr });
     });
