@@ -1,6 +1,13 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { offlineEnv, pulumi, spawnPulumi, type PulumiProcess, type PulumiRun } from './pulumi-cli';
+import {
+  offlineEnv,
+  pulumi,
+  runPulumi,
+  spawnPulumi,
+  type PulumiProcess,
+  type PulumiRun,
+} from './pulumi-cli';
 
 export type StackConfig = Record<string, { value: string; secret?: boolean }>;
 
@@ -82,14 +89,14 @@ export class ProjectStack {
 
   /** Creates the stack if it is new, then sets its config in one call. */
   async init(config: StackConfig = {}): Promise<void> {
-    const exists = await pulumi(['stack', 'ls', '--json'], { cwd: this.dir, env: this.env })
-      .then((run) => JSON.parse(run.stdout) as { name: string }[])
-      .then((stacks) => stacks.some((s) => s.name === this.options.stackName));
-    if (!exists) {
-      await pulumi(['stack', 'init', this.options.stackName, '--secrets-provider', 'passphrase'], {
-        cwd: this.dir,
-        env: this.env,
-      });
+    // `stack init` and "already exists" rather than `stack ls` first: on a PostgreSQL backend
+    // holding a few stacks, the CLI's listing was seen to hang (3.248).
+    const created = await runPulumi(
+      ['stack', 'init', this.options.stackName, '--secrets-provider', 'passphrase'],
+      { cwd: this.dir, env: this.env },
+    );
+    if (created.code !== 0 && !/already exists/.test(created.stderr + created.stdout)) {
+      throw new Error(`pulumi stack init ${this.options.stackName} failed:\n${created.stderr}`);
     }
     await this.setConfig(config);
   }
