@@ -24,6 +24,12 @@ export interface RetryInfo {
 export interface RetryOptions {
   /** Retries after the first attempt (default 4). 0 turns retrying off. */
   retries?: number;
+  /**
+   * Retries after the API's rate-limit fault (default 10, about a minute of backoff): the call
+   * was refused before anything happened, and many stacks on one account can keep the limit
+   * busy for longer than the other failures' patience.
+   */
+  rateLimitRetries?: number;
   /** First backoff delay (default 250 ms); doubles on each retry. */
   minTimeoutMs?: number;
   /** Longest backoff delay (default 5000 ms). */
@@ -32,7 +38,12 @@ export interface RetryOptions {
   onRetry?: (info: RetryInfo) => void;
 }
 
-export const DEFAULT_RETRY = { retries: 4, minTimeoutMs: 250, maxTimeoutMs: 5000 } as const;
+export const DEFAULT_RETRY = {
+  retries: 4,
+  rateLimitRetries: 10,
+  minTimeoutMs: 250,
+  maxTimeoutMs: 5000,
+} as const;
 
 /** Methods that change something: never repeated after an ambiguous failure. */
 const UNSAFE_METHODS = new Set([
@@ -77,7 +88,7 @@ export function isRetriable(error: unknown, method: string): boolean {
 export function checkRetryOptions(options: RetryOptions | false | undefined): RetryOptions {
   if (options === false) return { retries: 0 };
   const resolved = { ...DEFAULT_RETRY, ...options };
-  for (const key of ['retries', 'minTimeoutMs', 'maxTimeoutMs'] as const) {
+  for (const key of ['retries', 'rateLimitRetries', 'minTimeoutMs', 'maxTimeoutMs'] as const) {
     const value = resolved[key];
     if (!(Number.isFinite(value) && value >= 0)) {
       throw new RangeError(`retry.${key} must be a number >= 0, got ${String(value)}`);
@@ -114,17 +125,21 @@ function retryAfter<T>(
   options: RetryOptions,
 ): Promise<T> {
   const retries = options.retries ?? DEFAULT_RETRY.retries;
+  const rateLimitRetries = options.rateLimitRetries ?? DEFAULT_RETRY.rateLimitRetries;
   if (retries === 0 || !isRetriable(firstError, call.method)) return Promise.reject(firstError);
   return pRetry(
     (attemptNumber) => (attemptNumber === 1 ? Promise.reject(firstError) : attempt(attemptNumber)),
     {
-      retries,
+      retries: Math.max(retries, rateLimitRetries),
       factor: 2,
       minTimeout: options.minTimeoutMs ?? DEFAULT_RETRY.minTimeoutMs,
       maxTimeout: options.maxTimeoutMs ?? DEFAULT_RETRY.maxTimeoutMs,
       randomize: true,
-      shouldRetry: ({ error, attemptNumber, retriesLeft }) => {
+      shouldRetry: ({ error, attemptNumber }) => {
         if (!isRetriable(error, call.method)) return false;
+        // Each kind of failure has its own budget; p-retry counts against the larger one.
+        const retriesLeft = (isRateLimited(error) ? rateLimitRetries : retries) - attemptNumber + 1;
+        if (retriesLeft <= 0) return false;
         options.onRetry?.({ ...call, attempt: attemptNumber, retriesLeft, error });
         return true;
       },
