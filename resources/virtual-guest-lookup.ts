@@ -1,4 +1,5 @@
-import { Failures } from '../provider/dynamic/checks';
+import { lookupArgs } from './lookup-args';
+import { SvcError } from '../provider/client/errors';
 import type { GuestInputs } from '../provider/dynamic/virtual-guest/inputs';
 import {
   computedOutputs,
@@ -51,33 +52,38 @@ export type VirtualGuestResult = Pick<
 
 const MASK = `${DETAIL_MASK},createDate`;
 
-function checkArgs(args: GetVirtualGuestArgs): void {
-  const failures = new Failures();
-  const byName = args.hostname !== undefined || args.domain !== undefined;
-  if ((args.id !== undefined) === byName) {
-    failures.add('id', 'give either id, or hostname and domain');
-  } else if (args.id !== undefined) {
-    if (!/^[1-9][0-9]*$/.test(String(args.id)))
-      failures.add('id', `id must be a guest's numeric id, got ${JSON.stringify(args.id)}`);
-  } else {
-    failures.hostname('hostname', args.hostname, true);
-    failures.domain('domain', args.domain, true);
-  }
-  if (args.mostRecent !== undefined) failures.boolean('mostRecent', args.mostRecent);
-  if (failures.list.length > 0)
-    throw new Error(`getVirtualGuest: ${failures.list.map((f) => f.reason).join('; ')}`);
+/** The arguments, checked by the lookups' shared rules (a ValidationError before any call). */
+function checkArgs(args: unknown): GetVirtualGuestArgs {
+  return lookupArgs<GetVirtualGuestArgs>(
+    'getVirtualGuest',
+    args,
+    ['id', 'hostname', 'domain', 'mostRecent'],
+    (a, failures) => {
+      const byName = a.hostname !== undefined || a.domain !== undefined;
+      if ((a.id !== undefined) === byName) {
+        failures.add('id', 'give either id, or hostname and domain');
+      } else if (a.id !== undefined) {
+        if (!/^[1-9][0-9]*$/.test(String(a.id)))
+          failures.add('id', `id must be a guest's numeric id, got ${JSON.stringify(a.id)}`);
+      } else {
+        failures.hostname('hostname', a.hostname, true);
+        failures.domain('domain', a.domain, true);
+      }
+      if (a.mostRecent !== undefined) failures.boolean('mostRecent', a.mostRecent);
+    },
+  );
 }
 
 const created = (guest: VirtualGuest) => Date.parse(guest.createDate ?? '') || 0;
 
 function pick(guests: VirtualGuest[], name: string, mostRecent: boolean): VirtualGuest {
-  if (guests.length === 0) throw new Error(`getVirtualGuest: the account has no guest ${name}`);
+  if (guests.length === 0) throw new SvcError(`getVirtualGuest: the account has no guest ${name}`);
   const newest = [...guests].sort((a, b) => created(b) - created(a) || b.id - a.id);
   if (guests.length === 1 || mostRecent) return newest[0];
   const listed = newest
     .map((g) => `${g.id} (created ${g.createDate ?? 'unknown'}, ${g.datacenter?.name ?? '?'})`)
     .join(', ');
-  throw new Error(
+  throw new SvcError(
     `getVirtualGuest: ${guests.length} guests are named ${name}: ${listed}; pass mostRecent: true for the newest, or the id of one`,
   );
 }
@@ -109,13 +115,13 @@ function inputsOf(guest: VirtualGuest): Omit<VirtualGuestResult, keyof GuestOutp
  * One guest of the account, by id or by hostname and domain, with the fields a `VirtualGuest`
  * resource outputs (costs from its billing item, as the resource does).
  */
-export async function getVirtualGuest(args: GetVirtualGuestArgs): Promise<VirtualGuestResult> {
-  checkArgs(args);
+export async function getVirtualGuest(input: GetVirtualGuestArgs): Promise<VirtualGuestResult> {
+  const args = checkArgs(input);
   const manager = new VirtualGuestManager(programClient());
   let guest: VirtualGuest;
   if (args.id !== undefined) {
     const found = await manager.findInstance(Number(args.id), MASK);
-    if (!found) throw new Error(`getVirtualGuest: the account has no guest with id ${args.id}`);
+    if (!found) throw new SvcError(`getVirtualGuest: the account has no guest with id ${args.id}`);
     guest = found;
   } else {
     const { hostname, domain } = args as Required<Pick<GetVirtualGuestArgs, 'hostname' | 'domain'>>;

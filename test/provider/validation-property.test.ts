@@ -21,6 +21,7 @@ import {
   getAccount,
   getDatacenters,
   getDnsZone,
+  getVirtualGuest,
   getIpAddresses,
   getTickets,
   getVirtualGuests,
@@ -158,6 +159,7 @@ describe('property: arbitrary inputs and arguments', () => {
     ['getTickets', getTickets, ['createdBetween']],
     ['getIpAddresses', getIpAddresses, []],
     ['getDatacenters', getDatacenters, []],
+    ['getVirtualGuest', getVirtualGuest, ['id', 'hostname', 'domain', 'mostRecent']],
   ];
   for (const [name, lookup, argNames] of lookups) {
     it(`${name}: ValidationError before any call, or the server's answer to well-formed arguments`, async () => {
