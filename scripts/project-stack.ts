@@ -7,6 +7,7 @@ import {
   spawnPulumi,
   type PulumiProcess,
   type PulumiRun,
+  type RunOptions,
 } from './pulumi-cli';
 
 export type StackConfig = Record<string, { value: string; secret?: boolean }>;
@@ -53,33 +54,33 @@ export class ProjectStack {
     return this.options.dir;
   }
 
-  /** Starts `pulumi <args> --stack <name>` without waiting (to kill it mid-run). */
-  spawn(args: string[], stdio: 'inherit' | 'pipe' = 'pipe'): PulumiProcess {
-    return spawnPulumi([...args, '--stack', this.options.stackName], {
+  /** How every command of this stack runs; `shown` sends its output to onOutput. */
+  private runOptions(stdio: 'inherit' | 'pipe' = 'pipe', shown = true): RunOptions {
+    return {
       cwd: this.options.dir,
       env: this.env,
       stdio,
-      onOutput: this.options.onOutput,
-    });
+      onOutput: shown ? this.options.onOutput : undefined,
+    };
+  }
+
+  private withStack(args: string[]): string[] {
+    return [...args, '--stack', this.options.stackName];
+  }
+
+  /** Starts `pulumi <args> --stack <name>` without waiting (to kill it mid-run). */
+  spawn(args: string[], stdio: 'inherit' | 'pipe' = 'pipe'): PulumiProcess {
+    return spawnPulumi(this.withStack(args), this.runOptions(stdio));
   }
 
   /** Runs `pulumi <args> --stack <name>`; throws with the CLI's output when it fails. */
   async run(args: string[], stdio: 'inherit' | 'pipe' = 'pipe'): Promise<PulumiRun> {
-    return pulumi([...args, '--stack', this.options.stackName], {
-      cwd: this.options.dir,
-      env: this.env,
-      stdio,
-      onOutput: this.options.onOutput,
-    });
+    return pulumi(this.withStack(args), this.runOptions(stdio));
   }
 
   /** The standard output of a command that answers with data (kept out of onOutput). */
   async capture(args: string[]): Promise<string> {
-    const run = await pulumi([...args, '--stack', this.options.stackName], {
-      cwd: this.options.dir,
-      env: this.env,
-    });
-    return run.stdout;
+    return (await pulumi(this.withStack(args), this.runOptions('pipe', false))).stdout;
   }
 
   /** A command's JSON answer, parsed. */
@@ -93,7 +94,7 @@ export class ProjectStack {
     // holding a few stacks, the CLI's listing was seen to hang (3.248).
     const created = await runPulumi(
       ['stack', 'init', this.options.stackName, '--secrets-provider', 'passphrase'],
-      { cwd: this.dir, env: this.env },
+      this.runOptions('pipe', false),
     );
     if (created.code !== 0 && !/already exists/.test(created.stderr + created.stdout)) {
       throw new Error(`pulumi stack init ${this.options.stackName} failed:\n${created.stderr}`);
