@@ -134,7 +134,10 @@ export class ClientBase {
   declare private keyAuthCalls: KeyAuthCalls | undefined;
   /** See `ClientOptions.maxResponseBytes`. */
   readonly maxResponseBytes: number;
-  /** Calls per second this client sends at most (undefined: no limit). */
+  /**
+   * Calls per second sent at most for this endpoint and username from this machine, by this and
+   * every other client and process of this package together (undefined: no limit).
+   */
   readonly maxCallsPerSecond: number | undefined;
   /** One HTTP attempt, through the client's rate limit when it has one. */
   private readonly send: (call: HttpCall) => Promise<HttpResult>;
@@ -150,7 +153,7 @@ export class ClientBase {
     this.endpointUrl = settings.endpointUrl;
     this.timeout = settings.timeout;
     this.maxCallsPerSecond = settings.maxCallsPerSecond;
-    this.send = rateLimited(postXmlRpc, settings.maxCallsPerSecond);
+    this.send = rateLimited(postXmlRpc, settings.maxCallsPerSecond, settings);
     defineHidden(this, 'usernameValue', settings.username);
     defineHidden(this, 'apiKeyValue', settings.apiKey);
     defineHidden(this, 'authValue', options.auth);
