@@ -1,4 +1,5 @@
 import pThrottle from 'p-throttle';
+import type { Transport } from './call';
 
 /**
  * At most `perSecond` calls of `send` in any one-second window (p-throttle's strict mode: a
@@ -14,4 +15,9 @@ export function rateLimited<A extends unknown[], R>(
   // Below one call per second: one call per 1/rate seconds.
   const [limit, interval] = perSecond >= 1 ? [Math.floor(perSecond), 1000] : [1, 1000 / perSecond];
   return pThrottle({ limit, interval, strict: true })(send);
+}
+
+/** The rate-limit stage: `next` at most `perSecond` times a second (see `rateLimited`). */
+export function withRateLimit(next: Transport, perSecond: number | undefined): Transport {
+  return rateLimited(next, perSecond);
 }
