@@ -1,33 +1,36 @@
 import { inspect } from 'node:util';
 import { ApiKeyAuth, TokenAuth, authSecrets, type Auth } from './auth';
-import { checkMaxResponseBytes } from './body-limit';
-import { encodeMethodCall } from './codec';
-import {
-  describeRequest,
-  describeResponse,
-  requestInfo,
-  type RequestInfo,
-  type ResponseInfo,
-} from './debug';
 import { serviceUrl } from './endpoints';
-import { SvcError, TransportError, Unauthenticated } from './errors';
+import { SvcError, Unauthenticated } from './errors';
 import { defineHidden } from './hidden';
 import { redact } from './redact';
 import { validateCallOptions, type CallOptions, type IterCallOptions } from './options';
 import { pageThrough } from './paging';
-import { buildApiHeaders, buildHttpHeaders, remoteServiceName } from './request';
 import { withTotalCount } from './result';
-import { checkRetryOptions, withRetry, type RetryOptions } from './retry';
 import { Service } from './service';
 import { resolveSettings, type SettingsInput } from './settings';
-import { rateLimited } from './rate-limit';
-import { postXmlRpc, type HttpCall, type HttpResult } from './transport';
+import {
+  PreparedCalls,
+  buildApiHeaders,
+  buildHttpHeaders,
+  checkMaxResponseBytes,
+  checkRetryOptions,
+  composeTransport,
+  preparedCallKey,
+  remoteServiceName,
+  type RequestInfo,
+  type ResponseInfo,
+  type RetryOptions,
+  type RpcCall,
+  type RpcResult,
+  type Transport,
+} from './transport';
 import { defaultUserAgent } from './version';
 
 export interface ClientOptions extends SettingsInput {
   /** An auth handler; wins over username/apiKey until those are assigned again. */
   auth?: Auth;
-  /** Retry policy for transient failures (see retry.ts); `false` turns retries off. */
+  /** Retry policy for transient failures (see transport/retry.ts); `false` turns retries off. */
   retry?: RetryOptions | false;
   /** Replaces `pulumi-svc/<version>`. */
   userAgent?: string;
@@ -76,41 +79,25 @@ function checkClientOptions(options: ClientOptions): void {
   }
 }
 
-interface InvokeExtras {
+/** One call as the client's methods ask for it; `options` are already validated. */
+interface CallRequest {
+  /** The remote name, `Svc_Account`. */
+  service: string;
+  method: string;
+  options: CallOptions;
+  /** Sent without credentials (the login call). */
   anonymous?: boolean;
+  /** More strings to redact from errors, e.g. a password passed as an argument. */
   secrets?: readonly (string | undefined)[];
 }
 
-/** Prepared calls kept per client; the cache is simply emptied when it reaches this size. */
-const MAX_PREPARED_CALLS = 256;
+const NO_ARGS: readonly unknown[] = [];
 
-/**
- * What the calls made with the client's own username + API key share: their secrets, and each
- * distinct call's prepared HttpCall. Building the headers struct, encoding it and building the
- * HTTP headers cost a noticeable part of a small call's CPU, and most calls repeat (same
- * method, same mask). Dropped whenever the credentials change.
- */
-interface KeyAuthCalls {
-  secrets: readonly string[];
-  prepared: Map<string, HttpCall>;
-}
-
-/** A string as `<length>:<text>`, so keys made of several of them cannot run into each other. */
-function field(text: string): string {
-  return `${text.length}:${text}`;
-}
-
-/**
- * The cache key of a call whose wire form depends only on primitive options, or undefined
- * (args, filters, struct masks, extra headers and raw HTTP headers are built every time).
- */
-function preparedCallKey(remote: string, method: string, o: CallOptions): string | undefined {
-  if (o.args || o.filter || o.headers || o.rawHeaders || typeof o.mask === 'object') {
-    return undefined;
-  }
-  const mask = o.mask === undefined ? '-' : field(o.mask);
-  const id = o.id === undefined ? '-' : typeof o.id + field(String(o.id));
-  return `${field(remote)}${field(method)}${mask}${id}|${o.limit}|${o.offset}|${o.compress}`;
+/** A list result carries the server's total; any other value is returned as it came. */
+function resultValue(result: RpcResult): unknown {
+  return Array.isArray(result.value)
+    ? withTotalCount(result.value, result.totalItems)
+    : result.value;
 }
 
 /**
@@ -131,7 +118,7 @@ export class ClientBase {
   /** The ApiKeyAuth for the current username and key, made once rather than per call. */
   declare private keyAuth: ApiKeyAuth | undefined;
   /** Prepared calls for `keyAuth` (they hold the API key, hence hidden like it). */
-  declare private keyAuthCalls: KeyAuthCalls | undefined;
+  declare private preparedCalls: PreparedCalls | undefined;
   /** See `ClientOptions.maxResponseBytes`. */
   readonly maxResponseBytes: number;
   /**
@@ -139,12 +126,9 @@ export class ClientBase {
    * every other client and process of this package together (undefined: no limit).
    */
   readonly maxCallsPerSecond: number | undefined;
-  /** One HTTP attempt, through the client's rate limit when it has one. */
-  private readonly send: (call: HttpCall) => Promise<HttpResult>;
-  private readonly retry: RetryOptions;
+  /** Encode, retry, hooks, rate limit, HTTP and decode: what every call value is handed to. */
+  private readonly transport: Transport;
   private readonly userAgent: string;
-  private readonly onRequest?: (info: RequestInfo) => void;
-  private readonly onResponse?: (info: ResponseInfo) => void;
   private readonly services = new Map<string, Service>();
 
   constructor(options: ClientOptions = {}) {
@@ -153,31 +137,25 @@ export class ClientBase {
     this.endpointUrl = settings.endpointUrl;
     this.timeout = settings.timeout;
     this.maxCallsPerSecond = settings.maxCallsPerSecond;
-    this.send = rateLimited(postXmlRpc, settings.maxCallsPerSecond, settings);
     defineHidden(this, 'usernameValue', settings.username);
     defineHidden(this, 'apiKeyValue', settings.apiKey);
     defineHidden(this, 'authValue', options.auth);
     defineHidden(this, 'keyAuth', undefined);
-    defineHidden(this, 'keyAuthCalls', undefined);
-    this.retry = checkRetryOptions(options.retry);
+    defineHidden(this, 'preparedCalls', undefined);
+    const retry = checkRetryOptions(options.retry);
     this.maxResponseBytes = checkMaxResponseBytes(options.maxResponseBytes);
     this.userAgent = options.userAgent ?? defaultUserAgent();
-    // Log lines are redacted like errors: a mask, filter or argument may carry a credential.
-    const log = options.verbose
-      ? (line: string) => console.log(redact(line, this.secretsFor(this.auth, undefined)))
-      : undefined;
-    if (options.onRequest || log) {
-      this.onRequest = (info) => {
-        log?.(`-> ${describeRequest(info)}`);
-        options.onRequest?.(info);
-      };
-    }
-    if (options.onResponse || log) {
-      this.onResponse = (info) => {
-        log?.(`<- ${describeResponse(info)}`);
-        options.onResponse?.(info);
-      };
-    }
+    this.transport = composeTransport({
+      retry,
+      maxCallsPerSecond: settings.maxCallsPerSecond,
+      account: settings,
+      onRequest: options.onRequest,
+      onResponse: options.onResponse,
+      // Log lines are redacted like errors: a mask, filter or argument may carry a credential.
+      log: options.verbose
+        ? (line) => console.log(redact(line, this.secretsFor(this.auth, undefined)))
+        : undefined,
+    });
     return new Proxy(this, CLIENT_HANDLER);
   }
 
@@ -217,7 +195,7 @@ export class ClientBase {
 
   private dropKeyAuth(): void {
     this.keyAuth = undefined;
-    this.keyAuthCalls = undefined;
+    this.preparedCalls = undefined;
   }
 
   /** The service object for a name, with or without the `Svc_` prefix; one per name. */
@@ -246,7 +224,7 @@ export class ClientBase {
       const { iter: _iter, ...rest } = options;
       return this.iterCall(service, method, rest);
     }
-    return this.invoke(service, method, options, {});
+    return this.invoke(service, method, options);
   }
 
   /**
@@ -258,17 +236,22 @@ export class ClientBase {
     method: string,
     options?: IterCallOptions,
   ): AsyncIterableIterator<T> {
-    const where = `${remoteServiceName(service)}::${method}`;
+    const remote = remoteServiceName(service);
     const {
       chunk,
       limit,
       offset,
       iter: _iter,
       ...rest
-    } = validateCallOptions(options, where, true);
+    } = validateCallOptions(options, `${remote}::${method}`, true);
+    // Validated once here: every page's options are these with a limit and an offset.
     return pageThrough<T>(
       (pageLimit, pageOffset) =>
-        this.invoke(service, method, { ...rest, limit: pageLimit, offset: pageOffset }, {}),
+        this.send({
+          service: remote,
+          method,
+          options: { ...rest, limit: pageLimit, offset: pageOffset },
+        }),
       { chunk, limit, offset },
     );
   }
@@ -287,12 +270,12 @@ export class ClientBase {
     securityQuestionAnswer?: string,
   ): Promise<TokenAuth> {
     const args = [username, password, securityQuestionId ?? null, securityQuestionAnswer ?? null];
-    const result = await this.invoke(
-      LOGIN.service,
-      LOGIN.method,
-      { args },
-      { anonymous: true, secrets: [password, securityQuestionAnswer] },
-    );
+    const result = await this.send({
+      ...LOGIN,
+      options: { args },
+      anonymous: true,
+      secrets: [password, securityQuestionAnswer],
+    });
     const token = result as { userId?: unknown; hash?: unknown } | null;
     const userId = token?.userId;
     if (
@@ -328,49 +311,52 @@ export class ClientBase {
     );
   }
 
-  private async invoke(
-    service: string,
-    method: string,
-    raw: CallOptions | undefined,
-    extras: InvokeExtras,
-  ) {
+  /** `call` without `iter`: options checked, and any error a rejection, never a throw. */
+  private async invoke(service: string, method: string, raw: CallOptions | undefined) {
     const remote = remoteServiceName(service);
     const options = validateCallOptions(raw, `${remote}::${method}`, false);
-    const auth = extras.anonymous ? undefined : this.requireAuth(remote, method);
-    const key =
-      auth !== undefined && auth === this.keyAuth && extras.secrets === undefined
-        ? preparedCallKey(remote, method, options)
-        : undefined;
-    const call =
-      key === undefined
-        ? this.buildCall(remote, method, options, auth, extras)
-        : this.preparedCall(key, remote, method, options, auth as ApiKeyAuth);
-    const result = await withRetry(
-      (attempt) => this.attempt(call, remote, method, attempt, options),
-      { service: remote, method },
-      this.retry,
-    );
-    return Array.isArray(result.value)
-      ? withTotalCount(result.value, result.totalItems)
-      : result.value;
+    // `return await`: resolving the async result with a promise would cost two more ticks.
+    return await this.send({ service: remote, method, options });
   }
 
-  /** The wire form of a call: the headers struct and arguments encoded, the HTTP headers. */
-  private buildCall(
-    remote: string,
-    method: string,
-    options: CallOptions,
+  /** Builds the call value and hands it to the transport. */
+  private send(request: CallRequest): Promise<unknown> {
+    return this.transport(this.rpcCall(request)).then(resultValue);
+  }
+
+  /** The call value for a request: a prepared one for the client's own key when it repeats. */
+  private rpcCall(request: CallRequest): RpcCall {
+    const { service, method, options } = request;
+    const auth = request.anonymous ? undefined : this.requireAuth(service, method);
+    const key =
+      auth !== undefined && auth === this.keyAuth && request.secrets === undefined
+        ? preparedCallKey(service, method, options)
+        : undefined;
+    if (key === undefined)
+      return this.newCall(request, auth, this.secretsFor(auth, request.secrets));
+    const prepared = (this.preparedCalls ??= new PreparedCalls(this.secretsFor(auth, undefined)));
+    return prepared.get(key) ?? prepared.add(key, this.newCall(request, auth, prepared.secrets));
+  }
+
+  /** What goes on the wire for a request, and what the hooks show of it. */
+  private newCall(
+    { service, method, options }: CallRequest,
     auth: Auth | undefined,
-    extras: InvokeExtras,
-  ): HttpCall {
-    const headers = buildApiHeaders(remote, options, auth?.getHeaders());
+    secrets: readonly string[],
+  ): RpcCall {
+    const { id, mask, filter, limit, offset } = options;
     return {
-      url: serviceUrl(this.endpointUrl, remote),
-      body: encodeMethodCall(method, [{ headers }, ...(options.args ?? [])]),
-      headers: buildHttpHeaders(options, auth?.getHttpHeaders?.(), this.userAgent),
+      service,
+      method,
+      args: options.args ?? NO_ARGS,
+      headers: buildApiHeaders(service, options, auth?.getHeaders()),
+      httpHeaders: buildHttpHeaders(options, auth?.getHttpHeaders?.(), this.userAgent),
+      url: serviceUrl(this.endpointUrl, service),
       timeoutMs: this.timeout * 1000,
       maxResponseBytes: this.maxResponseBytes,
-      secrets: this.secretsFor(auth, extras.secrets),
+      secrets,
+      shown: { id, mask, filter, limit, offset },
+      attempt: 1,
     };
   }
 
@@ -381,70 +367,6 @@ export class ClientBase {
     return [...authSecrets(auth), ...(extra ?? []), this.apiKeyValue].filter(
       (s): s is string => typeof s === 'string',
     );
-  }
-
-  /** `buildCall` made once per key for the client's own ApiKeyAuth (calls never change it). */
-  private preparedCall(
-    key: string,
-    remote: string,
-    method: string,
-    options: CallOptions,
-    auth: ApiKeyAuth,
-  ): HttpCall {
-    const cache = (this.keyAuthCalls ??= {
-      secrets: this.secretsFor(auth, undefined),
-      prepared: new Map(),
-    });
-    let call = cache.prepared.get(key);
-    if (!call) {
-      call = { ...this.buildCall(remote, method, options, auth, {}), secrets: cache.secrets };
-      if (cache.prepared.size >= MAX_PREPARED_CALLS) cache.prepared.clear();
-      cache.prepared.set(key, call);
-    }
-    return call;
-  }
-
-  /** One HTTP attempt; not async itself so the common case adds no promise of its own. */
-  private attempt(
-    call: HttpCall,
-    service: string,
-    method: string,
-    attempt: number,
-    options: CallOptions,
-  ): Promise<HttpResult> {
-    if (!this.onRequest && !this.onResponse) return this.send(call);
-    return this.reportedAttempt(call, service, method, attempt, options);
-  }
-
-  /** An attempt reported to the hooks. */
-  private async reportedAttempt(
-    call: HttpCall,
-    service: string,
-    method: string,
-    attempt: number,
-    options: CallOptions,
-  ): Promise<HttpResult> {
-    this.onRequest?.(requestInfo(service, method, call.url, attempt, options));
-    const started = performance.now();
-    const report = (status: number | undefined, totalItems?: number, error?: Error) =>
-      this.onResponse?.({
-        service,
-        method,
-        attempt,
-        status,
-        durationMs: performance.now() - started,
-        totalItems,
-        error,
-      });
-    try {
-      const result = await this.send(call);
-      report(result.status, result.totalItems);
-      return result;
-    } catch (err) {
-      const status = err instanceof TransportError ? Number(err.faultCode) || undefined : undefined;
-      report(status, undefined, err instanceof Error ? err : new Error(String(err)));
-      throw err;
-    }
   }
 }
 

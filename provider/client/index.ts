@@ -18,8 +18,9 @@ export {
   isSafeToRepeat,
   type RetryInfo,
   type RetryOptions,
-} from './retry';
-export type { RequestInfo, ResponseInfo } from './debug';
+  type RequestInfo,
+  type ResponseInfo,
+} from './transport';
 export { formatMask } from './mask';
 export {
   formatFilterDate,
@@ -31,6 +32,5 @@ export {
   type Filter,
   type FilterCondition,
 } from './filter';
-export { closeConnections } from './transport';
-export { DEFAULT_MAX_RESPONSE_BYTES } from './body-limit';
+export { closeConnections, DEFAULT_MAX_RESPONSE_BYTES } from './transport';
 export * from './errors';

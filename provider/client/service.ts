@@ -1,7 +1,7 @@
 import { inspect } from 'node:util';
 import { defineHidden } from './hidden';
 import type { CallOptions, IterCallOptions } from './options';
-import { remoteServiceName } from './request';
+import { remoteServiceName } from './transport';
 
 /**
  * A service of the API, bound to a client: `service.getObject(options)` (any method name works),

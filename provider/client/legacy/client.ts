@@ -9,8 +9,8 @@ import {
   remoteServiceName,
   resultLimitHeader,
   type HeaderEntry,
-} from '../request';
-import type { RetryOptions } from '../retry';
+  type RetryOptions,
+} from '../transport';
 import { isRemoteMethodName } from '../service';
 import { deprecated } from './deprecation';
 

@@ -1,5 +1,5 @@
-import { formatMask } from './mask';
-import type { CallOptions } from './options';
+import { formatMask } from '../mask';
+import type { CallOptions } from '../options';
 
 /**
  * What goes on the wire for one call besides the positional arguments: the XML-RPC headers

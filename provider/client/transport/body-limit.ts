@@ -1,6 +1,6 @@
 import { promisify } from 'node:util';
 import { gunzip, gunzipSync, inflate, inflateSync, type ZlibOptions } from 'node:zlib';
-import { ResponseTooLarge } from './errors';
+import { ResponseTooLarge } from '../errors';
 
 /**
  * The size limit on response bodies: at most `maxBytes` are read off the wire and at most

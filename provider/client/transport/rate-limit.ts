@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, readdir, rmdir, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir, userInfo } from 'node:os';
 import { dirname, join } from 'node:path';
+import type { Transport } from './call';
 
 /**
  * At most `perSecond` calls a second for one account from this machine, across processes: ten
@@ -80,16 +81,19 @@ export function slotDirectory(endpointUrl: string, username?: string): string {
   return join(tmpdir(), `svc-rate-slots-${userInfo().uid}`, account.slice(0, 24));
 }
 
-/** `send` through the slots of `account` when `perSecond` is set, else as it is. */
-export function rateLimited<A extends unknown[], R>(
-  send: (...args: A) => Promise<R>,
+/**
+ * The rate-limit stage: `next` at most `perSecond` times a second for the account, together with
+ * every other client and process of this machine (see `RateSlots`); undefined: no limit.
+ */
+export function withRateLimit(
+  next: Transport,
   perSecond: number | undefined,
   account: { endpointUrl: string; username?: string },
-): (...args: A) => Promise<R> {
-  if (perSecond === undefined) return send;
+): Transport {
+  if (perSecond === undefined) return next;
   const slots = new RateSlots(slotDirectory(account.endpointUrl, account.username), perSecond);
-  return async (...args) => {
+  return async (call) => {
     await slots.take();
-    return send(...args);
+    return next(call);
   };
 }
