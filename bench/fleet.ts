@@ -70,6 +70,13 @@ async function main(): Promise<void> {
     const duplicates = perStack.reduce((sum, s) => sum + Math.max(0, s.guests - GUESTS), 0);
     const floorSeconds = DELAY_MS / 1000 + (STACKS * GUESTS * UNAVOIDABLE_CALLS_PER_GUEST) / RATE;
     printTable(perStack);
+    printTable(
+      Object.entries(stats.calls).map(([call, count]) => ({
+        call,
+        count,
+        perGuest: round(count / (STACKS * GUESTS), 2),
+      })),
+    );
     console.log(
       `${STACKS} stacks x ${GUESTS} guests in ${round(seconds, 1)} s (floor ${floorSeconds} s); ` +
         `${calls} calls, ${round(calls / (STACKS * GUESTS), 2)} per guest; ` +

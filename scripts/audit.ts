@@ -1,12 +1,15 @@
 import type { VirtualGuest } from '../provider/managers';
 import { tagNames } from '../provider/managers';
 import { TOKEN_TAG_PREFIX } from '../provider/dynamic/virtual-guest/inputs';
+import { OWNED_TAG } from '../provider/dynamic/virtual-guest/provenance';
 import type { StateResource } from './project-stack';
 
 /**
  * `pulumi-svc audit`: the account's guests held against the states of the given stacks.
  * - orphans: guests that carry this provider's provenance (a `pulumi-svc-` tag, set atomically
- *   with the order) but whose id is in no state: billed, and no stack will ever delete them;
+ *   with the order) but whose id is in no state: billed, and no stack will ever delete them.
+ *   `unfinished` ones were never handed to a state (no owned tag: a create that died after its
+ *   order; the next `up` of that stack takes it over); the others were, and were dropped since;
  * - gone: state entries whose guest the account no longer has;
  * - drift: guests whose size, names or tags differ from what their state recorded.
  */
@@ -26,6 +29,8 @@ export interface Orphan {
   id: number;
   fqdn: string;
   hourlyCost: number | undefined;
+  /** Ordered by a create that never finished (see the module comment). */
+  unfinished: boolean;
 }
 
 export interface Gone {
@@ -105,6 +110,7 @@ export function audit(states: StackState[], guests: VirtualGuest[]): AuditReport
       id: guest.id,
       fqdn: `${guest.hostname}.${guest.domain}`,
       hourlyCost: hourlyCost(guest),
+      unfinished: !tagNames(guest).includes(OWNED_TAG),
     }));
   return { stacks: states.map((s) => s.stack), guests: guests.length, orphans, gone, drift };
 }
@@ -127,9 +133,11 @@ export function formatAudit(report: AuditReport): string {
       `Billed guests no stack owns (${report.orphans.length}, $${total.toFixed(4)}/hour):`,
       ...report.orphans.map(
         (o) =>
-          `  ${o.id}  ${o.fqdn}  ${o.hourlyCost === undefined ? '-' : `$${o.hourlyCost.toFixed(4)}/hour`}`,
+          `  ${o.id}  ${o.fqdn}  ${o.hourlyCost === undefined ? '-' : `$${o.hourlyCost.toFixed(4)}/hour`}` +
+          `  ${o.unfinished ? 'unfinished create' : 'dropped from its stack'}`,
       ),
-      '  Take one over with `adoptId`, or cancel it if nothing needs it.',
+      '  An unfinished create is taken over by the next `pulumi up` of its stack (no new order).',
+      '  Take the others over with `adoptId`, or cancel them if nothing needs them.',
     );
   }
   if (report.gone.length > 0) {

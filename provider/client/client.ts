@@ -121,7 +121,10 @@ export class ClientBase {
   declare private preparedCalls: PreparedCalls | undefined;
   /** See `ClientOptions.maxResponseBytes`. */
   readonly maxResponseBytes: number;
-  /** Calls per second this client sends at most (undefined: no limit). */
+  /**
+   * Calls per second sent at most for this endpoint and username from this machine, by this and
+   * every other client and process of this package together (undefined: no limit).
+   */
   readonly maxCallsPerSecond: number | undefined;
   /** Encode, retry, hooks, rate limit, HTTP and decode: what every call value is handed to. */
   private readonly transport: Transport;
@@ -145,6 +148,7 @@ export class ClientBase {
     this.transport = composeTransport({
       retry,
       maxCallsPerSecond: settings.maxCallsPerSecond,
+      account: settings,
       onRequest: options.onRequest,
       onResponse: options.onResponse,
       // Log lines are redacted like errors: a mask, filter or argument may carry a credential.

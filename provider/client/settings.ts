@@ -25,7 +25,10 @@ export interface SettingsInput {
   endpointUrl?: string;
   /** Seconds. */
   timeout?: number | string;
-  /** Calls per second this client sends at most (default: no limit). */
+  /**
+   * Calls per second sent at most for this endpoint and username from this machine, every client
+   * and process together (default: no limit).
+   */
   maxCallsPerSecond?: number | string;
   configFile?: string;
   /** How errors name a value given as an argument (default: "the <key> argument"). */

@@ -4,11 +4,12 @@ import { Client, type ClientOptions } from '../client';
 export type ConfigReader = (key: string) => string | undefined;
 
 /**
- * What a Pulumi process of this package sends at most per second unless `svc:maxCallsPerSecond`
- * (or SVC_MAX_CALLS_PER_SECOND, or `max_calls_per_second` in ~/.svc) says otherwise: half the
- * API's account-wide limit of 50, so the program's lookups and the provider fit beside each other.
+ * What the Pulumi processes of this package on one machine send at most per second together, for
+ * one account, unless `svc:maxCallsPerSecond` (or SVC_MAX_CALLS_PER_SECOND, or
+ * `max_calls_per_second` in ~/.svc) says otherwise: four fifths of the API's account-wide limit of
+ * 50, so every stack run at once fits below it with room for other tools of the account.
  */
-export const DEFAULT_MAX_CALLS_PER_SECOND = 25;
+export const DEFAULT_MAX_CALLS_PER_SECOND = 40;
 
 /**
  * The one way from Pulumi stack config to a client, in the program (lookups) and in the provider

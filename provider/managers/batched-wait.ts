@@ -34,12 +34,11 @@ interface Waiter<T> {
   reject(err: unknown): void;
 }
 
-/** The first round runs this soon after a wait starts, so waits started together share it. */
-const GATHER_MS = 50;
-
 export class BatchedWait<T extends { id: number }> {
   private waiters: Waiter<T>[] = [];
   private timer: NodeJS.Timeout | undefined;
+  /** When the scheduled round runs. */
+  private due = 0;
   private delay: number;
 
   constructor(
@@ -53,14 +52,18 @@ export class BatchedWait<T extends { id: number }> {
   wait(id: number, options: BatchWaitOptions<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       this.waiters.push({ id, started: Date.now(), options, resolve, reject });
-      // A new waiter is looked at soon, then the pace slows again as rounds find nothing ready.
+      // A new object is not ready at once: it is first looked at one poll from now, or in the
+      // round already due sooner (so waits started over a few seconds share their rounds); then
+      // the pace slows again as rounds find nothing ready.
       this.delay = options.pollMs ?? this.pollMs;
-      this.schedule(GATHER_MS);
+      const first = Math.min(this.delay, options.timeoutMs);
+      if (!this.timer || this.due > Date.now() + first) this.schedule(first);
     });
   }
 
   private schedule(ms: number): void {
     if (this.timer) clearTimeout(this.timer);
+    this.due = Date.now() + ms;
     this.timer = setTimeout(() => {
       this.timer = undefined;
       void this.round();

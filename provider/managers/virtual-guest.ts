@@ -2,6 +2,7 @@ import type { Client } from '../client';
 import { SvcError, isNotFound } from '../client/errors';
 import { nestedFilter, queryFilter, type Filter } from '../client/filter';
 import { BatchedWait } from './batched-wait';
+import { gathered } from './gathered';
 import type { CreateObjectOptions, VirtualGuest } from './types';
 import {
   SIZE_MASK,
@@ -85,10 +86,6 @@ export const DETAIL_MASK =
   'activeTransaction[id,transactionStatus[name,friendlyName]],tagReferences[id,tag.name],' +
   'networkComponents[maxSpeed],userData[value],sshKeys[id],blockDevices[device,diskImage[capacity]]';
 
-const READY_MASK =
-  'id,provisionDate,privateNetworkOnlyFlag,primaryIpAddress,primaryBackendIpAddress,' +
-  'activeTransaction[id,transactionStatus[name,friendlyName]]';
-
 /** Ready = provisioned, no transaction running, and the addresses it will have are assigned. */
 export function isReady(guest: VirtualGuest): boolean {
   if (!guest.provisionDate || guest.activeTransaction?.id) return false;
@@ -138,6 +135,7 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 /** Cloud compute instances: list, order, wait, edit, cancel. */
 export class VirtualGuestManager {
   private readiness: BatchedWait<VirtualGuest> | undefined;
+  private readonly taggedLookups = new Map<string, (tag: string) => Promise<VirtualGuest[]>>();
 
   constructor(private readonly client: Client) {}
 
@@ -182,11 +180,26 @@ export class VirtualGuestManager {
   /**
    * The guests that carry `tag`. The listing filter narrows the search; each guest it returns is
    * checked again for the exact tag, so a loose match on the server never counts as carrying it.
+   * Lookups asked for together (with the same mask) share one listing.
    */
-  async listTagged(tag: string, mask: string = DEFAULT_LIST_MASK): Promise<VirtualGuest[]> {
+  listTagged(tag: string, mask: string = DEFAULT_LIST_MASK): Promise<VirtualGuest[]> {
     const withTags = mask.includes('tagReferences') ? mask : `${mask},tagReferences.tag.name`;
-    const found = await this.listInstances({ tags: [tag], mask: withTags });
-    return found.filter((guest) => tagNames(guest).includes(tag)).sort((a, b) => a.id - b.id);
+    let lookup = this.taggedLookups.get(withTags);
+    if (!lookup) {
+      lookup = gathered(
+        async (tags: string[]) => {
+          const found = await this.listInstances({ tags, mask: withTags });
+          const byTag = new Map<string, VirtualGuest[]>(tags.map((t) => [t, []]));
+          for (const guest of found.sort((a, b) => a.id - b.id)) {
+            for (const name of tagNames(guest)) byTag.get(name)?.push(guest);
+          }
+          return byTag;
+        },
+        () => [],
+      );
+      this.taggedLookups.set(withTags, lookup);
+    }
+    return lookup(tag);
   }
 
   async getInstance(id: number, mask: string = DETAIL_MASK): Promise<VirtualGuest> {
@@ -226,24 +239,25 @@ export class VirtualGuestManager {
   }
 
   /**
-   * Resolves when the guest is ready; throws `WaitTimeoutError` at the deadline. The waits of one
-   * manager share their polls (batched-wait.ts): one listing a round for all the guests awaited.
-   * The pace grows gently (x1.5) so a guest that is ready in seconds is noticed within a second or
-   * two, while a long provisioning settles at one round per `maxPollMs`.
+   * Resolves with the guest (read with `DETAIL_MASK`) when it is ready; throws `WaitTimeoutError`
+   * at the deadline. The waits of one manager share their polls (batched-wait.ts): one listing a
+   * round for all the guests awaited, and the round that finds a guest ready is also its final
+   * read. The pace grows gently (x1.5) so a guest that is ready in seconds is noticed within a
+   * second or two, while a long provisioning settles at one round per `maxPollMs`.
    */
   waitForReady(id: number, options: WaitOptions): Promise<VirtualGuest> {
     this.readiness ??= new BatchedWait<VirtualGuest>(
       {
         list: async (ids) =>
           (await this.client.call('Account', 'getVirtualGuests', {
-            mask: READY_MASK,
+            mask: DETAIL_MASK,
             filter: {
               virtualGuests: {
                 id: { operation: 'in', options: [{ name: 'data', value: ids.map(String) }] },
               },
             },
           })) as VirtualGuest[],
-        read: (guestId) => this.getInstance(guestId, READY_MASK),
+        read: (guestId) => this.getInstance(guestId, DETAIL_MASK),
         ready: isReady,
         timeoutError: (guestId, last, timeoutMs) =>
           new WaitTimeoutError(guestId, guestStatus(last), timeoutMs),

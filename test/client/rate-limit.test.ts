@@ -1,5 +1,10 @@
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
 import { after, before, it } from 'node:test';
+import { mkdtempSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { startEmulator, type EmulatorHandle } from '../../emulator';
 import { Client, isRateLimited } from '../../provider/client';
 import { EMPTY_SETTINGS } from '../support/client-setup';
@@ -46,4 +51,54 @@ it('without a client limit the same burst is refused in part (the test can tell)
   const results = await burst(client());
   const refused = results.filter((r) => r.status === 'rejected' && isRateLimited(r.reason));
   assert.ok(refused.length > 0, 'some calls were refused for the rate limit');
+});
+
+/** One process per entry, each `count` calls at once at `perSecond`, with that temp directory. */
+async function processes(tmpdirs: string[], count: number, perSecond: number) {
+  const run = (tmp: string) =>
+    promisify(execFile)(
+      process.execPath,
+      ['--import', 'tsx', 'test/support/burst-process.ts', String(count)],
+      {
+        timeout: 60_000,
+        env: {
+          ...process.env,
+          TMPDIR: tmp,
+          SVC_ENDPOINT_URL: emulator.url,
+          SVC_USERNAME: emulator.credentials.username,
+          SVC_API_KEY: emulator.credentials.apiKey,
+          SVC_MAX_CALLS_PER_SECOND: String(perSecond),
+        },
+      },
+    ).then(({ stdout }) => JSON.parse(stdout) as { refused: number; failed: number });
+  const results = await Promise.all(tmpdirs.map(run));
+  return {
+    refused: results.reduce((sum, r) => sum + r.refused, 0),
+    failed: results.reduce((sum, r) => sum + r.failed, 0),
+  };
+}
+
+const refill = () => new Promise((resolve) => setTimeout(resolve, 1_100));
+
+// Ten stacks at once are ten provider processes: the limit is the account's, so the processes of
+// one machine share it (the same endpoint and username take slots from one budget).
+it('three processes at 9 calls/s for one account share it: a 10 calls/s limit refuses none', async () => {
+  await refill();
+  const tmp = mkdtempSync(join(tmpdir(), 'svc-rate-'));
+  const before = emulator.stats().faultsInjected['rate-limit'] ?? 0;
+  assert.deepEqual(await processes([tmp, tmp, tmp], 15, 9), { refused: 0, failed: 0 });
+  assert.equal((emulator.stats().faultsInjected['rate-limit'] ?? 0) - before, 0);
+  const slotDirs = readdirSync(tmp).filter((name) => name.startsWith('svc-rate-slots'));
+  assert.deepEqual(slotDirs, [], 'no slot file or directory is left behind');
+});
+
+it('the same processes unable to see each other (a temp directory each) are refused in part', async () => {
+  await refill();
+  const apart = await processes(
+    [1, 2, 3].map(() => mkdtempSync(join(tmpdir(), 'svc-rate-'))),
+    15,
+    9,
+  );
+  assert.equal(apart.failed, 0);
+  assert.ok(apart.refused > 0, 'some calls were refused for the rate limit');
 });

@@ -62,3 +62,27 @@ it('a guest the account does not have fails its own wait with the API error; a s
   assert.ok(timedOut instanceof WaitTimeoutError);
   assert.equal(timedOut.guestId, slow.id);
 });
+
+it('lookups by tag started together share one listing, and each gets exactly its own guests', async () => {
+  const tagged = await Promise.all(
+    ['t0', 't1', 't2'].map((tag) =>
+      guests.createInstance({
+        hostname: `tagged-${tag}`,
+        domain: 'batch.example.com',
+        cpus: 1,
+        memory: 1024,
+        os: 'UBUNTU_LATEST',
+        datacenter: 'dal10',
+        tags: [`token-${tag}`, 'shared'],
+      }),
+    ),
+  );
+  const listings = calls('Account.getVirtualGuests');
+  const tags = ['token-t0', 'token-t1', 'token-t2', 'token-none', 'token-t'];
+  const found = await Promise.all(tags.map((tag) => guests.listTagged(tag)));
+  assert.equal(calls('Account.getVirtualGuests') - listings, 1, 'one listing for five lookups');
+  assert.deepEqual(
+    found.map((list) => list.map((g) => g.id)),
+    [[tagged[0].id], [tagged[1].id], [tagged[2].id], [], []],
+  );
+});

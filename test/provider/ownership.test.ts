@@ -201,8 +201,9 @@ describe('ownership protocol: provenance, unknown outcomes, ids kept, owning acc
 
   it('a failure after the order was accepted keeps the id; the next update finishes the job', async () => {
     const inputs = await checked('polled');
+    // The create's last call: marking the guest owned (its reads ride on the readiness listing).
     emulator.setFaults({
-      once: { service: 'Virtual_Guest', method: 'getObject', fault: 'http-500', times: 10 },
+      once: { service: 'Virtual_Guest', method: 'setTags', fault: 'http-500', times: 10 },
     });
     const failure = await failureOf(provider.create(inputs));
     emulator.setFaults(null);

@@ -64,6 +64,14 @@ describe('pulumi-svc audit', () => {
 
     const report = await runAudit();
     assert.deepEqual(report.orphans.map((o) => o.id).sort(), [g1, ...killed].sort());
+    assert.deepEqual(
+      report.orphans
+        .filter((o) => o.unfinished)
+        .map((o) => o.id)
+        .sort(),
+      killed.sort(),
+      'the killed up left unfinished creates; g1 had been handed to the state',
+    );
     assert.ok(
       report.orphans.every((o) => o.hourlyCost! > 0),
       'each orphan with its hourly cost',

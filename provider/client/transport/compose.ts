@@ -6,8 +6,10 @@ import { withRetry, type RetryOptions } from './retry';
 
 export interface TransportOptions extends DebugHooks {
   retry: RetryOptions;
-  /** Calls per second sent at most (undefined: no limit). */
+  /** Calls per second sent at most for the account from this machine (undefined: no limit). */
   maxCallsPerSecond?: number;
+  /** Whose limit it is: the slots are shared by every client of the same endpoint and username. */
+  account: { endpointUrl: string; username?: string };
 }
 
 /**
@@ -16,6 +18,6 @@ export interface TransportOptions extends DebugHooks {
  * under the rate limit; the duration the hooks see includes that wait.
  */
 export function composeTransport(options: TransportOptions): Transport {
-  const limited = withRateLimit(sendHttp, options.maxCallsPerSecond);
+  const limited = withRateLimit(sendHttp, options.maxCallsPerSecond, options.account);
   return withEncoding(withRetry(withDebug(limited, options), options.retry));
 }

@@ -19,7 +19,7 @@ export {
   type ResponseInfo,
 } from './debug';
 export { withTiming, type Outcome } from './timing';
-export { withRateLimit, rateLimited } from './rate-limit';
+export { withRateLimit } from './rate-limit';
 export {
   DEFAULT_RETRY,
   checkRetryOptions,

@@ -67,8 +67,14 @@ async function earlierAttempt(
   return candidate;
 }
 
-/** Orders the guest, or finds the one an earlier attempt of this very create ordered. */
-async function orderOrRecover(c: Connection, inputs: GuestInputs): Promise<VirtualGuest> {
+/**
+ * Orders the guest, or finds the one an earlier attempt of this very create (or `adoptId`) names.
+ * `ordered` says it was ordered just now, with everything declared, so it needs no converging.
+ */
+async function orderOrRecover(
+  c: Connection,
+  inputs: GuestInputs,
+): Promise<{ guest: VirtualGuest; ordered: boolean }> {
   const name = inputs.resourceName;
   if (inputs.adoptId) {
     const guest = await c.guests.getInstance(Number(inputs.adoptId), DETAIL_MASK);
@@ -78,7 +84,7 @@ async function orderOrRecover(c: Connection, inputs: GuestInputs): Promise<Virtu
       );
     }
     say(`VirtualGuest "${name}": adopting existing guest ${guest.id}`);
-    return guest;
+    return { guest, ordered: false };
   }
   const token = inputs.creationToken ?? creationToken(inputs);
   const earlier = await earlierAttempt(c, name, token, inputs);
@@ -86,12 +92,12 @@ async function orderOrRecover(c: Connection, inputs: GuestInputs): Promise<Virtu
     say(
       `VirtualGuest "${name}": guest ${earlier.id} was ordered by an earlier unfinished create of this resource; adopting it, no new order`,
     );
-    return earlier;
+    return { guest: earlier, ordered: false };
   }
   say(
     `VirtualGuest "${name}": ordering ${inputs.hostname}.${inputs.domain} (${describeCost(inputs as GuestInputs & Partial<BilledCost>)})`,
   );
-  return createOnce({
+  const guest = await createOnce({
     what: `VirtualGuest "${name}" order`,
     write: async () => {
       await requireEngine();
@@ -105,16 +111,17 @@ async function orderOrRecover(c: Connection, inputs: GuestInputs): Promise<Virtu
     windowMs: outcomeWindowMs(),
     nextRun: `The next \`pulumi up\` looks for a guest tagged ${token} again before it orders one.`,
   });
+  return { guest, ordered: true };
 }
 
 /**
- * Marks the guest as handed to a state (the owned tag), keeping all its other tags. Done last,
- * right before the engine records the id, so that a create killed before it leaves a guest the
- * next attempt can still recognise as its own.
+ * Marks the guest as handed to a state (the owned tag), keeping all its other tags (`known`: as
+ * just read, else they are read now). Done last, right before the engine records the id, so that
+ * a create killed before it leaves a guest the next attempt can still recognise as its own.
  */
-export async function claim(c: Connection, id: number): Promise<void> {
+export async function claim(c: Connection, id: number, known?: VirtualGuest): Promise<void> {
   const tagsNow = async () => tagNames(await c.guests.getInstance(id, 'id,tagReferences.tag.name'));
-  const tags = await tagsNow();
+  const tags = known ? tagNames(known) : await tagsNow();
   if (tags.includes(OWNED_TAG)) return;
   await requireEngine();
   await writeIdempotent({
@@ -154,8 +161,8 @@ export async function converge(c: Connection, id: number, inputs: GuestInputs): 
 }
 
 export interface Settle {
-  /** Waits for readiness (if asked) and reads the outputs. */
-  (id: number): Promise<Bag>;
+  /** Waits for readiness (if asked) and reads the guest and its outputs. */
+  (id: number): Promise<{ guest: VirtualGuest; outs: Bag }>;
 }
 
 /**
@@ -169,14 +176,14 @@ export async function createGuest(
   settle: Settle,
 ): Promise<{ id: string; outs: Bag }> {
   const accountId = await accountIdOf(c);
-  const guest = await orderOrRecover(c, inputs);
+  const { guest, ordered } = await orderOrRecover(c, inputs);
   const id = guest.id;
   const token = inputs.adoptId ? undefined : (inputs.creationToken ?? creationToken(inputs));
   const kept = { ...inputs, creationToken: token, guestId: id, accountId };
   try {
-    await converge(c, id, inputs);
-    const outs = await settle(id);
-    await claim(c, id);
+    if (!ordered) await converge(c, id, inputs);
+    const { guest: settled, outs } = await settle(id);
+    await claim(c, id, settled);
     return { id: String(id), outs: { ...outs, creationToken: token, accountId } };
   } catch (err) {
     await claim(c, id).catch((claimErr: Error) =>

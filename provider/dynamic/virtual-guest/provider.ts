@@ -128,24 +128,30 @@ async function priced(c: Connection, guest: VirtualGuest, inputs: GuestInputs) {
   return computedOutputs(guest, price);
 }
 
-async function outputs(c: Connection, id: number, inputs: GuestInputs): Promise<Bag> {
-  const guest = await c.guests.getInstance(id, DETAIL_MASK);
+async function outputs(c: Connection, guest: VirtualGuest, inputs: GuestInputs): Promise<Bag> {
   return { ...inputs, ...(await priced(c, guest, inputs)) };
 }
 
-/** Waits for the guest if asked (a timeout raises `WaitTimeoutError`), then reads the outputs. */
-async function settle(c: Connection, id: number, inputs: GuestInputs): Promise<Bag> {
-  if (inputs.waitForReady) {
-    const name = inputs.resourceName;
-    await c.guests.waitForReady(id, {
-      timeoutMs: inputs.readyTimeoutMinutes * 60_000,
-      onProgress: (guest, elapsed) =>
-        say(
-          `VirtualGuest "${name}" (id ${id}): ${guestStatus(guest)} (${Math.round(elapsed / 1000)} s)`,
-        ),
-    });
-  }
-  return outputs(c, id, inputs);
+/**
+ * Waits for the guest if asked (a timeout raises `WaitTimeoutError`; the wait's last round is
+ * also the read), else reads it; then the outputs.
+ */
+async function settle(c: Connection, id: number, inputs: GuestInputs) {
+  const guest = inputs.waitForReady
+    ? await waitReady(c, id, inputs)
+    : await c.guests.getInstance(id, DETAIL_MASK);
+  return { guest, outs: await outputs(c, guest, inputs) };
+}
+
+function waitReady(c: Connection, id: number, inputs: GuestInputs): Promise<VirtualGuest> {
+  const name = inputs.resourceName;
+  return c.guests.waitForReady(id, {
+    timeoutMs: inputs.readyTimeoutMinutes * 60_000,
+    onProgress: (guest, elapsed) =>
+      say(
+        `VirtualGuest "${name}" (id ${id}): ${guestStatus(guest)} (${Math.round(elapsed / 1000)} s)`,
+      ),
+  });
 }
 
 async function create(news: Bag): Promise<pulumi.dynamic.CreateResult> {
@@ -193,8 +199,8 @@ async function update(id: string, olds: Bag, news: Bag): Promise<pulumi.dynamic.
   // A create that failed after its order may not have marked the guest owned; do it now.
   await claim(c, guestId);
   const guest = await c.guests.getInstance(guestId, DETAIL_MASK);
-  const outs = isReady(guest)
-    ? await outputs(c, guestId, inputs)
+  const { outs } = isReady(guest)
+    ? { outs: await outputs(c, guest, inputs) }
     : await settle(c, guestId, inputs);
   return { outs: { ...outs, accountId } };
 }
