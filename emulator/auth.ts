@@ -5,7 +5,7 @@
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { ApiFault, FaultCodes, publicFault } from './errors';
-import type { UserRec } from './records';
+import type { UserRec } from './services/account/model';
 import type { Store } from './store';
 import type { Authenticate } from './wire';
 

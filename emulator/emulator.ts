@@ -3,7 +3,12 @@
  * the endpoint URL, the demo credentials and test controls (faults, stats, objects, close).
  */
 import type { AddressInfo } from 'node:net';
-import { newAccountOps, randomKey, usernameTaken, type AccountCredentials } from './accounts';
+import {
+  newAccountOps,
+  randomKey,
+  usernameTaken,
+  type AccountCredentials,
+} from './services/account/model';
 import { adminHandler, type AdminApi } from './admin';
 import { findUser } from './auth';
 import { FaultInjector, type FaultOptions, type FaultState } from './faults';
@@ -14,8 +19,8 @@ import { applySeed, seededAccounts, type SeedName, type SeededAccounts } from '.
 import { createHttpServer } from './server';
 import type { Settings } from './services/context';
 import { StatsCounter, type EmulatorStats } from './stats';
-import { Store } from './store';
-import type { TableName } from './records';
+import { Store, type TableName } from './store';
+import { TABLES } from './services/registry';
 
 export interface EmulatorOptions {
   /** 0 (default) picks a free port. */
@@ -77,7 +82,7 @@ const DEFAULTS = {
 
 export async function startEmulator(options: EmulatorOptions = {}): Promise<EmulatorHandle> {
   const log = options.log ?? (() => {});
-  const store = new Store();
+  const store = new Store(TABLES);
   let journal: Journal | null = null;
   if (options.dataDir) {
     const opened = await Journal.open(options.dataDir, {
@@ -113,21 +118,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     writes: store.writes,
     journal: journal?.stats(),
     objects: Object.fromEntries(
-      (
-        [
-          'accounts',
-          'users',
-          'guests',
-          'hardware',
-          'tickets',
-          'ticketUpdates',
-          'dnsDomains',
-          'dnsRecords',
-          'ipAddresses',
-          'billingItems',
-          'tags',
-        ] as TableName[]
-      ).map((t) => [t, store.count(t)]),
+      (Object.keys(TABLES) as TableName[]).map((t) => [t, store.count(t)]),
     ),
   });
 

@@ -10,13 +10,25 @@
  * legacy.example.net, a ticket and the zone other.example.org. `empty` adds no objects.
  */
 import { createHash } from 'node:crypto';
-import { derivedKey, newAccountOps, newUserOps, type AccountCredentials } from './accounts';
+import { DATACENTERS } from './catalog';
 import { parseFilterDate } from './dates';
-import type { DnsRecordRec, HardwareRec, TicketRec, TicketUpdateRec } from './records';
-import { buildGuest } from './services/guest-records';
-import { checkGuestTemplate } from './services/guest-template';
+import {
+  derivedKey,
+  newAccountOps,
+  newUserOps,
+  type AccountCredentials,
+} from './services/account/model';
+import type { DnsRecordRec } from './services/dns/model';
+import type { HardwareRec } from './services/hardware/model';
+import {
+  TICKET_CLOSED,
+  TICKET_OPEN,
+  type TicketRec,
+  type TicketUpdateRec,
+} from './services/ticket/model';
+import { checkGuestTemplate } from './services/virtual-guest/handlers';
+import { buildGuest } from './services/virtual-guest/model';
 import type { Store, WriteOp } from './store';
-import { TICKET_CLOSED, TICKET_OPEN, DATACENTERS } from './catalog';
 
 export type SeedName = 'demo' | 'empty';
 

@@ -7,8 +7,9 @@ import { invalidParams, objectNotFound } from '../errors';
 import { compileFilter, matches, sortByFilter, type FilterNode } from '../query/filter';
 import { validateMask, type Mask } from '../query/mask';
 import { project } from '../query/project';
-import type { AccountRec, UserRec } from '../records';
+import type { AccountRec, UserRec } from './account/model';
 import { typeDef, type ViewContext } from '../schema';
+import { isStruct } from '../validators';
 
 export interface Settings {
   provisioningDelayMs: number;
@@ -40,9 +41,6 @@ export interface CallResult {
 
 // ---------------------------------------------------------------------------------------------
 // Arguments
-
-const isStruct = (v: unknown): v is Record<string, unknown> =>
-  v !== null && typeof v === 'object' && !Array.isArray(v) && !Buffer.isBuffer(v);
 
 export function expectArgs(
   ctx: CallContext,

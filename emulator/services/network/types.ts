@@ -1,0 +1,181 @@
+/**
+ * Svc_Network_Vlan and Svc_Network_Subnet (derived per account, datacenter and space, see
+ * model.ts), Svc_Virtual_Guest_Network_Component (a guest's NICs) and
+ * Svc_Network_Subnet_IpAddress (the stored IP records).
+ */
+import { datacenterById, DEFAULT_DATACENTER } from '../../catalog';
+import { formatApiDate } from '../../dates';
+import { defineType, sameAccount, type ViewContext } from '../../schema';
+import { isProvisioned, sized, type GuestRec } from '../virtual-guest/model';
+import {
+  subnetById,
+  subnetFor,
+  vlanFor,
+  type IpAddressRec,
+  type Space,
+  type SubnetView,
+  type VlanView,
+} from './model';
+
+const guestsOn = (
+  net: { accountId: number; datacenter: { id: number }; space: Space },
+  ctx: ViewContext,
+) =>
+  ctx.store
+    .by('guests', 'accountId', net.accountId)
+    .filter((g) => g.datacenterId === net.datacenter.id && (net.space === 'PRIVATE' || g.publicIp));
+
+/** One of a guest's NICs: eth0 private (port 0), eth1 public (port 1, absent when private-only). */
+export interface NicView {
+  guest: GuestRec;
+  space: Space;
+  ip: NonNullable<GuestRec['publicIp']>;
+}
+
+export function networkComponents(g: GuestRec): NicView[] {
+  const out: NicView[] = [{ guest: g, space: 'PRIVATE', ip: g.backendIp }];
+  if (g.publicIp) out.push({ guest: g, space: 'PUBLIC', ip: g.publicIp });
+  return out;
+}
+
+const mac = (id: number) =>
+  `06:${[id >> 24, id >> 16, id >> 8, id].map((b) => (b & 255).toString(16).padStart(2, '0')).join(':')}:00`;
+
+const datacenterOf = (g: { datacenterId: number }) =>
+  datacenterById(g.datacenterId) ?? DEFAULT_DATACENTER;
+const vlanOfNic = (n: NicView) => vlanFor(n.guest.accountId, datacenterOf(n.guest), n.space);
+const subnetOfNic = (n: NicView) => subnetFor(n.guest.accountId, datacenterOf(n.guest), n.space);
+
+/** The VLANs of a guest's NICs, private first. */
+export const guestVlans = (g: GuestRec): VlanView[] => networkComponents(g).map(vlanOfNic);
+
+/** The VLANs of an object in a datacenter with public and private NICs (hardware). */
+export const datacenterVlans = (accountId: number, datacenterId: number): VlanView[] =>
+  (['PRIVATE', 'PUBLIC'] as const).map((space) =>
+    vlanFor(accountId, datacenterOf({ datacenterId }), space),
+  );
+
+defineType<NicView>('Svc_Virtual_Guest_Network_Component', {
+  locals: {
+    id: (n) => n.ip.componentId,
+    guestId: (n) => n.guest.id,
+    name: () => 'eth',
+    port: (n) => (n.space === 'PUBLIC' ? 1 : 0),
+    maxSpeed: (n, ctx) => sized(n.guest, ctx.now).networkSpeed,
+    speed: (n, ctx) => (isProvisioned(n.guest, ctx.now) ? sized(n.guest, ctx.now).networkSpeed : 0),
+    status: () => 'ACTIVE',
+    primaryIpAddress: (n, ctx) => (isProvisioned(n.guest, ctx.now) ? n.ip.address : undefined),
+    macAddress: (n) => mac(n.ip.componentId),
+    networkId: (n) => vlanOfNic(n).id,
+    createDate: (n) => formatApiDate(n.guest.createDate),
+    modifyDate: (n) => formatApiDate(n.guest.createDate),
+  },
+  relations: {
+    guest: { type: 'Svc_Virtual_Guest', get: (n) => n.guest },
+    networkVlan: { type: 'Svc_Network_Vlan', get: vlanOfNic },
+    primarySubnet: { type: 'Svc_Network_Subnet', get: subnetOfNic },
+    subnets: { type: 'Svc_Network_Subnet', many: true, get: (n) => [subnetOfNic(n)] },
+    primaryIpAddressRecord: {
+      type: 'Svc_Network_Subnet_IpAddress',
+      get: (n, ctx) => sameAccount(ctx.store.get('ipAddresses', n.ip.id), ctx),
+    },
+  },
+});
+
+defineType<VlanView>('Svc_Network_Vlan', {
+  locals: {
+    id: (v) => v.id,
+    accountId: (v) => v.accountId,
+    vlanNumber: (v) => v.vlanNumber,
+    fullyQualifiedName: (v) =>
+      `${v.datacenter.name}.${v.space === 'PUBLIC' ? 'fcr01' : 'bcr01'}.${v.vlanNumber}`,
+    primarySubnetId: (v) => v.subnetId,
+  },
+  onDemand: { networkSpace: (v) => v.space },
+  relations: {
+    primarySubnet: { type: 'Svc_Network_Subnet', get: (v) => subnetById(v.subnetId) },
+    primarySubnets: {
+      type: 'Svc_Network_Subnet',
+      many: true,
+      get: (v) => [subnetById(v.subnetId)],
+    },
+    subnets: { type: 'Svc_Network_Subnet', many: true, get: (v) => [subnetById(v.subnetId)] },
+    virtualGuests: { type: 'Svc_Virtual_Guest', many: true, get: guestsOn },
+    guestNetworkComponents: {
+      type: 'Svc_Virtual_Guest_Network_Component',
+      many: true,
+      get: (v, ctx) =>
+        guestsOn(v, ctx).flatMap((g) => networkComponents(g).filter((n) => n.space === v.space)),
+    },
+  },
+});
+
+defineType<SubnetView>('Svc_Network_Subnet', {
+  locals: {
+    id: (s) => s.id,
+    networkIdentifier: (s) => s.networkIdentifier,
+    cidr: (s) => s.cidr,
+    netmask: (s) => s.netmask,
+    gateway: (s) => s.gateway,
+    broadcastAddress: (s) => s.broadcastAddress,
+    totalIpAddresses: (s) => s.totalIpAddresses,
+    usableIpAddressCount: (s) => s.usableIpAddressCount,
+    networkVlanId: (s) => s.vlanId,
+    subnetType: (s) => (s.space === 'PUBLIC' ? 'PRIMARY' : 'ADDITIONAL_PRIMARY'),
+    version: () => 4,
+    sortOrder: () => '0',
+    isCustomerOwned: () => false,
+    isCustomerRoutable: () => false,
+  },
+  onDemand: { addressSpace: (s) => s.space },
+  relations: {
+    networkVlan: {
+      type: 'Svc_Network_Vlan',
+      get: (s) => vlanFor(s.accountId, s.datacenter, s.space),
+    },
+    datacenter: { type: 'Svc_Location_Datacenter', get: (s) => s.datacenter },
+    ipAddresses: {
+      type: 'Svc_Network_Subnet_IpAddress',
+      many: true,
+      get: (s, ctx) =>
+        ctx.store.by('ipAddresses', 'accountId', s.accountId).filter((i) => i.subnetId === s.id),
+    },
+    virtualGuests: { type: 'Svc_Virtual_Guest', many: true, get: guestsOn },
+  },
+});
+
+defineType<IpAddressRec>('Svc_Network_Subnet_IpAddress', {
+  locals: {
+    id: (i) => i.id,
+    ipAddress: (i) => i.ipAddress,
+    subnetId: (i) => i.subnetId,
+    isBroadcast: () => false,
+    isGateway: () => false,
+    isNetwork: () => false,
+    isReserved: () => false,
+    note: (i) => i.note,
+  },
+  relations: {
+    subnet: {
+      type: 'Svc_Network_Subnet',
+      get: (i, ctx) => sameAccount(subnetById(i.subnetId), ctx),
+    },
+    virtualGuest: {
+      type: 'Svc_Virtual_Guest',
+      get: (i, ctx) =>
+        i.guestId ? sameAccount(ctx.store.get('guests', i.guestId), ctx) : undefined,
+    },
+    guestNetworkComponent: {
+      type: 'Svc_Virtual_Guest_Network_Component',
+      get: (i, ctx) => {
+        const guest = i.guestId ? sameAccount(ctx.store.get('guests', i.guestId), ctx) : undefined;
+        return guest && networkComponents(guest).find((n) => n.ip.id === i.id);
+      },
+    },
+    hardware: {
+      type: 'Svc_Hardware',
+      get: (i, ctx) =>
+        i.hardwareId ? sameAccount(ctx.store.get('hardware', i.hardwareId), ctx) : undefined,
+    },
+  },
+});
