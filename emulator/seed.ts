@@ -218,6 +218,22 @@ function zone(
 }
 
 function demoObjects(store: Store, accountId: number, userId: number): WriteOp[] {
+  const servers = demoServers(store, accountId);
+  return [
+    ...servers.ops,
+    ...demoTickets(store, accountId, userId, servers),
+    ...zone(store, accountId, 'example.com', [
+      ['@', 'a', '192.0.2.10', 86400],
+      ['www', 'cname', 'example.com.', 3600],
+      ['mail', 'a', '192.0.2.20', 86400],
+      ['@', 'mx', 'mail.example.com.', 86400, 10],
+      ['@', 'txt', 'v=spf1 mx -all', 3600],
+    ]),
+  ];
+}
+
+/** Two bare metal servers with their addresses, and the web front end's address. */
+function demoServers(store: Store, accountId: number) {
   const db = hardware(store, accountId, 'db01', 'dal10', ['192.0.2.21', '10.10.0.21'], 8, 64);
   const backup = hardware(
     store,
@@ -246,10 +262,21 @@ function demoObjects(store: Store, accountId: number, userId: number): WriteOp[]
       note: hardwareId === undefined ? 'web front end (example.com)' : undefined,
     },
   }));
-  return [
+  const ops: WriteOp[] = [
     { put: 'hardware', record: db },
     { put: 'hardware', record: backup },
     ...ips,
+  ];
+  return { db, backup, ops };
+}
+
+function demoTickets(
+  store: Store,
+  accountId: number,
+  userId: number,
+  { db, backup }: { db: HardwareRec; backup: HardwareRec },
+): WriteOp[] {
+  return [
     ...ticket(store, accountId, userId, {
       title: 'Disk warning on db01',
       subjectId: 1005,
@@ -297,13 +324,6 @@ function demoObjects(store: Store, accountId: number, userId: number): WriteOp[]
         ['Why does the invoice show two backup servers?', 'USER', '2026-03-01T08:15:00-06:00'],
       ],
     }),
-    ...zone(store, accountId, 'example.com', [
-      ['@', 'a', '192.0.2.10', 86400],
-      ['www', 'cname', 'example.com.', 3600],
-      ['mail', 'a', '192.0.2.20', 86400],
-      ['@', 'mx', 'mail.example.com.', 86400, 10],
-      ['@', 'txt', 'v=spf1 mx -all', 3600],
-    ]),
   ];
 }
 

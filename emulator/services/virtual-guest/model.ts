@@ -262,30 +262,9 @@ export function buildGuest(
   options: BuildOptions,
 ): { guest: GuestRec; ops: WriteOp[] } {
   const id = store.nextId('guests');
-  const hourly = order.prices.reduce((sum, p) => sum + p.hourly, 0);
-  const billing: BillingItemRec = {
-    id: store.nextId('billingItems'),
-    accountId,
-    categoryCode: 'guest_core',
-    description: `${order.startCpus} x vCPU, ${order.maxMemory / 1024} GB RAM, ${order.os.referenceCode}`,
-    hourlyFlag: order.hourly,
-    hourlyRecurringFee: money(hourly, 4),
-    recurringFee: money(monthlyFromHourly(hourly), 2),
-    createDate: options.now,
-    resourceTableId: id,
-  };
-  const ipRecord = (isPublic: boolean): IpAddressRec => {
-    const ipId = store.nextId('ipAddresses');
-    const subnet = subnetFor(accountId, order.datacenter, isPublic ? 'PUBLIC' : 'PRIVATE');
-    return {
-      id: ipId,
-      accountId,
-      ipAddress: addressIn(subnet, ipId),
-      isPublic,
-      subnetId: subnet.id,
-      guestId: id,
-    };
-  };
+  const billing = billingItemOf(store, accountId, id, order, options.now);
+  const ipRecord = (isPublic: boolean) =>
+    newIpRecord(store, accountId, id, order.datacenter, isPublic);
   const backend = ipRecord(false);
   const pub = order.privateOnly ? undefined : ipRecord(true);
   const tags = resolveTags(store, accountId, order.tags, { known: options.tagCache });
@@ -332,6 +311,48 @@ export function buildGuest(
     { put: 'guests', record: guest },
   ];
   return { guest, ops };
+}
+
+/** The guest's billing item: the whole order's fees (the API's children are derived from it). */
+function billingItemOf(
+  store: Store,
+  accountId: number,
+  guestId: number,
+  order: GuestOrder,
+  now: number,
+): BillingItemRec {
+  const hourly = order.prices.reduce((sum, p) => sum + p.hourly, 0);
+  return {
+    id: store.nextId('billingItems'),
+    accountId,
+    categoryCode: 'guest_core',
+    description: `${order.startCpus} x vCPU, ${order.maxMemory / 1024} GB RAM, ${order.os.referenceCode}`,
+    hourlyFlag: order.hourly,
+    hourlyRecurringFee: money(hourly, 4),
+    recurringFee: money(monthlyFromHourly(hourly), 2),
+    createDate: now,
+    resourceTableId: guestId,
+  };
+}
+
+/** A guest's address in its account's public or private subnet at the datacenter. */
+function newIpRecord(
+  store: Store,
+  accountId: number,
+  guestId: number,
+  datacenter: Datacenter,
+  isPublic: boolean,
+): IpAddressRec {
+  const ipId = store.nextId('ipAddresses');
+  const subnet = subnetFor(accountId, datacenter, isPublic ? 'PUBLIC' : 'PRIVATE');
+  return {
+    id: ipId,
+    accountId,
+    ipAddress: addressIn(subnet, ipId),
+    isPublic,
+    subnetId: subnet.id,
+    guestId,
+  };
 }
 
 /** Writes that cancel a guest now; refused while a transaction (provisioning) is running. */
