@@ -14,15 +14,14 @@
  * and nothing else.
  */
 import properties from './sldn-properties.json';
-import type { UserRec } from './services/account/model';
-import type { Store } from './store';
+import type { Store, Tables } from './store';
 
 /** What a property getter may look at: the store, the clock and the caller. */
 export interface ViewContext {
   store: Store;
   now: number;
   accountId: number;
-  user: UserRec | null;
+  user: Tables['users'] | null;
 }
 
 type Getter<T> = (object: T, ctx: ViewContext) => unknown;

@@ -7,8 +7,8 @@ import { invalidParams, objectNotFound } from '../errors';
 import { compileFilter, matches, sortByFilter, type FilterNode } from '../query/filter';
 import { validateMask, type Mask } from '../query/mask';
 import { project } from '../query/project';
-import type { AccountRec, UserRec } from './account/model';
 import { typeDef, type ViewContext } from '../schema';
+import type { Tables } from '../store';
 import { isStruct } from '../validators';
 
 export interface Settings {
@@ -29,8 +29,8 @@ export interface CallContext extends ViewContext {
 
 /** A context for a method that needs a signed-in caller. */
 export interface AuthedContext extends CallContext {
-  user: UserRec;
-  account: AccountRec;
+  user: Tables['users'];
+  account: Tables['accounts'];
 }
 
 export interface CallResult {

@@ -2,8 +2,7 @@
 import { datacenterById } from '../../catalog';
 import { formatApiDate } from '../../dates';
 import { defineType, definePlainType, type ViewContext } from '../../schema';
-import { subnetById, type VlanView } from '../network/model';
-import { datacenterVlans, guestVlans } from '../network/types';
+import { datacenterVlans, guestVlans, subnetById, type VlanView } from '../network/model';
 import { TICKET_CLOSED, TICKET_OPEN } from '../ticket/model';
 import type { AccountRec, UserRec } from './model';
 

@@ -2,7 +2,7 @@
 import { datacenterById } from '../../catalog';
 import { formatApiDate } from '../../dates';
 import { defineType, definePlainType } from '../../schema';
-import { datacenterVlans } from '../network/types';
+import { datacenterVlans } from '../network/model';
 import type { HardwareRec } from './model';
 
 definePlainType('Svc_Hardware_Status', ['id', 'status']);

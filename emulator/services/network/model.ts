@@ -6,8 +6,8 @@
  * address is its subnet's network plus a host number taken from the record's unique id. The IP
  * address records are stored (a guest's are created with it, a server's are seeded).
  */
-import { DATACENTERS, type Datacenter } from '../../catalog';
-import { table, type RecordsOf } from '../../store';
+import { DATACENTERS, DEFAULT_DATACENTER, datacenterById, type Datacenter } from '../../catalog';
+import { table, type RecordsOf, type Tables } from '../../store';
 
 export interface IpAddressRec {
   id: number;
@@ -123,3 +123,36 @@ export function addressIn(subnet: SubnetView, ipId: number): string {
   const host = 2 + (ipId % 65_532);
   return `${subnet.prefix}.${host >> 8}.${host & 255}`;
 }
+
+// ---------------------------------------------------------------------------------------------
+// The networks of guests and servers
+
+type Guest = Tables['guests'];
+
+/** One of a guest's NICs: eth0 private (port 0), eth1 public (port 1, absent when private-only). */
+export interface NicView {
+  guest: Guest;
+  space: Space;
+  ip: NonNullable<Guest['publicIp']>;
+}
+
+export function networkComponents(g: Guest): NicView[] {
+  const out: NicView[] = [{ guest: g, space: 'PRIVATE', ip: g.backendIp }];
+  if (g.publicIp) out.push({ guest: g, space: 'PUBLIC', ip: g.publicIp });
+  return out;
+}
+
+const datacenterOf = (g: { datacenterId: number }) =>
+  datacenterById(g.datacenterId) ?? DEFAULT_DATACENTER;
+export const vlanOfNic = (n: NicView) => vlanFor(n.guest.accountId, datacenterOf(n.guest), n.space);
+export const subnetOfNic = (n: NicView) =>
+  subnetFor(n.guest.accountId, datacenterOf(n.guest), n.space);
+
+/** The VLANs of a guest's NICs, private first. */
+export const guestVlans = (g: Guest): VlanView[] => networkComponents(g).map(vlanOfNic);
+
+/** The VLANs of an object in a datacenter with public and private NICs (hardware). */
+export const datacenterVlans = (accountId: number, datacenterId: number): VlanView[] =>
+  (['PRIVATE', 'PUBLIC'] as const).map((space) =>
+    vlanFor(accountId, datacenterOf({ datacenterId }), space),
+  );

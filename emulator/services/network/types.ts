@@ -1,15 +1,12 @@
 /**
  * Svc_Network_Vlan and Svc_Network_Subnet (derived per account, datacenter and space, see
- * model.ts), Svc_Virtual_Guest_Network_Component (a guest's NICs) and
- * Svc_Network_Subnet_IpAddress (the stored IP records).
+ * model.ts) and Svc_Network_Subnet_IpAddress (the stored IP records). A guest's NICs
+ * (Svc_Virtual_Guest_Network_Component) are defined with the guest.
  */
-import { datacenterById, DEFAULT_DATACENTER } from '../../catalog';
-import { formatApiDate } from '../../dates';
 import { defineType, sameAccount, type ViewContext } from '../../schema';
-import { isProvisioned, sized, type GuestRec } from '../virtual-guest/model';
 import {
+  networkComponents,
   subnetById,
-  subnetFor,
   vlanFor,
   type IpAddressRec,
   type Space,
@@ -24,63 +21,6 @@ const guestsOn = (
   ctx.store
     .by('guests', 'accountId', net.accountId)
     .filter((g) => g.datacenterId === net.datacenter.id && (net.space === 'PRIVATE' || g.publicIp));
-
-/** One of a guest's NICs: eth0 private (port 0), eth1 public (port 1, absent when private-only). */
-export interface NicView {
-  guest: GuestRec;
-  space: Space;
-  ip: NonNullable<GuestRec['publicIp']>;
-}
-
-export function networkComponents(g: GuestRec): NicView[] {
-  const out: NicView[] = [{ guest: g, space: 'PRIVATE', ip: g.backendIp }];
-  if (g.publicIp) out.push({ guest: g, space: 'PUBLIC', ip: g.publicIp });
-  return out;
-}
-
-const mac = (id: number) =>
-  `06:${[id >> 24, id >> 16, id >> 8, id].map((b) => (b & 255).toString(16).padStart(2, '0')).join(':')}:00`;
-
-const datacenterOf = (g: { datacenterId: number }) =>
-  datacenterById(g.datacenterId) ?? DEFAULT_DATACENTER;
-const vlanOfNic = (n: NicView) => vlanFor(n.guest.accountId, datacenterOf(n.guest), n.space);
-const subnetOfNic = (n: NicView) => subnetFor(n.guest.accountId, datacenterOf(n.guest), n.space);
-
-/** The VLANs of a guest's NICs, private first. */
-export const guestVlans = (g: GuestRec): VlanView[] => networkComponents(g).map(vlanOfNic);
-
-/** The VLANs of an object in a datacenter with public and private NICs (hardware). */
-export const datacenterVlans = (accountId: number, datacenterId: number): VlanView[] =>
-  (['PRIVATE', 'PUBLIC'] as const).map((space) =>
-    vlanFor(accountId, datacenterOf({ datacenterId }), space),
-  );
-
-defineType<NicView>('Svc_Virtual_Guest_Network_Component', {
-  locals: {
-    id: (n) => n.ip.componentId,
-    guestId: (n) => n.guest.id,
-    name: () => 'eth',
-    port: (n) => (n.space === 'PUBLIC' ? 1 : 0),
-    maxSpeed: (n, ctx) => sized(n.guest, ctx.now).networkSpeed,
-    speed: (n, ctx) => (isProvisioned(n.guest, ctx.now) ? sized(n.guest, ctx.now).networkSpeed : 0),
-    status: () => 'ACTIVE',
-    primaryIpAddress: (n, ctx) => (isProvisioned(n.guest, ctx.now) ? n.ip.address : undefined),
-    macAddress: (n) => mac(n.ip.componentId),
-    networkId: (n) => vlanOfNic(n).id,
-    createDate: (n) => formatApiDate(n.guest.createDate),
-    modifyDate: (n) => formatApiDate(n.guest.createDate),
-  },
-  relations: {
-    guest: { type: 'Svc_Virtual_Guest', get: (n) => n.guest },
-    networkVlan: { type: 'Svc_Network_Vlan', get: vlanOfNic },
-    primarySubnet: { type: 'Svc_Network_Subnet', get: subnetOfNic },
-    subnets: { type: 'Svc_Network_Subnet', many: true, get: (n) => [subnetOfNic(n)] },
-    primaryIpAddressRecord: {
-      type: 'Svc_Network_Subnet_IpAddress',
-      get: (n, ctx) => sameAccount(ctx.store.get('ipAddresses', n.ip.id), ctx),
-    },
-  },
-});
 
 defineType<VlanView>('Svc_Network_Vlan', {
   locals: {

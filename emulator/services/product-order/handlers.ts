@@ -13,17 +13,17 @@ import { invalidParams, invalidValue, publicFault } from '../../errors';
 import { isStruct, readFlag } from '../../validators';
 import { expectArgs, ok, owned, type AuthedContext } from '../context';
 import { serviceFolder } from '../service';
-import { activeTransaction, sized, type GuestRec, type GuestSize } from '../virtual-guest/model';
 import {
-  UPGRADE,
-  container,
+  activeTransaction,
   datacenterOf,
   diskSizeOf,
-  place,
+  sized,
   upgradePrices,
-  type CheckedUpgrade,
+  type GuestRec,
+  type GuestSize,
   type UpgradePriceView,
-} from './model';
+} from '../virtual-guest/model';
+import { UPGRADE, container, place, type CheckedUpgrade } from './model';
 import './types';
 
 function items(value: unknown, field: string): unknown[] {

@@ -4,7 +4,7 @@
  */
 import { money, monthlyFromHourly } from '../../catalog';
 import { defineType, definePlainType } from '../../schema';
-import type { UpgradePriceView } from './model';
+import type { UpgradePriceView } from '../virtual-guest/model';
 
 const CATEGORIES: Record<string, { id: number; name: string }> = {
   guest_core: { id: 80, name: 'Computing Instance' },

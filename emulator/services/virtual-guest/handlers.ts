@@ -53,7 +53,6 @@ import {
   stringArg,
   type AuthedContext,
 } from '../context';
-import { upgradePrices } from '../product-order/model';
 import { serviceFolder, type MethodDef } from '../service';
 import { checkSshKeyIds } from '../ssh-key/model';
 import {
@@ -64,6 +63,7 @@ import {
   sized,
   tables,
   tagsByName,
+  upgradePrices,
   type GuestOrder,
   type GuestRec,
 } from './model';

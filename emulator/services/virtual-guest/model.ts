@@ -8,6 +8,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import {
+  CPU_OPTIONS,
+  DEFAULT_DATACENTER,
+  DISK_SIZES,
+  EXTRA_DISK_SIZES,
+  MEMORY_OPTIONS,
+  NETWORK_SPEEDS,
   cpuPrice,
   datacenterById,
   diskPrice,
@@ -24,8 +30,7 @@ import {
 } from '../../catalog';
 import { formatApiDate } from '../../dates';
 import { publicFault } from '../../errors';
-import { table, type RecordsOf, type Store, type WriteOp } from '../../store';
-import type { BillingItemRec } from '../billing-item/model';
+import { table, type RecordsOf, type Store, type Tables, type WriteOp } from '../../store';
 import { addressIn, subnetFor, type IpAddressRec } from '../network/model';
 
 export interface TagRec {
@@ -320,7 +325,7 @@ function billingItemOf(
   guestId: number,
   order: GuestOrder,
   now: number,
-): BillingItemRec {
+): Tables['billingItems'] {
   const hourly = order.prices.reduce((sum, p) => sum + p.hourly, 0);
   return {
     id: store.nextId('billingItems'),
@@ -387,4 +392,64 @@ export function guestPrices(g: GuestRec): Price[] {
     ...g.blockDevices.map((d, i) => diskPrice(d.capacity, g.localDiskFlag, i)),
   ];
   return datacenter ? prices.map((p) => priceAt(p, datacenter)) : prices;
+}
+
+// ---------------------------------------------------------------------------------------------
+// What a guest may be upgraded to (Virtual_Guest.getUpgradeItemPrices, Product_Order)
+
+const MAX_DISKS = 5;
+const ALL_DISK_SIZES = [...new Set([...DISK_SIZES, ...EXTRA_DISK_SIZES])].sort((a, b) => a - b);
+
+/** One upgrade price: a catalog price at a datacenter, the categories it fills and its size. */
+export interface UpgradePriceView {
+  price: Price;
+  /** `guest_core`, `ram`, `port_speed`, `guest_disk0` .. `guest_disk4`. */
+  categories: readonly string[];
+  capacity: number;
+  units: string;
+}
+
+export const datacenterOf = (g: GuestRec) => datacenterById(g.datacenterId) ?? DEFAULT_DATACENTER;
+
+/**
+ * The prices `g` may be upgraded to at its datacenter: other CPU counts, memory sizes and port
+ * speeds (smaller ones only with `downgrades`), and for each disk position a larger size, or any
+ * size for a position the guest has no disk in yet. Disks never shrink.
+ */
+export function upgradePrices(g: GuestRec, downgrades: boolean): UpgradePriceView[] {
+  const dc = datacenterOf(g);
+  const at = (price: Price, categories: string[], capacity: number, units: string) => ({
+    price: priceAt(price, dc),
+    categories,
+    capacity,
+    units,
+  });
+  const wanted = (value: number, now: number) => value !== now && (downgrades || value > now);
+  const prices: UpgradePriceView[] = [
+    ...CPU_OPTIONS.filter((n) => wanted(n, g.startCpus)).map((n) =>
+      at(cpuPrice(n), ['guest_core'], n, 'CORE'),
+    ),
+    ...MEMORY_OPTIONS.filter((mb) => wanted(mb, g.maxMemory)).map((mb) =>
+      at(memoryPrice(mb), ['ram'], mb / 1024, 'GB'),
+    ),
+    ...NETWORK_SPEEDS.filter((s) => wanted(s, g.networkSpeed)).map((s) =>
+      at(networkPrice(s), ['port_speed'], s, 'Mbps'),
+    ),
+  ];
+  for (const gb of ALL_DISK_SIZES) {
+    const categories = [];
+    for (let i = 0; i < MAX_DISKS; i += 1) {
+      const disk = g.blockDevices[i];
+      const offered = (i === 0 ? DISK_SIZES : EXTRA_DISK_SIZES).includes(gb);
+      if (offered && (disk ? gb > disk.capacity : i > 0)) categories.push(`guest_disk${i}`);
+    }
+    if (categories.length > 0)
+      prices.push(at(diskPrice(gb, g.localDiskFlag), categories, gb, 'GB'));
+  }
+  return prices;
+}
+
+/** The size of a disk price id for a guest's kind of disk (local or SAN), at any location. */
+export function diskSizeOf(g: GuestRec, id: number): number | undefined {
+  return ALL_DISK_SIZES.find((gb) => diskPrice(gb, g.localDiskFlag).id === id % 100_000);
 }

@@ -5,8 +5,14 @@
  */
 import { datacenterById, findOs, OPERATING_SYSTEMS } from '../../catalog';
 import { formatApiDate } from '../../dates';
-import { defineType, definePlainType, type ViewContext } from '../../schema';
-import { guestVlans, networkComponents } from '../network/types';
+import { defineType, definePlainType, sameAccount, type ViewContext } from '../../schema';
+import {
+  guestVlans,
+  networkComponents,
+  subnetOfNic,
+  vlanOfNic,
+  type NicView,
+} from '../network/model';
 import {
   activeTransaction,
   isProvisioned,
@@ -315,5 +321,35 @@ defineType<OsComponentView>(['Svc_Software_Component_OperatingSystem', 'Svc_Soft
       get: (o) => softwareDescription(o.guest.osCode),
     },
     virtualGuest: { type: 'Svc_Virtual_Guest', get: (o) => o.guest },
+  },
+});
+
+const mac = (id: number) =>
+  `06:${[id >> 24, id >> 16, id >> 8, id].map((b) => (b & 255).toString(16).padStart(2, '0')).join(':')}:00`;
+
+defineType<NicView>('Svc_Virtual_Guest_Network_Component', {
+  locals: {
+    id: (n) => n.ip.componentId,
+    guestId: (n) => n.guest.id,
+    name: () => 'eth',
+    port: (n) => (n.space === 'PUBLIC' ? 1 : 0),
+    maxSpeed: (n, ctx) => sized(n.guest, ctx.now).networkSpeed,
+    speed: (n, ctx) => (isProvisioned(n.guest, ctx.now) ? sized(n.guest, ctx.now).networkSpeed : 0),
+    status: () => 'ACTIVE',
+    primaryIpAddress: (n, ctx) => (isProvisioned(n.guest, ctx.now) ? n.ip.address : undefined),
+    macAddress: (n) => mac(n.ip.componentId),
+    networkId: (n) => vlanOfNic(n).id,
+    createDate: (n) => formatApiDate(n.guest.createDate),
+    modifyDate: (n) => formatApiDate(n.guest.createDate),
+  },
+  relations: {
+    guest: { type: 'Svc_Virtual_Guest', get: (n) => n.guest },
+    networkVlan: { type: 'Svc_Network_Vlan', get: vlanOfNic },
+    primarySubnet: { type: 'Svc_Network_Subnet', get: subnetOfNic },
+    subnets: { type: 'Svc_Network_Subnet', many: true, get: (n) => [subnetOfNic(n)] },
+    primaryIpAddressRecord: {
+      type: 'Svc_Network_Subnet_IpAddress',
+      get: (n, ctx) => sameAccount(ctx.store.get('ipAddresses', n.ip.id), ctx),
+    },
   },
 });
