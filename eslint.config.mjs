@@ -25,6 +25,12 @@ export default tseslint.config(
         },
       ],
       '@typescript-eslint/no-misused-promises': 'error',
+      // Emulator models add their tables to the store's `Tables` by declaration merging:
+      // `interface Tables extends RecordsOf<typeof tables> {}`.
+      '@typescript-eslint/no-empty-object-type': [
+        'error',
+        { allowInterfaces: 'with-single-extends' },
+      ],
       '@typescript-eslint/no-unused-vars': [
         'error',
         { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },

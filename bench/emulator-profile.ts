@@ -8,13 +8,13 @@ import { populateGuests } from '../emulator/populate';
 import { parseMaskString } from '../emulator/query/mask';
 import { applySeed } from '../emulator/seed';
 import { list, type CallContext } from '../emulator/services/context';
-import '../emulator/services/register';
+import { TABLES } from '../emulator/services/registry';
 import { Store } from '../emulator/store';
 import { encodeResponse } from '../emulator/wire';
 import { GUEST_FILTER, GUEST_MASK } from './support/guest-query';
 
 async function main(): Promise<void> {
-  const store = new Store();
+  const store = new Store(TABLES);
   await applySeed(store, 'empty');
   await populateGuests(store, 318001, 10_000);
   const filter = GUEST_FILTER;

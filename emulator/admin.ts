@@ -18,7 +18,7 @@
  *   POST   /_emulator/compact                         snapshot + truncate the journal now
  */
 import type * as http from 'node:http';
-import type { AccountCredentials } from './accounts';
+import type { AccountCredentials } from './services/account/model';
 import type { FaultInjector, FaultOptions } from './faults';
 import type { AccountObjects } from './inventory';
 import type { Settings } from './services/context';

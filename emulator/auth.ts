@@ -5,9 +5,11 @@
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { ApiFault, FaultCodes, publicFault } from './errors';
-import type { UserRec } from './records';
-import type { Store } from './store';
+import type { Store, Tables } from './store';
 import type { Authenticate } from './wire';
+
+/** A user record (services/account/model.ts declares it; read through the store's tables). */
+type UserRec = Tables['users'];
 
 export const authFaults = {
   missing: () =>

@@ -319,28 +319,3 @@ export const findDatacenter = (name: string) =>
 export const datacenterById = (id: number) => DATACENTERS.find((d) => d.id === id);
 export const findOs = (code: string) =>
   OPERATING_SYSTEMS.find((o) => o.referenceCode === code.toUpperCase());
-
-export const TICKET_SUBJECTS: readonly { id: number; name: string }[] = [
-  { id: 1001, name: 'Accounting Request' },
-  { id: 1002, name: 'Sales Request' },
-  { id: 1003, name: 'Reboots and Console Access' },
-  { id: 1004, name: 'DNS Request' },
-  { id: 1005, name: 'Hardware Issue' },
-];
-
-export const TICKET_STATUSES: Record<number, string> = { 1001: 'Open', 1002: 'Closed' };
-export const TICKET_OPEN = 1001;
-export const TICKET_CLOSED = 1002;
-
-export const DNS_RECORD_TYPES: readonly string[] = [
-  'a',
-  'aaaa',
-  'cname',
-  'mx',
-  'ns',
-  'ptr',
-  'soa',
-  'spf',
-  'srv',
-  'txt',
-];

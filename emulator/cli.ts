@@ -53,36 +53,60 @@ function parseNumber(
   return n;
 }
 
+const OPTIONS = {
+  port: { type: 'string' },
+  host: { type: 'string' },
+  'data-dir': { type: 'string' },
+  seed: { type: 'string' },
+  'provisioning-delay': { type: 'string' },
+  'max-body-bytes': { type: 'string' },
+  'fault-seed': { type: 'string' },
+  'fault-500-rate': { type: 'string' },
+  'fault-drop-rate': { type: 'string' },
+  'fault-lose-response-rate': { type: 'string' },
+  'fault-slow-commit-rate': { type: 'string' },
+  'fault-slow-commit': { type: 'string' },
+  'fault-5xx-after-commit-rate': { type: 'string' },
+  'fault-5xx-after-commit-status': { type: 'string' },
+  'fault-latency': { type: 'string' },
+  'rate-limit': { type: 'string' },
+  verbose: { type: 'boolean' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean' },
+} as const;
+
+type Values = ReturnType<
+  typeof parseArgs<{ args: string[]; strict: true; options: typeof OPTIONS }>
+>['values'];
+
 export function optionsFromArgs(argv: string[]): (EmulatorOptions & { json: boolean }) | 'help' {
-  const { values } = parseArgs({
-    args: argv,
-    strict: true,
-    options: {
-      port: { type: 'string' },
-      host: { type: 'string' },
-      'data-dir': { type: 'string' },
-      seed: { type: 'string' },
-      'provisioning-delay': { type: 'string' },
-      'max-body-bytes': { type: 'string' },
-      'fault-seed': { type: 'string' },
-      'fault-500-rate': { type: 'string' },
-      'fault-drop-rate': { type: 'string' },
-      'fault-lose-response-rate': { type: 'string' },
-      'fault-slow-commit-rate': { type: 'string' },
-      'fault-slow-commit': { type: 'string' },
-      'fault-5xx-after-commit-rate': { type: 'string' },
-      'fault-5xx-after-commit-status': { type: 'string' },
-      'fault-latency': { type: 'string' },
-      'rate-limit': { type: 'string' },
-      verbose: { type: 'boolean' },
-      json: { type: 'boolean' },
-      help: { type: 'boolean' },
-    },
-  });
+  const { values } = parseArgs({ args: argv, strict: true, options: OPTIONS });
   if (values.help) return 'help';
   const seed = values.seed ?? 'demo';
   if (seed !== 'demo' && seed !== 'empty')
     throw new Error(`--seed: expected demo or empty, got '${seed}'`);
+  const faults = faultsFromArgs(values);
+  return {
+    port:
+      values.port === undefined
+        ? 8642
+        : parseNumber(values.port, '--port', { integer: true, max: 65535 }),
+    host: values.host,
+    dataDir: values['data-dir'],
+    seed,
+    provisioningDelayMs: values['provisioning-delay']
+      ? parseDuration(values['provisioning-delay'], '--provisioning-delay')
+      : undefined,
+    maxBodyBytes: values['max-body-bytes']
+      ? parseNumber(values['max-body-bytes'], '--max-body-bytes', { integer: true, min: 1024 })
+      : undefined,
+    faults,
+    logRequests: values.verbose ?? false,
+    json: values.json ?? false,
+  };
+}
+
+function faultsFromArgs(values: Values): FaultOptions {
   const faults: FaultOptions = {};
   if (values['fault-seed'])
     faults.seed = parseNumber(values['fault-seed'], '--fault-seed', {
@@ -118,24 +142,7 @@ export function optionsFromArgs(argv: string[]): (EmulatorOptions & { json: bool
   }
   if (values['rate-limit'])
     faults.rateLimitPerSecond = parseNumber(values['rate-limit'], '--rate-limit', { min: 1 });
-  return {
-    port:
-      values.port === undefined
-        ? 8642
-        : parseNumber(values.port, '--port', { integer: true, max: 65535 }),
-    host: values.host,
-    dataDir: values['data-dir'],
-    seed,
-    provisioningDelayMs: values['provisioning-delay']
-      ? parseDuration(values['provisioning-delay'], '--provisioning-delay')
-      : undefined,
-    maxBodyBytes: values['max-body-bytes']
-      ? parseNumber(values['max-body-bytes'], '--max-body-bytes', { integer: true, min: 1024 })
-      : undefined,
-    faults,
-    logRequests: values.verbose ?? false,
-    json: values.json ?? false,
-  };
+  return faults;
 }
 
 async function main(): Promise<void> {

@@ -2,8 +2,14 @@
  * `startEmulator()`: loads or seeds the state, starts the HTTP server and returns a handle with
  * the endpoint URL, the demo credentials and test controls (faults, stats, objects, close).
  */
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { newAccountOps, randomKey, usernameTaken, type AccountCredentials } from './accounts';
+import {
+  newAccountOps,
+  randomKey,
+  usernameTaken,
+  type AccountCredentials,
+} from './services/account/model';
 import { adminHandler, type AdminApi } from './admin';
 import { findUser } from './auth';
 import { FaultInjector, type FaultOptions, type FaultState } from './faults';
@@ -14,8 +20,8 @@ import { applySeed, seededAccounts, type SeedName, type SeededAccounts } from '.
 import { createHttpServer } from './server';
 import type { Settings } from './services/context';
 import { StatsCounter, type EmulatorStats } from './stats';
-import { Store } from './store';
-import type { TableName } from './records';
+import { Store, type TableName } from './store';
+import { TABLES } from './services/registry';
 
 export interface EmulatorOptions {
   /** 0 (default) picks a free port. */
@@ -77,7 +83,71 @@ const DEFAULTS = {
 
 export async function startEmulator(options: EmulatorOptions = {}): Promise<EmulatorHandle> {
   const log = options.log ?? (() => {});
-  const store = new Store();
+  const seed = options.seed ?? 'demo';
+  const { store, journal } = await openState(options, seed, log);
+  const settings: Settings = {
+    provisioningDelayMs: options.provisioningDelayMs ?? DEFAULTS.provisioningDelayMs,
+  };
+  const faults = new FaultInjector(options.faults);
+  const counters = new StatsCounter();
+  const accounts = seededAccounts();
+  const host = options.host ?? '127.0.0.1';
+  const stats = () => statsOf(counters, store, journal);
+  const createAccount = accountCreator(store);
+  const populate = populator(store);
+
+  let url = '';
+  const admin: AdminApi = {
+    info: () => ({ url, dataDir: options.dataDir ?? null, seed, username: accounts.demo.username }),
+    stats,
+    faults,
+    settings,
+    accounts: () => accountList(store),
+    createAccount,
+    objects: (username) => accountObjects(store, username),
+    populate,
+    compact: async () => {
+      await journal?.compact();
+    },
+  };
+  const server = createHttpServer({
+    store,
+    settings,
+    faults,
+    stats: counters,
+    maxBodyBytes: options.maxBodyBytes ?? DEFAULTS.maxBodyBytes,
+    requestTimeoutMs: options.requestTimeoutMs ?? DEFAULTS.requestTimeoutMs,
+    log,
+    logRequests: options.logRequests ?? false,
+    admin: adminHandler(admin),
+  });
+  const port = await listen(server, options.port ?? 0, host, journal);
+  const base = `http://${urlHost(host)}:${port}`;
+  url = `${base}/xmlrpc/v3.1`;
+  return {
+    url,
+    port,
+    host,
+    adminUrl: `${base}/_emulator`,
+    credentials: { username: accounts.demo.username, apiKey: accounts.demo.apiKey },
+    accounts,
+    setFaults: (f) => faults.configure(f),
+    stats,
+    objects: (username) => objectsOf(store, username),
+    createAccount,
+    populate,
+    settings,
+    close: closer(server, journal),
+  };
+}
+
+/** The store, restored from the data dir's journal when there is one, seeded when empty. */
+async function openState(
+  options: EmulatorOptions,
+  seed: SeedName,
+  log: (line: string) => void,
+): Promise<{ store: Store; journal: Journal | null }> {
+  const store = new Store(TABLES);
   let journal: Journal | null = null;
   if (options.dataDir) {
     const opened = await Journal.open(options.dataDir, {
@@ -92,18 +162,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       throw err;
     }
   }
-  const seed = options.seed ?? 'demo';
   if (store.isEmpty()) await applySeed(store, seed);
+  return { store, journal };
+}
 
-  const settings: Settings = {
-    provisioningDelayMs: options.provisioningDelayMs ?? DEFAULTS.provisioningDelayMs,
-  };
-  const faults = new FaultInjector(options.faults);
-  const counters = new StatsCounter();
-  const accounts = seededAccounts();
-  const host = options.host ?? '127.0.0.1';
-
-  const stats = (): EmulatorStats => ({
+function statsOf(counters: StatsCounter, store: Store, journal: Journal | null): EmulatorStats {
+  return {
     startedAt: new Date(counters.startedAt).toISOString(),
     uptimeMs: Date.now() - counters.startedAt,
     requests: counters.requests,
@@ -112,28 +176,18 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     faultsInjected: Object.fromEntries(counters.injected),
     writes: store.writes,
     journal: journal?.stats(),
+    // Every table of every registered service.
     objects: Object.fromEntries(
-      (
-        [
-          'accounts',
-          'users',
-          'guests',
-          'hardware',
-          'tickets',
-          'ticketUpdates',
-          'dnsDomains',
-          'dnsRecords',
-          'ipAddresses',
-          'billingItems',
-          'tags',
-        ] as TableName[]
-      ).map((t) => [t, store.count(t)]),
+      (Object.keys(TABLES) as TableName[]).map((t) => [t, store.count(t)]),
     ),
-  });
+  };
+}
 
-  const createAccount = async (
+const accountCreator =
+  (store: Store) =>
+  async (
     spec: { companyName?: string; username?: string; password?: string } = {},
-  ) => {
+  ): Promise<AccountCredentials> => {
     const next = store.count('accounts') + 1;
     const username = spec.username ?? `user${Date.now().toString(36)}${next}`;
     if (typeof username !== 'string' || !/^[A-Za-z0-9._@-]{1,64}$/.test(username)) {
@@ -152,47 +206,36 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     return created.credentials;
   };
 
-  const populate = async (username: string, count: number) => {
-    const user = findUser(store, username);
-    if (!user) throw new Error(`no user named '${username}'`);
-    return populateGuests(store, user.accountId, count);
-  };
+const populator = (store: Store) => async (username: string, count: number) => {
+  const user = findUser(store, username);
+  if (!user) throw new Error(`no user named '${username}'`);
+  return populateGuests(store, user.accountId, count);
+};
 
-  let url = '';
-  const admin: AdminApi = {
-    info: () => ({ url, dataDir: options.dataDir ?? null, seed, username: accounts.demo.username }),
-    stats,
-    faults,
-    settings,
-    accounts: () =>
-      store.all('accounts').map((a) => ({
-        accountId: a.id,
-        companyName: a.companyName,
-        usernames: store.by('users', 'accountId', a.id).map((u) => u.username),
-      })),
-    createAccount,
-    objects: (username) => accountObjects(store, username),
-    populate,
-    compact: async () => {
-      await journal?.compact();
-    },
-  };
+function objectsOf(store: Store, username: string): AccountObjects {
+  const objects = accountObjects(store, username);
+  if (!objects) throw new Error(`no user named '${username}'`);
+  return objects;
+}
 
-  const server = createHttpServer({
-    store,
-    settings,
-    faults,
-    stats: counters,
-    maxBodyBytes: options.maxBodyBytes ?? DEFAULTS.maxBodyBytes,
-    requestTimeoutMs: options.requestTimeoutMs ?? DEFAULTS.requestTimeoutMs,
-    log,
-    logRequests: options.logRequests ?? false,
-    admin: adminHandler(admin),
-  });
+const accountList = (store: Store) =>
+  store.all('accounts').map((a) => ({
+    accountId: a.id,
+    companyName: a.companyName,
+    usernames: store.by('users', 'accountId', a.id).map((u) => u.username),
+  }));
+
+/** Listens and resolves with the port; closes the journal when the port cannot be had. */
+async function listen(
+  server: Server,
+  port: number,
+  host: string,
+  journal: Journal | null,
+): Promise<number> {
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
-      server.listen(options.port ?? 0, host, () => {
+      server.listen(port, host, () => {
         server.off('error', reject);
         resolve();
       });
@@ -201,45 +244,28 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     await journal?.close();
     throw err;
   }
-  const port = (server.address() as AddressInfo).port;
-  const urlHost =
-    host === '0.0.0.0'
-      ? '127.0.0.1'
-      : host === '::'
-        ? '[::1]'
-        : host.includes(':')
-          ? `[${host}]`
-          : host;
-  url = `http://${urlHost}:${port}/xmlrpc/v3.1`;
+  return (server.address() as AddressInfo).port;
+}
 
+/** The host as a client reaches it: a wildcard address by its loopback, IPv6 in brackets. */
+function urlHost(host: string): string {
+  if (host === '0.0.0.0') return '127.0.0.1';
+  if (host === '::') return '[::1]';
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+/** Closes once (later calls get the same promise): idle connections now, busy ones after 2 s. */
+function closer(server: Server, journal: Journal | null): () => Promise<void> {
   let closing: Promise<void> | null = null;
-  return {
-    url,
-    port,
-    host,
-    adminUrl: `http://${urlHost}:${port}/_emulator`,
-    credentials: { username: accounts.demo.username, apiKey: accounts.demo.apiKey },
-    accounts,
-    setFaults: (f) => faults.configure(f),
-    stats,
-    objects: (username) => {
-      const objects = accountObjects(store, username);
-      if (!objects) throw new Error(`no user named '${username}'`);
-      return objects;
-    },
-    createAccount,
-    populate,
-    settings,
-    close: () => {
-      closing ??= (async () => {
-        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-        server.closeIdleConnections();
-        const force = setTimeout(() => server.closeAllConnections(), 2000);
-        await closed;
-        clearTimeout(force);
-        await journal?.close();
-      })();
-      return closing;
-    },
+  return () => {
+    closing ??= (async () => {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      const force = setTimeout(() => server.closeAllConnections(), 2000);
+      await closed;
+      clearTimeout(force);
+      await journal?.close();
+    })();
+    return closing;
   };
 }

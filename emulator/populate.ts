@@ -4,8 +4,8 @@
  * creation dates), written in transactions of 1,000.
  */
 import { CPU_OPTIONS, DATACENTERS, MEMORY_OPTIONS } from './catalog';
-import { buildGuest, tagsByName } from './services/guest-records';
-import { checkGuestTemplate } from './services/guest-template';
+import { checkGuestTemplate } from './services/virtual-guest/handlers';
+import { buildGuest, tagsByName } from './services/virtual-guest/model';
 import type { Store, WriteOp } from './store';
 
 const BATCH = 1000;

@@ -7,7 +7,6 @@ import { parseMaskString, maskFromStruct, type Mask } from './query/mask';
 import type { Store } from './store';
 import type { AuthedContext, CallResult, Settings } from './services/context';
 import { resolveMethod } from './services/registry';
-import './services/register';
 import { readHeaders, splitParams, type CallHeaders } from './wire';
 
 export interface PreparedCall {

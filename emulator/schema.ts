@@ -5,7 +5,7 @@
  * returned when asked). Masks, filters and projection all read these definitions, so a
  * property is known in exactly one place.
  *
- * Every type carries the real API's property set (`types/sldn-properties.json`, generated from
+ * Every type carries the real API's property set (`sldn-properties.json`, generated from
  * the public API reference by scripts/sldn-properties.ts). The emulator models some of those
  * properties (`defineType`); the others answer nothing (null, or an empty list for a list
  * relation; a count of a list the emulator models counts it, any other count is 0), so every
@@ -13,16 +13,15 @@
  * only reached through a relation the emulator does not model exist with their property set
  * and nothing else.
  */
-import properties from './types/sldn-properties.json';
-import type { UserRec } from './records';
-import type { Store } from './store';
+import properties from './sldn-properties.json';
+import type { Store, Tables } from './store';
 
 /** What a property getter may look at: the store, the clock and the caller. */
 export interface ViewContext {
   store: Store;
   now: number;
   accountId: number;
-  user: UserRec | null;
+  user: Tables['users'] | null;
 }
 
 type Getter<T> = (object: T, ctx: ViewContext) => unknown;

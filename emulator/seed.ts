@@ -10,13 +10,25 @@
  * legacy.example.net, a ticket and the zone other.example.org. `empty` adds no objects.
  */
 import { createHash } from 'node:crypto';
-import { derivedKey, newAccountOps, newUserOps, type AccountCredentials } from './accounts';
+import { DATACENTERS } from './catalog';
 import { parseFilterDate } from './dates';
-import type { DnsRecordRec, HardwareRec, TicketRec, TicketUpdateRec } from './records';
-import { buildGuest } from './services/guest-records';
-import { checkGuestTemplate } from './services/guest-template';
+import {
+  derivedKey,
+  newAccountOps,
+  newUserOps,
+  type AccountCredentials,
+} from './services/account/model';
+import type { DnsRecordRec } from './services/dns/model';
+import type { HardwareRec } from './services/hardware/model';
+import {
+  TICKET_CLOSED,
+  TICKET_OPEN,
+  type TicketRec,
+  type TicketUpdateRec,
+} from './services/ticket/model';
+import { checkGuestTemplate } from './services/virtual-guest/handlers';
+import { buildGuest } from './services/virtual-guest/model';
 import type { Store, WriteOp } from './store';
-import { TICKET_CLOSED, TICKET_OPEN, DATACENTERS } from './catalog';
 
 export type SeedName = 'demo' | 'empty';
 
@@ -206,6 +218,22 @@ function zone(
 }
 
 function demoObjects(store: Store, accountId: number, userId: number): WriteOp[] {
+  const servers = demoServers(store, accountId);
+  return [
+    ...servers.ops,
+    ...demoTickets(store, accountId, userId, servers),
+    ...zone(store, accountId, 'example.com', [
+      ['@', 'a', '192.0.2.10', 86400],
+      ['www', 'cname', 'example.com.', 3600],
+      ['mail', 'a', '192.0.2.20', 86400],
+      ['@', 'mx', 'mail.example.com.', 86400, 10],
+      ['@', 'txt', 'v=spf1 mx -all', 3600],
+    ]),
+  ];
+}
+
+/** Two bare metal servers with their addresses, and the web front end's address. */
+function demoServers(store: Store, accountId: number) {
   const db = hardware(store, accountId, 'db01', 'dal10', ['192.0.2.21', '10.10.0.21'], 8, 64);
   const backup = hardware(
     store,
@@ -234,10 +262,21 @@ function demoObjects(store: Store, accountId: number, userId: number): WriteOp[]
       note: hardwareId === undefined ? 'web front end (example.com)' : undefined,
     },
   }));
-  return [
+  const ops: WriteOp[] = [
     { put: 'hardware', record: db },
     { put: 'hardware', record: backup },
     ...ips,
+  ];
+  return { db, backup, ops };
+}
+
+function demoTickets(
+  store: Store,
+  accountId: number,
+  userId: number,
+  { db, backup }: { db: HardwareRec; backup: HardwareRec },
+): WriteOp[] {
+  return [
     ...ticket(store, accountId, userId, {
       title: 'Disk warning on db01',
       subjectId: 1005,
@@ -285,13 +324,6 @@ function demoObjects(store: Store, accountId: number, userId: number): WriteOp[]
         ['Why does the invoice show two backup servers?', 'USER', '2026-03-01T08:15:00-06:00'],
       ],
     }),
-    ...zone(store, accountId, 'example.com', [
-      ['@', 'a', '192.0.2.10', 86400],
-      ['www', 'cname', 'example.com.', 3600],
-      ['mail', 'a', '192.0.2.20', 86400],
-      ['@', 'mx', 'mail.example.com.', 86400, 10],
-      ['@', 'txt', 'v=spf1 mx -all', 3600],
-    ]),
   ];
 }
 

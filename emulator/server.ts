@@ -9,7 +9,7 @@ import { promisify } from 'node:util';
 import * as zlib from 'node:zlib';
 import { ApiFault, FaultCodes } from './errors';
 import type { FaultInjector } from './faults';
-import { executeCall, prepareCall } from './rpc';
+import { executeCall, prepareCall, type PreparedCall } from './rpc';
 import type { Settings } from './services/context';
 import type { StatsCounter } from './stats';
 import type { Store } from './store';
@@ -76,6 +76,7 @@ async function route(
   await handleCall(deps, req, res, match[1]);
 }
 
+/** One API call: read and decode the body, apply injected faults, run it, answer. */
 async function handleCall(
   deps: ServerDeps,
   req: http.IncomingMessage,
@@ -84,7 +85,6 @@ async function handleCall(
 ): Promise<void> {
   const started = Date.now();
   deps.stats.requests += 1;
-  const deadline = started + deps.requestTimeoutMs;
   const body = await readBody(req, deps.maxBodyBytes);
   if (body === 'too-large') {
     res.setHeader('Connection', 'close');
@@ -95,27 +95,13 @@ async function handleCall(
     return sendXml(req, res, 413, encodeFault(fault));
   }
   if (body === 'aborted') return;
-
-  let label = serviceSegment;
-  const answerFault = async (fault: ApiFault) => {
-    deps.stats.bump(deps.stats.faults, fault.faultCode);
-    logCall(deps, label, `fault ${fault.faultCode}`, started);
-    await sendXml(req, res, 200, encodeFault(fault));
-  };
-
-  let prepared;
+  const exchange: Exchange = { deps, req, res, label: serviceSegment, started };
+  let prepared: PreparedCall;
   try {
-    const raw = await decodeBody(req, body, deps.maxBodyBytes);
-    const { method, params } = await decodeCall(raw, deadline);
-    const service = safeDecode(serviceSegment);
-    label = `${service}::${method}`;
-    if (!service.startsWith('Svc_'))
-      throw new ApiFault(FaultCodes.methodNotFound, 'Service does not exist');
-    prepared = prepareCall(service.slice(4), method, params, req.socket.remoteAddress ?? '');
+    prepared = await decodePrepared(exchange, body, serviceSegment);
   } catch (err) {
-    return answerFault(asFault(err, deps));
+    return answerFault(exchange, asFault(err, deps));
   }
-
   const decision = deps.faults.decide(
     prepared.service,
     prepared.method,
@@ -124,18 +110,68 @@ async function handleCall(
   );
   for (const kind of decision.kinds) deps.stats.bump(deps.stats.injected, kind);
   if (decision.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, decision.delayMs));
-  if (decision.instead?.kind === 'drop') {
+  if (decision.instead) return answerInstead(exchange, decision.instead);
+  deps.stats.bump(deps.stats.calls, `${prepared.service}.${prepared.method}`);
+  await runCall(exchange, prepared, decision);
+}
+
+/** One request and its response, with what the log line says about it. */
+interface Exchange {
+  deps: ServerDeps;
+  req: http.IncomingMessage;
+  res: http.ServerResponse;
+  /** `Svc_Service::method` once decoded, the path segment before. */
+  label: string;
+  started: number;
+}
+
+type Decision = ReturnType<FaultInjector['decide']>;
+
+async function decodePrepared(
+  exchange: Exchange,
+  body: Buffer,
+  serviceSegment: string,
+): Promise<PreparedCall> {
+  const { deps, req } = exchange;
+  const raw = await decodeBody(req, body, deps.maxBodyBytes);
+  const { method, params } = await decodeCall(raw, exchange.started + deps.requestTimeoutMs);
+  const service = safeDecode(serviceSegment);
+  exchange.label = `${service}::${method}`;
+  if (!service.startsWith('Svc_'))
+    throw new ApiFault(FaultCodes.methodNotFound, 'Service does not exist');
+  return prepareCall(service.slice(4), method, params, req.socket.remoteAddress ?? '');
+}
+
+async function answerFault(exchange: Exchange, fault: ApiFault): Promise<void> {
+  const { deps, req, res, label, started } = exchange;
+  deps.stats.bump(deps.stats.faults, fault.faultCode);
+  logCall(deps, label, `fault ${fault.faultCode}`, started);
+  await sendXml(req, res, 200, encodeFault(fault));
+}
+
+/** An injected fault that replaces the call: it does not run. */
+async function answerInstead(
+  exchange: Exchange,
+  instead: NonNullable<Decision['instead']>,
+): Promise<void> {
+  const { deps, req, res, label, started } = exchange;
+  if (instead.kind === 'fault') return answerFault(exchange, instead.fault);
+  if (instead.kind === 'drop') {
     // Reset before the call runs: nothing is applied and the client gets no answer.
     logCall(deps, label, 'injected reset', started);
     return void req.socket.resetAndDestroy();
   }
-  if (decision.instead?.kind === 'http-500') {
-    logCall(deps, label, 'injected HTTP 500', started);
-    return sendText(res, 500, 'Internal Server Error');
-  }
-  if (decision.instead?.kind === 'fault') return answerFault(decision.instead.fault);
+  logCall(deps, label, 'injected HTTP 500', started);
+  sendText(res, 500, 'Internal Server Error');
+}
 
-  deps.stats.bump(deps.stats.calls, `${prepared.service}.${prepared.method}`);
+/** Runs the call, then answers it, unless an injected fault loses or replaces the answer. */
+async function runCall(
+  exchange: Exchange,
+  prepared: PreparedCall,
+  decision: Decision,
+): Promise<void> {
+  const { deps, req, res, label, started } = exchange;
   let xml: string;
   let totalItems: number | undefined;
   try {
@@ -152,7 +188,7 @@ async function handleCall(
     if (decision.loseResponse) return void req.socket.destroy();
     if (decision.statusAfterCommit !== null)
       return sendAfterCommit(deps, res, label, decision, started);
-    return answerFault(asFault(err, deps));
+    return answerFault(exchange, asFault(err, deps));
   }
   if (decision.statusAfterCommit !== null) {
     // The call ran and any write is durable; the client hears a gateway error instead.

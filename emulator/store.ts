@@ -4,7 +4,38 @@
  * has it on disk. Callers answer the client only after that promise resolves.
  */
 import { Journal, type JournalOp, type SnapshotState } from './journal';
-import { TABLES, type TableName, type Tables } from './records';
+
+/**
+ * Table name to record type. Empty here: each service's model adds the tables it declares
+ * (`declare module '../../store'`), so the store knows every record type without importing
+ * any service, and services/registry.ts checks that every declared table is registered.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface Tables {}
+
+export type TableName = keyof Tables;
+
+/** Where a table's ids start (ids are never reused: counters only grow and are persisted) and the fields indexed for lookups. */
+export interface TableSpec {
+  readonly firstId: number;
+  readonly indexes: readonly string[];
+}
+
+/** A table as a model declares it: its spec, carrying the record type `R` for `RecordsOf`. */
+export interface TableDecl<R> extends TableSpec {
+  /** Never set: only names the record type. */
+  readonly record?: R;
+}
+
+export const table = <R extends { id: number }>(
+  firstId: number,
+  indexes: readonly (keyof R & string)[] = [],
+): TableDecl<R> => ({ firstId, indexes });
+
+/** `{ guests: TableDecl<GuestRec> }` to `{ guests: GuestRec }`: how a model adds its tables to `Tables`. */
+export type RecordsOf<T> = { [K in keyof T]: T[K] extends TableDecl<infer R> ? R : never };
+
+export type TableSpecs = { readonly [K in TableName]: TableSpec };
 
 export type WriteOp = {
   [K in TableName]: { put: K; record: Tables[K] } | { del: K; id: number };
@@ -21,11 +52,12 @@ export class Store {
   private journal: Journal | null = null;
   writes = 0;
 
-  constructor() {
-    for (const name of Object.keys(TABLES) as TableName[]) {
+  /** `specs`: every table (services/registry.ts derives them from the registered services). */
+  constructor(private readonly specs: TableSpecs) {
+    for (const name of Object.keys(specs) as TableName[]) {
       this.tables.set(name, new Map());
-      this.counters.set(name, TABLES[name].firstId);
-      for (const field of TABLES[name].indexes) this.indexes.set(`${name}.${field}`, new Map());
+      this.counters.set(name, specs[name].firstId);
+      for (const field of specs[name].indexes) this.indexes.set(`${name}.${field}`, new Map());
     }
     this.counters.set(SUB_IDS, FIRST_SUB_ID);
   }
@@ -139,7 +171,7 @@ export class Store {
   private putRaw(table: TableName, record: Tables[TableName]): void {
     const rows = this.tables.get(table)!;
     const previous = rows.get(record.id);
-    for (const field of TABLES[table].indexes) {
+    for (const field of this.specs[table].indexes) {
       const index = this.indexes.get(`${table}.${field}`)!;
       const before = previous ? (previous as unknown as Record<string, number>)[field] : undefined;
       const after = (record as unknown as Record<string, number>)[field];
@@ -160,7 +192,7 @@ export class Store {
     const rows = this.tables.get(table)!;
     const previous = rows.get(id);
     if (!previous) return;
-    for (const field of TABLES[table].indexes) {
+    for (const field of this.specs[table].indexes) {
       const value = (previous as unknown as Record<string, number>)[field];
       if (value !== undefined) this.indexes.get(`${table}.${field}`)!.get(value)?.delete(id);
     }

@@ -1,13 +1,13 @@
 /**
- * Regenerates emulator/types/sldn-properties.json: the property names of the API's data types
+ * Regenerates emulator/sldn-properties.json: the property names of the API's data types
  * (local, relational with their target type, count), read from the public API reference pages
  * (the `softlayer/githubio_source` repository, `content/reference/datatypes/<Type>/_index.md`,
  * in the last revision whose pages list the properties), for every type reachable from the
  * types the emulator serves. The brand prefix of type names becomes `Svc_`.
  *
  *   git clone https://github.com/softlayer/githubio_source /tmp/githubio_source
- *   npx tsx scripts/sldn-properties.ts /tmp/githubio_source > emulator/types/sldn-properties.json
- *   npx prettier --write emulator/types/sldn-properties.json
+ *   npx tsx scripts/sldn-properties.ts /tmp/githubio_source > emulator/sldn-properties.json
+ *   npx prettier --write emulator/sldn-properties.json
  */
 import { execFileSync } from 'node:child_process';
 

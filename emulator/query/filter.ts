@@ -190,8 +190,23 @@ function compileOperation(
     throw filterFault(`the operation of '${where}' must be a string or a number.`);
   }
   const text = operation.trim();
-  const keyword = text.toLowerCase();
   const opts = readOptions(options, where);
+  return (
+    keywordOperation(text.toLowerCase(), operation, opts, where, now) ??
+    prefixOperation(text, where, now)
+  );
+}
+
+type Options = ReturnType<typeof readOptions>;
+
+/** `is null`, `orderBy`, `in`, `or`, `and` and the date operations; undefined for another. */
+function keywordOperation(
+  keyword: string,
+  operation: string,
+  opts: Options,
+  where: string,
+  now: number,
+): Compiled | undefined {
   switch (keyword) {
     case 'is null':
       return { test: (v) => v === null || v === undefined };
@@ -221,6 +236,18 @@ function compileOperation(
         ? { test: (v) => tests.some((t) => t(v)) }
         : { test: (v) => tests.every((t) => t(v)) };
     }
+    default:
+      return dateOperation(keyword, operation, opts, where);
+  }
+}
+
+function dateOperation(
+  keyword: string,
+  operation: string,
+  opts: Options,
+  where: string,
+): Compiled | undefined {
+  switch (keyword) {
     case 'betweendate':
     case 'notbetweendate': {
       const start = dateOption(opts, 'startDate', where, operation);
@@ -242,7 +269,13 @@ function compileOperation(
       const limit = dateOption(opts, 'date', where, operation);
       return { test: (v) => withDate(v, (ms) => ms > limit) };
     }
+    default:
+      return undefined;
   }
+}
+
+/** `!=`, `^=`, `*=`, `~`, `<`, ... followed by the operand; a plain value is equality. */
+function prefixOperation(text: string, where: string, now: number): Compiled {
   const op = PREFIX_OPERATORS.find((p) => text.startsWith(p));
   if (!op) return { test: (v) => equals(v, text) };
   const operand = text.slice(op.length).trim();

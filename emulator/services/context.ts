@@ -7,8 +7,9 @@ import { invalidParams, objectNotFound } from '../errors';
 import { compileFilter, matches, sortByFilter, type FilterNode } from '../query/filter';
 import { validateMask, type Mask } from '../query/mask';
 import { project } from '../query/project';
-import type { AccountRec, UserRec } from '../records';
 import { typeDef, type ViewContext } from '../schema';
+import type { Tables } from '../store';
+import { isStruct } from '../validators';
 
 export interface Settings {
   provisioningDelayMs: number;
@@ -28,8 +29,8 @@ export interface CallContext extends ViewContext {
 
 /** A context for a method that needs a signed-in caller. */
 export interface AuthedContext extends CallContext {
-  user: UserRec;
-  account: AccountRec;
+  user: Tables['users'];
+  account: Tables['accounts'];
 }
 
 export interface CallResult {
@@ -40,9 +41,6 @@ export interface CallResult {
 
 // ---------------------------------------------------------------------------------------------
 // Arguments
-
-const isStruct = (v: unknown): v is Record<string, unknown> =>
-  v !== null && typeof v === 'object' && !Array.isArray(v) && !Buffer.isBuffer(v);
 
 export function expectArgs(
   ctx: CallContext,

@@ -1,48 +1,66 @@
 /**
- * Services and their methods. Each service names its type and how to load the object a call
- * addresses; `getObject` and a getter per relational/on-demand property (`getTagReferences`,
- * `getUpdates`, `getResourceRecords`, ...) come for free from the schema, as on the real API.
+ * Every service folder, and what the emulator derives from them: the tables the store keeps and
+ * the method a call resolves to. `SERVICES` is typed by `ServiceFolders` (each folder adds its
+ * own entry) and the tables by the store's `Tables` (each model adds its own): a folder or a
+ * table missing here fails `tsc`.
  */
 import { ApiFault, FaultCodes } from '../errors';
 import { typeDef } from '../schema';
-import {
-  checkFilter,
-  expectArgs,
-  list,
-  one,
-  serviceType,
-  type AuthedContext,
-  type CallResult,
-} from './context';
+import type { TableName, TableSpec, TableSpecs } from '../store';
+import { account } from './account/handlers';
+import { billingItem } from './billing-item/handlers';
+import { checkFilter, expectArgs, list, one, serviceType } from './context';
+import { dns } from './dns/handlers';
+import { hardware } from './hardware/handlers';
+import { location } from './location/handlers';
+import { network } from './network/handlers';
+import { productOrder } from './product-order/handlers';
+import type { ApiService, MethodDef, ServiceFolders } from './service';
+import { sshKey } from './ssh-key/handlers';
+import { ticket } from './ticket/handlers';
+import { virtualGuest } from './virtual-guest/handlers';
 
-export type Access = 'user' | 'optional' | 'none';
+export const SERVICES: ServiceFolders = {
+  account,
+  billingItem,
+  dns,
+  hardware,
+  location,
+  network,
+  productOrder,
+  sshKey,
+  ticket,
+  virtualGuest,
+};
 
-export interface MethodDef {
-  /** `user` (default): a valid caller is required; `optional`: checked when given; `none`: ignored. */
-  access?: Access;
-  handler(ctx: AuthedContext): CallResult | Promise<CallResult>;
-}
+type Folder = ServiceFolders[keyof ServiceFolders];
+type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) extends (
+  i: infer I,
+) => void
+  ? I
+  : never;
+type RegisteredTables = UnionToIntersection<Folder['tables']>;
+/** Tables a model declares whose folder is not registered (must be none). */
+type Unregistered = Exclude<TableName, keyof RegisteredTables>;
+const everyTableRegistered: [Unregistered] extends [never] ? true : Unregistered = true;
+void everyTableRegistered;
 
-export interface ServiceDef {
-  /** Without the `Svc_` prefix, e.g. `Virtual_Guest`. */
-  name: string;
-  /** Loads the object the call addresses (by init-parameter id, or implicitly); faults when absent. */
-  load?: (ctx: AuthedContext) => unknown;
-  methods: Record<string, MethodDef>;
-}
+/** Every table of every registered folder (the store is built from these). */
+export const TABLES = Object.assign(
+  {},
+  ...Object.values(SERVICES).map((folder: Folder) => folder.tables),
+) as Record<TableName, TableSpec> satisfies TableSpecs;
 
-const services = new Map<string, ServiceDef>();
-
-export function defineService(def: ServiceDef): void {
-  services.set(def.name, def);
-}
+const API_SERVICES = new Map<string, ApiService>(
+  Object.values(SERVICES).flatMap((folder: Folder) => Object.entries(folder.services)),
+);
 
 /** Finds the method; faults -32601 for an unknown service or method. */
 export function resolveMethod(service: string, method: string): MethodDef {
-  const def = services.get(service);
+  const def = API_SERVICES.get(service);
   if (!def) throw new ApiFault(FaultCodes.methodNotFound, 'Service does not exist');
   if (Object.hasOwn(def.methods, method)) return def.methods[method];
-  const generic = def.load && genericMethod(def, method);
+  const generic = def.load && genericMethod(service, def.load, method);
   if (!generic) {
     throw new ApiFault(
       FaultCodes.methodNotFound,
@@ -52,9 +70,12 @@ export function resolveMethod(service: string, method: string): MethodDef {
   return generic;
 }
 
-function genericMethod(def: ServiceDef, method: string): MethodDef | undefined {
-  const load = def.load!;
-  const type = typeDef(serviceType(def.name));
+function genericMethod(
+  service: string,
+  load: NonNullable<ApiService['load']>,
+  method: string,
+): MethodDef | undefined {
+  const type = typeDef(serviceType(service));
   if (method === 'getObject') {
     return {
       handler: (ctx) => {
@@ -78,17 +99,11 @@ function genericMethod(def: ServiceDef, method: string): MethodDef | undefined {
     };
   }
   const plain = type.onDemand.get(property);
-  if (plain) {
-    return {
-      handler: (ctx) => {
-        expectArgs(ctx, []);
-        return { value: plain(load(ctx), ctx) ?? null };
-      },
-    };
-  }
-  return undefined;
-}
-
-export function listServices(): string[] {
-  return [...services.keys()].map((name) => `Svc_${name}`);
+  if (!plain) return undefined;
+  return {
+    handler: (ctx) => {
+      expectArgs(ctx, []);
+      return { value: plain(load(ctx), ctx) ?? null };
+    },
+  };
 }

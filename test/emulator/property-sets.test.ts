@@ -7,9 +7,9 @@
  */
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import '../../emulator/types/register';
+import '../../emulator/services/registry';
 import { catalogProperties, definedTypes, typeDef } from '../../emulator/schema';
-import properties from '../../emulator/types/sldn-properties.json';
+import properties from '../../emulator/sldn-properties.json';
 import { createGuest, freshAccount, useEmulator } from '../support/emulator-harness';
 import type { EmulatorClient } from '../support/emulator-client';
 

@@ -1,0 +1,27 @@
+/** What the account is billed for: one item per guest (created with it), fees as the API writes them. */
+import { table, type RecordsOf } from '../../store';
+
+export interface BillingItemRec {
+  id: number;
+  accountId: number;
+  categoryCode: string;
+  description: string;
+  hourlyFlag: boolean;
+  hourlyRecurringFee: string;
+  recurringFee: string;
+  createDate: number;
+  cancellationDate?: number;
+  resourceTableId?: number;
+}
+
+export const tables = { billingItems: table<BillingItemRec>(600001, ['accountId']) };
+
+declare module '../../store' {
+  interface Tables extends RecordsOf<typeof tables> {}
+}
+
+/** First instant of the next month (API zone is close enough to UTC for a billing date). */
+export const endOfBillingMonth = (now: number) => {
+  const d = new Date(now);
+  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1);
+};

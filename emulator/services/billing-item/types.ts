@@ -1,0 +1,219 @@
+/**
+ * Svc_Billing_Item (Svc_Billing_Item_Virtual_Guest for a guest's item): what a guest costs. The
+ * stored item carries the guest's total fee (this emulator keeps it on the top-level item); its
+ * children, the order it came from and its location are derived from the guest.
+ */
+import { datacenterById, money, monthlyFromHourly } from '../../catalog';
+import { formatApiDate } from '../../dates';
+import { defineType, definePlainType, sameAccount, type ViewContext } from '../../schema';
+import { guestPrices, sized, type GuestRec } from '../virtual-guest/model';
+import { endOfBillingMonth, type BillingItemRec } from './model';
+
+/** A stored billing item, or a child derived from its guest (with `parentId`). */
+export type BillingItemView = BillingItemRec & { parentId?: number };
+
+const CHILD_BASE = 330_000_000;
+const ORDER_ITEM_BASE = 310_000_000;
+const ORDER_BASE = 320_000_000;
+const PUBLIC_CLOUD_SERVER = {
+  id: 835,
+  keyName: 'PUBLIC_CLOUD_SERVER',
+  name: 'Public Virtual Server',
+  description: 'Public Virtual Server',
+  isActive: 1,
+};
+
+/** The guest a top-level item bills for, while it exists. */
+function guestOf(b: BillingItemView, ctx: ViewContext): GuestRec | undefined {
+  if (b.parentId !== undefined || b.resourceTableId === undefined) return undefined;
+  const guest = ctx.store.get('guests', b.resourceTableId);
+  return guest && guest.billingItemId === b.id ? sized(guest, ctx.now) : undefined;
+}
+
+/** The item as it bills now: a guest's fees follow its last upgrade once that is done. */
+function current(b: BillingItemView, ctx: ViewContext): BillingItemView {
+  const upgrade = guestOf(b, ctx)?.upgrade;
+  if (!upgrade || ctx.now < upgrade.readyAt) return b;
+  return {
+    ...b,
+    hourlyRecurringFee: upgrade.hourlyRecurringFee,
+    recurringFee: upgrade.recurringFee,
+  };
+}
+
+function children(b: BillingItemView, ctx: ViewContext): BillingItemView[] {
+  const guest = guestOf(b, ctx);
+  if (!guest) return [];
+  return guestPrices(guest)
+    .slice(1)
+    .map((price, i) => ({
+      id: CHILD_BASE + b.id * 16 + i,
+      accountId: b.accountId,
+      parentId: b.id,
+      categoryCode: price.categoryCode,
+      description: price.description,
+      hourlyFlag: b.hourlyFlag,
+      hourlyRecurringFee: money(price.hourly, 4),
+      recurringFee: money(monthlyFromHourly(price.hourly), 2),
+      createDate: b.createDate,
+      cancellationDate: b.cancellationDate,
+    }));
+}
+
+/** Start of the billing cycle holding `now` (the first of the month, in UTC). */
+const cycleStart = (now: number) => {
+  const d = new Date(now);
+  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1);
+};
+
+/** Hours billed in the current cycle up to now (or the cancellation). */
+function hoursUsed(b: BillingItemView, now: number): number {
+  const end = Math.min(now, b.cancellationDate ?? now);
+  const start = Math.max(b.createDate, cycleStart(now));
+  return Math.max(0, Math.ceil((end - start) / 3_600_000));
+}
+
+/** The recurring amount of the next invoice: the month's fee, or hourly usage so far. */
+const nextInvoiceAmount = (item: BillingItemView, ctx: ViewContext) => {
+  const b = current(item, ctx);
+  return b.hourlyFlag
+    ? Number(money(Number(b.hourlyRecurringFee) * hoursUsed(b, ctx.now), 2))
+    : Number(b.recurringFee);
+};
+
+const billingLocals = {
+  id: (b: BillingItemView) => b.id,
+  parentId: (b: BillingItemView) => b.parentId,
+  categoryCode: (b: BillingItemView) => b.categoryCode,
+  description: (b: BillingItemView) => b.description,
+  hourlyFlag: (b: BillingItemView) => b.hourlyFlag,
+  hourlyRecurringFee: (b: BillingItemView, ctx: ViewContext) => current(b, ctx).hourlyRecurringFee,
+  recurringFee: (b: BillingItemView, ctx: ViewContext) => current(b, ctx).recurringFee,
+  recurringMonths: () => 1,
+  laborFee: () => '0',
+  oneTimeFee: () => '0',
+  setupFee: () => '0',
+  allowCancellationFlag: (b: BillingItemView) =>
+    b.parentId === undefined && b.cancellationDate === undefined ? 1 : 0,
+  createDate: (b: BillingItemView) => formatApiDate(b.createDate),
+  modifyDate: (b: BillingItemView) => formatApiDate(b.cancellationDate ?? b.createDate),
+  cycleStartDate: (b: BillingItemView, ctx: ViewContext) =>
+    formatApiDate(Math.max(b.createDate, cycleStart(ctx.now))),
+  nextBillDate: (b: BillingItemView, ctx: ViewContext) =>
+    b.cancellationDate === undefined ? formatApiDate(endOfBillingMonth(ctx.now)) : undefined,
+  cancellationDate: (b: BillingItemView) =>
+    b.cancellationDate === undefined ? undefined : formatApiDate(b.cancellationDate),
+  hoursUsed: (b: BillingItemView, ctx: ViewContext) =>
+    b.hourlyFlag ? String(hoursUsed(b, ctx.now)) : undefined,
+  hostName: (b: BillingItemView, ctx: ViewContext) => guestOf(b, ctx)?.hostname,
+  domainName: (b: BillingItemView, ctx: ViewContext) => guestOf(b, ctx)?.domain,
+  orderItemId: (b: BillingItemView) =>
+    b.parentId === undefined && b.resourceTableId !== undefined
+      ? ORDER_ITEM_BASE + b.id
+      : undefined,
+  serviceProviderId: () => 1,
+};
+
+const billingRelations = {
+  location: {
+    type: 'Svc_Location',
+    get: (b: BillingItemView, ctx: ViewContext) => {
+      const guest = guestOf(b, ctx);
+      return guest && datacenterById(guest.datacenterId);
+    },
+  },
+  package: {
+    type: 'Svc_Product_Package',
+    get: (b: BillingItemView) =>
+      b.resourceTableId === undefined ? undefined : PUBLIC_CLOUD_SERVER,
+  },
+  children: { type: 'Svc_Billing_Item', many: true, get: children },
+  activeChildren: {
+    type: 'Svc_Billing_Item',
+    many: true,
+    get: (b: BillingItemView, ctx: ViewContext) =>
+      b.cancellationDate === undefined ? children(b, ctx) : [],
+  },
+  nextInvoiceChildren: { type: 'Svc_Billing_Item', many: true, get: children },
+  orderItem: {
+    type: 'Svc_Billing_Order_Item',
+    get: (b: BillingItemView, ctx: ViewContext) => {
+      const guest = guestOf(b, ctx);
+      return guest && { item: b, guest };
+    },
+  },
+};
+
+const billingOnDemand = {
+  // The stored item carries the whole guest's fee already (its children are the parts).
+  nextInvoiceTotalRecurringAmount: (b: BillingItemView, ctx: ViewContext) =>
+    nextInvoiceAmount(b, ctx),
+  currentHourlyCharge: (b: BillingItemView, ctx: ViewContext) =>
+    b.hourlyFlag
+      ? money(Number(current(b, ctx).hourlyRecurringFee) * hoursUsed(b, ctx.now), 2)
+      : undefined,
+};
+
+definePlainType('Svc_Product_Package', ['id', 'keyName', 'name', 'description', 'isActive']);
+
+defineType<BillingItemView>('Svc_Billing_Item', {
+  locals: billingLocals,
+  relations: billingRelations,
+  onDemand: billingOnDemand,
+});
+
+defineType<BillingItemView>('Svc_Billing_Item_Virtual_Guest', {
+  locals: { ...billingLocals, resourceTableId: (b) => b.resourceTableId },
+  relations: {
+    ...billingRelations,
+    resource: { type: 'Svc_Virtual_Guest', get: guestOf },
+  },
+  onDemand: billingOnDemand,
+});
+
+/** A guest's order line: the top-level billing item with the guest it was ordered for. */
+interface OrderItemView {
+  item: BillingItemView;
+  guest: GuestRec;
+}
+
+defineType<OrderItemView>('Svc_Billing_Order_Item', {
+  locals: {
+    id: (o) => ORDER_ITEM_BASE + o.item.id,
+    categoryCode: (o) => o.item.categoryCode,
+    description: (o) => o.item.description,
+    hostName: (o) => o.guest.hostname,
+    domainName: (o) => o.guest.domain,
+    hourlyRecurringFee: (o, ctx) => current(o.item, ctx).hourlyRecurringFee,
+    recurringFee: (o, ctx) => current(o.item, ctx).recurringFee,
+    quantity: () => 1,
+    itemPriceId: (o) => guestPrices(o.guest)[0].id,
+  },
+  relations: {
+    billingItem: { type: 'Svc_Billing_Item', get: (o) => o.item },
+    location: { type: 'Svc_Location', get: (o) => datacenterById(o.guest.datacenterId) },
+    package: { type: 'Svc_Product_Package', get: () => PUBLIC_CLOUD_SERVER },
+    order: { type: 'Svc_Billing_Order', get: (o) => o },
+  },
+});
+
+defineType<OrderItemView>('Svc_Billing_Order', {
+  locals: {
+    id: (o) => ORDER_BASE + o.item.id,
+    accountId: (o) => o.item.accountId,
+    createDate: (o) => formatApiDate(o.item.createDate),
+    modifyDate: (o) => formatApiDate(o.item.createDate),
+    status: () => 'COMPLETE',
+    userRecordId: (o) => o.guest.orderedByUserId,
+  },
+  relations: {
+    userRecord: {
+      type: 'Svc_User_Customer',
+      get: (o, ctx) =>
+        o.guest.orderedByUserId === undefined
+          ? undefined
+          : sameAccount(ctx.store.get('users', o.guest.orderedByUserId), ctx),
+    },
+    items: { type: 'Svc_Billing_Order_Item', many: true, get: (o) => [o] },
+  },
+});

@@ -1,0 +1,158 @@
+/**
+ * The networks a guest sits on, derived rather than stored: every account has, in every
+ * datacenter, one public and one private VLAN, each with one primary subnet (a /16; private
+ * 10.x.0.0, public 169.x.0.0). Ids, VLAN numbers and networks are pure functions of (account,
+ * datacenter, space), so they are stable across restarts and need no table; an IP record's
+ * address is its subnet's network plus a host number taken from the record's unique id. The IP
+ * address records are stored (a guest's are created with it, a server's are seeded).
+ */
+import { DATACENTERS, DEFAULT_DATACENTER, datacenterById, type Datacenter } from '../../catalog';
+import { table, type RecordsOf, type Tables } from '../../store';
+
+export interface IpAddressRec {
+  id: number;
+  accountId: number;
+  ipAddress: string;
+  isPublic: boolean;
+  subnetId: number;
+  guestId?: number;
+  hardwareId?: number;
+  note?: string;
+}
+
+export const tables = { ipAddresses: table<IpAddressRec>(300001, ['accountId']) };
+
+declare module '../../store' {
+  interface Tables extends RecordsOf<typeof tables> {}
+}
+
+export type Space = 'PUBLIC' | 'PRIVATE';
+
+export interface SubnetView {
+  id: number;
+  accountId: number;
+  datacenter: Datacenter;
+  space: Space;
+  /** First two octets, e.g. `10.37`. */
+  prefix: string;
+  vlanId: number;
+  networkIdentifier: string;
+  cidr: number;
+  netmask: string;
+  gateway: string;
+  broadcastAddress: string;
+  totalIpAddresses: number;
+  usableIpAddressCount: number;
+}
+
+export interface VlanView {
+  id: number;
+  accountId: number;
+  datacenter: Datacenter;
+  space: Space;
+  vlanNumber: number;
+  subnetId: number;
+}
+
+const SUBNET_BASE = 100_000_000;
+const VLAN_BASE = 200_000_000;
+/** Datacenters per account in the id encoding (the catalog has fewer). */
+const DC_SLOTS = 64;
+
+const slot = (accountId: number, datacenter: Datacenter, space: Space) =>
+  (accountId * DC_SLOTS + DATACENTERS.indexOf(datacenter)) * 2 + (space === 'PUBLIC' ? 1 : 0);
+
+function decode(id: number, base: number) {
+  const n = id - base;
+  if (!Number.isInteger(n) || n < 0 || n >= VLAN_BASE - SUBNET_BASE) return undefined;
+  const space: Space = n % 2 === 1 ? 'PUBLIC' : 'PRIVATE';
+  const m = Math.floor(n / 2);
+  const datacenter = DATACENTERS[m % DC_SLOTS];
+  if (!datacenter) return undefined;
+  return { accountId: Math.floor(m / DC_SLOTS), datacenter, space };
+}
+
+export function subnetFor(accountId: number, datacenter: Datacenter, space: Space): SubnetView {
+  const index = DATACENTERS.indexOf(datacenter);
+  // Distinct per datacenter within an account (5 and 7 are prime to the ranges).
+  const prefix =
+    space === 'PRIVATE'
+      ? `10.${((accountId * 7 + index * 5) % 254) + 1}`
+      : `169.${45 + ((accountId * 11 + index * 7) % 200)}`;
+  return {
+    id: SUBNET_BASE + slot(accountId, datacenter, space),
+    accountId,
+    datacenter,
+    space,
+    prefix,
+    vlanId: VLAN_BASE + slot(accountId, datacenter, space),
+    networkIdentifier: `${prefix}.0.0`,
+    cidr: 16,
+    netmask: '255.255.0.0',
+    gateway: `${prefix}.0.1`,
+    broadcastAddress: `${prefix}.255.255`,
+    totalIpAddresses: 65_536,
+    usableIpAddressCount: 65_533,
+  };
+}
+
+export function vlanFor(accountId: number, datacenter: Datacenter, space: Space): VlanView {
+  const index = DATACENTERS.indexOf(datacenter);
+  return {
+    id: VLAN_BASE + slot(accountId, datacenter, space),
+    accountId,
+    datacenter,
+    space,
+    vlanNumber: 800 + ((accountId * 13 + index * 17) % 1600) * 2 + (space === 'PUBLIC' ? 0 : 1),
+    subnetId: SUBNET_BASE + slot(accountId, datacenter, space),
+  };
+}
+
+export function subnetById(id: number): SubnetView | undefined {
+  const parts = decode(id, SUBNET_BASE);
+  return parts && subnetFor(parts.accountId, parts.datacenter, parts.space);
+}
+
+export function vlanById(id: number): VlanView | undefined {
+  const parts = decode(id, VLAN_BASE);
+  return parts && vlanFor(parts.accountId, parts.datacenter, parts.space);
+}
+
+/** The address of IP record `ipId` in `subnet`: hosts .0.2 to .255.253 of the /16. */
+export function addressIn(subnet: SubnetView, ipId: number): string {
+  const host = 2 + (ipId % 65_532);
+  return `${subnet.prefix}.${host >> 8}.${host & 255}`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The networks of guests and servers
+
+type Guest = Tables['guests'];
+
+/** One of a guest's NICs: eth0 private (port 0), eth1 public (port 1, absent when private-only). */
+export interface NicView {
+  guest: Guest;
+  space: Space;
+  ip: NonNullable<Guest['publicIp']>;
+}
+
+export function networkComponents(g: Guest): NicView[] {
+  const out: NicView[] = [{ guest: g, space: 'PRIVATE', ip: g.backendIp }];
+  if (g.publicIp) out.push({ guest: g, space: 'PUBLIC', ip: g.publicIp });
+  return out;
+}
+
+const datacenterOf = (g: { datacenterId: number }) =>
+  datacenterById(g.datacenterId) ?? DEFAULT_DATACENTER;
+export const vlanOfNic = (n: NicView) => vlanFor(n.guest.accountId, datacenterOf(n.guest), n.space);
+export const subnetOfNic = (n: NicView) =>
+  subnetFor(n.guest.accountId, datacenterOf(n.guest), n.space);
+
+/** The VLANs of a guest's NICs, private first. */
+export const guestVlans = (g: Guest): VlanView[] => networkComponents(g).map(vlanOfNic);
+
+/** The VLANs of an object in a datacenter with public and private NICs (hardware). */
+export const datacenterVlans = (accountId: number, datacenterId: number): VlanView[] =>
+  (['PRIVATE', 'PUBLIC'] as const).map((space) =>
+    vlanFor(accountId, datacenterOf({ datacenterId }), space),
+  );

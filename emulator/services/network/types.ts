@@ -1,0 +1,121 @@
+/**
+ * Svc_Network_Vlan and Svc_Network_Subnet (derived per account, datacenter and space, see
+ * model.ts) and Svc_Network_Subnet_IpAddress (the stored IP records). A guest's NICs
+ * (Svc_Virtual_Guest_Network_Component) are defined with the guest.
+ */
+import { defineType, sameAccount, type ViewContext } from '../../schema';
+import {
+  networkComponents,
+  subnetById,
+  vlanFor,
+  type IpAddressRec,
+  type Space,
+  type SubnetView,
+  type VlanView,
+} from './model';
+
+const guestsOn = (
+  net: { accountId: number; datacenter: { id: number }; space: Space },
+  ctx: ViewContext,
+) =>
+  ctx.store
+    .by('guests', 'accountId', net.accountId)
+    .filter((g) => g.datacenterId === net.datacenter.id && (net.space === 'PRIVATE' || g.publicIp));
+
+defineType<VlanView>('Svc_Network_Vlan', {
+  locals: {
+    id: (v) => v.id,
+    accountId: (v) => v.accountId,
+    vlanNumber: (v) => v.vlanNumber,
+    fullyQualifiedName: (v) =>
+      `${v.datacenter.name}.${v.space === 'PUBLIC' ? 'fcr01' : 'bcr01'}.${v.vlanNumber}`,
+    primarySubnetId: (v) => v.subnetId,
+  },
+  onDemand: { networkSpace: (v) => v.space },
+  relations: {
+    primarySubnet: { type: 'Svc_Network_Subnet', get: (v) => subnetById(v.subnetId) },
+    primarySubnets: {
+      type: 'Svc_Network_Subnet',
+      many: true,
+      get: (v) => [subnetById(v.subnetId)],
+    },
+    subnets: { type: 'Svc_Network_Subnet', many: true, get: (v) => [subnetById(v.subnetId)] },
+    virtualGuests: { type: 'Svc_Virtual_Guest', many: true, get: guestsOn },
+    guestNetworkComponents: {
+      type: 'Svc_Virtual_Guest_Network_Component',
+      many: true,
+      get: (v, ctx) =>
+        guestsOn(v, ctx).flatMap((g) => networkComponents(g).filter((n) => n.space === v.space)),
+    },
+  },
+});
+
+defineType<SubnetView>('Svc_Network_Subnet', {
+  locals: {
+    id: (s) => s.id,
+    networkIdentifier: (s) => s.networkIdentifier,
+    cidr: (s) => s.cidr,
+    netmask: (s) => s.netmask,
+    gateway: (s) => s.gateway,
+    broadcastAddress: (s) => s.broadcastAddress,
+    totalIpAddresses: (s) => s.totalIpAddresses,
+    usableIpAddressCount: (s) => s.usableIpAddressCount,
+    networkVlanId: (s) => s.vlanId,
+    subnetType: (s) => (s.space === 'PUBLIC' ? 'PRIMARY' : 'ADDITIONAL_PRIMARY'),
+    version: () => 4,
+    sortOrder: () => '0',
+    isCustomerOwned: () => false,
+    isCustomerRoutable: () => false,
+  },
+  onDemand: { addressSpace: (s) => s.space },
+  relations: {
+    networkVlan: {
+      type: 'Svc_Network_Vlan',
+      get: (s) => vlanFor(s.accountId, s.datacenter, s.space),
+    },
+    datacenter: { type: 'Svc_Location_Datacenter', get: (s) => s.datacenter },
+    ipAddresses: {
+      type: 'Svc_Network_Subnet_IpAddress',
+      many: true,
+      get: (s, ctx) =>
+        ctx.store.by('ipAddresses', 'accountId', s.accountId).filter((i) => i.subnetId === s.id),
+    },
+    virtualGuests: { type: 'Svc_Virtual_Guest', many: true, get: guestsOn },
+  },
+});
+
+defineType<IpAddressRec>('Svc_Network_Subnet_IpAddress', {
+  locals: {
+    id: (i) => i.id,
+    ipAddress: (i) => i.ipAddress,
+    subnetId: (i) => i.subnetId,
+    isBroadcast: () => false,
+    isGateway: () => false,
+    isNetwork: () => false,
+    isReserved: () => false,
+    note: (i) => i.note,
+  },
+  relations: {
+    subnet: {
+      type: 'Svc_Network_Subnet',
+      get: (i, ctx) => sameAccount(subnetById(i.subnetId), ctx),
+    },
+    virtualGuest: {
+      type: 'Svc_Virtual_Guest',
+      get: (i, ctx) =>
+        i.guestId ? sameAccount(ctx.store.get('guests', i.guestId), ctx) : undefined,
+    },
+    guestNetworkComponent: {
+      type: 'Svc_Virtual_Guest_Network_Component',
+      get: (i, ctx) => {
+        const guest = i.guestId ? sameAccount(ctx.store.get('guests', i.guestId), ctx) : undefined;
+        return guest && networkComponents(guest).find((n) => n.ip.id === i.id);
+      },
+    },
+    hardware: {
+      type: 'Svc_Hardware',
+      get: (i, ctx) =>
+        i.hardwareId ? sameAccount(ctx.store.get('hardware', i.hardwareId), ctx) : undefined,
+    },
+  },
+});

@@ -1,0 +1,455 @@
+/**
+ * A virtual guest's state and behaviour: its records (the guest with its last upgrade, and the
+ * account's tags), building one from a checked order (with its billing item, IP addresses and
+ * tags, written in one transaction), removing one, its prices, and its provisioning and upgrade
+ * progress. Both progress states are pure functions of the record and the clock: a guest is
+ * ready once `now >= readyAt` (createDate + the delay in force when it was ordered), and keeps
+ * its size while an upgrade runs. No timers, so a restart neither loses nor repeats progress.
+ */
+import { randomUUID } from 'node:crypto';
+import {
+  CPU_OPTIONS,
+  DEFAULT_DATACENTER,
+  DISK_SIZES,
+  EXTRA_DISK_SIZES,
+  MEMORY_OPTIONS,
+  NETWORK_SPEEDS,
+  cpuPrice,
+  datacenterById,
+  diskPrice,
+  findOs,
+  memoryPrice,
+  money,
+  monthlyFromHourly,
+  networkPrice,
+  osPrice,
+  priceAt,
+  type Datacenter,
+  type OperatingSystem,
+  type Price,
+} from '../../catalog';
+import { formatApiDate } from '../../dates';
+import { publicFault } from '../../errors';
+import { table, type RecordsOf, type Store, type Tables, type WriteOp } from '../../store';
+import { addressIn, subnetFor, type IpAddressRec } from '../network/model';
+
+export interface TagRec {
+  id: number;
+  accountId: number;
+  name: string;
+}
+
+/** What an upgrade order changes: the guest's size. */
+export interface GuestSize {
+  startCpus: number;
+  maxMemory: number;
+  networkSpeed: number;
+  blockDevices: { id: number; device: string; capacity: number }[];
+}
+
+/**
+ * The guest's last upgrade order (see `sized` below): the record's own size fields hold the size
+ * before it, `size` the size it leaves from `readyAt` on, with the billing item's fees then.
+ */
+export interface GuestUpgradeRec {
+  orderId: number;
+  transactionId: number;
+  createDate: number;
+  readyAt: number;
+  size: GuestSize;
+  hourlyRecurringFee: string;
+  recurringFee: string;
+}
+
+export interface GuestRec {
+  id: number;
+  accountId: number;
+  globalIdentifier: string;
+  hostname: string;
+  domain: string;
+  startCpus: number;
+  maxMemory: number;
+  hourlyBillingFlag: boolean;
+  localDiskFlag: boolean;
+  privateNetworkOnlyFlag: boolean;
+  dedicatedAccountHostOnlyFlag: boolean;
+  notes?: string;
+  createDate: number;
+  modifyDate: number;
+  /** Provisioning finishes at this instant (createDate + the delay in force at creation). */
+  readyAt: number;
+  datacenterId: number;
+  osCode: string;
+  networkSpeed: number;
+  userData: string[];
+  sshKeyIds: number[];
+  postInstallScriptUri?: string;
+  tagRefs: { id: number; tagId: number }[];
+  power: 'RUNNING' | 'HALTED';
+  billingItemId: number;
+  transactionId: number;
+  publicIp?: { id: number; address: string; componentId: number };
+  backendIp: { id: number; address: string; componentId: number };
+  blockDevices: { id: number; device: string; capacity: number }[];
+  /** The user who ordered the guest (absent for seeded and bulk-populated guests). */
+  orderedByUserId?: number;
+  /** The last upgrade order, running or done. */
+  upgrade?: GuestUpgradeRec;
+}
+
+export const tables = {
+  guests: table<GuestRec>(100001, ['accountId']),
+  tags: table<TagRec>(700001, ['accountId']),
+};
+
+declare module '../../store' {
+  interface Tables extends RecordsOf<typeof tables> {}
+}
+
+/** A checked order template (see checkGuestTemplate in handlers.ts), priced from the catalog. */
+export interface GuestOrder {
+  hostname: string;
+  domain: string;
+  startCpus: number;
+  maxMemory: number;
+  hourly: boolean;
+  localDisk: boolean;
+  privateOnly: boolean;
+  dedicated: boolean;
+  datacenter: Datacenter;
+  os: OperatingSystem;
+  networkSpeed: number;
+  userData: string[];
+  sshKeyIds: number[];
+  tags: string[];
+  notes?: string;
+  postInstallScriptUri?: string;
+  blockDevices: { device: string; capacity: number }[];
+  prices: Price[];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Provisioning and upgrade progress
+
+const STEPS: readonly { name: string; friendlyName: string }[] = [
+  { name: 'ASSIGN_HOST', friendlyName: 'Assign Host' },
+  { name: 'PROVISION_DNS', friendlyName: 'Provision DNS' },
+  { name: 'CLOUD_CONFIGURE_NETWORK', friendlyName: 'Configure Cloud Network' },
+  { name: 'INSTALL_OPERATING_SYSTEM', friendlyName: 'Install Operating System' },
+  { name: 'CLOUD_INSTANCE_POWER_ON', friendlyName: 'Power On Cloud Instance' },
+];
+
+const GROUP = { name: 'Cloud Instance Provisioning', averageTimeToComplete: '10' };
+
+export const isProvisioned = (guest: GuestRec, now: number) => now >= guest.readyAt;
+
+/** The provisioning transaction: the step running at `now`, or the last one once finished. */
+function provisioning(guest: GuestRec, now: number): Record<string, unknown> {
+  const span = Math.max(1, guest.readyAt - guest.createDate);
+  const end = Math.min(now, guest.readyAt);
+  const index = Math.floor(((end - guest.createDate) / span) * STEPS.length);
+  const step = STEPS[Math.max(0, Math.min(STEPS.length - 1, index))];
+  const stepStart = guest.createDate + Math.floor((span * STEPS.indexOf(step)) / STEPS.length);
+  return {
+    id: guest.transactionId,
+    guestId: guest.id,
+    createDate: formatApiDate(guest.createDate),
+    modifyDate: formatApiDate(end),
+    statusChangeDate: formatApiDate(stepStart),
+    elapsedSeconds: Math.max(0, Math.floor((end - guest.createDate) / 1000)),
+    transactionStatus: { ...step },
+    transactionGroup: { ...GROUP },
+  };
+}
+
+/** The running transaction (provisioning, then an upgrade while one runs), else null. */
+export function activeTransaction(guest: GuestRec, now: number): Record<string, unknown> | null {
+  if (!isProvisioned(guest, now)) return provisioning(guest, now);
+  return upgradeRunning(guest, now) ? (upgradeTransaction(guest, now) ?? null) : null;
+}
+
+/** The most recent transaction: the last upgrade's, else the provisioning one, running or finished. */
+export const lastTransaction = (guest: GuestRec, now: number) =>
+  upgradeTransaction(guest, now) ?? provisioning(guest, now);
+
+const POWER = {
+  RUNNING: { keyName: 'RUNNING', name: 'Running' },
+  HALTED: { keyName: 'HALTED', name: 'Halted' },
+} as const;
+
+/** Halted until provisioned and while an upgrade of CPUs or memory reboots it, else the last power call's. */
+export const powerState = (guest: GuestRec, now: number) =>
+  isProvisioned(guest, now) && !upgradeReboots(guest, now)
+    ? { ...POWER[guest.power] }
+    : { ...POWER.HALTED };
+
+export const upgradeRunning = (g: GuestRec, now: number) =>
+  g.upgrade !== undefined && now < g.upgrade.readyAt;
+
+/** The guest as it is at `now`: with its last upgrade's size once that upgrade is done. */
+export function sized(g: GuestRec, now: number): GuestRec {
+  return g.upgrade && now >= g.upgrade.readyAt ? { ...g, ...g.upgrade.size } : g;
+}
+
+/** Whether the running upgrade changes CPUs or memory (the guest reboots for those). */
+export function upgradeReboots(g: GuestRec, now: number): boolean {
+  const u = g.upgrade;
+  if (!u || now >= u.readyAt) return false;
+  return u.size.startCpus !== g.startCpus || u.size.maxMemory !== g.maxMemory;
+}
+
+const UPGRADE_STATUS = { name: 'UPGRADE', friendlyName: 'Upgrade' };
+const UPGRADE_GROUP = { name: 'Cloud Upgrade', averageTimeToComplete: '5' };
+
+/** The upgrade's transaction (running or finished); undefined for a guest never upgraded. */
+export function upgradeTransaction(g: GuestRec, now: number): Record<string, unknown> | undefined {
+  const u = g.upgrade;
+  if (!u) return undefined;
+  const end = Math.min(now, u.readyAt);
+  return {
+    id: u.transactionId,
+    guestId: g.id,
+    createDate: formatApiDate(u.createDate),
+    modifyDate: formatApiDate(end),
+    statusChangeDate: formatApiDate(u.createDate),
+    elapsedSeconds: Math.max(0, Math.floor((end - u.createDate) / 1000)),
+    transactionStatus: { ...UPGRADE_STATUS },
+    transactionGroup: { ...UPGRADE_GROUP },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Building and removing guests
+
+/**
+ * Tag references for `names`, creating account tags that do not exist yet and keeping the
+ * reference ids of tags the object already has.
+ */
+export function resolveTags(
+  store: Store,
+  accountId: number,
+  names: readonly string[],
+  options: { known?: Map<string, TagRec>; existing?: GuestRec['tagRefs'] } = {},
+): { refs: GuestRec['tagRefs']; ops: WriteOp[] } {
+  const known = options.known ?? tagsByName(store, accountId);
+  const existing = new Map((options.existing ?? []).map((ref) => [ref.tagId, ref]));
+  const ops: WriteOp[] = [];
+  const refs = names.map((name) => {
+    let tag = known.get(name);
+    if (!tag) {
+      tag = { id: store.nextId('tags'), accountId, name };
+      known.set(name, tag);
+      ops.push({ put: 'tags', record: tag });
+    }
+    return existing.get(tag.id) ?? { id: store.nextSubId(), tagId: tag.id };
+  });
+  return { refs, ops };
+}
+
+export function tagsByName(store: Store, accountId: number): Map<string, TagRec> {
+  return new Map(store.by('tags', 'accountId', accountId).map((t) => [t.name, t]));
+}
+
+export interface BuildOptions {
+  now: number;
+  readyAt: number;
+  globalIdentifier?: string;
+  tagCache?: Map<string, TagRec>;
+  /** The user placing the order (shown as the order's user record). */
+  userId?: number;
+}
+
+/** The guest record and every write that creates it. */
+export function buildGuest(
+  store: Store,
+  accountId: number,
+  order: GuestOrder,
+  options: BuildOptions,
+): { guest: GuestRec; ops: WriteOp[] } {
+  const id = store.nextId('guests');
+  const billing = billingItemOf(store, accountId, id, order, options.now);
+  const ipRecord = (isPublic: boolean) =>
+    newIpRecord(store, accountId, id, order.datacenter, isPublic);
+  const backend = ipRecord(false);
+  const pub = order.privateOnly ? undefined : ipRecord(true);
+  const tags = resolveTags(store, accountId, order.tags, { known: options.tagCache });
+  const guest: GuestRec = {
+    id,
+    accountId,
+    globalIdentifier: options.globalIdentifier ?? randomUUID(),
+    hostname: order.hostname,
+    domain: order.domain,
+    startCpus: order.startCpus,
+    maxMemory: order.maxMemory,
+    hourlyBillingFlag: order.hourly,
+    localDiskFlag: order.localDisk,
+    privateNetworkOnlyFlag: order.privateOnly,
+    dedicatedAccountHostOnlyFlag: order.dedicated,
+    notes: order.notes,
+    createDate: options.now,
+    modifyDate: options.now,
+    readyAt: options.readyAt,
+    datacenterId: order.datacenter.id,
+    osCode: order.os.aliasOf ?? order.os.referenceCode,
+    networkSpeed: order.networkSpeed,
+    userData: order.userData,
+    sshKeyIds: order.sshKeyIds,
+    postInstallScriptUri: order.postInstallScriptUri,
+    tagRefs: tags.refs,
+    power: 'RUNNING',
+    billingItemId: billing.id,
+    transactionId: store.nextSubId(),
+    backendIp: { id: backend.id, address: backend.ipAddress, componentId: store.nextSubId() },
+    publicIp: pub && { id: pub.id, address: pub.ipAddress, componentId: store.nextSubId() },
+    blockDevices: order.blockDevices.map((d) => ({
+      id: store.nextSubId(),
+      device: d.device,
+      capacity: d.capacity,
+    })),
+    orderedByUserId: options.userId,
+  };
+  const ops: WriteOp[] = [
+    ...tags.ops,
+    { put: 'billingItems', record: billing },
+    { put: 'ipAddresses', record: backend },
+    ...(pub ? [{ put: 'ipAddresses' as const, record: pub }] : []),
+    { put: 'guests', record: guest },
+  ];
+  return { guest, ops };
+}
+
+/** The guest's billing item: the whole order's fees (the API's children are derived from it). */
+function billingItemOf(
+  store: Store,
+  accountId: number,
+  guestId: number,
+  order: GuestOrder,
+  now: number,
+): Tables['billingItems'] {
+  const hourly = order.prices.reduce((sum, p) => sum + p.hourly, 0);
+  return {
+    id: store.nextId('billingItems'),
+    accountId,
+    categoryCode: 'guest_core',
+    description: `${order.startCpus} x vCPU, ${order.maxMemory / 1024} GB RAM, ${order.os.referenceCode}`,
+    hourlyFlag: order.hourly,
+    hourlyRecurringFee: money(hourly, 4),
+    recurringFee: money(monthlyFromHourly(hourly), 2),
+    createDate: now,
+    resourceTableId: guestId,
+  };
+}
+
+/** A guest's address in its account's public or private subnet at the datacenter. */
+function newIpRecord(
+  store: Store,
+  accountId: number,
+  guestId: number,
+  datacenter: Datacenter,
+  isPublic: boolean,
+): IpAddressRec {
+  const ipId = store.nextId('ipAddresses');
+  const subnet = subnetFor(accountId, datacenter, isPublic ? 'PUBLIC' : 'PRIVATE');
+  return {
+    id: ipId,
+    accountId,
+    ipAddress: addressIn(subnet, ipId),
+    isPublic,
+    subnetId: subnet.id,
+    guestId,
+  };
+}
+
+/** Writes that cancel a guest now; refused while a transaction (provisioning) is running. */
+export function removeGuestOps(store: Store, guest: GuestRec, now: number): WriteOp[] {
+  const transaction = activeTransaction(guest, now);
+  if (transaction) {
+    const status = (transaction.transactionStatus as { name: string }).name;
+    throw publicFault(
+      `Cannot cancel virtual guest ${guest.id}: it has an active transaction (${status}). ` +
+        'Wait until provisioning has finished (activeTransaction is empty), then try again.',
+    );
+  }
+  const ops: WriteOp[] = [{ del: 'guests', id: guest.id }];
+  for (const ip of [guest.backendIp, guest.publicIp])
+    if (ip) ops.push({ del: 'ipAddresses', id: ip.id });
+  const billing = store.get('billingItems', guest.billingItemId);
+  if (billing && billing.cancellationDate === undefined) {
+    ops.push({ put: 'billingItems', record: { ...billing, cancellationDate: now } });
+  }
+  return ops;
+}
+
+/** The prices a guest was ordered with, core first (the same the order was priced from). */
+export function guestPrices(g: GuestRec): Price[] {
+  const datacenter = datacenterById(g.datacenterId);
+  const os = findOs(g.osCode);
+  const prices = [
+    cpuPrice(g.startCpus),
+    memoryPrice(g.maxMemory),
+    ...(os ? [osPrice(os)] : []),
+    networkPrice(g.networkSpeed),
+    ...g.blockDevices.map((d, i) => diskPrice(d.capacity, g.localDiskFlag, i)),
+  ];
+  return datacenter ? prices.map((p) => priceAt(p, datacenter)) : prices;
+}
+
+// ---------------------------------------------------------------------------------------------
+// What a guest may be upgraded to (Virtual_Guest.getUpgradeItemPrices, Product_Order)
+
+const MAX_DISKS = 5;
+const ALL_DISK_SIZES = [...new Set([...DISK_SIZES, ...EXTRA_DISK_SIZES])].sort((a, b) => a - b);
+
+/** One upgrade price: a catalog price at a datacenter, the categories it fills and its size. */
+export interface UpgradePriceView {
+  price: Price;
+  /** `guest_core`, `ram`, `port_speed`, `guest_disk0` .. `guest_disk4`. */
+  categories: readonly string[];
+  capacity: number;
+  units: string;
+}
+
+export const datacenterOf = (g: GuestRec) => datacenterById(g.datacenterId) ?? DEFAULT_DATACENTER;
+
+/**
+ * The prices `g` may be upgraded to at its datacenter: other CPU counts, memory sizes and port
+ * speeds (smaller ones only with `downgrades`), and for each disk position a larger size, or any
+ * size for a position the guest has no disk in yet. Disks never shrink.
+ */
+export function upgradePrices(g: GuestRec, downgrades: boolean): UpgradePriceView[] {
+  const dc = datacenterOf(g);
+  const at = (price: Price, categories: string[], capacity: number, units: string) => ({
+    price: priceAt(price, dc),
+    categories,
+    capacity,
+    units,
+  });
+  const wanted = (value: number, now: number) => value !== now && (downgrades || value > now);
+  const prices: UpgradePriceView[] = [
+    ...CPU_OPTIONS.filter((n) => wanted(n, g.startCpus)).map((n) =>
+      at(cpuPrice(n), ['guest_core'], n, 'CORE'),
+    ),
+    ...MEMORY_OPTIONS.filter((mb) => wanted(mb, g.maxMemory)).map((mb) =>
+      at(memoryPrice(mb), ['ram'], mb / 1024, 'GB'),
+    ),
+    ...NETWORK_SPEEDS.filter((s) => wanted(s, g.networkSpeed)).map((s) =>
+      at(networkPrice(s), ['port_speed'], s, 'Mbps'),
+    ),
+  ];
+  for (const gb of ALL_DISK_SIZES) {
+    const categories = [];
+    for (let i = 0; i < MAX_DISKS; i += 1) {
+      const disk = g.blockDevices[i];
+      const offered = (i === 0 ? DISK_SIZES : EXTRA_DISK_SIZES).includes(gb);
+      if (offered && (disk ? gb > disk.capacity : i > 0)) categories.push(`guest_disk${i}`);
+    }
+    if (categories.length > 0)
+      prices.push(at(diskPrice(gb, g.localDiskFlag), categories, gb, 'GB'));
+  }
+  return prices;
+}
+
+/** The size of a disk price id for a guest's kind of disk (local or SAN), at any location. */
+export function diskSizeOf(g: GuestRec, id: number): number | undefined {
+  return ALL_DISK_SIZES.find((gb) => diskPrice(gb, g.localDiskFlag).id === id % 100_000);
+}
