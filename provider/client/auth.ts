@@ -18,9 +18,9 @@ export interface Auth {
 
 const MASK = '****';
 
-/** Username + API key in the `authenticate` header: the usual way in. */
-export class ApiKeyAuth implements Auth {
-  declare private readonly apiKey: string;
+/** A username and an API key, the key hidden from enumeration, JSON and inspection. */
+abstract class UsernameKeyAuth implements Auth {
+  declare protected readonly apiKey: string;
 
   constructor(
     readonly username: string,
@@ -29,20 +29,25 @@ export class ApiKeyAuth implements Auth {
     defineHidden(this, 'apiKey', apiKey);
   }
 
-  getHeaders(): Record<string, XmlRpcValue> {
-    return { authenticate: { username: this.username, apiKey: this.apiKey } };
-  }
+  abstract getHeaders(): Record<string, XmlRpcValue>;
 
   secrets(): readonly string[] {
     return [this.apiKey];
   }
 
   toJSON(): object {
-    return { type: 'ApiKeyAuth', username: this.username, apiKey: MASK };
+    return { type: this.constructor.name, username: this.username, apiKey: MASK };
   }
 
   [inspect.custom](): string {
-    return `ApiKeyAuth(username=${JSON.stringify(this.username)})`;
+    return `${this.constructor.name}(username=${JSON.stringify(this.username)})`;
+  }
+}
+
+/** Username + API key in the `authenticate` header: the usual way in. */
+export class ApiKeyAuth extends UsernameKeyAuth {
+  getHeaders(): Record<string, XmlRpcValue> {
+    return { authenticate: { username: this.username, apiKey: this.apiKey } };
   }
 }
 
@@ -86,16 +91,7 @@ export class TokenAuth implements Auth {
 }
 
 /** HTTP Basic authentication only (for servers or proxies that check the HTTP layer). */
-export class BasicHttpAuth implements Auth {
-  declare private readonly apiKey: string;
-
-  constructor(
-    readonly username: string,
-    apiKey: string,
-  ) {
-    defineHidden(this, 'apiKey', apiKey);
-  }
-
+export class BasicHttpAuth extends UsernameKeyAuth {
   getHeaders(): Record<string, XmlRpcValue> {
     return {};
   }
@@ -104,16 +100,8 @@ export class BasicHttpAuth implements Auth {
     return { authorization: `Basic ${this.encoded()}` };
   }
 
-  secrets(): readonly string[] {
+  override secrets(): readonly string[] {
     return [this.apiKey, this.encoded()];
-  }
-
-  toJSON(): object {
-    return { type: 'BasicHttpAuth', username: this.username, apiKey: MASK };
-  }
-
-  [inspect.custom](): string {
-    return `BasicHttpAuth(username=${JSON.stringify(this.username)})`;
   }
 
   private encoded(): string {

@@ -93,22 +93,30 @@ export interface CreateOnce<T> {
   nextRun: string;
 }
 
-/** Sends a creating write once; see the module comment for what a failure leads to. */
-export async function createOnce<T>(options: CreateOnce<T>): Promise<T> {
+/**
+ * Sends `write`, and sends it again after a pause each time the rate limit refuses it (nothing was
+ * written then); any other failure is raised as it is, and so is the rate limit's after
+ * THROTTLE_RETRIES.
+ */
+async function pastTheRateLimit<T>(what: string, write: () => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await options.write();
+      return await write();
     } catch (err) {
-      const kind = classifyFailure(err);
-      if (kind === 'refused') throw err;
-      if (kind === 'throttled') {
-        if (attempt > THROTTLE_RETRIES) throw err;
-        say(`${options.what}: refused by the rate limit, nothing was written; sending it again`);
-        await sleep(throttlePause(attempt));
-        continue;
-      }
-      return confirmUnknown(options, err);
+      if (classifyFailure(err) !== 'throttled' || attempt > THROTTLE_RETRIES) throw err;
+      say(`${what}: refused by the rate limit, nothing was written; sending it again`);
+      await sleep(throttlePause(attempt));
     }
+  }
+}
+
+/** Sends a creating write once; see the module comment for what a failure leads to. */
+export async function createOnce<T>(options: CreateOnce<T>): Promise<T> {
+  try {
+    return await pastTheRateLimit(options.what, options.write);
+  } catch (err) {
+    if (classifyFailure(err) !== 'unknown') throw err;
+    return confirmUnknown(options, err);
   }
 }
 
@@ -146,18 +154,11 @@ export interface IdempotentWrite {
  */
 export async function writeIdempotent(options: IdempotentWrite): Promise<void> {
   const attempts = options.attempts ?? 3;
-  for (let attempt = 1, throttled = 0; ; attempt++) {
+  for (let attempt = 1; ; attempt++) {
     try {
-      return await options.write();
+      return await pastTheRateLimit(options.what, options.write);
     } catch (err) {
-      const kind = classifyFailure(err);
-      if (kind === 'refused') throw err;
-      if (kind === 'throttled') {
-        if (++throttled > THROTTLE_RETRIES) throw err;
-        attempt--;
-        await sleep(throttlePause(throttled));
-        continue;
-      }
+      if (classifyFailure(err) !== 'unknown') throw err;
       const { found } = await lookFor(
         async () => ((await options.done()) ? true : undefined),
         options.windowMs / attempts,
