@@ -93,22 +93,36 @@ export interface CreateOnce<T> {
   nextRun: string;
 }
 
+/**
+ * Sends `write`, and sends it again after a pause each time the rate limit refuses it (nothing was
+ * written), at most THROTTLE_RETRIES times over all sends sharing `budget`; any other failure is
+ * thrown.
+ */
+async function pastRateLimit<T>(
+  write: () => Promise<T>,
+  budget: { throttled: number },
+  onPause?: () => void,
+): Promise<T> {
+  for (;;) {
+    try {
+      return await write();
+    } catch (err) {
+      if (classifyFailure(err) !== 'throttled' || ++budget.throttled > THROTTLE_RETRIES) throw err;
+      onPause?.();
+      await sleep(throttlePause(budget.throttled));
+    }
+  }
+}
+
 /** Sends a creating write once; see the module comment for what a failure leads to. */
 export async function createOnce<T>(options: CreateOnce<T>): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await options.write();
-    } catch (err) {
-      const kind = classifyFailure(err);
-      if (kind === 'refused') throw err;
-      if (kind === 'throttled') {
-        if (attempt > THROTTLE_RETRIES) throw err;
-        say(`${options.what}: refused by the rate limit, nothing was written; sending it again`);
-        await sleep(throttlePause(attempt));
-        continue;
-      }
-      return confirmUnknown(options, err);
-    }
+  try {
+    return await pastRateLimit(options.write, { throttled: 0 }, () =>
+      say(`${options.what}: refused by the rate limit, nothing was written; sending it again`),
+    );
+  } catch (err) {
+    if (classifyFailure(err) !== 'unknown') throw err;
+    return confirmUnknown(options, err);
   }
 }
 
@@ -146,18 +160,12 @@ export interface IdempotentWrite {
  */
 export async function writeIdempotent(options: IdempotentWrite): Promise<void> {
   const attempts = options.attempts ?? 3;
-  for (let attempt = 1, throttled = 0; ; attempt++) {
+  const budget = { throttled: 0 };
+  for (let attempt = 1; ; attempt++) {
     try {
-      return await options.write();
+      return await pastRateLimit(options.write, budget);
     } catch (err) {
-      const kind = classifyFailure(err);
-      if (kind === 'refused') throw err;
-      if (kind === 'throttled') {
-        if (++throttled > THROTTLE_RETRIES) throw err;
-        attempt--;
-        await sleep(throttlePause(throttled));
-        continue;
-      }
+      if (classifyFailure(err) !== 'unknown') throw err;
       const { found } = await lookFor(
         async () => ((await options.done()) ? true : undefined),
         options.windowMs / attempts,
