@@ -1,32 +1,12 @@
-import * as pulumi from '@pulumi/pulumi';
-import { delegatingProvider } from '../provider/dynamic/delegate';
-import { computed } from './computed';
-import { assertApiKeyIsSecret } from './secret-config';
+import type { ArgsOf } from '../provider/dynamic/fields';
+import { TICKET_UPDATE_FIELDS } from '../provider/dynamic/ticket-update-fields';
+import { resourceClass } from './resource-class';
 
-const provider = delegatingProvider('TicketUpdate');
-
-export interface TicketUpdateArgs {
-  ticketId: pulumi.Input<number>;
-  /** The text of the update. Changing it adds a new update; updates are never deleted. */
-  entry: pulumi.Input<string>;
-}
+/** The arguments of a TicketUpdate: see its field table (provider/dynamic/ticket-update-fields.ts). */
+export type TicketUpdateArgs = ArgsOf<typeof TICKET_UPDATE_FIELDS>;
 
 /** An update posted to a support ticket (`Ticket.addUpdate`). Destroying it only forgets it. */
-export class TicketUpdate extends pulumi.dynamic.Resource {
-  declare readonly ticketId: pulumi.Output<number>;
-  declare readonly entry: pulumi.Output<string>;
-  declare readonly updateId: pulumi.Output<number>;
-  declare readonly createDate: pulumi.Output<string | null>;
-
-  constructor(name: string, args: TicketUpdateArgs, opts?: pulumi.CustomResourceOptions) {
-    assertApiKeyIsSecret();
-    super(
-      provider,
-      name,
-      { ...computed(['updateId', 'createDate']), ...args },
-      opts,
-      'svc',
-      'TicketUpdate',
-    );
-  }
-}
+export const TicketUpdate = resourceClass('TicketUpdate', TICKET_UPDATE_FIELDS, {
+  guardApiKey: true,
+});
+export type TicketUpdate = InstanceType<typeof TicketUpdate>;

@@ -1,5 +1,6 @@
 import { lookupArgs } from './lookup-args';
 import { SvcError } from '../provider/client/errors';
+import { GUEST_FIELDS } from '../provider/dynamic/virtual-guest/fields';
 import type { GuestInputs } from '../provider/dynamic/virtual-guest/inputs';
 import {
   computedOutputs,
@@ -96,13 +97,13 @@ function inputsOf(guest: VirtualGuest): Omit<VirtualGuestResult, keyof GuestOutp
     domain: guest.domain,
     startCpus: guest.startCpus ?? guest.maxCpu ?? 0,
     maxMemory: guest.maxMemory ?? 0,
-    hourlyBillingFlag: guest.hourlyBillingFlag ?? true,
-    localDiskFlag: guest.localDiskFlag ?? true,
+    hourlyBillingFlag: guest.hourlyBillingFlag ?? GUEST_FIELDS.hourlyBillingFlag.default,
+    localDiskFlag: guest.localDiskFlag ?? GUEST_FIELDS.localDiskFlag.default,
     operatingSystemReferenceCode: guest.operatingSystemReferenceCode ?? '',
     datacenter: guest.datacenter?.name ?? '',
     networkSpeed: guest.networkComponents?.[0]?.maxSpeed,
     disks: diskSizes(guest),
-    privateNetworkOnly: guest.privateNetworkOnlyFlag ?? false,
+    privateNetworkOnly: guest.privateNetworkOnlyFlag ?? GUEST_FIELDS.privateNetworkOnly.default,
     tags: userTags(guest),
     notes: guest.notes || undefined,
     userData: guest.userData?.[0]?.value || undefined,

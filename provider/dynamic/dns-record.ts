@@ -2,21 +2,22 @@ import type * as pulumi from '@pulumi/pulumi';
 import type { DnsResourceRecord } from '../managers';
 import { changedFields } from './checks';
 import { connect, outcomeWindowMs, type Connection } from './connection';
-import { checkDnsRecord } from './dns-record-inputs';
+import { DNS_RECORD_FIELDS, checkDnsRecord } from './dns-record-fields';
 import { createOnce, writeIdempotent } from './exactly-once';
+import { fieldsChanging } from './fields';
 import { requireEngine } from './engine-watch';
 import { say } from './log';
 import { accountIdOf, requireOwner } from './owner';
 
 type Bag = Record<string, unknown>;
 
-/** Types, syntax and ranges, before any call: dns-record-inputs.ts. */
+/** Types, syntax and ranges, before any call: dns-record-fields.ts. */
 async function check(_olds: Bag, news: Bag): Promise<pulumi.dynamic.CheckResult> {
   return checkDnsRecord(news);
 }
 
-const REPLACE = ['zoneId', 'zoneName', 'type'] as const;
-const EDIT = ['host', 'data', 'ttl', 'mxPriority'] as const;
+const REPLACE = fieldsChanging(DNS_RECORD_FIELDS, 'replace');
+const EDIT = fieldsChanging(DNS_RECORD_FIELDS, 'update');
 
 /** Type and zone changes replace; other changes are left for the engine to diff (see VirtualGuest). */
 async function diff(_id: string, olds: Bag, news: Bag): Promise<pulumi.dynamic.DiffResult> {

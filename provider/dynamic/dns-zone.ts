@@ -3,7 +3,9 @@ import type { DnsResourceRecord, RecordSpec } from '../managers';
 import { Failures, changedFields, isKnown, isUnknown } from './checks';
 import { connect, outcomeWindowMs, type Connection } from './connection';
 import { dnsRecordProvider } from './dns-record';
+import { DNS_ZONE_FIELDS } from './dns-zone-fields';
 import { createOnce, writeIdempotent } from './exactly-once';
+import { checkFields, fieldsChanging, withFieldDefaults } from './fields';
 import { say } from './log';
 
 type Bag = Record<string, unknown>;
@@ -16,15 +18,16 @@ type Bag = Record<string, unknown>;
  * unless `forceDelete` is true in the state.
  */
 
-const ADOPT_ID = /^[1-9][0-9]*$/;
+const REPLACE = fieldsChanging(DNS_ZONE_FIELDS, 'replace');
+const EDIT = [
+  ...fieldsChanging(DNS_ZONE_FIELDS, 'update'),
+  ...fieldsChanging(DNS_ZONE_FIELDS, 'local'),
+];
 
 /** A declared record after the DnsRecord rules: upper-case type, default TTL. */
 interface ZoneRecord extends RecordSpec {
   ttl: number;
 }
-
-const normaliseName = (name: unknown) =>
-  typeof name === 'string' ? name.trim().toLowerCase().replace(/\.$/, '') : name;
 
 /** Validates each record with the DnsRecord rules; failures name `records[i].field`. */
 async function checkRecords(name: unknown, value: unknown, failures: Failures): Promise<unknown> {
@@ -75,16 +78,10 @@ async function checkExisting(c: Connection, inputs: Bag, failures: Failures): Pr
 }
 
 async function check(olds: Bag, news: Bag): Promise<pulumi.dynamic.CheckResult> {
-  const inputs: Bag = { ...news, name: normaliseName(news.name) };
-  if (typeof inputs.adoptId === 'number') inputs.adoptId = String(inputs.adoptId);
+  const inputs = withFieldDefaults(DNS_ZONE_FIELDS, olds, news);
   const failures = new Failures();
-  failures.domain('name', inputs.name, true);
-  failures.boolean('forceDelete', inputs.forceDelete);
-  if (isKnown(inputs.adoptId) && !ADOPT_ID.test(String(inputs.adoptId)))
-    failures.add(
-      'adoptId',
-      `adoptId must be the numeric id of a zone of the account, got ${JSON.stringify(inputs.adoptId)}`,
-    );
+  checkFields(DNS_ZONE_FIELDS, inputs, failures);
+  // Each record is checked with the DnsRecord rules (failures named `records[i].field`).
   inputs.records = await checkRecords(inputs.name, inputs.records, failures);
   const isNew = Object.keys(olds).length === 0 || olds.name !== inputs.name;
   if (failures.list.length === 0 && isNew && !isUnknown(inputs.adoptId))
@@ -93,8 +90,8 @@ async function check(olds: Bag, news: Bag): Promise<pulumi.dynamic.CheckResult> 
 }
 
 async function diff(_id: string, olds: Bag, news: Bag): Promise<pulumi.dynamic.DiffResult> {
-  const replaces = changedFields(olds, news, ['name', 'adoptId']);
-  const edits = changedFields(olds, news, ['records', 'forceDelete']);
+  const replaces = changedFields(olds, news, REPLACE);
+  const edits = changedFields(olds, news, EDIT);
   return { changes: replaces.length + edits.length > 0, replaces, deleteBeforeReplace: false };
 }
 

@@ -4,7 +4,9 @@ import { Failures, changedFields, isKnown, isUnknown } from './checks';
 import { connect, outcomeWindowMs } from './connection';
 import { createOnce, writeIdempotent } from './exactly-once';
 import { say } from './log';
-import { fingerprintOf, parsePublicKey } from './ssh-key-format';
+import { checkFields, fieldsChanging, withFieldDefaults } from './fields';
+import { SSH_KEY_FIELDS } from './ssh-key-fields';
+import { fingerprintOf } from './ssh-key-format';
 
 type Bag = Record<string, unknown>;
 
@@ -18,22 +20,8 @@ type Bag = Record<string, unknown>;
 
 const keys = () => new SshKeyManager(connect().client);
 
-const ADOPT_ID = /^[1-9][0-9]*$/;
-
-function checkShape(inputs: Bag, failures: Failures): void {
-  failures.string('label', inputs.label, { required: true, maxLength: 100 });
-  failures.string('notes', inputs.notes, { maxLength: 1000 });
-  if (failures.string('publicKey', inputs.publicKey, { required: true, maxLength: 16 * 1024 })) {
-    const parsed = parsePublicKey(inputs.publicKey as string);
-    if (typeof parsed === 'string') failures.add('publicKey', `publicKey ${parsed}`);
-  }
-  if (isKnown(inputs.adoptId) && !ADOPT_ID.test(String(inputs.adoptId))) {
-    failures.add(
-      'adoptId',
-      `adoptId must be the numeric id of an SSH key of the account, got ${JSON.stringify(inputs.adoptId)}`,
-    );
-  }
-}
+const REPLACE = fieldsChanging(SSH_KEY_FIELDS, 'replace');
+const EDIT = fieldsChanging(SSH_KEY_FIELDS, 'update');
 
 /** Refuses a key the account already holds unless the resource adopts exactly that key. */
 async function checkExisting(inputs: Bag, fingerprint: string, failures: Failures): Promise<void> {
@@ -68,12 +56,9 @@ async function checkExisting(inputs: Bag, fingerprint: string, failures: Failure
 }
 
 async function check(olds: Bag, news: Bag): Promise<pulumi.dynamic.CheckResult> {
-  const inputs: Bag = { ...news };
-  if (typeof inputs.publicKey === 'string') inputs.publicKey = inputs.publicKey.trim();
-  if (typeof inputs.adoptId === 'number') inputs.adoptId = String(inputs.adoptId);
-  if (inputs.notes === '') delete inputs.notes;
+  const inputs = withFieldDefaults(SSH_KEY_FIELDS, olds, news);
   const failures = new Failures();
-  checkShape(inputs, failures);
+  checkFields(SSH_KEY_FIELDS, inputs, failures);
   const fingerprint = fingerprintOf(inputs.publicKey);
   // Only a key this resource does not hold yet can collide with one of the account's.
   const isNew = Object.keys(olds).length === 0 || fingerprintOf(olds.publicKey) !== fingerprint;
@@ -84,12 +69,17 @@ async function check(olds: Bag, news: Bag): Promise<pulumi.dynamic.CheckResult> 
 }
 
 async function diff(_id: string, olds: Bag, news: Bag): Promise<pulumi.dynamic.DiffResult> {
-  const replaces = changedFields(olds, news, ['adoptId']);
+  // The key is compared by fingerprint: a new comment alone is no change.
+  const replaces = changedFields(
+    olds,
+    news,
+    REPLACE.filter((field) => field !== 'publicKey'),
+  );
   const newKey = isUnknown(news.publicKey)
     ? true
     : fingerprintOf(olds.publicKey) !== fingerprintOf(news.publicKey);
   if (newKey) replaces.push('publicKey');
-  const edits = changedFields(olds, news, ['label', 'notes']);
+  const edits = changedFields(olds, news, EDIT);
   return { changes: replaces.length + edits.length > 0, replaces, deleteBeforeReplace: false };
 }
 
@@ -145,7 +135,7 @@ async function read(id: string, props: Bag = {}): Promise<pulumi.dynamic.ReadRes
 
 async function update(id: string, olds: Bag, news: Bag): Promise<pulumi.dynamic.UpdateResult> {
   const manager = keys();
-  const changed = changedFields(olds, news, ['label', 'notes']);
+  const changed = changedFields(olds, news, EDIT);
   if (changed.length > 0) {
     say(`SshKey ${JSON.stringify(news.label)} (id ${id}): updating ${changed.join(', ')} in place`);
     await manager.editKey(Number(id), {

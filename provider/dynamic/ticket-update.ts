@@ -3,21 +3,22 @@ import type { TicketUpdateRecord } from '../managers';
 import { changedFields } from './checks';
 import { connect, outcomeWindowMs } from './connection';
 import { createOnce } from './exactly-once';
+import { fieldsChanging } from './fields';
 import { requireEngine } from './engine-watch';
 import { say } from './log';
 import { accountIdOf, requireOwner } from './owner';
-import { checkTicketUpdate } from './ticket-update-inputs';
+import { TICKET_UPDATE_FIELDS, checkTicketUpdate } from './ticket-update-fields';
 
 type Bag = Record<string, unknown>;
 
-/** Types and ranges, before any call: ticket-update-inputs.ts. */
+/** Types and ranges, before any call: ticket-update-fields.ts. */
 async function check(_olds: Bag, news: Bag): Promise<pulumi.dynamic.CheckResult> {
   return checkTicketUpdate(news);
 }
 
 /** Updates of a ticket are append-only: any change adds a new update (replace). */
 async function diff(_id: string, olds: Bag, news: Bag): Promise<pulumi.dynamic.DiffResult> {
-  const replaces = changedFields(olds, news, ['ticketId', 'entry']);
+  const replaces = changedFields(olds, news, fieldsChanging(TICKET_UPDATE_FIELDS, 'replace'));
   return { changes: replaces.length > 0, replaces };
 }
 

@@ -103,30 +103,64 @@ export function tagNames(guest: VirtualGuest): string[] {
   return (guest.tagReferences ?? []).flatMap((ref) => (ref.tag ? [ref.tag.name] : []));
 }
 
-/** `Virtual_Guest.createObject`'s template for a spec (reference client: `_generate_create_dict`). */
-export function createTemplate(spec: CreateInstanceSpec): Record<string, unknown> {
-  const template: Record<string, unknown> = {
+/** `Virtual_Guest.createObject`'s template: an order under the API's own field names. */
+export type GuestTemplate = Record<string, unknown>;
+
+/**
+ * How the parts of an order that the API nests go into the template (reference client:
+ * `_generate_create_dict`); the scalars go under their own names. An empty part is not sent.
+ */
+export const TEMPLATE_PARTS = {
+  datacenter: (name: string) => ({ datacenter: { name } }),
+  networkSpeed: (maxSpeed: number) => ({ networkComponents: [{ maxSpeed }] }),
+  /** Devices 0, 2, 3, ... (1 is swap). */
+  disks: (sizes: number[]) => ({
+    blockDevices: sizes.map((capacity, i) => ({
+      device: String(i === 0 ? 0 : i + 1),
+      diskImage: { capacity },
+    })),
+  }),
+  privateNetworkOnly: () => ({ privateNetworkOnlyFlag: true }),
+  userData: (value: string) => ({ userData: [{ value }] }),
+  sshKeyIds: (ids: number[]) => ({ sshKeys: ids.map((id) => ({ id })) }),
+  tags: (names: string[]) => ({ tagReferences: names.map((name) => ({ tag: { name } })) }),
+  notes: (notes: string) => ({ notes }),
+};
+
+/** False for what is not sent: nothing, false, 0, '' and empty lists. */
+export const isSent = (value: unknown) =>
+  Boolean(value) && !(Array.isArray(value) && value.length === 0);
+
+/**
+ * What an order is when it does not say: hourly billing, local disk. The one place these defaults
+ * are written: the VirtualGuest field table states them from here.
+ */
+export const ORDER_DEFAULTS = { hourlyBillingFlag: true, localDiskFlag: true } as const;
+
+/** The template of a spec in the friendly names (reference client: `create_instance`). */
+export function createTemplate(spec: CreateInstanceSpec): GuestTemplate {
+  const template: GuestTemplate = {
     hostname: spec.hostname,
     domain: spec.domain,
     startCpus: spec.cpus,
     maxMemory: spec.memory,
-    hourlyBillingFlag: spec.hourly ?? true,
-    localDiskFlag: spec.localDisk ?? true,
+    hourlyBillingFlag: spec.hourly ?? ORDER_DEFAULTS.hourlyBillingFlag,
+    localDiskFlag: spec.localDisk ?? ORDER_DEFAULTS.localDiskFlag,
     operatingSystemReferenceCode: spec.os,
   };
-  if (spec.datacenter) template.datacenter = { name: spec.datacenter };
-  if (spec.nicSpeed) template.networkComponents = [{ maxSpeed: spec.nicSpeed }];
-  if (spec.disks?.length) {
-    template.blockDevices = spec.disks.map((capacity, i) => ({
-      device: String(i === 0 ? 0 : i + 1),
-      diskImage: { capacity },
-    }));
+  const parts: [keyof typeof TEMPLATE_PARTS, unknown][] = [
+    ['datacenter', spec.datacenter],
+    ['networkSpeed', spec.nicSpeed],
+    ['disks', spec.disks],
+    ['privateNetworkOnly', spec.privateNetworkOnly],
+    ['userData', spec.userData],
+    ['sshKeyIds', spec.sshKeyIds],
+    ['tags', spec.tags],
+    ['notes', spec.notes],
+  ];
+  for (const [part, value] of parts) {
+    if (isSent(value)) Object.assign(template, TEMPLATE_PARTS[part](value as never));
   }
-  if (spec.privateNetworkOnly) template.privateNetworkOnlyFlag = true;
-  if (spec.userData) template.userData = [{ value: spec.userData }];
-  if (spec.sshKeyIds?.length) template.sshKeys = spec.sshKeyIds.map((id) => ({ id }));
-  if (spec.tags?.length) template.tagReferences = spec.tags.map((name) => ({ tag: { name } }));
-  if (spec.notes) template.notes = spec.notes;
   return template;
 }
 
@@ -226,15 +260,24 @@ export class VirtualGuestManager {
 
   /** Prices an order without placing it (`generateOrderTemplate`). */
   async verifyCreate(spec: CreateInstanceSpec): Promise<Record<string, unknown>> {
+    return this.verifyTemplate(createTemplate(spec));
+  }
+
+  async verifyTemplate(template: GuestTemplate): Promise<Record<string, unknown>> {
     return (await this.client.call('Virtual_Guest', 'generateOrderTemplate', {
-      args: [createTemplate(spec)],
+      args: [template],
     })) as Record<string, unknown>;
   }
 
   /** Orders the guest. Billed: the client never retries it on its own. */
   async createInstance(spec: CreateInstanceSpec): Promise<VirtualGuest> {
+    return this.createFromTemplate(createTemplate(spec));
+  }
+
+  /** Orders the guest of a template. Billed: the client never retries it on its own. */
+  async createFromTemplate(template: GuestTemplate): Promise<VirtualGuest> {
     return (await this.client.call('Virtual_Guest', 'createObject', {
-      args: [createTemplate(spec)],
+      args: [template],
     })) as VirtualGuest;
   }
 

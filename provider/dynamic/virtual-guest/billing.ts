@@ -1,6 +1,6 @@
 import { isUnknown } from '../checks';
 import { sayOnce } from '../log';
-import type { GuestInputs } from './inputs';
+import { REPLACE_REASONS, type GuestInputs } from './inputs';
 
 /**
  * The BILLING lines of a preview: exactly one per guest whose billing changes, naming the kind
@@ -55,13 +55,6 @@ export function announceCreate(name: string, inputs: GuestInputs & BilledCost): 
     `BILLING create VirtualGuest "${name}" ${verb}: ${describeOrder(inputs)}; ${billing(inputs)}, ${describeCost(inputs)}`,
   );
 }
-
-/** Why a change of these fields cannot be made to the running guest. */
-const REPLACE_REASONS: Record<string, string> = {
-  userData:
-    'cloud-init runs user data only on the first boot, so only a new guest gets the new user data',
-  sshKeyIds: 'SSH keys are installed only when a guest is provisioned',
-};
 
 /** Printed by `diff` when a change replaces the guest: a new guest is bought and the old one cancelled. */
 export function announceReplace(

@@ -6,7 +6,7 @@ import { requireEngine } from '../engine-watch';
 import { say } from '../log';
 import { accountIdOf } from '../owner';
 import { describeCost, type BilledCost } from './billing';
-import { ORDER_FIELDS, orderSpec, type GuestInputs } from './inputs';
+import { ORDER_FIELDS, guestTemplate, type GuestInputs } from './inputs';
 import { observedInputs } from './observe';
 import { OWNED_TAG, creationToken, isOwned, providerTags } from './provenance';
 
@@ -101,7 +101,7 @@ async function orderOrRecover(
     what: `VirtualGuest "${name}" order`,
     write: async () => {
       await requireEngine();
-      return c.guests.createInstance(orderSpec(inputs, [...inputs.tags, token]));
+      return c.guests.createFromTemplate(guestTemplate(inputs, [...inputs.tags, token]));
     },
     find: async () => {
       const found = await unfinished(c, token);

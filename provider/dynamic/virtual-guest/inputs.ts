@@ -1,119 +1,63 @@
-import { createHash } from 'node:crypto';
-import type { CreateInstanceSpec } from '../../managers';
-import { Failures, asBoolean, containsUnknown, isKnown, isUnknown } from '../checks';
+import { isSent, type GuestTemplate } from '../../managers';
+import { Failures, isKnown, isUnknown } from '../checks';
+import {
+  checkFields,
+  fieldsWhere,
+  fieldsChanging,
+  templateOf,
+  withFieldDefaults,
+  type InputsOf,
+} from '../fields';
 import type { Catalog } from './catalog';
+import { GUEST_FIELDS } from './fields';
+import { checkFqdn } from './validate';
 
 /** The inputs of a VirtualGuest as stored after `check` (defaults applied, values normalised). */
-export interface GuestInputs {
-  resourceName: string;
-  /** project/stack/name of the resource: the seed of the auto-name. */
-  identity: string;
-  /** `<organization>/<full URN>`: the seed of the creation token (see provenance.ts). */
-  provenance?: string;
-  hostname: string;
-  domain: string;
-  startCpus: number;
-  maxMemory: number;
-  hourlyBillingFlag: boolean;
-  localDiskFlag: boolean;
-  operatingSystemReferenceCode: string;
-  datacenter: string;
-  networkSpeed?: number;
-  /** Disk sizes in GB, the boot disk first; they grow in place, never shrink. */
-  disks?: number[];
-  privateNetworkOnly: boolean;
-  tags: string[];
-  notes?: string;
-  userData?: string;
-  sshKeyIds: number[];
-  waitForReady: boolean;
-  readyTimeoutMinutes: number;
-  adoptId?: string;
-  /** Tag set atomically on the order, so an unfinished create can be recovered without a second order. */
-  creationToken?: string;
-}
+export type GuestInputs = InputsOf<typeof GUEST_FIELDS>;
 
 /** Changing any of these orders a different (billed) guest: the resource is replaced. */
-export const REPLACE_FIELDS = [
-  'hourlyBillingFlag',
-  'localDiskFlag',
-  'operatingSystemReferenceCode',
-  'datacenter',
-  'privateNetworkOnly',
-  'userData',
-  'sshKeyIds',
-  'adoptId',
-] as const;
+export const REPLACE_FIELDS = fieldsChanging(GUEST_FIELDS, 'replace');
 
 /** Changed in place by one upgrade order (Product_Order with an upgrade container): the size. */
-export const UPGRADE_FIELDS = ['startCpus', 'maxMemory', 'networkSpeed', 'disks'] as const;
+export const UPGRADE_FIELDS = fieldsChanging(GUEST_FIELDS, 'upgrade');
 
 /** What was ordered: the fields an order fixes (replaced or upgraded when changed). */
-export const ORDER_FIELDS = [...REPLACE_FIELDS, ...UPGRADE_FIELDS] as const;
+export const ORDER_FIELDS = [...REPLACE_FIELDS, ...UPGRADE_FIELDS];
 
 /** Changed in place: `editObject` and `setTags`. */
-export const EDIT_FIELDS = ['hostname', 'domain', 'notes', 'tags'] as const;
+export const EDIT_FIELDS = fieldsChanging(GUEST_FIELDS, 'update');
 
 /** Only change how the provider waits; no API call. */
-export const LOCAL_FIELDS = ['waitForReady', 'readyTimeoutMinutes'] as const;
+export const LOCAL_FIELDS = fieldsChanging(GUEST_FIELDS, 'local');
 
-/** Checks that need no API call (types, syntax, ranges, sizes): validate.ts. */
-export { TOKEN_TAG_PREFIX, checkShape } from './validate';
+/** The inputs a price depends on. */
+export const PRICED_FIELDS = fieldsWhere(GUEST_FIELDS, 'priced', true);
 
-const DEFAULT_READY_TIMEOUT_MINUTES = 30;
+/** Why a change of these fields cannot be made to the running guest (said in preview). */
+export const REPLACE_REASONS: Record<string, string | undefined> = Object.fromEntries(
+  Object.entries(GUEST_FIELDS).map(([name, field]) => [
+    name,
+    'reason' in field ? field.reason : undefined,
+  ]),
+);
 
-function digest(...parts: string[]): string {
-  return createHash('sha256').update(parts.join('\u0000')).digest('hex');
-}
-
-/** `<resource name>-<7 hex>`, stable for a resource of a stack (derived, not random, so re-runs agree). */
-export function autoHostname(resourceName: string, identity: string): string {
-  const base =
-    resourceName
-      .toLowerCase()
-      .replace(/[^a-z0-9-]+/g, '-')
-      .replace(/^-+|-+$/g, '')
-      .slice(0, 55) || 'guest';
-  return `${base}-${digest('hostname', identity).slice(0, 7)}`;
-}
-
-const normaliseTags = (tags: unknown): unknown =>
-  Array.isArray(tags)
-    ? [...new Set(tags.map((t) => (typeof t === 'string' ? t.trim().toLowerCase() : t)))].sort()
-    : tags;
-
-/**
- * Key ids as the API lists them: numbers (an `SshKey`'s string id is accepted), each once, in
- * ascending order, so the order they are given in is not a change of the guest.
- */
-const normaliseKeyIds = (ids: unknown): unknown => {
-  if (!Array.isArray(ids) || containsUnknown(ids)) return ids;
-  const numbers = ids.map((id) => (typeof id === 'string' && /^\d+$/.test(id) ? Number(id) : id));
-  if (!numbers.every((id) => typeof id === 'number')) return numbers;
-  return [...new Set(numbers as number[])].sort((a, b) => a - b);
-};
+export { TOKEN_TAG_PREFIX } from './validate';
 
 /** Applies defaults and normalises what the platform normalises (tags are lower-cased there). */
 export function withDefaults(
   olds: Record<string, unknown>,
   news: Record<string, unknown>,
 ): Record<string, unknown> {
-  const out: Record<string, unknown> = { ...news };
-  const name = String(news.resourceName ?? 'guest');
-  const identity = String(news.identity ?? name);
-  out.hostname = news.hostname ?? olds.hostname ?? autoHostname(name, identity);
-  out.hourlyBillingFlag = asBoolean(news.hourlyBillingFlag ?? true);
-  out.localDiskFlag = asBoolean(news.localDiskFlag ?? true);
-  out.privateNetworkOnly = asBoolean(news.privateNetworkOnly ?? false);
-  out.waitForReady = asBoolean(news.waitForReady ?? true);
-  out.readyTimeoutMinutes = news.readyTimeoutMinutes ?? DEFAULT_READY_TIMEOUT_MINUTES;
-  out.tags = normaliseTags(news.tags ?? []);
-  out.sshKeyIds = normaliseKeyIds(news.sshKeyIds ?? []);
-  // No user data and empty user data are the same order (the API stores nothing for either).
-  if (news.userData === '') delete out.userData;
-  if (Number.isSafeInteger(news.adoptId)) out.adoptId = String(news.adoptId);
-  delete out.creationToken;
-  return out;
+  return withFieldDefaults(GUEST_FIELDS, olds, news);
+}
+
+/**
+ * The checks that need no API call (types, syntax, ranges, sizes), on the inputs with defaults
+ * applied: each wrong field gets one failure naming it, its rule and what was given.
+ */
+export function checkShape(inputs: Record<string, unknown>, failures: Failures): void {
+  checkFields(GUEST_FIELDS, inputs, failures);
+  checkFqdn(inputs, failures);
 }
 
 /** Checks against what the account is offered (getCreateObjectOptions). */
@@ -156,22 +100,7 @@ export function checkOffered(
   }
 }
 
-export function orderSpec(inputs: GuestInputs, tags: string[]): CreateInstanceSpec {
-  return {
-    hostname: inputs.hostname,
-    domain: inputs.domain,
-    cpus: inputs.startCpus,
-    memory: inputs.maxMemory,
-    hourly: inputs.hourlyBillingFlag,
-    localDisk: inputs.localDiskFlag,
-    os: inputs.operatingSystemReferenceCode,
-    datacenter: inputs.datacenter,
-    nicSpeed: inputs.networkSpeed,
-    disks: inputs.disks,
-    privateNetworkOnly: inputs.privateNetworkOnly,
-    userData: inputs.userData,
-    sshKeyIds: inputs.sshKeyIds,
-    tags,
-    notes: inputs.notes,
-  };
+/** `Virtual_Guest.createObject`'s template of the inputs, carrying `tags`. */
+export function guestTemplate(inputs: GuestInputs, tags: string[]): GuestTemplate {
+  return templateOf(GUEST_FIELDS, { ...inputs, tags }, isSent);
 }

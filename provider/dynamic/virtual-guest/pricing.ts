@@ -1,5 +1,5 @@
 import type { VirtualGuest, VirtualGuestManager } from '../../managers';
-import { orderSpec, type GuestInputs } from './inputs';
+import { PRICED_FIELDS, guestTemplate, type GuestInputs } from './inputs';
 
 /**
  * What a guest costs, as the API prices it: an order is priced by `generateOrderTemplate` (the
@@ -11,19 +11,6 @@ export interface Price {
   hourly: number;
   monthly: number;
 }
-
-/** The inputs a price depends on. */
-export const PRICED_FIELDS = [
-  'startCpus',
-  'maxMemory',
-  'operatingSystemReferenceCode',
-  'networkSpeed',
-  'hourlyBillingFlag',
-  'localDiskFlag',
-  'datacenter',
-  'privateNetworkOnly',
-  'disks',
-] as const satisfies readonly (keyof GuestInputs)[];
 
 const HOURS_PER_MONTH = 730;
 const round = (value: number) => Math.round(value * 10_000) / 10_000;
@@ -40,7 +27,7 @@ const priced = new Map<string, Promise<Price>>();
 
 /** The price of ordering a guest with these inputs (asked once per provider process and order). */
 export function priceOrder(
-  guests: Pick<VirtualGuestManager, 'verifyCreate'>,
+  guests: Pick<VirtualGuestManager, 'verifyTemplate'>,
   inputs: Pick<GuestInputs, (typeof PRICED_FIELDS)[number]>,
 ): Promise<Price> {
   const key = JSON.stringify(PRICED_FIELDS.map((field) => inputs[field] ?? null));
@@ -48,8 +35,8 @@ export function priceOrder(
   if (!price) {
     // Names, keys, user data and tags do not change the price; placeholders keep it computable
     // while those are known only after apply.
-    const spec = {
-      ...orderSpec(inputs as GuestInputs, []),
+    const placeholders = {
+      ...(inputs as GuestInputs),
       hostname: 'price',
       domain: 'example.com',
       userData: undefined,
@@ -57,7 +44,7 @@ export function priceOrder(
       notes: undefined,
     };
     price = guests
-      .verifyCreate(spec)
+      .verifyTemplate(guestTemplate(placeholders, []))
       .then((order) =>
         fromFees(
           order.postTaxRecurringHourly,

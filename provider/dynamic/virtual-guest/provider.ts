@@ -12,6 +12,7 @@ import {
   EDIT_FIELDS,
   LOCAL_FIELDS,
   ORDER_FIELDS,
+  PRICED_FIELDS,
   REPLACE_FIELDS,
   UPGRADE_FIELDS,
   checkOffered,
@@ -20,7 +21,7 @@ import {
   type GuestInputs,
 } from './inputs';
 import { computedOutputs, observedInputs } from './observe';
-import { PRICED_FIELDS, billedPrice, priceOrder } from './pricing';
+import { billedPrice, priceOrder } from './pricing';
 import { creationToken } from './provenance';
 import { checkResize, reboots, resize } from './upgrade';
 

@@ -12,7 +12,9 @@ import { outcomeWindowMs, type Connection } from '../connection';
 import { requireEngine } from '../engine-watch';
 import { createOnce } from '../exactly-once';
 import { say } from '../log';
-import { REPLACE_FIELDS, type GuestInputs } from './inputs';
+import { fieldsWhere, type Field } from '../fields';
+import { GUEST_FIELDS } from './fields';
+import { REPLACE_FIELDS, UPGRADE_FIELDS, type GuestInputs } from './inputs';
 
 /**
  * CPUs, memory, port speed and disks change in place through one upgrade order: the guest keeps
@@ -21,16 +23,17 @@ import { REPLACE_FIELDS, type GuestInputs } from './inputs';
  * or done), and an order whose answer is lost is looked for, never sent again.
  */
 
-export const upgradeSpec = (inputs: GuestInputs): UpgradeSpec => ({
-  cpus: inputs.startCpus,
-  memory: inputs.maxMemory,
-  nicSpeed: inputs.networkSpeed,
-  disks: inputs.disks,
-});
+/** The upgrade order's size of the inputs, under the names the field table gives (`upgradeAs`). */
+export const upgradeSpec = (inputs: GuestInputs): UpgradeSpec =>
+  Object.fromEntries(
+    UPGRADE_FIELDS.map((field) => [(GUEST_FIELDS[field] as Field).upgradeAs, inputs[field]]),
+  ) as UpgradeSpec;
+
+const REBOOTING_FIELDS = fieldsWhere(GUEST_FIELDS, 'reboots', true);
 
 /** Whether going from `olds` to `news` reboots the guest (a CPU or memory change does). */
 export const reboots = (olds: Record<string, unknown>, news: Record<string, unknown>) =>
-  changedFields(olds, news, ['startCpus', 'maxMemory']).length > 0;
+  changedFields(olds, news, REBOOTING_FIELDS).length > 0;
 
 const knownList = (value: unknown): number[] | undefined =>
   Array.isArray(value) && !value.some(isUnknown) ? (value as number[]) : undefined;

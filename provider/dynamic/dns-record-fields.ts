@@ -1,0 +1,129 @@
+import type * as pulumi from '@pulumi/pulumi';
+import { isIPv4, isIPv6 } from 'node:net';
+import { checkFields, kinds, withFieldDefaults, type Fields } from './fields';
+import { rules } from './rules';
+import { isKnown, isUnknown } from './unknown';
+import { Failures, LIMITS } from './validate';
+
+/**
+ * Every field of a DnsRecord, once (see fields.ts), and its `check`: type upper-cased, default
+ * TTL, one failure per wrong field, before any call.
+ */
+
+type Bag = Record<string, unknown>;
+
+export const RECORD_TYPES = ['A', 'AAAA', 'CNAME', 'MX', 'TXT', 'NS', 'PTR', 'SRV', 'SPF'] as const;
+const HOST =
+  /^(@|\*|(\*\.)?[a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?(\.[a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?)*)$/i;
+export const DEFAULT_TTL = 900;
+const DEFAULT_MX_PRIORITY = 10;
+
+const given = (value: unknown) => value !== undefined && value !== null;
+
+function checkData(type: string, data: unknown, failures: Failures): void {
+  if (!failures.string('data', data, { required: true, maxLength: LIMITS.dnsData })) return;
+  const value = data as string;
+  if (type === 'A' && !isIPv4(value))
+    failures.add('data', `data ${JSON.stringify(value)} must be an IPv4 address for an A record`);
+  if (type === 'AAAA' && !isIPv6(value))
+    failures.add(
+      'data',
+      `data ${JSON.stringify(value)} must be an IPv6 address for an AAAA record`,
+    );
+}
+
+export const DNS_RECORD_FIELDS = {
+  zoneId: {
+    type: kinds.integer,
+    input: 'optional',
+    rule: rules.custom((failures, name, value, inputs) => {
+      const hasName = given(inputs.zoneName);
+      if (given(value) === hasName) {
+        const which = hasName ? 'both' : 'neither';
+        failures.add(name, `set exactly one of zoneId and zoneName, got ${which}`);
+      }
+      if (given(value)) failures.integer(name, value, { min: 1 });
+    }, 'exactly one of zoneId and zoneName'),
+    change: 'replace',
+    doc: 'The zone by id (e.g. `DnsZone.zoneId`), or by name with `zoneName` (exactly one of the two).',
+  },
+  zoneName: {
+    type: kinds.string,
+    input: 'optional',
+    rule: rules.custom((failures, name, value) => {
+      if (given(value)) failures.domain(name, value, true);
+    }),
+    change: 'replace',
+    doc: 'The zone by name.',
+  },
+  host: {
+    type: kinds.string,
+    input: 'required',
+    output: true,
+    rule: rules.text({
+      required: true,
+      maxLength: 253,
+      pattern: HOST,
+      patternRule: '@, * or a relative DNS name',
+    }),
+    change: 'update',
+    how: '`editObject`',
+    doc: 'Relative host name, `@` for the zone apex.',
+  },
+  type: {
+    type: kinds.string,
+    input: 'required',
+    output: true,
+    normalise: (value) =>
+      typeof value === 'string' && !isUnknown(value) ? value.toUpperCase() : value,
+    rule: rules.custom((failures, name, value, inputs) => {
+      if (!failures.string(name, value, { required: true })) return;
+      if (!failures.oneOf(name, value as string, RECORD_TYPES, 'a supported record type')) return;
+      if (isKnown(inputs.data)) checkData(value as string, inputs.data, failures);
+    }, RECORD_TYPES.join(', ')),
+    change: 'replace',
+    doc: 'The record type (upper-cased).',
+  },
+  data: {
+    type: kinds.string,
+    input: 'required',
+    output: true,
+    rule: rules.text({ required: true, maxLength: LIMITS.dnsData }),
+    change: 'update',
+    how: '`editObject`',
+    doc: 'The answer: an address for A/AAAA, a name for CNAME/MX/NS/PTR, text for TXT/SPF.',
+  },
+  ttl: {
+    type: kinds.integer,
+    input: 'optional',
+    output: true,
+    default: DEFAULT_TTL,
+    rule: rules.integer({ min: 60, max: 604_800 }),
+    change: 'update',
+    how: '`editObject`',
+    doc: 'Time to live, in seconds.',
+  },
+  mxPriority: {
+    type: kinds.integer,
+    input: 'optional',
+    rule: rules.custom((failures, name, value, inputs) => {
+      if (inputs.type === 'MX') {
+        failures.integer(name, value ?? DEFAULT_MX_PRIORITY, { min: 0, max: 65_535 });
+      } else if (given(value) && !isUnknown(inputs.type)) {
+        failures.add(name, 'mxPriority applies to MX records only');
+      }
+    }, `0-65,535, MX records only (default ${DEFAULT_MX_PRIORITY})`),
+    change: 'update',
+    how: '`editObject`',
+    doc: 'Priority of an MX record.',
+  },
+  recordId: { type: kinds.integer, output: true, doc: 'The numeric id of the record.' },
+  resolvedZoneId: { type: kinds.integer, output: true, doc: 'The id of the zone it is in.' },
+} satisfies Fields;
+
+export function checkDnsRecord(news: Bag): pulumi.dynamic.CheckResult {
+  const inputs = withFieldDefaults(DNS_RECORD_FIELDS, {}, news);
+  const failures = new Failures();
+  checkFields(DNS_RECORD_FIELDS, inputs, failures);
+  return { inputs, failures: failures.list };
+}

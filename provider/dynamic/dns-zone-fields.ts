@@ -1,0 +1,74 @@
+import type * as pulumi from '@pulumi/pulumi';
+import { kind, kinds, type Fields } from './fields';
+import { adoptIdField, rules } from './rules';
+
+/** Every field of a DnsZone, once (see fields.ts). */
+
+/** A record the zone owns: the fields and rules of `DnsRecord`, without the zone. */
+export interface DnsZoneRecordArgs {
+  /** Relative host name, `@` for the zone apex. */
+  host: pulumi.Input<string>;
+  /** A, AAAA, CNAME, MX, TXT, NS, PTR, SRV or SPF. */
+  type: pulumi.Input<string>;
+  data: pulumi.Input<string>;
+  /** Seconds, default 900. */
+  ttl?: pulumi.Input<number>;
+  mxPriority?: pulumi.Input<number>;
+}
+
+export interface DnsZoneRecordOutput {
+  host: string;
+  type: string;
+  data: string;
+  ttl: number;
+  mxPriority?: number;
+}
+
+export const DNS_ZONE_FIELDS = {
+  name: {
+    type: kinds.string,
+    input: 'required',
+    output: true,
+    normalise: (name) =>
+      typeof name === 'string' ? name.trim().toLowerCase().replace(/\.$/, '') : name,
+    rule: rules.domain(true),
+    change: 'replace',
+    doc: 'The zone’s domain name, e.g. `example.com` (trimmed, lower-cased, no final dot).',
+  },
+  records: {
+    type: kind<DnsZoneRecordOutput[]>('record[]'),
+    arg: kind<DnsZoneRecordArgs[]>('record[]'),
+    input: 'optional',
+    output: true,
+    default: [],
+    change: 'update',
+    how: 'records created, edited and deleted to match',
+    doc: 'Records (`host`, `type`, `data`, `ttl`, `mxPriority`, checked like `DnsRecord`) the zone owns and keeps as declared.',
+  },
+  forceDelete: {
+    type: kinds.boolean,
+    input: 'optional',
+    output: true,
+    rule: rules.flag(),
+    change: 'local',
+    doc:
+      'Let destroying the zone delete records this stack does not own (default false: such a ' +
+      'destroy is refused and lists them). Takes effect once in the state: `pulumi up`, then destroy.',
+  },
+  adoptId: adoptIdField(
+    'a zone',
+    'Take over the account’s existing zone with this id (without it, an existing zone of that name fails in `check`).',
+  ),
+
+  zoneId: {
+    type: kinds.integer,
+    output: true,
+    doc: 'The numeric id, for `DnsRecord.zoneId` (the resource id is the same number as a string).',
+  },
+  serial: { type: kinds.nullable(kinds.integer), output: true, doc: 'The zone’s serial number.' },
+  recordIds: {
+    type: kinds.list(kinds.integer),
+    output: true,
+    doc: 'Ids of the records in `records`, in the same order.',
+  },
+} satisfies Fields;

@@ -1,0 +1,190 @@
+import type * as pulumi from '@pulumi/pulumi';
+import type { Failures } from './validate';
+
+/**
+ * A resource's declarative field table: one entry per field, stating its type and check rule,
+ * default, whether it is a program argument and/or an output, what a change does and its doc
+ * line. Everything else is derived from it: the program-side Args and output types (below), the
+ * checked inputs with their defaults (`withDefaults`, `checkFields`), the replace/update sets of
+ * `diff` (`fieldsChanging`) and the README's reference table (scripts/reference-tables.ts).
+ */
+
+type Bag = Record<string, unknown>;
+
+/** A field's value type: `name` is what the README shows, `T` is for TypeScript only. */
+export interface Kind<T> {
+  readonly name: string;
+  /** Never set: carries `T`. */
+  readonly type?: T;
+}
+
+export const kind = <T>(name: string): Kind<T> => ({ name });
+
+export const kinds = {
+  string: kind<string>('string'),
+  number: kind<number>('number'),
+  integer: kind<number>('integer'),
+  boolean: kind<boolean>('boolean'),
+  id: kind<string | number>('id'),
+  list: <T>(item: Kind<T>) => kind<T[]>(`${item.name}[]`),
+  nullable: <T>(item: Kind<T>) => kind<T | null>(`${item.name} \\| null`),
+};
+
+/**
+ * What a change of the field does: `replace` (a new object), `update` (in place through the API,
+ * `how` says which call), `upgrade` (in place through an upgrade order) or `local` (only how the
+ * provider works; no API call).
+ */
+export type Change = 'replace' | 'update' | 'upgrade' | 'local';
+
+/** A check rule: runs on the inputs with defaults applied; `text` is the README's limit column. */
+export interface Rule {
+  check(failures: Failures, name: string, value: unknown, inputs: Bag): void;
+  text?: string;
+}
+
+export interface Field<T = unknown, A = T> {
+  type: Kind<T>;
+  /** What the program may pass when it is more than what is stored (ids as strings, say). */
+  arg?: Kind<A>;
+  /** A program argument (required or optional); absent: an output only. */
+  input?: 'required' | 'optional';
+  /** Set by the resource class or by `check`, not by the program. */
+  internal?: true;
+  /** An output property of the resource class. */
+  output?: true;
+  /** Applied in `check` when the value is missing (null or undefined). */
+  default?: T;
+  /** A default computed from the new and old inputs. */
+  defaultFrom?: (news: Bag, olds: Bag) => T;
+  /** How the README states a computed default. */
+  defaultText?: string;
+  /** The stored form of a given value (the way the API stores it); undefined drops the field. */
+  normalise?: (value: unknown) => unknown;
+  rule?: Rule;
+  change?: Change;
+  /** How a change is applied (README), e.g. `editObject`. */
+  how?: string;
+  /** Why a change replaces the object, said in preview next to the change. */
+  reason?: string;
+  /** How the field goes into the create order's template: under its own name, or as a part. */
+  order?: true | ((value: never) => Bag);
+  /** Part of the price of what is ordered. */
+  priced?: true;
+  /** The upgrade order's name of a field changed by `upgrade`, and whether that reboots. */
+  upgradeAs?: string;
+  reboots?: true;
+  /** Shown as a secret. */
+  secret?: true;
+  doc: string;
+}
+
+export type Fields = Record<string, Field<unknown, unknown>>;
+
+type ValueOf<F> = F extends { type: Kind<infer T> } ? T : never;
+type ArgOf<F> = F extends { arg: Kind<infer A> } ? A : ValueOf<F>;
+type KeysWhere<F, C> = { [K in keyof F]-?: F[K] extends C ? K : never }[keyof F] & keyof F;
+type Simplify<T> = { [K in keyof T]: T[K] } & {};
+type PulumiInput<T> = [T] extends [(infer U)[]] ? pulumi.Input<pulumi.Input<U>[]> : pulumi.Input<T>;
+
+type ArgKeys<F> = Exclude<KeysWhere<F, { input: string }>, KeysWhere<F, { internal: true }>>;
+
+/** The program's arguments of a resource. */
+export type ArgsOf<F extends Fields> = Simplify<
+  { [K in ArgKeys<F> & KeysWhere<F, { input: 'required' }>]: PulumiInput<ArgOf<F[K]>> } & {
+    [K in Exclude<ArgKeys<F>, KeysWhere<F, { input: 'required' }>>]?: PulumiInput<ArgOf<F[K]>>;
+  }
+>;
+
+/** Always present once checked: required, or defaulted. */
+type Present<F> =
+  | KeysWhere<F, { input: 'required' }>
+  | KeysWhere<F, { default: unknown }>
+  | KeysWhere<F, { defaultFrom: unknown }>;
+
+/** The inputs as `check` stores them (defaults applied, values normalised). */
+export type InputsOf<F extends Fields> = Simplify<
+  { [K in KeysWhere<F, { input: string }> & Present<F>]: ValueOf<F[K]> } & {
+    [K in Exclude<KeysWhere<F, { input: string }>, Present<F>>]?: ValueOf<F[K]>;
+  }
+>;
+
+/** The values of the output properties. */
+export type OutputValuesOf<F extends Fields> = {
+  [K in KeysWhere<F, { output: true }>]: F[K] extends { input: 'optional' }
+    ? F[K] extends { default: unknown } | { defaultFrom: unknown }
+      ? ValueOf<F[K]>
+      : ValueOf<F[K]> | undefined
+    : ValueOf<F[K]>;
+};
+
+/** The output properties of a resource object. */
+export type OutputsOf<F extends Fields> = {
+  readonly [K in keyof OutputValuesOf<F>]: pulumi.Output<OutputValuesOf<F>[K]>;
+};
+
+/** Names of the fields whose `property` is `value`, in table order. */
+export function fieldsWhere<F extends Fields, P extends keyof Field, const V extends Field[P]>(
+  fields: F,
+  property: P,
+  value: V,
+): (KeysWhere<F, Record<P, V>> & string)[] {
+  return Object.keys(fields).filter((name) => fields[name][property] === value) as (KeysWhere<
+    F,
+    Record<P, V>
+  > &
+    string)[];
+}
+
+/** The fields whose change does `change`, in table order. */
+export const fieldsChanging = <F extends Fields, C extends Change>(fields: F, change: C) =>
+  fieldsWhere(fields, 'change', change);
+
+export const outputNames = <F extends Fields>(fields: F) => fieldsWhere(fields, 'output', true);
+
+/**
+ * The inputs with the table's defaults applied and values normalised, the rest as given. A
+ * default replaces a missing value (undefined or null); a normalised value of undefined drops
+ * the field.
+ */
+export function withFieldDefaults(fields: Fields, olds: Bag, news: Bag): Bag {
+  const out: Bag = { ...news };
+  for (const [name, field] of Object.entries(fields)) {
+    const given = news[name];
+    const missing = given === undefined || given === null;
+    if (missing && field.default === undefined && !field.defaultFrom) continue;
+    let value = !missing
+      ? given
+      : field.defaultFrom
+        ? field.defaultFrom(news, olds)
+        : structuredClone(field.default);
+    if (field.normalise) value = field.normalise(value);
+    if (value === undefined) delete out[name];
+    else out[name] = value;
+  }
+  return out;
+}
+
+/** Runs every field's rule, in table order (one failure per field: the first one found). */
+export function checkFields(fields: Fields, inputs: Bag, failures: Failures): void {
+  for (const [name, field] of Object.entries(fields)) {
+    field.rule?.check(failures, name, inputs[name], inputs);
+  }
+}
+
+/**
+ * The create order's template: the `order` fields under their own names, then the parts of the
+ * others that are sent (`isSent`).
+ */
+export function templateOf(
+  fields: Fields,
+  inputs: Bag,
+  isSent: (value: unknown) => boolean,
+): Record<string, unknown> {
+  const template: Bag = {};
+  for (const [name, { order }] of Object.entries(fields)) {
+    if (order === true) template[name] = inputs[name];
+    else if (order && isSent(inputs[name])) Object.assign(template, order(inputs[name] as never));
+  }
+  return template;
+}

@@ -1,0 +1,74 @@
+import { isKnown } from './unknown';
+import { kinds, type Rule } from './fields';
+import type { ListRule, NumberRule, StringRule } from './validate';
+
+/**
+ * The check rules of field tables (fields.ts), each the `Failures` check of its kind plus the
+ * README's wording of its limit.
+ */
+
+const n = (value: number) => value.toLocaleString('en-US');
+
+function range({ min, max }: NumberRule): string | undefined {
+  if (min !== undefined && max !== undefined) return `${n(min)}-${n(max)}`;
+  if (min !== undefined) return `at least ${n(min)}`;
+  return max === undefined ? undefined : `at most ${n(max)}`;
+}
+
+export const rules = {
+  text: (rule: StringRule = {}): Rule => ({
+    check: (failures, name, value) => failures.string(name, value, rule),
+    text: [
+      rule.patternRule,
+      rule.maxLength === undefined ? undefined : `at most ${n(rule.maxLength)} characters`,
+    ]
+      .filter(Boolean)
+      .join(', '),
+  }),
+  integer: (rule: NumberRule = {}): Rule => ({
+    check: (failures, name, value) => failures.integer(name, value, rule),
+    text: range(rule),
+  }),
+  number: (rule: NumberRule = {}): Rule => ({
+    check: (failures, name, value) => failures.number(name, value, rule),
+    text: range(rule),
+  }),
+  flag: (): Rule => ({ check: (failures, name, value) => failures.boolean(name, value) }),
+  list: (rule: ListRule & { text?: string }): Rule => ({
+    check: (failures, name, value) => failures.items(name, value, rule),
+    text: [`at most ${n(rule.max)}`, rule.text].filter(Boolean).join(', '),
+  }),
+  hostname: (required: boolean): Rule => ({
+    check: (failures, name, value) => failures.hostname(name, value, required),
+    text: 'one DNS label, at most 63 characters',
+  }),
+  domain: (required: boolean): Rule => ({
+    check: (failures, name, value) => failures.domain(name, value, required),
+    text: 'a domain name, at most 253 characters',
+  }),
+  /** A rule of its own; `inputs` are all the checked inputs. */
+  custom: (check: Rule['check'], text?: string): Rule => ({ check, text }),
+};
+
+const ADOPT_ID = /^[1-9][0-9]*$/;
+
+/**
+ * `adoptId` of a resource that takes over an existing object of the account (`an SSH key`, `a
+ * zone`): the numeric id, stored as a string; a change replaces the resource.
+ */
+export const adoptIdField = (object: string, doc: string) => ({
+  type: kinds.string,
+  arg: kinds.id,
+  input: 'optional' as const,
+  normalise: (value: unknown) => (typeof value === 'number' ? String(value) : value),
+  rule: rules.custom((failures, name, value) => {
+    if (isKnown(value) && !ADOPT_ID.test(String(value))) {
+      failures.add(
+        name,
+        `adoptId must be the numeric id of ${object} of the account, got ${JSON.stringify(value)}`,
+      );
+    }
+  }, `the numeric id of ${object} of the account`),
+  change: 'replace' as const,
+  doc,
+});

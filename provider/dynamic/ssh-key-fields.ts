@@ -1,0 +1,60 @@
+import { kinds, type Fields } from './fields';
+import { adoptIdField, rules } from './rules';
+import { parsePublicKey } from './ssh-key-format';
+
+/** Every field of an SshKey, once (see fields.ts). */
+
+export const SSH_KEY_FIELDS = {
+  label: {
+    type: kinds.string,
+    input: 'required',
+    output: true,
+    rule: rules.text({ required: true, maxLength: 100 }),
+    change: 'update',
+    how: '`editObject`',
+    doc: 'A name for the key on the account.',
+  },
+  publicKey: {
+    type: kinds.string,
+    input: 'required',
+    output: true,
+    normalise: (value) => (typeof value === 'string' ? value.trim() : value),
+    rule: rules.custom((failures, name, value) => {
+      if (!failures.string(name, value, { required: true, maxLength: 16 * 1024 })) return;
+      const parsed = parsePublicKey(value as string);
+      if (typeof parsed === 'string') failures.add(name, `publicKey ${parsed}`);
+    }, 'ssh-rsa, ssh-ed25519 or ecdsa-sha2-nistp256/384/521, at most 16,384 characters'),
+    change: 'replace',
+    how: 'compared by fingerprint: a new comment alone changes nothing',
+    doc:
+      'The public key in OpenSSH form, `<type> <base64> [comment]` (e.g. the content of ' +
+      '`~/.ssh/id_ed25519.pub`). A different key replaces the resource (and the guests that use it).',
+  },
+  notes: {
+    type: kinds.string,
+    input: 'optional',
+    output: true,
+    normalise: (value) => (value === '' ? undefined : value),
+    rule: rules.text({ maxLength: 1000 }),
+    change: 'update',
+    how: '`editObject`',
+    doc: 'Free text kept with the key.',
+  },
+  adoptId: adoptIdField(
+    'an SSH key',
+    'Take over the account’s existing key with this id (it must be the same key). Without it, ' +
+      'a key the account already has fails in `check`, naming that key’s id.',
+  ),
+
+  keyId: {
+    type: kinds.integer,
+    output: true,
+    doc: 'The numeric id, for `VirtualGuest.sshKeyIds` (the resource id is the same number as a string).',
+  },
+  fingerprint: {
+    type: kinds.string,
+    output: true,
+    doc: 'MD5 of the key, colon-separated hex: what `ssh-keygen -E md5 -lf <file>` prints.',
+  },
+  createDate: { type: kinds.nullable(kinds.string), output: true, doc: 'When the key was added.' },
+} satisfies Fields;

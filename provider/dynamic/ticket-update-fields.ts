@@ -1,0 +1,33 @@
+import type * as pulumi from '@pulumi/pulumi';
+import { checkFields, kinds, type Fields } from './fields';
+import { rules } from './rules';
+import { Failures, LIMITS } from './validate';
+
+/** Every field of a TicketUpdate, once (see fields.ts), and its `check`, before any call. */
+export const TICKET_UPDATE_FIELDS = {
+  ticketId: {
+    type: kinds.integer,
+    input: 'required',
+    output: true,
+    rule: rules.integer({ required: true, min: 1 }),
+    change: 'replace',
+    doc: 'The ticket to post to.',
+  },
+  entry: {
+    type: kinds.string,
+    input: 'required',
+    output: true,
+    rule: rules.text({ required: true, maxLength: LIMITS.ticketEntry }),
+    change: 'replace',
+    reason: 'updates of a ticket are append-only',
+    doc: 'The text of the update. Changing it adds a new update; updates are never deleted.',
+  },
+  updateId: { type: kinds.integer, output: true, doc: 'The numeric id of the update.' },
+  createDate: { type: kinds.nullable(kinds.string), output: true, doc: 'When it was posted.' },
+} satisfies Fields;
+
+export function checkTicketUpdate(news: Record<string, unknown>): pulumi.dynamic.CheckResult {
+  const failures = new Failures();
+  checkFields(TICKET_UPDATE_FIELDS, news, failures);
+  return { inputs: news, failures: failures.list };
+}

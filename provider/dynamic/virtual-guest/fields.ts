@@ -1,0 +1,314 @@
+import { ORDER_DEFAULTS, TEMPLATE_PARTS as part } from '../../managers';
+import { asBoolean } from '../checks';
+import { kind, kinds, type Fields } from '../fields';
+import { rules } from '../rules';
+import { LIMITS, idProblem } from '../validate';
+import { autoHostname, idAsString, normaliseKeyIds, normaliseTags } from './normalise';
+import { DATACENTER, OS_CODE, checkAdoptId, diskProblem, tagProblem } from './validate';
+
+/**
+ * Every field of a VirtualGuest, once: the program's arguments and the resource's outputs, the
+ * inputs `check` stores (defaults applied), what a change does (`diff`: replace, update in place
+ * through `editObject`/`setTags`, upgrade in place through one upgrade order), how each goes
+ * into the order's template, and the README's reference table.
+ */
+
+const flag = { type: kinds.boolean, rule: rules.flag(), normalise: asBoolean } as const;
+
+export const GUEST_FIELDS = {
+  resourceName: {
+    type: kinds.string,
+    input: 'required',
+    internal: true,
+    rule: rules.text({ maxLength: 1024 }),
+    doc: 'The Pulumi resource name (set by the resource class).',
+  },
+  identity: {
+    type: kinds.string,
+    input: 'required',
+    internal: true,
+    rule: rules.text({ maxLength: 4096 }),
+    doc: 'project/stack/name of the resource: the seed of the auto-name.',
+  },
+  provenance: {
+    type: kinds.string,
+    input: 'optional',
+    internal: true,
+    doc: '`<organization>/<full URN>`: the seed of the creation token (see provenance.ts).',
+  },
+  hostname: {
+    type: kinds.string,
+    input: 'optional',
+    output: true,
+    defaultFrom: (news, olds) =>
+      olds.hostname ??
+      autoHostname(
+        String(news.resourceName ?? 'guest'),
+        String(news.identity ?? news.resourceName ?? 'guest'),
+      ),
+    defaultText: '`<resource name>-<7 hex>`, stable for the stack',
+    rule: rules.hostname(true),
+    order: true,
+    change: 'update',
+    how: '`editObject`',
+    doc: 'Host name; defaults to the resource name plus a suffix that is stable for this stack.',
+  },
+  domain: {
+    type: kinds.string,
+    input: 'required',
+    output: true,
+    rule: rules.domain(true),
+    order: true,
+    change: 'update',
+    how: '`editObject`',
+    doc: 'Domain of the guest, e.g. `example.com`.',
+  },
+  startCpus: {
+    type: kinds.integer,
+    input: 'required',
+    output: true,
+    rule: rules.integer({ required: true, min: 1, max: 1024 }),
+    order: true,
+    priced: true,
+    change: 'upgrade',
+    upgradeAs: 'cpus',
+    reboots: true,
+    how: 'upgrade order (`guest_core`), reboots',
+    doc: 'CPU count, one the account is offered; a change upgrades the guest in place (it reboots).',
+  },
+  maxMemory: {
+    type: kinds.integer,
+    input: 'required',
+    output: true,
+    rule: rules.integer({ required: true, min: 1, max: 16 * 1024 * 1024 }),
+    order: true,
+    priced: true,
+    change: 'upgrade',
+    upgradeAs: 'memory',
+    reboots: true,
+    how: 'upgrade order (`ram`), reboots',
+    doc: 'Memory in MB, one of the sizes the account is offered; a change upgrades in place (it reboots).',
+  },
+  hourlyBillingFlag: {
+    ...flag,
+    input: 'optional',
+    output: true,
+    default: ORDER_DEFAULTS.hourlyBillingFlag as boolean,
+    order: true,
+    priced: true,
+    change: 'replace',
+    doc: 'Hourly billing; false orders a monthly guest. Changing it replaces the guest.',
+  },
+  localDiskFlag: {
+    ...flag,
+    input: 'optional',
+    output: true,
+    default: ORDER_DEFAULTS.localDiskFlag as boolean,
+    order: true,
+    priced: true,
+    change: 'replace',
+    doc: 'Local disk, or SAN (false).',
+  },
+  operatingSystemReferenceCode: {
+    type: kinds.string,
+    input: 'required',
+    output: true,
+    rule: rules.text({
+      required: true,
+      maxLength: 64,
+      pattern: OS_CODE,
+      patternRule: 'an operating system code such as UBUNTU_LATEST',
+    }),
+    order: true,
+    priced: true,
+    change: 'replace',
+    doc: 'e.g. UBUNTU_LATEST, DEBIAN_12_64; one the account is offered.',
+  },
+  datacenter: {
+    type: kinds.string,
+    input: 'required',
+    output: true,
+    rule: rules.text({
+      required: true,
+      maxLength: 32,
+      pattern: DATACENTER,
+      patternRule: 'a datacenter name such as dal10',
+    }),
+    order: part.datacenter,
+    priced: true,
+    change: 'replace',
+    doc: 'e.g. dal10; one the account is offered.',
+  },
+  networkSpeed: {
+    type: kinds.integer,
+    input: 'optional',
+    output: true,
+    rule: rules.integer({ min: 1, max: 100_000 }),
+    order: part.networkSpeed,
+    priced: true,
+    change: 'upgrade',
+    upgradeAs: 'nicSpeed',
+    how: 'upgrade order (`port_speed`)',
+    doc: 'Network port speed in Mbps, one the account is offered; a change upgrades in place.',
+  },
+  disks: {
+    type: kinds.list(kinds.integer),
+    input: 'optional',
+    output: true,
+    rule: rules.list({
+      what: 'a list of disk sizes in GB (integers), the boot disk first',
+      max: 5,
+      item: diskProblem,
+      text: 'sizes (GB) the account offers per disk',
+    }),
+    order: part.disks,
+    priced: true,
+    change: 'upgrade',
+    upgradeAs: 'disks',
+    how: 'upgrade order (`guest_disk<n>`); grow or add only',
+    defaultText: "the API's 25 GB boot disk",
+    doc:
+      'Disk sizes in GB, the boot disk first, then up to four data disks. Disks grow and are ' +
+      'added in place; shrinking or removing one is refused in check.',
+  },
+  privateNetworkOnly: {
+    ...flag,
+    input: 'optional',
+    output: true,
+    default: false,
+    order: part.privateNetworkOnly,
+    priced: true,
+    change: 'replace',
+    doc: 'Only a private (backend) network interface.',
+  },
+  tags: {
+    type: kinds.list(kinds.string),
+    input: 'optional',
+    output: true,
+    default: [],
+    normalise: normaliseTags,
+    rule: rules.list({
+      what: 'a list of strings',
+      max: LIMITS.tags,
+      item: tagProblem,
+      text: `each 1-${LIMITS.tagLength} letters, digits, spaces, \`_.:-\``,
+    }),
+    order: part.tags,
+    change: 'update',
+    how: '`setTags`',
+    doc:
+      'Tags, compared the way the API stores them: trimmed, lower-cased, each once, in sorted ' +
+      "order (`['Web', ' db ']` is stored and shown as `['db', 'web']`).",
+  },
+  notes: {
+    type: kinds.string,
+    input: 'optional',
+    output: true,
+    rule: rules.text({ maxLength: LIMITS.notes }),
+    order: part.notes,
+    change: 'update',
+    how: '`editObject`',
+    doc: 'Free text kept with the guest.',
+  },
+  userData: {
+    type: kinds.string,
+    input: 'optional',
+    output: true,
+    // No user data and empty user data are the same order (the API stores nothing for either).
+    normalise: (value) => (value === '' ? undefined : value),
+    rule: rules.text({ maxLength: LIMITS.userData }),
+    order: part.userData,
+    change: 'replace',
+    reason:
+      'cloud-init runs user data only on the first boot, so only a new guest gets the new user data',
+    doc: 'User data for cloud-init, sent and compared exactly as given (never decoded or re-encoded).',
+  },
+  sshKeyIds: {
+    type: kinds.list(kinds.integer),
+    arg: kinds.list(kind<number | string>('id')),
+    input: 'optional',
+    output: true,
+    default: [],
+    normalise: normaliseKeyIds,
+    rule: rules.list({
+      what: 'a list of SSH key ids (integers)',
+      max: LIMITS.sshKeyIds,
+      item: idProblem,
+      text: 'integer ids',
+    }),
+    order: part.sshKeyIds,
+    change: 'replace',
+    reason: 'SSH keys are installed only when a guest is provisioned',
+    doc: 'Ids of SSH keys to install (`SshKey.keyId` or its `id`); output as numbers, ascending.',
+  },
+  waitForReady: {
+    ...flag,
+    input: 'optional',
+    default: true,
+    change: 'local',
+    doc: 'Wait until the guest is provisioned and has its addresses.',
+  },
+  readyTimeoutMinutes: {
+    type: kinds.number,
+    input: 'optional',
+    default: 30,
+    rule: rules.number({ min: 0.01, max: 24 * 60 }),
+    change: 'local',
+    doc: 'How long to wait for readiness, in minutes (fractions allowed).',
+  },
+  adoptId: {
+    type: kinds.string,
+    arg: kinds.id,
+    input: 'optional',
+    normalise: idAsString,
+    rule: rules.custom(checkAdoptId, 'the numeric id of an existing guest'),
+    change: 'replace',
+    doc: "Take over an existing guest by id instead of ordering one (Pulumi's `import` does not work for dynamic resources).",
+  },
+  creationToken: {
+    type: kinds.string,
+    input: 'optional',
+    internal: true,
+    // Computed by check, never taken from the program.
+    normalise: () => undefined,
+    doc: 'Tag set atomically on the order, so an unfinished create can be recovered without a second order.',
+  },
+  guestId: {
+    type: kinds.integer,
+    output: true,
+    doc: 'The numeric id (the resource id is the same number as a string).',
+  },
+  fullyQualifiedDomainName: { type: kinds.string, output: true, doc: '`<hostname>.<domain>`.' },
+  primaryIpAddress: {
+    type: kinds.nullable(kinds.string),
+    output: true,
+    doc: 'Public address, once assigned.',
+  },
+  primaryBackendIpAddress: {
+    type: kinds.nullable(kinds.string),
+    output: true,
+    doc: 'Private address, once assigned.',
+  },
+  provisionDate: {
+    type: kinds.nullable(kinds.string),
+    output: true,
+    doc: 'When provisioning finished.',
+  },
+  powerState: { type: kinds.nullable(kinds.string), output: true, doc: 'e.g. `RUNNING`.' },
+  globalIdentifier: { type: kinds.nullable(kinds.string), output: true, doc: 'The guest’s GUID.' },
+  status: { type: kinds.string, output: true, doc: 'Provisioning or transaction status.' },
+  estimatedHourlyCost: {
+    type: kinds.number,
+    output: true,
+    doc:
+      'What the guest is billed (its billing item; before the order, the API’s price of the ' +
+      'order); for monthly guests the monthly fee / 730.',
+  },
+  estimatedMonthlyCost: {
+    type: kinds.number,
+    output: true,
+    doc: 'What the guest is billed a month.',
+  },
+} satisfies Fields;
+
+export type GuestFields = typeof GUEST_FIELDS;

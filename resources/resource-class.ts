@@ -1,0 +1,54 @@
+import * as pulumi from '@pulumi/pulumi';
+import { delegatingProvider, type ResourceKind } from '../provider/dynamic/delegate';
+import { outputNames, type ArgsOf, type Fields, type OutputsOf } from '../provider/dynamic/fields';
+import { computed } from './computed';
+import { assertApiKeyIsSecret } from './secret-config';
+
+export interface ResourceClassOptions {
+  /** Refuse to start when `svc:apiKey` is set in plain text (secret-config.ts). */
+  guardApiKey: boolean;
+  /** Inputs the class adds to the program's arguments (not set by the program). */
+  extraProps?: (name: string, opts?: pulumi.CustomResourceOptions) => Record<string, unknown>;
+}
+
+/** A resource class: `new X(name, args, opts)`, with the table's outputs as properties. */
+export type ResourceClass<F extends Fields> = new (
+  name: string,
+  args: ArgsOf<F>,
+  opts?: pulumi.CustomResourceOptions,
+) => pulumi.dynamic.Resource & OutputsOf<F>;
+
+const tables = new Map<ResourceKind, Fields>();
+
+/** The field table of every resource class made so far, by kind (for the README's reference). */
+export const resourceTables = (): ReadonlyMap<ResourceKind, Fields> => tables;
+
+/**
+ * The class of resource `kind` (type `svc:<kind>`) from its field table: its arguments and output
+ * properties are the table's, its provider the delegating one (delegate.ts).
+ */
+export function resourceClass<F extends Fields>(
+  kind: ResourceKind,
+  fields: F,
+  options: ResourceClassOptions,
+): ResourceClass<F> {
+  tables.set(kind, fields);
+  const provider = delegatingProvider(kind);
+  const outputs = outputNames(fields);
+  class SvcResource extends pulumi.dynamic.Resource {
+    constructor(name: string, args: ArgsOf<F>, opts?: pulumi.CustomResourceOptions) {
+      if (options.guardApiKey) assertApiKeyIsSecret();
+      super(
+        provider,
+        name,
+        // Every output must be a key of the props to become an Output property, given or not.
+        { ...computed(outputs), ...args, ...options.extraProps?.(name, opts) },
+        opts,
+        'svc',
+        kind,
+      );
+    }
+  }
+  Object.defineProperty(SvcResource, 'name', { value: kind });
+  return SvcResource as unknown as ResourceClass<F>;
+}

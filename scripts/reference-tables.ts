@@ -1,0 +1,85 @@
+import type { Field, Fields } from '../provider/dynamic/fields';
+import '../resources';
+import { resourceTables } from '../resources/resource-class';
+
+/**
+ * The README's reference tables, one per resource, printed from the resources' field tables
+ * (provider/dynamic/*fields.ts): `node --import tsx scripts/reference-tables.ts`. README.md holds
+ * them between the markers below; test/scripts/reference-tables.test.ts keeps the two the same.
+ */
+
+export const START_MARKER = '<!-- reference-tables:start (scripts/reference-tables.ts) -->';
+export const END_MARKER = '<!-- reference-tables:end -->';
+
+const HEADER = ['field', 'role', 'type', 'default', 'a change', 'rule', 'meaning'];
+
+function role(field: Field): string {
+  const parts = [
+    field.input === 'required' ? 'required input' : field.input ? 'input' : undefined,
+    field.output ? 'output' : undefined,
+    field.secret ? 'secret' : undefined,
+  ];
+  return parts.filter(Boolean).join(', ');
+}
+
+function change(field: Field): string {
+  const how = field.how ? `: ${field.how}` : '';
+  switch (field.change) {
+    case 'replace':
+      return `replaces${how}`;
+    case 'update':
+      return `in place${how}`;
+    case 'upgrade':
+      return `upgrade in place${how}`;
+    case 'local':
+      return 'no API call';
+    default:
+      return '';
+  }
+}
+
+function defaultOf(field: Field): string {
+  if (field.defaultText) return field.defaultText;
+  return field.default === undefined ? '' : `\`${JSON.stringify(field.default)}\``;
+}
+
+function row(name: string, field: Field): string[] {
+  const type =
+    field.arg && field.arg.name !== field.type.name
+      ? `${field.arg.name} → ${field.type.name}`
+      : field.type.name;
+  return [
+    `\`${name}\``,
+    role(field),
+    type,
+    defaultOf(field),
+    change(field),
+    field.rule?.text ?? '',
+    field.doc,
+  ];
+}
+
+/** A Markdown table laid out as prettier lays it out (columns padded to their widest cell). */
+export function markdownTable(rows: string[][]): string {
+  const widths = rows[0].map((_, i) => Math.max(3, ...rows.map((r) => [...r[i]].length)));
+  const line = (cells: string[]) =>
+    `| ${cells.map((cell, i) => cell + ' '.repeat(widths[i] - [...cell].length)).join(' | ')} |`;
+  return [line(rows[0]), line(widths.map((w) => '-'.repeat(w))), ...rows.slice(1).map(line)].join(
+    '\n',
+  );
+}
+
+function table(kind: string, fields: Fields): string {
+  const rows = Object.entries(fields)
+    .filter(([, field]) => !field.internal)
+    .map(([name, field]) => row(name, field));
+  return `#### ${kind}\n\n${markdownTable([HEADER, ...rows])}`;
+}
+
+/** What README.md holds between the markers. */
+export function referenceTables(): string {
+  const tables = [...resourceTables()].map(([kind, fields]) => table(kind, fields));
+  return `${START_MARKER}\n\n${tables.join('\n\n')}\n\n${END_MARKER}`;
+}
+
+if (require.main === module) console.log(referenceTables());
