@@ -6,5 +6,5 @@ import { resourceClass } from './resource-class';
 export type DnsRecordArgs = ArgsOf<typeof DNS_RECORD_FIELDS>;
 
 /** A resource record in a DNS zone (`Svc_Dns_Domain_ResourceRecord`). */
-export const DnsRecord = resourceClass('DnsRecord', DNS_RECORD_FIELDS, { guardApiKey: true });
+export const DnsRecord = resourceClass('DnsRecord', DNS_RECORD_FIELDS);
 export type DnsRecord = InstanceType<typeof DnsRecord>;

@@ -11,5 +11,5 @@ export type DnsZoneArgs = ArgsOf<typeof DNS_ZONE_FIELDS>;
  * A DNS zone (`Svc_Dns_Domain`). Add records with `records` or with
  * `new DnsRecord(..., { zoneId: zone.zoneId, ... })`.
  */
-export const DnsZone = resourceClass('DnsZone', DNS_ZONE_FIELDS, { guardApiKey: false });
+export const DnsZone = resourceClass('DnsZone', DNS_ZONE_FIELDS);
 export type DnsZone = InstanceType<typeof DnsZone>;

@@ -5,8 +5,6 @@ import { computed } from './computed';
 import { assertApiKeyIsSecret } from './secret-config';
 
 export interface ResourceClassOptions {
-  /** Refuse to start when `svc:apiKey` is set in plain text (secret-config.ts). */
-  guardApiKey: boolean;
   /** Inputs the class adds to the program's arguments (not set by the program). */
   extraProps?: (name: string, opts?: pulumi.CustomResourceOptions) => Record<string, unknown>;
 }
@@ -30,14 +28,15 @@ export const resourceTables = (): ReadonlyMap<ResourceKind, Fields> => tables;
 export function resourceClass<F extends Fields>(
   kind: ResourceKind,
   fields: F,
-  options: ResourceClassOptions,
+  options: ResourceClassOptions = {},
 ): ResourceClass<F> {
   tables.set(kind, fields);
   const provider = delegatingProvider(kind);
   const outputs = outputNames(fields);
   class SvcResource extends pulumi.dynamic.Resource {
     constructor(name: string, args: ArgsOf<F>, opts?: pulumi.CustomResourceOptions) {
-      if (options.guardApiKey) assertApiKeyIsSecret();
+      // Refuse to start when `svc:apiKey` is set in plain text (secret-config.ts).
+      assertApiKeyIsSecret();
       super(
         provider,
         name,

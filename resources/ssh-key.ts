@@ -9,5 +9,5 @@ export type SshKeyArgs = ArgsOf<typeof SSH_KEY_FIELDS>;
  * An SSH public key on the account (`Svc_Security_Ssh_Key`), to install on guests:
  * `new VirtualGuest('web', { ..., sshKeyIds: [key.keyId] })`.
  */
-export const SshKey = resourceClass('SshKey', SSH_KEY_FIELDS, { guardApiKey: false });
+export const SshKey = resourceClass('SshKey', SSH_KEY_FIELDS);
 export type SshKey = InstanceType<typeof SshKey>;

@@ -6,7 +6,5 @@ import { resourceClass } from './resource-class';
 export type TicketUpdateArgs = ArgsOf<typeof TICKET_UPDATE_FIELDS>;
 
 /** An update posted to a support ticket (`Ticket.addUpdate`). Destroying it only forgets it. */
-export const TicketUpdate = resourceClass('TicketUpdate', TICKET_UPDATE_FIELDS, {
-  guardApiKey: true,
-});
+export const TicketUpdate = resourceClass('TicketUpdate', TICKET_UPDATE_FIELDS);
 export type TicketUpdate = InstanceType<typeof TicketUpdate>;

@@ -27,7 +27,6 @@ export type VirtualGuestArgs = ArgsOf<typeof GUEST_FIELDS>;
  * change with the old and new cost.
  */
 export const VirtualGuest = resourceClass('VirtualGuest', GUEST_FIELDS, {
-  guardApiKey: true,
   extraProps: (name, opts) => ({
     resourceName: name,
     identity: `${pulumi.getProject()}/${pulumi.getStack()}/${name}`,

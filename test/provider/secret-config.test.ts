@@ -6,7 +6,15 @@
 import * as pulumi from '@pulumi/pulumi';
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { DnsRecord, TicketUpdate, VirtualGuest, getAccount, getDnsZone } from '../../resources';
+import {
+  DnsRecord,
+  DnsZone,
+  SshKey,
+  TicketUpdate,
+  VirtualGuest,
+  getAccount,
+  getDnsZone,
+} from '../../resources';
 import { SET_SECRET_COMMAND } from '../../resources/secret-config';
 import { providerEnv, setProgramConfig, type Emulator } from '../support/provider-env';
 
@@ -47,6 +55,8 @@ describe('svc:apiKey must be a secret', () => {
       refused,
     );
     assert.throws(() => new TicketUpdate('t', { ticketId: 1, entry: 'x' }), refused);
+    assert.throws(() => new DnsZone('z', { name: 'example.org' }), refused);
+    assert.throws(() => new SshKey('k', { label: 'k', publicKey: 'ssh-ed25519 AAAA' }), refused);
     await assert.rejects(getAccount(), refused);
     await assert.rejects(getDnsZone({ name: 'example.com' }), refused);
     assert.equal(calls(emulator), before, 'no call reached the API');
