@@ -1,9 +1,10 @@
 /**
  * Where the encoder writes: UTF-8 bytes appended to one buffer (replaced by one twice the size
- * when it fills up), turned into one string at the end. The buffer is kept for the next
- * encoding, so a run of large encodings allocates nothing: allocating and dropping tens of MB of
- * buffers per encoding made V8 run a full GC for "external memory pressure" every time. It is
- * dropped again when an encoding uses less than an eighth of it. Text is escaped and
+ * when it fills up), turned into one string at the end. The writer and its buffer are kept for
+ * the next encoding (value-writer.ts), so a run of large encodings allocates nothing: allocating
+ * and dropping tens of MB of buffers per encoding made V8 run a full GC for "external memory
+ * pressure" every time. The buffer is dropped again when an encoding uses less than an eighth of
+ * it. Text is escaped and
  * encoded in one pass: besides `&`, `<` and `>`, a CR is written as a character reference
  * because XML parsers turn a literal CR into LF, which would change the string on the other
  * side; characters XML 1.0 cannot carry are refused.
@@ -30,30 +31,12 @@ const MAX_BYTES_PER_UNIT = 5;
 const SLICE_UNITS = 16 * 1024;
 
 const INITIAL_BYTES = 64 * 1024;
-let idle: Buffer | undefined = Buffer.allocUnsafe(INITIAL_BYTES);
-
-/** Runs `write` with a writer and returns the string it wrote. */
-export function writeString(write: (out: ByteWriter) => void): string {
-  // A getter in the value may encode something else meanwhile: it then gets a buffer of its own.
-  const writer = new ByteWriter(idle ?? Buffer.allocUnsafe(INITIAL_BYTES));
-  idle = undefined;
-  try {
-    write(writer);
-    return writer.finish();
-  } finally {
-    idle = writer.release();
-  }
-}
 
 export class ByteWriter {
-  private chunk: Buffer;
+  private chunk = Buffer.allocUnsafe(INITIAL_BYTES);
   private pos = 0;
   /** Whether every byte so far is ASCII (then the output is read back as ASCII, faster). */
   private ascii = true;
-
-  constructor(buffer: Buffer) {
-    this.chunk = buffer;
-  }
 
   /** Where the next byte goes. */
   get position(): number {
@@ -119,12 +102,13 @@ export class ByteWriter {
     return this.chunk.toString(this.ascii ? 'ascii' : 'utf8', 0, this.pos);
   }
 
-  /** The buffer to keep for the next writer: this one, or a small one if it was mostly unused. */
-  release(): Buffer {
-    const buffer = this.chunk;
-    return buffer.length > INITIAL_BYTES && this.pos < buffer.length / 8
-      ? Buffer.allocUnsafe(INITIAL_BYTES)
-      : buffer;
+  /** Empties the writer for the next encoding; its buffer is replaced if it was mostly unused. */
+  reset(): void {
+    if (this.chunk.length > INITIAL_BYTES && this.pos < this.chunk.length / 8) {
+      this.chunk = Buffer.allocUnsafe(INITIAL_BYTES);
+    }
+    this.pos = 0;
+    this.ascii = true;
   }
 
   private textSlice(text: string, from: number, to: number): void {

@@ -15,7 +15,7 @@
  */
 
 import { ByteTemplate } from './byte-template';
-import type { ByteWriter } from './byte-writer';
+import { ByteWriter } from './byte-writer';
 import * as elements from './elements';
 import { formatIso8601, isFormattableDate } from './iso8601';
 import { Unencodable } from './unencodable';
@@ -70,13 +70,41 @@ interface MemberStart {
 /** The member starts written last, per struct depth and position (kept between encodings). */
 const memberStarts: MemberStart[][] = [];
 
+/**
+ * The writer kept between encodings. Besides its buffer, it keeps the hidden classes of the
+ * writers alive: V8 holds the maps it compiled a function against weakly, and when the last
+ * writer died, the next GC threw away the optimized code of the whole encoder, so the following
+ * encoding ran about half as fast while it was compiled again.
+ */
+let idle: ValueWriter | undefined;
+
+/** Runs `write(writer, arg)` with a writer and returns the string it wrote. */
+export function writeString<T>(write: (writer: ValueWriter, arg: T) => void, arg: T): string {
+  // A getter in the value may encode something else meanwhile: it then gets a writer of its own.
+  const writer = idle ?? new ValueWriter();
+  idle = undefined;
+  try {
+    writer.begin();
+    write(writer, arg);
+    return writer.out.finish();
+  } finally {
+    writer.out.reset();
+    idle = writer;
+  }
+}
+
 export class ValueWriter {
+  readonly out = new ByteWriter();
   /** The arrays and structs being written, to turn a cycle into an error instead of a stack overflow. */
   private readonly open: object[] = [];
   /** Whether plain objects inherit anything enumerable (someone polluted Object.prototype). */
-  private readonly inherited = inheritedEnumerables();
+  private inherited = false;
 
-  constructor(readonly out: ByteWriter) {}
+  /** Gets ready for an encoding. */
+  begin(): void {
+    this.open.length = 0;
+    this.inherited = inheritedEnumerables();
+  }
 
   /**
    * Writes `starts[type]` and the value's content; returns the type, whose end the caller writes
