@@ -22,8 +22,20 @@ import { Unencodable } from './unencodable';
 
 // Imports copied to module constants: where modules are compiled to CommonJS by esbuild (tsx: the
 // tests and benchmarks), every use of an imported binding is a getter call, too slow here.
-const { ARRAY, BASE64, BOOLEAN, DATETIME, DOUBLE, I8, INT, NIL, STRING, STRUCT, templatesFor } =
-  elements;
+const {
+  ARRAY,
+  BASE64,
+  BOOLEAN,
+  DATETIME,
+  DOUBLE,
+  I8,
+  INT,
+  NIL,
+  NONE,
+  STRING,
+  STRUCT,
+  templatesFor,
+} = elements;
 
 const INT32_MIN = -0x80000000;
 const INT32_MAX = 0x7fffffff;
@@ -59,10 +71,15 @@ const NAME_END = '</name>';
 
 export type Path = readonly [string, ...(string | number)[]];
 
-/** The bytes a member starts with, for a name and a type. */
+/**
+ * The bytes a member starts with, for a name and a type, after the end of the member before
+ * (one copy per member instead of two): `</int></value></member><member><name>id</name><value><int>`.
+ */
 interface MemberStart {
   name: string;
   type: number;
+  /** The type of the member before (NONE for the first). */
+  before: number;
   bytes: ByteTemplate;
   ascii: boolean;
 }
@@ -194,50 +211,69 @@ export class ValueWriter {
     const starts =
       depth < MAX_REMEMBERED_DEPTH ? (memberStarts[depth] ??= []) : ([] as MemberStart[]);
     let index = 0;
+    // The type of the member before, whose end is written with the start of the next.
+    let before = NONE;
     if (this.inherited) {
-      for (const key of Object.keys(struct)) index = this.member(key, struct[key], index, starts);
+      for (const key of Object.keys(struct)) {
+        const value = struct[key];
+        if (value !== undefined) before = this.member(key, value, index++, before, starts);
+      }
     } else {
       // With nothing enumerable inherited, for-in gives the own keys of Object.keys, and V8
       // reads the values by field index from the shape's enum cache: no array, no lookups.
-      for (const key in struct) index = this.member(key, struct[key], index, starts);
+      for (const key in struct) {
+        const value = struct[key];
+        if (value !== undefined) before = this.member(key, value, index++, before, starts);
+      }
     }
+    if (before !== NONE) this.out.template(MEMBER_ENDS[before]);
   }
 
-  /** Writes member `index` (unless undefined); returns the index of the next. */
-  private member(key: string, value: unknown, index: number, starts: MemberStart[]): number {
-    if (value === undefined) return index;
+  /** Writes member `index` after the end of one of type `before`; returns its type. */
+  private member(
+    key: string,
+    value: unknown,
+    index: number,
+    before: number,
+    starts: MemberStart[],
+  ): number {
     try {
       const type = typeOf(value);
       const known = starts[index];
-      if (known !== undefined && known.name === key && known.type === type) {
+      if (known?.name === key && known.type === type && known.before === before) {
         if (known.ascii) this.out.template(known.bytes);
         else this.out.nonAsciiTemplate(known.bytes);
       } else {
-        const start = this.memberStart(key, type);
+        const start = this.memberStart(key, type, before);
         if (index < MAX_REMEMBERED_MEMBERS) starts[index] = start;
       }
       this.content(type, value);
-      this.out.template(MEMBER_ENDS[type]);
+      return type;
     } catch (err) {
       if (err instanceof Unencodable) err.path.unshift(key);
       throw err;
     }
-    return index + 1;
   }
 
-  /** Writes `<member><name>…</name><value>` and the type's start tag, returned for next time. */
-  private memberStart(name: string, type: number): MemberStart {
+  /**
+   * Writes the end of the member before (of type `before`, if any), `<member><name>…</name><value>`
+   * and the type's start tag; returns them for next time.
+   */
+  private memberStart(name: string, type: number, before: number): MemberStart {
     const out = this.out;
+    const end = MEMBER_ENDS[before];
     const start = VALUE_STARTS[type];
     // All of it in the current buffer, to be read back as one run.
-    out.reserve(MEMBER_OPEN.length + name.length * 5 + NAME_END.length + start.length);
+    out.reserve(end.length + MEMBER_OPEN.length + name.length * 5 + NAME_END.length + start.length);
     const mark = out.position;
+    if (before !== NONE) out.template(end);
     out.plain(MEMBER_OPEN);
     out.text(name);
     out.plain(NAME_END);
     out.template(start);
     const bytes = out.since(mark);
-    return { name, type, bytes: new ByteTemplate(bytes), ascii: bytes.every((b) => b < 0x80) };
+    const ascii = bytes.every((b) => b < 0x80);
+    return { name, type, before, bytes: new ByteTemplate(bytes), ascii };
   }
 }
 
