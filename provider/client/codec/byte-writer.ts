@@ -17,6 +17,8 @@ const AMPERSAND = 0x26;
 const LT = 0x3c;
 const GT = 0x3e;
 const CR = 0x0d;
+const MINUS = 0x2d;
+const DIGIT_ZERO = 0x30;
 
 /** ASCII characters that cannot be copied as they are: `& < > CR` and forbidden controls. */
 const SPECIAL = new Uint8Array(128);
@@ -69,6 +71,25 @@ export class ByteWriter {
   byte(byte: number): void {
     this.reserve(1);
     this.chunk[this.pos++] = byte;
+  }
+
+  /** An integer of at most 32 bits (with its sign), in decimal: no string made for it. */
+  int32(n: number): void {
+    this.reserve(11);
+    const chunk = this.chunk;
+    let pos = this.pos;
+    if (n < 0) {
+      chunk[pos++] = MINUS;
+      n = -n;
+    }
+    let digits = 1;
+    for (let power = 10; power <= n; power *= 10) digits++;
+    this.pos = pos + digits;
+    for (let at = pos + digits - 1; at >= pos; at--) {
+      const tenth = Math.floor(n / 10);
+      chunk[at] = DIGIT_ZERO + n - tenth * 10;
+      n = tenth;
+    }
   }
 
   /** Text known to be ASCII without anything to escape: numbers, dates, base64, tags. */

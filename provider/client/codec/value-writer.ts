@@ -158,6 +158,8 @@ export class ValueWriter {
         out.text(value as string);
         return;
       case INT:
+        out.int32(value as number);
+        return;
       case I8:
       case DOUBLE:
         // Decimal, and for doubles the shortest text that reads back as the same number.
