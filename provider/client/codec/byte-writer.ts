@@ -4,10 +4,9 @@
  * the next encoding (value-writer.ts), so a run of large encodings allocates nothing: allocating
  * and dropping tens of MB of buffers per encoding made V8 run a full GC for "external memory
  * pressure" every time. The buffer is dropped again when an encoding uses less than an eighth of
- * it. Text is escaped and
- * encoded in one pass: besides `&`, `<` and `>`, a CR is written as a character reference
- * because XML parsers turn a literal CR into LF, which would change the string on the other
- * side; characters XML 1.0 cannot carry are refused.
+ * it. Text is escaped and encoded in one pass: besides `&`, `<` and `>`, a CR is written as a
+ * character reference because XML parsers turn a literal CR into LF, which would change the
+ * string on the other side; characters XML 1.0 cannot carry are refused.
  */
 
 import type { ByteTemplate } from './byte-template';

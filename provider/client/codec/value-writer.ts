@@ -1,9 +1,10 @@
 /**
  * Writes XML-RPC values as bytes (byte-writer.ts). A value is written as its type's start tag,
- * its content, and an end that also closes what is around it (`</string></value></member>`), so
- * a struct member costs two copies of prepared bytes and its content: the start of a member
- * (`<member><name>id</name><value><int>`) is remembered per struct depth and position, for its
- * name and type, because the structs of a listing repeat their members.
+ * its content, and an end that also closes what is around it (`</string></value></member>`). In
+ * a struct, the end of a member and the start of the next (`</int></value></member><member>
+ * <name>id</name><value><string>`) are one copy of prepared bytes, remembered per struct depth
+ * and position for the name and the two types, because the structs of a listing repeat their
+ * members: a member costs that copy and its content.
  *
  * Mapping: int32 integers -> <int>; other safe integers and bigints (int64 range) -> <i8>;
  * other finite numbers, including integers beyond 2^53 -> <double> (String(x), exact on
