@@ -36,7 +36,7 @@ const INITIAL_BYTES = 64 * 1024;
 export class ByteWriter {
   private chunk = Buffer.allocUnsafe(INITIAL_BYTES);
   private pos = 0;
-  /** Whether every byte so far is ASCII (then the output is read back as ASCII, faster). */
+  /** Whether every byte so far is ASCII (then the output is read back byte for byte, faster). */
   private ascii = true;
 
   /** Where the next byte goes. */
@@ -119,7 +119,8 @@ export class ByteWriter {
 
   /** The output as a string. */
   finish(): string {
-    return this.chunk.toString(this.ascii ? 'ascii' : 'utf8', 0, this.pos);
+    // ASCII read as Latin-1: the same characters, copied without checking every byte again.
+    return this.chunk.toString(this.ascii ? 'latin1' : 'utf8', 0, this.pos);
   }
 
   /** Empties the writer for the next encoding; its buffer is replaced if it was mostly unused. */

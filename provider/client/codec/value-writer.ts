@@ -282,30 +282,29 @@ export class ValueWriter {
 
 /** The element a value is written as; throws Unencodable for what XML-RPC cannot carry. */
 function typeOf(value: unknown): number {
-  switch (typeof value) {
-    case 'string':
-      return STRING;
-    case 'number':
-      if (Number.isInteger(value)) {
-        if (value >= INT32_MIN && value <= INT32_MAX) return INT;
-        return Number.isSafeInteger(value) ? I8 : DOUBLE;
-      }
-      if (Number.isFinite(value)) return DOUBLE;
-      throw new Unencodable(`${value} is not representable (XML-RPC has no NaN or Infinity)`);
-    case 'boolean':
-      return BOOLEAN;
-    case 'bigint':
-      if (value < INT64_MIN || value > INT64_MAX) {
-        throw new Unencodable(`bigint ${value} is outside the 64-bit range of <i8>`);
-      }
-      return I8;
-    case 'undefined':
-      return NIL;
-    case 'object':
-      return value === null ? NIL : objectType(value);
-    default:
-      throw new Unencodable(`a ${typeof value} has no XML-RPC form`);
+  // `typeof x === '…'` tests, not a switch on `typeof x`: V8 turns each test into a check of the
+  // value, where the switch called a builtin for the type's name and compared strings.
+  if (typeof value === 'string') return STRING;
+  if (typeof value === 'number') return numberType(value);
+  if (typeof value === 'boolean') return BOOLEAN;
+  if (typeof value === 'object') return value === null ? NIL : objectType(value);
+  if (typeof value === 'undefined') return NIL;
+  if (typeof value === 'bigint') {
+    if (value < INT64_MIN || value > INT64_MAX) {
+      throw new Unencodable(`bigint ${value} is outside the 64-bit range of <i8>`);
+    }
+    return I8;
   }
+  throw new Unencodable(`a ${typeof value} has no XML-RPC form`);
+}
+
+function numberType(value: number): number {
+  if (Number.isInteger(value)) {
+    if (value >= INT32_MIN && value <= INT32_MAX) return INT;
+    return Number.isSafeInteger(value) ? I8 : DOUBLE;
+  }
+  if (Number.isFinite(value)) return DOUBLE;
+  throw new Unencodable(`${value} is not representable (XML-RPC has no NaN or Infinity)`);
 }
 
 function objectType(value: object): number {
