@@ -1,12 +1,12 @@
 /**
  * Where the encoder writes: UTF-8 bytes appended to one buffer (replaced by one twice the size
- * when it fills up), turned into one string at the end. The buffer is kept for the next
- * encoding, so a run of large encodings allocates nothing: allocating and dropping tens of MB of
- * buffers per encoding made V8 run a full GC for "external memory pressure" every time. It is
- * dropped again when an encoding uses less than an eighth of it. Text is escaped and
- * encoded in one pass: besides `&`, `<` and `>`, a CR is written as a character reference
- * because XML parsers turn a literal CR into LF, which would change the string on the other
- * side; characters XML 1.0 cannot carry are refused.
+ * when it fills up), turned into one string at the end. The writer and its buffer are kept for
+ * the next encoding (value-writer.ts), so a run of large encodings allocates nothing: allocating
+ * and dropping tens of MB of buffers per encoding made V8 run a full GC for "external memory
+ * pressure" every time. The buffer is dropped again when an encoding uses less than an eighth of
+ * it. Text is escaped and encoded in one pass: besides `&`, `<` and `>`, a CR is written as a
+ * character reference because XML parsers turn a literal CR into LF, which would change the
+ * string on the other side; characters XML 1.0 cannot carry are refused.
  */
 
 import type { ByteTemplate } from './byte-template';
@@ -16,6 +16,8 @@ const AMPERSAND = 0x26;
 const LT = 0x3c;
 const GT = 0x3e;
 const CR = 0x0d;
+const MINUS = 0x2d;
+const DIGIT_ZERO = 0x30;
 
 /** ASCII characters that cannot be copied as they are: `& < > CR` and forbidden controls. */
 const SPECIAL = new Uint8Array(128);
@@ -30,30 +32,12 @@ const MAX_BYTES_PER_UNIT = 5;
 const SLICE_UNITS = 16 * 1024;
 
 const INITIAL_BYTES = 64 * 1024;
-let idle: Buffer | undefined = Buffer.allocUnsafe(INITIAL_BYTES);
-
-/** Runs `write` with a writer and returns the string it wrote. */
-export function writeString(write: (out: ByteWriter) => void): string {
-  // A getter in the value may encode something else meanwhile: it then gets a buffer of its own.
-  const writer = new ByteWriter(idle ?? Buffer.allocUnsafe(INITIAL_BYTES));
-  idle = undefined;
-  try {
-    write(writer);
-    return writer.finish();
-  } finally {
-    idle = writer.release();
-  }
-}
 
 export class ByteWriter {
-  private chunk: Buffer;
+  private chunk = Buffer.allocUnsafe(INITIAL_BYTES);
   private pos = 0;
-  /** Whether every byte so far is ASCII (then the output is read back as ASCII, faster). */
+  /** Whether every byte so far is ASCII (then the output is read back byte for byte, faster). */
   private ascii = true;
-
-  constructor(buffer: Buffer) {
-    this.chunk = buffer;
-  }
 
   /** Where the next byte goes. */
   get position(): number {
@@ -88,6 +72,25 @@ export class ByteWriter {
     this.chunk[this.pos++] = byte;
   }
 
+  /** An integer of at most 32 bits (with its sign), in decimal: no string made for it. */
+  int32(n: number): void {
+    this.reserve(11);
+    const chunk = this.chunk;
+    let pos = this.pos;
+    if (n < 0) {
+      chunk[pos++] = MINUS;
+      n = -n;
+    }
+    let digits = 1;
+    for (let power = 10; power <= n; power *= 10) digits++;
+    this.pos = pos + digits;
+    for (let at = pos + digits - 1; at >= pos; at--) {
+      const tenth = Math.floor(n / 10);
+      chunk[at] = DIGIT_ZERO + n - tenth * 10;
+      n = tenth;
+    }
+  }
+
   /** Text known to be ASCII without anything to escape: numbers, dates, base64, tags. */
   plain(text: string): void {
     this.reserve(text.length);
@@ -116,15 +119,17 @@ export class ByteWriter {
 
   /** The output as a string. */
   finish(): string {
-    return this.chunk.toString(this.ascii ? 'ascii' : 'utf8', 0, this.pos);
+    // ASCII read as Latin-1: the same characters, copied without checking every byte again.
+    return this.chunk.toString(this.ascii ? 'latin1' : 'utf8', 0, this.pos);
   }
 
-  /** The buffer to keep for the next writer: this one, or a small one if it was mostly unused. */
-  release(): Buffer {
-    const buffer = this.chunk;
-    return buffer.length > INITIAL_BYTES && this.pos < buffer.length / 8
-      ? Buffer.allocUnsafe(INITIAL_BYTES)
-      : buffer;
+  /** Empties the writer for the next encoding; its buffer is replaced if it was mostly unused. */
+  reset(): void {
+    if (this.chunk.length > INITIAL_BYTES && this.pos < this.chunk.length / 8) {
+      this.chunk = Buffer.allocUnsafe(INITIAL_BYTES);
+    }
+    this.pos = 0;
+    this.ascii = true;
   }
 
   private textSlice(text: string, from: number, to: number): void {

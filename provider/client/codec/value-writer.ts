@@ -1,9 +1,10 @@
 /**
  * Writes XML-RPC values as bytes (byte-writer.ts). A value is written as its type's start tag,
- * its content, and an end that also closes what is around it (`</string></value></member>`), so
- * a struct member costs two copies of prepared bytes and its content: the start of a member
- * (`<member><name>id</name><value><int>`) is remembered per struct depth and position, for its
- * name and type, because the structs of a listing repeat their members.
+ * its content, and an end that also closes what is around it (`</string></value></member>`). In
+ * a struct, the end of a member and the start of the next (`</int></value></member><member>
+ * <name>id</name><value><string>`) are one copy of prepared bytes, remembered per struct depth
+ * and position for the name and the two types, because the structs of a listing repeat their
+ * members: a member costs that copy and its content.
  *
  * Mapping: int32 integers -> <int>; other safe integers and bigints (int64 range) -> <i8>;
  * other finite numbers, including integers beyond 2^53 -> <double> (String(x), exact on
@@ -15,15 +16,27 @@
  */
 
 import { ByteTemplate } from './byte-template';
-import type { ByteWriter } from './byte-writer';
+import { ByteWriter } from './byte-writer';
 import * as elements from './elements';
 import { formatIso8601, isFormattableDate } from './iso8601';
 import { Unencodable } from './unencodable';
 
 // Imports copied to module constants: where modules are compiled to CommonJS by esbuild (tsx: the
 // tests and benchmarks), every use of an imported binding is a getter call, too slow here.
-const { ARRAY, BASE64, BOOLEAN, DATETIME, DOUBLE, I8, INT, NIL, STRING, STRUCT, templatesFor } =
-  elements;
+const {
+  ARRAY,
+  BASE64,
+  BOOLEAN,
+  DATETIME,
+  DOUBLE,
+  I8,
+  INT,
+  NIL,
+  NONE,
+  STRING,
+  STRUCT,
+  templatesFor,
+} = elements;
 
 const INT32_MIN = -0x80000000;
 const INT32_MAX = 0x7fffffff;
@@ -59,10 +72,15 @@ const NAME_END = '</name>';
 
 export type Path = readonly [string, ...(string | number)[]];
 
-/** The bytes a member starts with, for a name and a type. */
+/**
+ * The bytes a member starts with, for a name and a type, after the end of the member before
+ * (one copy per member instead of two): `</int></value></member><member><name>id</name><value><int>`.
+ */
 interface MemberStart {
   name: string;
   type: number;
+  /** The type of the member before (NONE for the first). */
+  before: number;
   bytes: ByteTemplate;
   ascii: boolean;
 }
@@ -70,13 +88,41 @@ interface MemberStart {
 /** The member starts written last, per struct depth and position (kept between encodings). */
 const memberStarts: MemberStart[][] = [];
 
+/**
+ * The writer kept between encodings. Besides its buffer, it keeps the hidden classes of the
+ * writers alive: V8 holds the maps it compiled a function against weakly, and when the last
+ * writer died, the next GC threw away the optimized code of the whole encoder, so the following
+ * encoding ran about half as fast while it was compiled again.
+ */
+let idle: ValueWriter | undefined;
+
+/** Runs `write(writer, arg)` with a writer and returns the string it wrote. */
+export function writeString<T>(write: (writer: ValueWriter, arg: T) => void, arg: T): string {
+  // A getter in the value may encode something else meanwhile: it then gets a writer of its own.
+  const writer = idle ?? new ValueWriter();
+  idle = undefined;
+  try {
+    writer.begin();
+    write(writer, arg);
+    return writer.out.finish();
+  } finally {
+    writer.out.reset();
+    idle = writer;
+  }
+}
+
 export class ValueWriter {
+  readonly out = new ByteWriter();
   /** The arrays and structs being written, to turn a cycle into an error instead of a stack overflow. */
   private readonly open: object[] = [];
   /** Whether plain objects inherit anything enumerable (someone polluted Object.prototype). */
-  private readonly inherited = inheritedEnumerables();
+  private inherited = false;
 
-  constructor(readonly out: ByteWriter) {}
+  /** Gets ready for an encoding. */
+  begin(): void {
+    this.open.length = 0;
+    this.inherited = inheritedEnumerables();
+  }
 
   /**
    * Writes `starts[type]` and the value's content; returns the type, whose end the caller writes
@@ -113,6 +159,8 @@ export class ValueWriter {
         out.text(value as string);
         return;
       case INT:
+        out.int32(value as number);
+        return;
       case I8:
       case DOUBLE:
         // Decimal, and for doubles the shortest text that reads back as the same number.
@@ -166,79 +214,97 @@ export class ValueWriter {
     const starts =
       depth < MAX_REMEMBERED_DEPTH ? (memberStarts[depth] ??= []) : ([] as MemberStart[]);
     let index = 0;
+    // The type of the member before, whose end is written with the start of the next.
+    let before = NONE;
     if (this.inherited) {
-      for (const key of Object.keys(struct)) index = this.member(key, struct[key], index, starts);
+      for (const key of Object.keys(struct)) {
+        const value = struct[key];
+        if (value !== undefined) before = this.member(key, value, index++, before, starts);
+      }
     } else {
       // With nothing enumerable inherited, for-in gives the own keys of Object.keys, and V8
       // reads the values by field index from the shape's enum cache: no array, no lookups.
-      for (const key in struct) index = this.member(key, struct[key], index, starts);
+      for (const key in struct) {
+        const value = struct[key];
+        if (value !== undefined) before = this.member(key, value, index++, before, starts);
+      }
     }
+    if (before !== NONE) this.out.template(MEMBER_ENDS[before]);
   }
 
-  /** Writes member `index` (unless undefined); returns the index of the next. */
-  private member(key: string, value: unknown, index: number, starts: MemberStart[]): number {
-    if (value === undefined) return index;
+  /** Writes member `index` after the end of one of type `before`; returns its type. */
+  private member(
+    key: string,
+    value: unknown,
+    index: number,
+    before: number,
+    starts: MemberStart[],
+  ): number {
     try {
       const type = typeOf(value);
       const known = starts[index];
-      if (known !== undefined && known.name === key && known.type === type) {
+      if (known?.name === key && known.type === type && known.before === before) {
         if (known.ascii) this.out.template(known.bytes);
         else this.out.nonAsciiTemplate(known.bytes);
       } else {
-        const start = this.memberStart(key, type);
+        const start = this.memberStart(key, type, before);
         if (index < MAX_REMEMBERED_MEMBERS) starts[index] = start;
       }
       this.content(type, value);
-      this.out.template(MEMBER_ENDS[type]);
+      return type;
     } catch (err) {
       if (err instanceof Unencodable) err.path.unshift(key);
       throw err;
     }
-    return index + 1;
   }
 
-  /** Writes `<member><name>…</name><value>` and the type's start tag, returned for next time. */
-  private memberStart(name: string, type: number): MemberStart {
+  /**
+   * Writes the end of the member before (of type `before`, if any), `<member><name>…</name><value>`
+   * and the type's start tag; returns them for next time.
+   */
+  private memberStart(name: string, type: number, before: number): MemberStart {
     const out = this.out;
+    const end = MEMBER_ENDS[before];
     const start = VALUE_STARTS[type];
     // All of it in the current buffer, to be read back as one run.
-    out.reserve(MEMBER_OPEN.length + name.length * 5 + NAME_END.length + start.length);
+    out.reserve(end.length + MEMBER_OPEN.length + name.length * 5 + NAME_END.length + start.length);
     const mark = out.position;
+    if (before !== NONE) out.template(end);
     out.plain(MEMBER_OPEN);
     out.text(name);
     out.plain(NAME_END);
     out.template(start);
     const bytes = out.since(mark);
-    return { name, type, bytes: new ByteTemplate(bytes), ascii: bytes.every((b) => b < 0x80) };
+    const ascii = bytes.every((b) => b < 0x80);
+    return { name, type, before, bytes: new ByteTemplate(bytes), ascii };
   }
 }
 
 /** The element a value is written as; throws Unencodable for what XML-RPC cannot carry. */
 function typeOf(value: unknown): number {
-  switch (typeof value) {
-    case 'string':
-      return STRING;
-    case 'number':
-      if (Number.isInteger(value)) {
-        if (value >= INT32_MIN && value <= INT32_MAX) return INT;
-        return Number.isSafeInteger(value) ? I8 : DOUBLE;
-      }
-      if (Number.isFinite(value)) return DOUBLE;
-      throw new Unencodable(`${value} is not representable (XML-RPC has no NaN or Infinity)`);
-    case 'boolean':
-      return BOOLEAN;
-    case 'bigint':
-      if (value < INT64_MIN || value > INT64_MAX) {
-        throw new Unencodable(`bigint ${value} is outside the 64-bit range of <i8>`);
-      }
-      return I8;
-    case 'undefined':
-      return NIL;
-    case 'object':
-      return value === null ? NIL : objectType(value);
-    default:
-      throw new Unencodable(`a ${typeof value} has no XML-RPC form`);
+  // `typeof x === '…'` tests, not a switch on `typeof x`: V8 turns each test into a check of the
+  // value, where the switch called a builtin for the type's name and compared strings.
+  if (typeof value === 'string') return STRING;
+  if (typeof value === 'number') return numberType(value);
+  if (typeof value === 'boolean') return BOOLEAN;
+  if (typeof value === 'object') return value === null ? NIL : objectType(value);
+  if (typeof value === 'undefined') return NIL;
+  if (typeof value === 'bigint') {
+    if (value < INT64_MIN || value > INT64_MAX) {
+      throw new Unencodable(`bigint ${value} is outside the 64-bit range of <i8>`);
+    }
+    return I8;
   }
+  throw new Unencodable(`a ${typeof value} has no XML-RPC form`);
+}
+
+function numberType(value: number): number {
+  if (Number.isInteger(value)) {
+    if (value >= INT32_MIN && value <= INT32_MAX) return INT;
+    return Number.isSafeInteger(value) ? I8 : DOUBLE;
+  }
+  if (Number.isFinite(value)) return DOUBLE;
+  throw new Unencodable(`${value} is not representable (XML-RPC has no NaN or Infinity)`);
 }
 
 function objectType(value: object): number {
