@@ -1,6 +1,6 @@
 import { DNS_ZONE_FIELDS } from '../provider/dynamic/dns-zone-fields';
 import type { ArgsOf } from '../provider/dynamic/fields';
-import { resourceClass } from './resource-class';
+import { resourceClass, type ResourceClass } from './resource-class';
 
 export type { DnsZoneRecordArgs, DnsZoneRecordOutput } from '../provider/dynamic/dns-zone-fields';
 
@@ -11,5 +11,8 @@ export type DnsZoneArgs = ArgsOf<typeof DNS_ZONE_FIELDS>;
  * A DNS zone (`Svc_Dns_Domain`). Add records with `records` or with
  * `new DnsRecord(..., { zoneId: zone.zoneId, ... })`.
  */
-export const DnsZone = resourceClass('DnsZone', DNS_ZONE_FIELDS);
+export const DnsZone: ResourceClass<typeof DNS_ZONE_FIELDS> = resourceClass(
+  'DnsZone',
+  DNS_ZONE_FIELDS,
+);
 export type DnsZone = InstanceType<typeof DnsZone>;

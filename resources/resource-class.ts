@@ -9,7 +9,11 @@ export interface ResourceClassOptions {
   extraProps?: (name: string, opts?: pulumi.CustomResourceOptions) => Record<string, unknown>;
 }
 
-/** A resource class: `new X(name, args, opts)`, with the table's outputs as properties. */
+/**
+ * A resource class: `new X(name, args, opts)`, with the table's outputs as properties. Annotate a
+ * class's const with it (`ResourceClass<typeof TABLE>`): an inferred one is printed into the .d.ts
+ * as a copy of the table's type without its JSDoc, so IDEs would show no field docs.
+ */
 export type ResourceClass<F extends Fields> = new (
   name: string,
   args: ArgsOf<F>,

@@ -1,6 +1,6 @@
 import type { ArgsOf } from '../provider/dynamic/fields';
 import { SSH_KEY_FIELDS } from '../provider/dynamic/ssh-key-fields';
-import { resourceClass } from './resource-class';
+import { resourceClass, type ResourceClass } from './resource-class';
 
 /** The arguments of an SshKey: see its field table (provider/dynamic/ssh-key-fields.ts). */
 export type SshKeyArgs = ArgsOf<typeof SSH_KEY_FIELDS>;
@@ -9,5 +9,5 @@ export type SshKeyArgs = ArgsOf<typeof SSH_KEY_FIELDS>;
  * An SSH public key on the account (`Svc_Security_Ssh_Key`), to install on guests:
  * `new VirtualGuest('web', { ..., sshKeyIds: [key.keyId] })`.
  */
-export const SshKey = resourceClass('SshKey', SSH_KEY_FIELDS);
+export const SshKey: ResourceClass<typeof SSH_KEY_FIELDS> = resourceClass('SshKey', SSH_KEY_FIELDS);
 export type SshKey = InstanceType<typeof SshKey>;

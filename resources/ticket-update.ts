@@ -1,10 +1,13 @@
 import type { ArgsOf } from '../provider/dynamic/fields';
 import { TICKET_UPDATE_FIELDS } from '../provider/dynamic/ticket-update-fields';
-import { resourceClass } from './resource-class';
+import { resourceClass, type ResourceClass } from './resource-class';
 
 /** The arguments of a TicketUpdate: see its field table (provider/dynamic/ticket-update-fields.ts). */
 export type TicketUpdateArgs = ArgsOf<typeof TICKET_UPDATE_FIELDS>;
 
 /** An update posted to a support ticket (`Ticket.addUpdate`). Destroying it only forgets it. */
-export const TicketUpdate = resourceClass('TicketUpdate', TICKET_UPDATE_FIELDS);
+export const TicketUpdate: ResourceClass<typeof TICKET_UPDATE_FIELDS> = resourceClass(
+  'TicketUpdate',
+  TICKET_UPDATE_FIELDS,
+);
 export type TicketUpdate = InstanceType<typeof TicketUpdate>;

@@ -1,7 +1,7 @@
 import * as pulumi from '@pulumi/pulumi';
 import type { ArgsOf } from '../provider/dynamic/fields';
 import { GUEST_FIELDS } from '../provider/dynamic/virtual-guest/fields';
-import { resourceClass } from './resource-class';
+import { resourceClass, type ResourceClass } from './resource-class';
 
 const TYPE = 'pulumi-nodejs:dynamic/svc:VirtualGuest';
 
@@ -26,11 +26,15 @@ export type VirtualGuestArgs = ArgsOf<typeof GUEST_FIELDS>;
  * other change to what was ordered replaces it. `pulumi preview` prints one BILLING line per
  * change with the old and new cost.
  */
-export const VirtualGuest = resourceClass('VirtualGuest', GUEST_FIELDS, {
-  extraProps: (name, opts) => ({
-    resourceName: name,
-    identity: `${pulumi.getProject()}/${pulumi.getStack()}/${name}`,
-    provenance: provenance(name, opts?.parent),
-  }),
-});
+export const VirtualGuest: ResourceClass<typeof GUEST_FIELDS> = resourceClass(
+  'VirtualGuest',
+  GUEST_FIELDS,
+  {
+    extraProps: (name, opts) => ({
+      resourceName: name,
+      identity: `${pulumi.getProject()}/${pulumi.getStack()}/${name}`,
+      provenance: provenance(name, opts?.parent),
+    }),
+  },
+);
 export type VirtualGuest = InstanceType<typeof VirtualGuest>;

@@ -1,10 +1,12 @@
 import type { Field, Fields } from '../provider/dynamic/fields';
 import '../resources';
 import { resourceTables } from '../resources/resource-class';
+import { fieldDocs } from './field-docs';
 
 /**
  * The README's reference tables, one per resource, printed from the resources' field tables
- * (provider/dynamic/*fields.ts): `node --import tsx scripts/reference-tables.ts`. README.md holds
+ * (provider/dynamic/*fields.ts), each field's meaning from its entry's JSDoc comment
+ * (field-docs.ts): `node --import tsx scripts/reference-tables.ts`. README.md holds
  * them between the markers below; test/scripts/reference-tables.test.ts keeps the two the same.
  */
 
@@ -43,7 +45,7 @@ function defaultOf(field: Field): string {
   return field.default === undefined ? '' : `\`${JSON.stringify(field.default)}\``;
 }
 
-function row(name: string, field: Field): string[] {
+function row(name: string, field: Field, doc: string): string[] {
   const type =
     field.arg && field.arg.name !== field.type.name
       ? `${field.arg.name} → ${field.type.name}`
@@ -55,7 +57,7 @@ function row(name: string, field: Field): string[] {
     defaultOf(field),
     change(field),
     field.rule?.text ?? '',
-    field.doc,
+    doc,
   ];
 }
 
@@ -69,16 +71,21 @@ export function markdownTable(rows: string[][]): string {
   );
 }
 
-function table(kind: string, fields: Fields): string {
+function table(kind: string, fields: Fields, docs?: ReadonlyMap<string, string>): string {
   const rows = Object.entries(fields)
     .filter(([, field]) => !field.internal)
-    .map(([name, field]) => row(name, field));
+    .map(([name, field]) => {
+      const doc = docs?.get(name);
+      if (!doc) throw new Error(`${kind}.${name} has no JSDoc comment in its field table`);
+      return row(name, field, doc);
+    });
   return `#### ${kind}\n\n${markdownTable([HEADER, ...rows])}`;
 }
 
 /** What README.md holds between the markers. */
 export function referenceTables(): string {
-  const tables = [...resourceTables()].map(([kind, fields]) => table(kind, fields));
+  const docs = fieldDocs();
+  const tables = [...resourceTables()].map(([kind, fields]) => table(kind, fields, docs.get(kind)));
   return `${START_MARKER}\n\n${tables.join('\n\n')}\n\n${END_MARKER}`;
 }
 

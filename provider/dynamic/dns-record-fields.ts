@@ -33,6 +33,9 @@ function checkData(type: string, data: unknown, failures: Failures): void {
 }
 
 export const DNS_RECORD_FIELDS = {
+  /**
+   * The zone by id (e.g. `DnsZone.zoneId`), or by name with `zoneName` (exactly one of the two).
+   */
   zoneId: {
     type: kinds.integer,
     input: 'optional',
@@ -45,8 +48,8 @@ export const DNS_RECORD_FIELDS = {
       if (given(value)) failures.integer(name, value, { min: 1 });
     }, 'exactly one of zoneId and zoneName'),
     change: 'replace',
-    doc: 'The zone by id (e.g. `DnsZone.zoneId`), or by name with `zoneName` (exactly one of the two).',
   },
+  /** The zone by name. */
   zoneName: {
     type: kinds.string,
     input: 'optional',
@@ -54,8 +57,8 @@ export const DNS_RECORD_FIELDS = {
       if (given(value)) failures.domain(name, value, true);
     }),
     change: 'replace',
-    doc: 'The zone by name.',
   },
+  /** Relative host name, `@` for the zone apex. */
   host: {
     type: kinds.string,
     input: 'required',
@@ -68,8 +71,8 @@ export const DNS_RECORD_FIELDS = {
     }),
     change: 'update',
     how: '`editObject`',
-    doc: 'Relative host name, `@` for the zone apex.',
   },
+  /** The record type (upper-cased). */
   type: {
     type: kinds.string,
     input: 'required',
@@ -82,8 +85,8 @@ export const DNS_RECORD_FIELDS = {
       if (isKnown(inputs.data)) checkData(value as string, inputs.data, failures);
     }, RECORD_TYPES.join(', ')),
     change: 'replace',
-    doc: 'The record type (upper-cased).',
   },
+  /** The answer: an address for A/AAAA, a name for CNAME/MX/NS/PTR, text for TXT/SPF. */
   data: {
     type: kinds.string,
     input: 'required',
@@ -91,8 +94,8 @@ export const DNS_RECORD_FIELDS = {
     rule: rules.text({ required: true, maxLength: LIMITS.dnsData }),
     change: 'update',
     how: '`editObject`',
-    doc: 'The answer: an address for A/AAAA, a name for CNAME/MX/NS/PTR, text for TXT/SPF.',
   },
+  /** Time to live, in seconds. */
   ttl: {
     type: kinds.integer,
     input: 'optional',
@@ -101,8 +104,8 @@ export const DNS_RECORD_FIELDS = {
     rule: rules.integer({ min: 60, max: 604_800 }),
     change: 'update',
     how: '`editObject`',
-    doc: 'Time to live, in seconds.',
   },
+  /** Priority of an MX record. */
   mxPriority: {
     type: kinds.integer,
     input: 'optional',
@@ -115,10 +118,11 @@ export const DNS_RECORD_FIELDS = {
     }, `0-65,535, MX records only (default ${DEFAULT_MX_PRIORITY})`),
     change: 'update',
     how: '`editObject`',
-    doc: 'Priority of an MX record.',
   },
-  recordId: { type: kinds.integer, output: true, doc: 'The numeric id of the record.' },
-  resolvedZoneId: { type: kinds.integer, output: true, doc: 'The id of the zone it is in.' },
+  /** The numeric id of the record. */
+  recordId: { type: kinds.integer, output: true },
+  /** The id of the zone it is in. */
+  resolvedZoneId: { type: kinds.integer, output: true },
 } satisfies Fields;
 
 export function checkDnsRecord(news: Bag): pulumi.dynamic.CheckResult {

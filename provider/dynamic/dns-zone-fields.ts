@@ -25,6 +25,7 @@ export interface DnsZoneRecordOutput {
 }
 
 export const DNS_ZONE_FIELDS = {
+  /** The zone’s domain name, e.g. `example.com` (trimmed, lower-cased, no final dot). */
   name: {
     type: kinds.string,
     input: 'required',
@@ -33,8 +34,11 @@ export const DNS_ZONE_FIELDS = {
       typeof name === 'string' ? name.trim().toLowerCase().replace(/\.$/, '') : name,
     rule: rules.domain(true),
     change: 'replace',
-    doc: 'The zone’s domain name, e.g. `example.com` (trimmed, lower-cased, no final dot).',
   },
+  /**
+   * Records (`host`, `type`, `data`, `ttl`, `mxPriority`, checked like `DnsRecord`) the zone owns
+   * and keeps as declared.
+   */
   records: {
     type: kind<DnsZoneRecordOutput[]>('record[]'),
     arg: kind<DnsZoneRecordArgs[]>('record[]'),
@@ -43,32 +47,34 @@ export const DNS_ZONE_FIELDS = {
     default: [],
     change: 'update',
     how: 'records created, edited and deleted to match',
-    doc: 'Records (`host`, `type`, `data`, `ttl`, `mxPriority`, checked like `DnsRecord`) the zone owns and keeps as declared.',
   },
+  /**
+   * Let destroying the zone delete records this stack does not own (default false: such a destroy
+   * is refused and lists them). Takes effect once in the state: `pulumi up`, then destroy.
+   */
   forceDelete: {
     type: kinds.boolean,
     input: 'optional',
     output: true,
     rule: rules.flag(),
     change: 'local',
-    doc:
-      'Let destroying the zone delete records this stack does not own (default false: such a ' +
-      'destroy is refused and lists them). Takes effect once in the state: `pulumi up`, then destroy.',
   },
-  adoptId: adoptIdField(
-    'a zone',
-    'Take over the account’s existing zone with this id (without it, an existing zone of that name fails in `check`).',
-  ),
+  /**
+   * Take over the account’s existing zone with this id (without it, an existing zone of that name
+   * fails in `check`).
+   */
+  adoptId: adoptIdField('a zone'),
 
+  /** The numeric id, for `DnsRecord.zoneId` (the resource id is the same number as a string). */
   zoneId: {
     type: kinds.integer,
     output: true,
-    doc: 'The numeric id, for `DnsRecord.zoneId` (the resource id is the same number as a string).',
   },
-  serial: { type: kinds.nullable(kinds.integer), output: true, doc: 'The zone’s serial number.' },
+  /** The zone’s serial number. */
+  serial: { type: kinds.nullable(kinds.integer), output: true },
+  /** Ids of the records in `records`, in the same order. */
   recordIds: {
     type: kinds.list(kinds.integer),
     output: true,
-    doc: 'Ids of the records in `records`, in the same order.',
   },
 } satisfies Fields;

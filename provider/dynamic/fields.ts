@@ -3,10 +3,11 @@ import type { Failures } from './validate';
 
 /**
  * A resource's declarative field table: one entry per field, stating its type and check rule,
- * default, whether it is a program argument and/or an output, what a change does and its doc
- * line. Everything else is derived from it: the program-side Args and output types (below), the
- * checked inputs with their defaults (`withDefaults`, `checkFields`), the replace/update sets of
- * `diff` (`fieldsChanging`) and the README's reference table (scripts/reference-tables.ts).
+ * default, whether it is a program argument and/or an output and what a change does; its doc line
+ * is the entry's JSDoc comment. Everything else is derived from it: the program-side Args and
+ * output types (below), the checked inputs with their defaults (`withDefaults`, `checkFields`), the
+ * replace/update sets of `diff` (`fieldsChanging`) and the README's reference table
+ * (scripts/reference-tables.ts, which reads the JSDoc comments).
  */
 
 type Bag = Record<string, unknown>;
@@ -76,7 +77,6 @@ export interface Field<T = unknown, A = T> {
   reboots?: true;
   /** Shown as a secret. */
   secret?: true;
-  doc: string;
 }
 
 export type Fields = Record<string, Field<unknown, unknown>>;
@@ -89,10 +89,19 @@ type PulumiInput<T> = [T] extends [(infer U)[]] ? pulumi.Input<pulumi.Input<U>[]
 
 type ArgKeys<F> = Exclude<KeysWhere<F, { input: string }>, KeysWhere<F, { internal: true }>>;
 
+/**
+ * The keys of `F` that are in `Keys`, as the key filter of a mapped type over `keyof F`: such a
+ * mapped type is homomorphic, so each property keeps its link to the table entry and with it the
+ * entry's JSDoc comment (what an IDE shows on hovering the property, in the .d.ts too).
+ */
+type Only<K, Keys> = K extends Keys ? K : never;
+
+type RequiredArgKeys<F> = ArgKeys<F> & KeysWhere<F, { input: 'required' }>;
+
 /** The program's arguments of a resource. */
 export type ArgsOf<F extends Fields> = Simplify<
-  { [K in ArgKeys<F> & KeysWhere<F, { input: 'required' }>]: PulumiInput<ArgOf<F[K]>> } & {
-    [K in Exclude<ArgKeys<F>, KeysWhere<F, { input: 'required' }>>]?: PulumiInput<ArgOf<F[K]>>;
+  { [K in keyof F as Only<K, RequiredArgKeys<F>>]: PulumiInput<ArgOf<F[K]>> } & {
+    [K in keyof F as Only<K, Exclude<ArgKeys<F>, RequiredArgKeys<F>>>]?: PulumiInput<ArgOf<F[K]>>;
   }
 >;
 
@@ -111,7 +120,7 @@ export type InputsOf<F extends Fields> = Simplify<
 
 /** The values of the output properties. */
 export type OutputValuesOf<F extends Fields> = {
-  [K in KeysWhere<F, { output: true }>]: F[K] extends { input: 'optional' }
+  [K in keyof F as Only<K, KeysWhere<F, { output: true }>>]: F[K] extends { input: 'optional' }
     ? F[K] extends { default: unknown } | { defaultFrom: unknown }
       ? ValueOf<F[K]>
       : ValueOf<F[K]> | undefined

@@ -56,7 +56,7 @@ const ADOPT_ID = /^[1-9][0-9]*$/;
  * `adoptId` of a resource that takes over an existing object of the account (`an SSH key`, `a
  * zone`): the numeric id, stored as a string; a change replaces the resource.
  */
-export const adoptIdField = (object: string, doc: string) => ({
+export const adoptIdField = (object: string) => ({
   type: kinds.string,
   arg: kinds.id,
   input: 'optional' as const,
@@ -70,5 +70,4 @@ export const adoptIdField = (object: string, doc: string) => ({
     }
   }, `the numeric id of ${object} of the account`),
   change: 'replace' as const,
-  doc,
 });

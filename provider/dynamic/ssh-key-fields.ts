@@ -5,6 +5,7 @@ import { parsePublicKey } from './ssh-key-format';
 /** Every field of an SshKey, once (see fields.ts). */
 
 export const SSH_KEY_FIELDS = {
+  /** A name for the key on the account. */
   label: {
     type: kinds.string,
     input: 'required',
@@ -12,8 +13,11 @@ export const SSH_KEY_FIELDS = {
     rule: rules.text({ required: true, maxLength: 100 }),
     change: 'update',
     how: '`editObject`',
-    doc: 'A name for the key on the account.',
   },
+  /**
+   * The public key in OpenSSH form, `<type> <base64> [comment]` (e.g. the content of
+   * `~/.ssh/id_ed25519.pub`). A different key replaces the resource (and the guests that use it).
+   */
   publicKey: {
     type: kinds.string,
     input: 'required',
@@ -26,10 +30,8 @@ export const SSH_KEY_FIELDS = {
     }, 'ssh-rsa, ssh-ed25519 or ecdsa-sha2-nistp256/384/521, at most 16,384 characters'),
     change: 'replace',
     how: 'compared by fingerprint: a new comment alone changes nothing',
-    doc:
-      'The public key in OpenSSH form, `<type> <base64> [comment]` (e.g. the content of ' +
-      '`~/.ssh/id_ed25519.pub`). A different key replaces the resource (and the guests that use it).',
   },
+  /** Free text kept with the key. */
   notes: {
     type: kinds.string,
     input: 'optional',
@@ -38,23 +40,25 @@ export const SSH_KEY_FIELDS = {
     rule: rules.text({ maxLength: 1000 }),
     change: 'update',
     how: '`editObject`',
-    doc: 'Free text kept with the key.',
   },
-  adoptId: adoptIdField(
-    'an SSH key',
-    'Take over the account’s existing key with this id (it must be the same key). Without it, ' +
-      'a key the account already has fails in `check`, naming that key’s id.',
-  ),
+  /**
+   * Take over the account’s existing key with this id (it must be the same key). Without it, a key
+   * the account already has fails in `check`, naming that key’s id.
+   */
+  adoptId: adoptIdField('an SSH key'),
 
+  /**
+   * The numeric id, for `VirtualGuest.sshKeyIds` (the resource id is the same number as a string).
+   */
   keyId: {
     type: kinds.integer,
     output: true,
-    doc: 'The numeric id, for `VirtualGuest.sshKeyIds` (the resource id is the same number as a string).',
   },
+  /** MD5 of the key, colon-separated hex: what `ssh-keygen -E md5 -lf <file>` prints. */
   fingerprint: {
     type: kinds.string,
     output: true,
-    doc: 'MD5 of the key, colon-separated hex: what `ssh-keygen -E md5 -lf <file>` prints.',
   },
-  createDate: { type: kinds.nullable(kinds.string), output: true, doc: 'When the key was added.' },
+  /** When the key was added. */
+  createDate: { type: kinds.nullable(kinds.string), output: true },
 } satisfies Fields;

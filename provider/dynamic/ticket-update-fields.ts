@@ -5,14 +5,15 @@ import { Failures, LIMITS } from './validate';
 
 /** Every field of a TicketUpdate, once (see fields.ts), and its `check`, before any call. */
 export const TICKET_UPDATE_FIELDS = {
+  /** The ticket to post to. */
   ticketId: {
     type: kinds.integer,
     input: 'required',
     output: true,
     rule: rules.integer({ required: true, min: 1 }),
     change: 'replace',
-    doc: 'The ticket to post to.',
   },
+  /** The text of the update. Changing it adds a new update; updates are never deleted. */
   entry: {
     type: kinds.string,
     input: 'required',
@@ -20,10 +21,11 @@ export const TICKET_UPDATE_FIELDS = {
     rule: rules.text({ required: true, maxLength: LIMITS.ticketEntry }),
     change: 'replace',
     reason: 'updates of a ticket are append-only',
-    doc: 'The text of the update. Changing it adds a new update; updates are never deleted.',
   },
-  updateId: { type: kinds.integer, output: true, doc: 'The numeric id of the update.' },
-  createDate: { type: kinds.nullable(kinds.string), output: true, doc: 'When it was posted.' },
+  /** The numeric id of the update. */
+  updateId: { type: kinds.integer, output: true },
+  /** When it was posted. */
+  createDate: { type: kinds.nullable(kinds.string), output: true },
 } satisfies Fields;
 
 export function checkTicketUpdate(news: Record<string, unknown>): pulumi.dynamic.CheckResult {

@@ -16,26 +16,27 @@ import { DATACENTER, OS_CODE, checkAdoptId, diskProblem, tagProblem } from './va
 const flag = { type: kinds.boolean, rule: rules.flag(), normalise: asBoolean } as const;
 
 export const GUEST_FIELDS = {
+  /** The Pulumi resource name (set by the resource class). */
   resourceName: {
     type: kinds.string,
     input: 'required',
     internal: true,
     rule: rules.text({ maxLength: 1024 }),
-    doc: 'The Pulumi resource name (set by the resource class).',
   },
+  /** project/stack/name of the resource: the seed of the auto-name. */
   identity: {
     type: kinds.string,
     input: 'required',
     internal: true,
     rule: rules.text({ maxLength: 4096 }),
-    doc: 'project/stack/name of the resource: the seed of the auto-name.',
   },
+  /** `<organization>/<full URN>`: the seed of the creation token (see provenance.ts). */
   provenance: {
     type: kinds.string,
     input: 'optional',
     internal: true,
-    doc: '`<organization>/<full URN>`: the seed of the creation token (see provenance.ts).',
   },
+  /** Host name; defaults to the resource name plus a suffix that is stable for this stack. */
   hostname: {
     type: kinds.string,
     input: 'optional',
@@ -51,8 +52,8 @@ export const GUEST_FIELDS = {
     order: true,
     change: 'update',
     how: '`editObject`',
-    doc: 'Host name; defaults to the resource name plus a suffix that is stable for this stack.',
   },
+  /** Domain of the guest, e.g. `example.com`. */
   domain: {
     type: kinds.string,
     input: 'required',
@@ -61,8 +62,8 @@ export const GUEST_FIELDS = {
     order: true,
     change: 'update',
     how: '`editObject`',
-    doc: 'Domain of the guest, e.g. `example.com`.',
   },
+  /** CPU count, one the account is offered; a change upgrades the guest in place (it reboots). */
   startCpus: {
     type: kinds.integer,
     input: 'required',
@@ -74,8 +75,10 @@ export const GUEST_FIELDS = {
     upgradeAs: 'cpus',
     reboots: true,
     how: 'upgrade order (`guest_core`), reboots',
-    doc: 'CPU count, one the account is offered; a change upgrades the guest in place (it reboots).',
   },
+  /**
+   * Memory in MB, one of the sizes the account is offered; a change upgrades in place (it reboots).
+   */
   maxMemory: {
     type: kinds.integer,
     input: 'required',
@@ -87,8 +90,8 @@ export const GUEST_FIELDS = {
     upgradeAs: 'memory',
     reboots: true,
     how: 'upgrade order (`ram`), reboots',
-    doc: 'Memory in MB, one of the sizes the account is offered; a change upgrades in place (it reboots).',
   },
+  /** Hourly billing; false orders a monthly guest. Changing it replaces the guest. */
   hourlyBillingFlag: {
     ...flag,
     input: 'optional',
@@ -97,8 +100,8 @@ export const GUEST_FIELDS = {
     order: true,
     priced: true,
     change: 'replace',
-    doc: 'Hourly billing; false orders a monthly guest. Changing it replaces the guest.',
   },
+  /** Local disk, or SAN (false). */
   localDiskFlag: {
     ...flag,
     input: 'optional',
@@ -107,8 +110,8 @@ export const GUEST_FIELDS = {
     order: true,
     priced: true,
     change: 'replace',
-    doc: 'Local disk, or SAN (false).',
   },
+  /** e.g. UBUNTU_LATEST, DEBIAN_12_64; one the account is offered. */
   operatingSystemReferenceCode: {
     type: kinds.string,
     input: 'required',
@@ -122,8 +125,8 @@ export const GUEST_FIELDS = {
     order: true,
     priced: true,
     change: 'replace',
-    doc: 'e.g. UBUNTU_LATEST, DEBIAN_12_64; one the account is offered.',
   },
+  /** e.g. dal10; one the account is offered. */
   datacenter: {
     type: kinds.string,
     input: 'required',
@@ -137,8 +140,8 @@ export const GUEST_FIELDS = {
     order: part.datacenter,
     priced: true,
     change: 'replace',
-    doc: 'e.g. dal10; one the account is offered.',
   },
+  /** Network port speed in Mbps, one the account is offered; a change upgrades in place. */
   networkSpeed: {
     type: kinds.integer,
     input: 'optional',
@@ -149,8 +152,11 @@ export const GUEST_FIELDS = {
     change: 'upgrade',
     upgradeAs: 'nicSpeed',
     how: 'upgrade order (`port_speed`)',
-    doc: 'Network port speed in Mbps, one the account is offered; a change upgrades in place.',
   },
+  /**
+   * Disk sizes in GB, the boot disk first, then up to four data disks. Disks grow and are added in
+   * place; shrinking or removing one is refused in check.
+   */
   disks: {
     type: kinds.list(kinds.integer),
     input: 'optional',
@@ -167,10 +173,8 @@ export const GUEST_FIELDS = {
     upgradeAs: 'disks',
     how: 'upgrade order (`guest_disk<n>`); grow or add only',
     defaultText: "the API's 25 GB boot disk",
-    doc:
-      'Disk sizes in GB, the boot disk first, then up to four data disks. Disks grow and are ' +
-      'added in place; shrinking or removing one is refused in check.',
   },
+  /** Only a private (backend) network interface. */
   privateNetworkOnly: {
     ...flag,
     input: 'optional',
@@ -179,8 +183,11 @@ export const GUEST_FIELDS = {
     order: part.privateNetworkOnly,
     priced: true,
     change: 'replace',
-    doc: 'Only a private (backend) network interface.',
   },
+  /**
+   * Tags, compared the way the API stores them: trimmed, lower-cased, each once, in sorted order
+   * (`['Web', ' db ']` is stored and shown as `['db', 'web']`).
+   */
   tags: {
     type: kinds.list(kinds.string),
     input: 'optional',
@@ -196,10 +203,8 @@ export const GUEST_FIELDS = {
     order: part.tags,
     change: 'update',
     how: '`setTags`',
-    doc:
-      'Tags, compared the way the API stores them: trimmed, lower-cased, each once, in sorted ' +
-      "order (`['Web', ' db ']` is stored and shown as `['db', 'web']`).",
   },
+  /** Free text kept with the guest. */
   notes: {
     type: kinds.string,
     input: 'optional',
@@ -208,8 +213,8 @@ export const GUEST_FIELDS = {
     order: part.notes,
     change: 'update',
     how: '`editObject`',
-    doc: 'Free text kept with the guest.',
   },
+  /** User data for cloud-init, sent and compared exactly as given (never decoded or re-encoded). */
   userData: {
     type: kinds.string,
     input: 'optional',
@@ -221,8 +226,8 @@ export const GUEST_FIELDS = {
     change: 'replace',
     reason:
       'cloud-init runs user data only on the first boot, so only a new guest gets the new user data',
-    doc: 'User data for cloud-init, sent and compared exactly as given (never decoded or re-encoded).',
   },
+  /** Ids of SSH keys to install (`SshKey.keyId` or its `id`); output as numbers, ascending. */
   sshKeyIds: {
     type: kinds.list(kinds.integer),
     arg: kinds.list(kind<number | string>('id')),
@@ -239,23 +244,26 @@ export const GUEST_FIELDS = {
     order: part.sshKeyIds,
     change: 'replace',
     reason: 'SSH keys are installed only when a guest is provisioned',
-    doc: 'Ids of SSH keys to install (`SshKey.keyId` or its `id`); output as numbers, ascending.',
   },
+  /** Wait until the guest is provisioned and has its addresses. */
   waitForReady: {
     ...flag,
     input: 'optional',
     default: true,
     change: 'local',
-    doc: 'Wait until the guest is provisioned and has its addresses.',
   },
+  /** How long to wait for readiness, in minutes (fractions allowed). */
   readyTimeoutMinutes: {
     type: kinds.number,
     input: 'optional',
     default: 30,
     rule: rules.number({ min: 0.01, max: 24 * 60 }),
     change: 'local',
-    doc: 'How long to wait for readiness, in minutes (fractions allowed).',
   },
+  /**
+   * Take over an existing guest by id instead of ordering one (Pulumi's `import` does not work for
+   * dynamic resources).
+   */
   adoptId: {
     type: kinds.string,
     arg: kinds.id,
@@ -263,51 +271,58 @@ export const GUEST_FIELDS = {
     normalise: idAsString,
     rule: rules.custom(checkAdoptId, 'the numeric id of an existing guest'),
     change: 'replace',
-    doc: "Take over an existing guest by id instead of ordering one (Pulumi's `import` does not work for dynamic resources).",
   },
+  /**
+   * Tag set atomically on the order, so an unfinished create can be recovered without a second
+   * order.
+   */
   creationToken: {
     type: kinds.string,
     input: 'optional',
     internal: true,
     // Computed by check, never taken from the program.
     normalise: () => undefined,
-    doc: 'Tag set atomically on the order, so an unfinished create can be recovered without a second order.',
   },
+  /** The numeric id (the resource id is the same number as a string). */
   guestId: {
     type: kinds.integer,
     output: true,
-    doc: 'The numeric id (the resource id is the same number as a string).',
   },
-  fullyQualifiedDomainName: { type: kinds.string, output: true, doc: '`<hostname>.<domain>`.' },
+  /** `<hostname>.<domain>`. */
+  fullyQualifiedDomainName: { type: kinds.string, output: true },
+  /** Public address, once assigned. */
   primaryIpAddress: {
     type: kinds.nullable(kinds.string),
     output: true,
-    doc: 'Public address, once assigned.',
   },
+  /** Private address, once assigned. */
   primaryBackendIpAddress: {
     type: kinds.nullable(kinds.string),
     output: true,
-    doc: 'Private address, once assigned.',
   },
+  /** When provisioning finished. */
   provisionDate: {
     type: kinds.nullable(kinds.string),
     output: true,
-    doc: 'When provisioning finished.',
   },
-  powerState: { type: kinds.nullable(kinds.string), output: true, doc: 'e.g. `RUNNING`.' },
-  globalIdentifier: { type: kinds.nullable(kinds.string), output: true, doc: 'The guest’s GUID.' },
-  status: { type: kinds.string, output: true, doc: 'Provisioning or transaction status.' },
+  /** e.g. `RUNNING`. */
+  powerState: { type: kinds.nullable(kinds.string), output: true },
+  /** The guest’s GUID. */
+  globalIdentifier: { type: kinds.nullable(kinds.string), output: true },
+  /** Provisioning or transaction status. */
+  status: { type: kinds.string, output: true },
+  /**
+   * What the guest is billed (its billing item; before the order, the API’s price of the order);
+   * for monthly guests the monthly fee / 730.
+   */
   estimatedHourlyCost: {
     type: kinds.number,
     output: true,
-    doc:
-      'What the guest is billed (its billing item; before the order, the API’s price of the ' +
-      'order); for monthly guests the monthly fee / 730.',
   },
+  /** What the guest is billed a month. */
   estimatedMonthlyCost: {
     type: kinds.number,
     output: true,
-    doc: 'What the guest is billed a month.',
   },
 } satisfies Fields;
 
