@@ -12,6 +12,11 @@ import fc from 'fast-check';
 import { SvcAPIError, SvcError } from '../../provider/client';
 import { checkDnsRecord } from '../../provider/dynamic/dns-record-fields';
 import { dnsRecordProvider } from '../../provider/dynamic/dns-record';
+import { dnsZoneProvider } from '../../provider/dynamic/dns-zone';
+import { DNS_ZONE_FIELDS } from '../../provider/dynamic/dns-zone-fields';
+import { checkFields, withFieldDefaults, type Fields } from '../../provider/dynamic/fields';
+import { sshKeyProvider } from '../../provider/dynamic/ssh-key';
+import { SSH_KEY_FIELDS } from '../../provider/dynamic/ssh-key-fields';
 import { checkTicketUpdate } from '../../provider/dynamic/ticket-update-fields';
 import { ticketUpdateProvider } from '../../provider/dynamic/ticket-update';
 import { Failures, ValidationError } from '../../provider/dynamic/validate';
@@ -27,6 +32,7 @@ import {
   getVirtualGuests,
 } from '../../resources';
 import { providerEnv, setProgramConfig, type Emulator } from '../support/provider-env';
+import { KEY_VECTORS } from '../support/ssh-keys';
 
 type Bag = Record<string, unknown>;
 type CheckFn = (olds: Bag, news: Bag) => Promise<pulumi.dynamic.CheckResult>;
@@ -96,6 +102,18 @@ const recordBase: Bag = {
   mxPriority: 10,
 };
 const updateBase: Bag = { ticketId: 1, entry: 'Rolled out' };
+const sshKeyBase: Bag = { label: 'me', publicKey: KEY_VECTORS.ed25519.key, notes: 'laptop' };
+const dnsZoneBase: Bag = {
+  name: 'prop-zone.example',
+  records: [{ host: 'www', type: 'A', data: '10.0.0.1', ttl: 900 }],
+};
+
+/** What a field table's own rules reject. */
+const tableFailures = (fields: Fields) => (bag: Bag) => {
+  const failures = new Failures();
+  checkFields(fields, withFieldDefaults(fields, {}, bag), failures);
+  return failures.list;
+};
 
 /** The failures the validators alone (no API) find: a non-empty list means no call may happen. */
 const shapeFailures: Record<string, (bag: Bag) => readonly unknown[]> = {
@@ -106,6 +124,8 @@ const shapeFailures: Record<string, (bag: Bag) => readonly unknown[]> = {
   },
   DnsRecord: (bag) => checkDnsRecord(bag).failures ?? [],
   TicketUpdate: (bag) => checkTicketUpdate(bag).failures ?? [],
+  SshKey: tableFailures(SSH_KEY_FIELDS),
+  DnsZone: tableFailures(DNS_ZONE_FIELDS),
 };
 
 describe('property: arbitrary inputs and arguments', () => {
@@ -121,6 +141,8 @@ describe('property: arbitrary inputs and arguments', () => {
     ['VirtualGuest', virtualGuestProvider.check, guestBase],
     ['DnsRecord', dnsRecordProvider.check, recordBase],
     ['TicketUpdate', ticketUpdateProvider.check, updateBase],
+    ['SshKey', sshKeyProvider.check, sshKeyBase],
+    ['DnsZone', dnsZoneProvider.check, dnsZoneBase],
   ];
   for (const [kind, check, base] of resources) {
     it(`${kind} check: failures, never an exception; invalid inputs reach no API call`, async () => {
