@@ -7,7 +7,9 @@ import { printResult, printTable, round } from './support/report';
  * A team's day: STACKS stacks of GUESTS guests each, `pulumi up` all at once against one
  * emulator account with the API's rate limit (50 calls/s), state in PostgreSQL. Reports the wall
  * time against a floor (the provisioning delay plus the calls a create cannot avoid, at the rate
- * limit), the calls per guest, rate-limit faults met and calls that failed for them, duplicates.
+ * limit), the calls per guest, rate-limit faults met and calls that failed for them, duplicates;
+ * and, as a baseline from the same run, the same ten ups with nothing to create (what Pulumi itself
+ * costs on this machine), with the wall time over floor plus baseline.
  */
 const STACKS = Number(process.env.FLEET_STACKS ?? 10);
 const GUESTS = Number(process.env.FLEET_GUESTS ?? 20);
@@ -29,28 +31,38 @@ async function main(): Promise<void> {
           backendUrl: pg.url,
           stackName: `team-${i}`,
           config: {
-            'stacktest:count': { value: String(GUESTS) },
+            'stacktest:count': { value: '0' },
             'stacktest:guest': { value: JSON.stringify({ tags: [`fleet-${i}`] }) },
           },
         }),
       );
     }
+    const upAll = () =>
+      Promise.all(
+        fixtures.map(
+          (f) =>
+            f.stack.spawn([
+              'up',
+              '--yes',
+              '--non-interactive',
+              '--skip-preview',
+              '--parallel',
+              String(GUESTS),
+            ]).done,
+        ),
+      );
+    // The baseline: the same ups with nothing to create (the CLI, language host and program of
+    // ten stacks at once on this machine), measured in the same run.
+    let started = Date.now();
+    await upAll();
+    const baselineSeconds = (Date.now() - started) / 1000;
+    for (const f of fixtures)
+      await f.stack.setConfig({ 'stacktest:count': { value: String(GUESTS) } });
+
     emulator.setFaults({ rateLimitPerSecond: RATE });
     const callsBefore = emulator.stats().requests;
-    const started = Date.now();
-    const runs = await Promise.all(
-      fixtures.map(
-        (f) =>
-          f.stack.spawn([
-            'up',
-            '--yes',
-            '--non-interactive',
-            '--skip-preview',
-            '--parallel',
-            String(GUESTS),
-          ]).done,
-      ),
-    );
+    started = Date.now();
+    const runs = await upAll();
     const seconds = (Date.now() - started) / 1000;
     const stats = emulator.stats();
     emulator.setFaults(null);
@@ -80,7 +92,8 @@ async function main(): Promise<void> {
     console.log(
       `${STACKS} stacks x ${GUESTS} guests in ${round(seconds, 1)} s (floor ${floorSeconds} s); ` +
         `${calls} calls, ${round(calls / (STACKS * GUESTS), 2)} per guest; ` +
-        `${stats.faultsInjected['rate-limit'] ?? 0} rate-limit faults; ${failed.length} failed up(s)`,
+        `${stats.faultsInjected['rate-limit'] ?? 0} rate-limit faults; ${failed.length} failed up(s); ` +
+        `the same ups with nothing to create: ${round(baselineSeconds, 1)} s`,
     );
     for (const run of failed) console.log(run.stderr.split('\n').slice(-5).join('\n'));
     printResult({
@@ -96,6 +109,8 @@ async function main(): Promise<void> {
       duplicates,
       floorSeconds,
       ratioToFloor: round(seconds / floorSeconds, 2),
+      baselineSeconds: round(baselineSeconds, 1),
+      ratioToFloorPlusBaseline: round(seconds / (floorSeconds + baselineSeconds), 2),
     });
     await Promise.all(fixtures.map((f) => f.stack.destroy(['--parallel', String(GUESTS)])));
   } finally {
