@@ -120,12 +120,16 @@ describe('ownership through the Pulumi CLI', { concurrency: 2 }, () => {
   });
 
   it('4. a failure after the order was accepted keeps the id; the next up carries on, destroy cancels it', async () => {
-    const f = await fixture({}, { provisioningDelayMs: 2000 });
-    // Every read of the new guest fails for a while: the create fails after ordering.
+    const f = await fixture(
+      {},
+      { provisioningDelayMs: 2000, config: { 'svc:outcomeWindow': { value: '3' } } },
+    );
+    // Marking the new guest owned, the create's last call, fails: the create fails after ordering.
     f.emulator.setFaults({
-      once: { service: 'Virtual_Guest', method: 'getObject', fault: 'http-500', times: 5 },
+      once: { service: 'Virtual_Guest', method: 'setTags', fault: 'http-500', times: 20 },
     });
     await assert.rejects(f.stack.up(), /guest \d+ was ordered, then this failed/);
+    f.emulator.setFaults(null);
     const live = await f.guests(owned);
     assert.equal(live.length, 1);
     assert.deepEqual(await guestIds(f), ids(live), 'the state holds the ordered guest');
