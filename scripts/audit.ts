@@ -136,7 +136,8 @@ export function formatAudit(report: AuditReport): string {
           `  ${o.id}  ${o.fqdn}  ${o.hourlyCost === undefined ? '-' : `$${o.hourlyCost.toFixed(4)}/hour`}` +
           `  ${o.unfinished ? 'unfinished create' : 'dropped from its stack'}`,
       ),
-      '  An unfinished create is taken over by the next `pulumi up` of its stack (no new order).',
+      '  An unfinished create is taken over by the next `pulumi up` of its stack (no new order) if that',
+      '  resource is still declared as it was ordered; otherwise adopt it with `adoptId` or cancel it.',
       '  Take the others over with `adoptId`, or cancel them if nothing needs them.',
     );
   }

@@ -5,7 +5,7 @@ export type ConfigReader = (key: string) => string | undefined;
 
 /**
  * What the Pulumi processes of this package on one machine send at most per second together, for
- * one account, unless `svc:maxCallsPerSecond` (or SVC_MAX_CALLS_PER_SECOND, or
+ * one account (processes configured alike share one budget), unless `svc:maxCallsPerSecond` (or SVC_MAX_CALLS_PER_SECOND, or
  * `max_calls_per_second` in ~/.svc) says otherwise: four fifths of the API's account-wide limit of
  * 50, so every stack run at once fits below it with room for other tools of the account.
  */

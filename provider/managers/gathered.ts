@@ -10,6 +10,12 @@
  */
 const GATHER_MS = 200;
 
+/**
+ * At most this many keys a call: a listing of a few dozen creation tokens fits in one page, so
+ * the answer never depends on how the server pages a longer one.
+ */
+const MAX_KEYS = 40;
+
 export function gathered<K, V>(
   fetchAll: (keys: K[]) => Promise<Map<K, V>>,
   missing: () => V,
@@ -18,13 +24,19 @@ export function gathered<K, V>(
   return async (key) => {
     if (!pending) {
       const keys = new Set<K>();
-      const answer = new Promise<void>((resolve) => setTimeout(resolve, GATHER_MS)).then(() => {
-        pending = undefined;
-        return fetchAll([...keys]);
-      });
-      pending = { keys, answer };
+      const batch = {
+        keys,
+        answer: new Promise<void>((resolve) => setTimeout(resolve, GATHER_MS)).then(() => {
+          if (pending === batch) pending = undefined;
+          return fetchAll([...keys]);
+        }),
+      };
+      pending = batch;
     }
-    pending.keys.add(key);
-    return (await pending.answer).get(key) ?? missing();
+    const batch = pending;
+    batch.keys.add(key);
+    // A full batch takes no more keys: the next lookup starts another.
+    if (batch.keys.size >= MAX_KEYS) pending = undefined;
+    return (await batch.answer).get(key) ?? missing();
   };
 }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { after, before, it } from 'node:test';
-import { mkdtempSync, readdirSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -101,4 +101,14 @@ it('the same processes unable to see each other (a temp directory each) are refu
   );
   assert.equal(apart.failed, 0);
   assert.ok(apart.refused > 0, 'some calls were refused for the rate limit');
+});
+
+it('a slot directory open to other users is not trusted: nothing is written in it, calls still go out', async () => {
+  await refill();
+  const tmp = mkdtempSync(join(tmpdir(), 'svc-rate-'));
+  const planted = join(tmp, `svc-rate-slots-${process.getuid?.() ?? 'user'}`);
+  mkdirSync(planted);
+  chmodSync(planted, 0o777);
+  assert.deepEqual(await processes([tmp], 12, 9), { refused: 0, failed: 0 });
+  assert.deepEqual(readdirSync(planted), [], 'no slot file in a directory others can write');
 });

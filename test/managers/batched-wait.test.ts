@@ -86,3 +86,14 @@ it('lookups by tag started together share one listing, and each gets exactly its
     [[tagged[0].id], [tagged[1].id], [tagged[2].id], [], []],
   );
 });
+
+it('more lookups at once than one page holds are split: 45 tags, two listings', async () => {
+  const listings = calls('Account.getVirtualGuests');
+  const tags = Array.from({ length: 45 }, (_, i) => (i === 44 ? 'token-t1' : `token-none-${i}`));
+  const found = await Promise.all(tags.map((tag) => guests.listTagged(tag)));
+  assert.equal(calls('Account.getVirtualGuests') - listings, 2);
+  assert.deepEqual(
+    found.map((list) => list.length),
+    tags.map((tag) => (tag === 'token-t1' ? 1 : 0)),
+  );
+});

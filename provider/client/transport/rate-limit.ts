@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { mkdir, readdir, rmdir, unlink, writeFile } from 'node:fs/promises';
-import { tmpdir, userInfo } from 'node:os';
+import { lstat, mkdir, readdir, rmdir, unlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { Transport } from './call';
 
@@ -8,11 +8,12 @@ import type { Transport } from './call';
  * At most `perSecond` calls a second for one account from this machine, across processes: ten
  * `pulumi up` running at once are ten provider processes, and the API's limit counts them
  * together. Time is cut into slots 1/perSecond s apart; a call takes the first free slot by
- * creating the slot's file exclusively in a directory shared by every client of the same endpoint
- * and username (per OS user), and is sent when its slot begins. Nothing is locked, so a process
- * that dies holds nothing: at worst one unused slot. A slot's file is removed once its time has
- * passed, and the directory with the last one; what a killed process leaves is swept by the next
- * process that takes slots for the account.
+ * creating the slot's file exclusively in a directory shared by every client of the same endpoint,
+ * username and rate (per OS user), and is sent when its slot begins. Nothing is locked, so a
+ * process that dies holds nothing: at worst one unused slot. A slot's file is removed once its
+ * time has passed, and the directory with the last one; what a killed process leaves is swept by
+ * the next process that takes slots for the account. Where the directory cannot be used, each
+ * process keeps to the rate on its own.
  */
 export class RateSlots {
   private readonly intervalMs: number;
@@ -20,6 +21,11 @@ export class RateSlots {
   private next = 0;
   /** Reservations of one process run one at a time, so they do not race each other's files. */
   private queue: Promise<unknown> = Promise.resolve();
+  /**
+   * False once the directory proved unusable (read-only, full, not this user's own): the slots
+   * are then this process's alone, as a per-process limiter; calls are never failed for it.
+   */
+  private shared = true;
 
   constructor(
     private readonly dir: string,
@@ -35,30 +41,62 @@ export class RateSlots {
     const slot = await reserved;
     const wait = slot * this.intervalMs - Date.now();
     if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-    setTimeout(() => void this.release(slot), this.intervalMs);
+    if (this.shared) setTimeout(() => void this.release(slot), this.intervalMs);
   }
 
   private async reserve(): Promise<number> {
     let slot = Math.max(Math.ceil(Date.now() / this.intervalMs), this.next);
-    if (this.next === 0) await this.sweep(slot);
-    for (;;) {
+    if (this.shared) {
+      try {
+        slot = await this.reserveShared(slot);
+      } catch {
+        this.shared = false;
+      }
+    }
+    this.next = slot + 1;
+    return slot;
+  }
+
+  private async reserveShared(from: number): Promise<number> {
+    if (this.next === 0) {
+      await this.prepare();
+      await this.sweep(from);
+    }
+    for (let slot = from; ;) {
       try {
         await writeFile(join(this.dir, String(slot)), '', { flag: 'wx' });
-        this.next = slot + 1;
         return slot;
       } catch (err) {
         const code = (err as NodeJS.ErrnoException).code;
         if (code === 'EEXIST') slot++;
-        else if (code === 'ENOENT') await mkdir(this.dir, { recursive: true, mode: 0o700 });
+        else if (code === 'ENOENT') await this.prepare();
         else throw err;
+      }
+    }
+  }
+
+  /**
+   * Makes the directories, and trusts them only as this user's own: real directories (no
+   * symlink), owned by this user and closed to others, so no one else can stall or steer them.
+   */
+  private async prepare(): Promise<void> {
+    for (const dir of [dirname(this.dir), this.dir]) {
+      await mkdir(dir, { mode: 0o700 }).catch((err: NodeJS.ErrnoException) => {
+        if (err.code !== 'EEXIST') throw err;
+      });
+      const stat = await lstat(dir);
+      const uid = process.getuid?.();
+      const own = uid === undefined || stat.uid === uid;
+      if (!stat.isDirectory() || !own || (stat.mode & 0o077) !== 0) {
+        throw new Error(`${dir} is not this user's own directory`);
       }
     }
   }
 
   /** Removes the files of past slots that a process killed in its slot's time left behind. */
   private async sweep(current: number): Promise<void> {
-    const names = await readdir(this.dir).catch(() => []);
-    const past = names.filter((name) => Number(name) < current - 1);
+    const names = await readdir(this.dir);
+    const past = names.filter((name) => /^\d+$/.test(name) && Number(name) < current - 1);
     await Promise.all(past.map((name) => unlink(join(this.dir, name)).catch(() => undefined)));
   }
 
@@ -72,13 +110,20 @@ export class RateSlots {
   }
 }
 
-/** Where the slots of one account (endpoint and username) are taken on this machine. */
-export function slotDirectory(endpointUrl: string, username?: string): string {
+/**
+ * Where the slots of one account (endpoint and username) at one rate are taken on this machine.
+ * Slots are numbered in units of the rate, so only processes with the same rate can share them.
+ */
+export function slotDirectory(
+  endpointUrl: string,
+  username: string | undefined,
+  perSecond: number,
+): string {
   const endpoint = endpointUrl.replace(/\/+$/, '');
   const account = createHash('sha256')
-    .update(`${endpoint}\n${username ?? ''}`)
+    .update(`${endpoint}\n${username ?? ''}\n${perSecond}`)
     .digest('hex');
-  return join(tmpdir(), `svc-rate-slots-${userInfo().uid}`, account.slice(0, 24));
+  return join(tmpdir(), `svc-rate-slots-${process.getuid?.() ?? 'user'}`, account.slice(0, 24));
 }
 
 /**
@@ -91,7 +136,8 @@ export function withRateLimit(
   account: { endpointUrl: string; username?: string },
 ): Transport {
   if (perSecond === undefined) return next;
-  const slots = new RateSlots(slotDirectory(account.endpointUrl, account.username), perSecond);
+  const dir = slotDirectory(account.endpointUrl, account.username, perSecond);
+  const slots = new RateSlots(dir, perSecond);
   return async (call) => {
     await slots.take();
     return next(call);
