@@ -41,7 +41,10 @@ export class RateSlots {
     const slot = await reserved;
     const wait = slot * this.intervalMs - Date.now();
     if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-    if (this.shared) setTimeout(() => void this.release(slot), this.intervalMs);
+    if (!this.shared) return;
+    const release = setTimeout(() => void this.release(slot), this.intervalMs);
+    // Below one call a second, a process is not kept waiting to tidy up (the next one sweeps).
+    if (this.intervalMs > 1000) release.unref();
   }
 
   private async reserve(): Promise<number> {
