@@ -10,7 +10,12 @@ export const API_PUBLIC_ENDPOINT = 'https://api.svc.example/xmlrpc/v3.1/';
 /** The private-network endpoint, reachable only from inside the provider's network. */
 export const API_PRIVATE_ENDPOINT = 'https://api.service.svc.example/xmlrpc/v3.1/';
 
-/** The URL of one service: the endpoint without trailing slashes, then the prefixed service name. */
+/** The endpoint without trailing slashes: `.../v3.1/` and `.../v3.1` are the same endpoint. */
+export function endpointBase(endpointUrl: string): string {
+  return endpointUrl.replace(/\/+$/, '');
+}
+
+/** The URL of one service: the endpoint's base, then the prefixed service name. */
 export function serviceUrl(endpointUrl: string, remoteService: string): string {
-  return `${endpointUrl.replace(/\/+$/, '')}/${remoteService}`;
+  return `${endpointBase(endpointUrl)}/${remoteService}`;
 }

@@ -19,6 +19,9 @@ before(async () => {
 });
 after(() => emulator?.close());
 
+/** Lets the account's token bucket fill again between bursts. */
+const refill = () => new Promise((resolve) => setTimeout(resolve, 1_100));
+
 const client = (maxCallsPerSecond?: number) =>
   new Client({
     configFile: EMPTY_SETTINGS,
@@ -47,7 +50,7 @@ it('at 8 calls/s the client is never refused by a 10 calls/s account limit', asy
 });
 
 it('without a client limit the same burst is refused in part (the test can tell)', async () => {
-  await new Promise((resolve) => setTimeout(resolve, 1_100)); // let the account's bucket refill
+  await refill();
   const results = await burst(client());
   const refused = results.filter((r) => r.status === 'rejected' && isRateLimited(r.reason));
   assert.ok(refused.length > 0, 'some calls were refused for the rate limit');
@@ -77,8 +80,6 @@ async function processes(tmpdirs: string[], count: number, perSecond: number) {
     failed: results.reduce((sum, r) => sum + r.failed, 0),
   };
 }
-
-const refill = () => new Promise((resolve) => setTimeout(resolve, 1_100));
 
 // Ten stacks at once are ten provider processes: the limit is the account's, so the processes of
 // one machine share it (the same endpoint and username take slots from one budget).

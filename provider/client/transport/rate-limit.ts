@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { lstat, mkdir, readdir, rmdir, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { endpointBase } from '../endpoints';
 import type { Transport } from './call';
 
 /**
@@ -15,7 +16,7 @@ import type { Transport } from './call';
  * the next process that takes slots for the account. Where the directory cannot be used, each
  * process keeps to the rate on its own.
  */
-export class RateSlots {
+class RateSlots {
   private readonly intervalMs: number;
   /** Slots before this one are taken (or past) as far as this process knows. */
   private next = 0;
@@ -117,14 +118,13 @@ export class RateSlots {
  * Where the slots of one account (endpoint and username) at one rate are taken on this machine.
  * Slots are numbered in units of the rate, so only processes with the same rate can share them.
  */
-export function slotDirectory(
+function slotDirectory(
   endpointUrl: string,
   username: string | undefined,
   perSecond: number,
 ): string {
-  const endpoint = endpointUrl.replace(/\/+$/, '');
   const account = createHash('sha256')
-    .update(`${endpoint}\n${username ?? ''}\n${perSecond}`)
+    .update(`${endpointBase(endpointUrl)}\n${username ?? ''}\n${perSecond}`)
     .digest('hex');
   return join(tmpdir(), `svc-rate-slots-${process.getuid?.() ?? 'user'}`, account.slice(0, 24));
 }
