@@ -197,9 +197,10 @@ async function update(id: string, olds: Bag, news: Bag): Promise<pulumi.dynamic.
   };
   await converge(c, guestId, inputs);
   await resize(c, guestId, inputs);
-  // A create that failed after its order may not have marked the guest owned; do it now.
-  await claim(c, guestId);
   const guest = await c.guests.getInstance(guestId, DETAIL_MASK);
+  // A create that failed after its order may not have marked the guest owned; do it now (with
+  // the tags just read: the same read serves the outputs).
+  await claim(c, guestId, guest);
   const { outs } = isReady(guest)
     ? { outs: await outputs(c, guest, inputs) }
     : await settle(c, guestId, inputs);
