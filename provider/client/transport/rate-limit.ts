@@ -72,11 +72,23 @@ class RateSlots {
         return slot;
       } catch (err) {
         const code = (err as NodeJS.ErrnoException).code;
-        if (code === 'EEXIST') slot++;
+        // Taken: the slots from now on are taken in a run (each process takes the first free
+        // one), so the next free one is past the last taken. Probing one by one instead cost a
+        // call one failed create per call queued ahead of it: with ten processes, hundreds.
+        if (code === 'EEXIST') slot = Math.max(slot + 1, (await this.lastTaken()) + 1);
         else if (code === 'ENOENT') await this.prepare();
         else throw err;
       }
     }
+  }
+
+  /** The latest slot whose file exists (-1 for none, or when the directory just went). */
+  private async lastTaken(): Promise<number> {
+    let last = -1;
+    for (const name of await readdir(this.dir).catch(() => [])) {
+      if (/^\d+$/.test(name)) last = Math.max(last, Number(name));
+    }
+    return last;
   }
 
   /**
