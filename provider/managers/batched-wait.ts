@@ -40,6 +40,8 @@ export class BatchedWait<T extends { id: number }> {
   /** When the scheduled round runs. */
   private due = 0;
   private delay: number;
+  /** The first pace: the poll of the latest waiter. */
+  private pace: number;
 
   constructor(
     private readonly source: BatchSource<T>,
@@ -47,6 +49,7 @@ export class BatchedWait<T extends { id: number }> {
     private readonly maxPollMs = 15_000,
   ) {
     this.delay = pollMs;
+    this.pace = pollMs;
   }
 
   wait(id: number, options: BatchWaitOptions<T>): Promise<T> {
@@ -55,7 +58,8 @@ export class BatchedWait<T extends { id: number }> {
       // A new object is not ready at once: it is first looked at one poll from now, or in the
       // round already due sooner (so waits started over a few seconds share their rounds); then
       // the pace slows again as rounds find nothing ready.
-      this.delay = options.pollMs ?? this.pollMs;
+      this.pace = options.pollMs ?? this.pollMs;
+      this.delay = this.pace;
       const first = Math.min(this.delay, options.timeoutMs);
       if (!this.timer || this.due > Date.now() + first) this.schedule(first);
     });
@@ -86,18 +90,24 @@ export class BatchedWait<T extends { id: number }> {
       found.set(id, await this.source.read(id).catch((failed: unknown) => ({ failed })));
     }
     const now = Date.now();
+    let readyNow = false;
     for (const w of waiters) {
       const object = found.get(w.id)!;
       const elapsed = now - w.started;
       if ('failed' in object) w.reject(object.failed);
-      else if (this.source.ready(object)) w.resolve(object);
-      else if (elapsed >= w.options.timeoutMs)
+      else if (this.source.ready(object)) {
+        w.resolve(object);
+        readyNow = true;
+      } else if (elapsed >= w.options.timeoutMs)
         w.reject(this.source.timeoutError(w.id, object, w.options.timeoutMs));
       else {
         w.options.onProgress?.(object, elapsed);
         this.waiters.push(w);
       }
     }
+    // Objects ordered together get ready together: once one is, the others are looked at again
+    // at the first pace, not the grown one (which would notice the last of them seconds late).
+    if (readyNow) this.delay = this.pace;
     this.next();
   }
 

@@ -3,6 +3,7 @@ import { after, before, it } from 'node:test';
 import { startEmulator } from '../../emulator';
 import { Client } from '../../provider/client';
 import { VirtualGuestManager, WaitTimeoutError } from '../../provider/managers';
+import { BatchedWait } from '../../provider/managers/batched-wait';
 
 // Guests provisioning together are awaited with one listing a round, not one read per guest.
 type Emulator = Awaited<ReturnType<typeof startEmulator>>;
@@ -96,4 +97,37 @@ it('more lookups at once than one page holds are split: 45 tags, two listings', 
     found.map((list) => list.length),
     tags.map((tag) => (tag === 'token-t1' ? 1 : 0)),
   );
+});
+
+it('once a round finds one object ready, the others are looked at one poll later, not at the grown pace', async (t) => {
+  t.mock.timers.enable({ apis: ['setTimeout', 'Date'], now: 0 });
+  // Two guests ordered together: one ready at 3 s, the other at 4.2 s.
+  const readyAt = new Map([
+    [1, 3_000],
+    [2, 4_200],
+  ]);
+  const listedAt: number[] = [];
+  const wait = new BatchedWait<{ id: number; ready: boolean }>(
+    {
+      list: async (ids) => {
+        listedAt.push(Date.now());
+        return ids.map((id) => ({ id, ready: Date.now() >= readyAt.get(id)! }));
+      },
+      read: () => Promise.reject(new Error('every object is listed')),
+      ready: (object) => object.ready,
+      timeoutError: (id) => new Error(`timed out: ${id}`),
+    },
+    1_000,
+  );
+  const resolvedAt = new Map<number, number>();
+  for (const id of readyAt.keys())
+    void wait.wait(id, { timeoutMs: 60_000 }).then(() => resolvedAt.set(id, Date.now()));
+  for (let now = 0; now < 12_000; now += 250) {
+    t.mock.timers.tick(250);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  // Rounds at 1 s, 2 s, 3.5 s (the pace grows x1.5 while nothing is ready); the second guest is
+  // then found one poll after the first, at 4.5 s, where the grown pace would look at 5.75 s.
+  assert.deepEqual(listedAt, [1_000, 2_000, 3_500, 4_500]);
+  assert.deepEqual(Object.fromEntries(resolvedAt), { 1: 3_500, 2: 4_500 });
 });
