@@ -1,6 +1,10 @@
 import { startEmulator } from '../emulator';
 import { cliFixture, hasTag, type CliFixture } from '../test/stack/cli';
 import { startPostgres } from '../test/stack/postgres';
+import type { StackConfig } from '../scripts/project-stack';
+import { cpus } from 'node:os';
+import { CallTimeline } from './support/call-timeline';
+import { machineBusySeconds } from './support/machine-cpu';
 import { printResult, printTable, round } from './support/report';
 
 /**
@@ -8,8 +12,9 @@ import { printResult, printTable, round } from './support/report';
  * emulator account with the API's rate limit (50 calls/s), state in PostgreSQL. Reports the wall
  * time against a floor (the provisioning delay plus the calls a create cannot avoid, at the rate
  * limit), the calls per guest, rate-limit faults met and calls that failed for them, duplicates;
- * and, as a baseline from the same run, the same ten ups with nothing to create (what Pulumi itself
- * costs on this machine), with the wall time over floor plus baseline.
+ * and, as a baseline from the same run, the same number of stacks and resources with a provider
+ * that sends no call (what Pulumi itself costs on this machine), with the time the provider adds
+ * to it over the floor. FLEET_TIMELINE=1 also prints the calls of each second by method.
  */
 const STACKS = Number(process.env.FLEET_STACKS ?? 10);
 const GUESTS = Number(process.env.FLEET_GUESTS ?? 20);
@@ -18,52 +23,63 @@ const DELAY_MS = 5_000;
 /** The order, and one read that finds the guest ready: what no create can do without. */
 const UNAVOIDABLE_CALLS_PER_GUEST = 2;
 
+const upAll = (stacks: CliFixture[]) =>
+  Promise.all(
+    stacks.map(
+      (f) =>
+        f.stack.spawn([
+          'up',
+          '--yes',
+          '--non-interactive',
+          '--skip-preview',
+          '--parallel',
+          String(GUESTS),
+        ]).done,
+    ),
+  );
+
 async function main(): Promise<void> {
   const pg = await startPostgres();
-  const emulator = await startEmulator({ port: 0, seed: 'demo', provisioningDelayMs: DELAY_MS });
+  const timeline = process.env.FLEET_TIMELINE ? new CallTimeline() : undefined;
+  const emulator = await startEmulator({
+    port: 0,
+    seed: 'demo',
+    provisioningDelayMs: DELAY_MS,
+    ...timeline?.emulatorOptions(),
+  });
   const fixtures: CliFixture[] = [];
+  const baseline: CliFixture[] = [];
+  const stack = async (program: string, name: string, config: StackConfig) =>
+    cliFixture({ program, emulator, backendUrl: pg.url, stackName: name, config });
   try {
     for (let i = 0; i < STACKS; i++) {
+      const count = { 'stacktest:count': { value: String(GUESTS) } };
+      baseline.push(await stack('pulumi-only', `pulumi-only-${i}`, count));
       fixtures.push(
-        await cliFixture({
-          program: 'fleet',
-          emulator,
-          backendUrl: pg.url,
-          stackName: `team-${i}`,
-          config: {
-            'stacktest:count': { value: '0' },
-            'stacktest:guest': { value: JSON.stringify({ tags: [`fleet-${i}`] }) },
-          },
+        await stack('fleet', `team-${i}`, {
+          ...count,
+          'stacktest:guest': { value: JSON.stringify({ tags: [`fleet-${i}`] }) },
         }),
       );
     }
-    const upAll = () =>
-      Promise.all(
-        fixtures.map(
-          (f) =>
-            f.stack.spawn([
-              'up',
-              '--yes',
-              '--non-interactive',
-              '--skip-preview',
-              '--parallel',
-              String(GUESTS),
-            ]).done,
-        ),
-      );
-    // The baseline: the same ups with nothing to create (the CLI, language host and program of
-    // ten stacks at once on this machine), measured in the same run.
+    // The baseline, from the same run: as many stacks and resources, whose provider answers at
+    // once and sends no call. It is what Pulumi itself costs on this machine (the CLI, language
+    // host, program and provider process of each stack, and the state backend).
     let started = Date.now();
-    await upAll();
-    const baselineSeconds = (Date.now() - started) / 1000;
-    for (const f of fixtures)
-      await f.stack.setConfig({ 'stacktest:count': { value: String(GUESTS) } });
+    let busy = machineBusySeconds();
+    const baselineRuns = await upAll(baseline);
+    const pulumiOnlySeconds = (Date.now() - started) / 1000;
+    const pulumiOnlyCpuSeconds = machineBusySeconds() - busy;
+    if (baselineRuns.some((r) => r.code !== 0)) throw new Error('a baseline up failed');
 
     emulator.setFaults({ rateLimitPerSecond: RATE });
     const callsBefore = emulator.stats().requests;
     started = Date.now();
-    const runs = await upAll();
+    busy = machineBusySeconds();
+    timeline?.start(started);
+    const runs = await upAll(fixtures);
     const seconds = (Date.now() - started) / 1000;
+    const cpuSeconds = machineBusySeconds() - busy;
     const stats = emulator.stats();
     emulator.setFaults(null);
     const calls = stats.requests - callsBefore;
@@ -93,8 +109,9 @@ async function main(): Promise<void> {
       `${STACKS} stacks x ${GUESTS} guests in ${round(seconds, 1)} s (floor ${floorSeconds} s); ` +
         `${calls} calls, ${round(calls / (STACKS * GUESTS), 2)} per guest; ` +
         `${stats.faultsInjected['rate-limit'] ?? 0} rate-limit faults; ${failed.length} failed up(s); ` +
-        `the same ups with nothing to create: ${round(baselineSeconds, 1)} s`,
+        `Pulumi alone (as many resources, no call): ${round(pulumiOnlySeconds, 1)} s`,
     );
+    if (timeline) printTable(timeline.rows());
     for (const run of failed) console.log(run.stderr.split('\n').slice(-5).join('\n'));
     printResult({
       bench: 'fleet',
@@ -109,12 +126,16 @@ async function main(): Promise<void> {
       duplicates,
       floorSeconds,
       ratioToFloor: round(seconds / floorSeconds, 2),
-      baselineSeconds: round(baselineSeconds, 1),
-      ratioToFloorPlusBaseline: round(seconds / (floorSeconds + baselineSeconds), 2),
+      cores: cpus().length,
+      cpuSeconds: round(cpuSeconds, 1),
+      pulumiOnlySeconds: round(pulumiOnlySeconds, 1),
+      pulumiOnlyCpuSeconds: round(pulumiOnlyCpuSeconds, 1),
+      addedSeconds: round(seconds - pulumiOnlySeconds, 1),
+      addedOverFloor: round((seconds - pulumiOnlySeconds) / floorSeconds, 2),
     });
     await Promise.all(fixtures.map((f) => f.stack.destroy(['--parallel', String(GUESTS)])));
   } finally {
-    await Promise.all(fixtures.map((f) => f.close()));
+    await Promise.all([...fixtures, ...baseline].map((f) => f.close()));
     await emulator.close();
     await pg.stop();
   }
