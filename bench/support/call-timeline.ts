@@ -16,8 +16,9 @@ export class CallTimeline {
   }
 
   private record(line: string): void {
-    if (!this.started) return;
-    const method = line.split(' ')[0].split('::')[1] ?? line;
+    // Per-call lines start with `Service::method`; other log lines (warnings) are no call.
+    const method = line.split(' ')[0].split('::')[1];
+    if (!this.started || !method) return;
     const second = Math.floor((Date.now() - this.started) / 1000);
     const bucket = this.buckets.get(second) ?? new Map<string, number>();
     bucket.set(method, (bucket.get(method) ?? 0) + 1);
