@@ -166,6 +166,38 @@ export function createTemplate(spec: CreateInstanceSpec): GuestTemplate {
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
+/** What one read of a guest being waited on found: the wait's result, or the guest still busy. */
+type PollRead<R> = { done: R } | { pending: VirtualGuest; status: string };
+
+/**
+ * The wait loop of one guest: `read` until it is done, reporting progress after each read that
+ * is not; past `timeoutMs`, a `WaitTimeoutError` with the last status. Reads start `firstMs`
+ * apart and the gap grows by `growth` up to `maxMs`, never sleeping past the deadline.
+ */
+async function pollGuest<R>(
+  id: number,
+  read: () => Promise<PollRead<R>>,
+  pace: {
+    timeoutMs: number;
+    firstMs: number;
+    growth: number;
+    maxMs: number;
+    onProgress?: WaitOptions['onProgress'];
+  },
+): Promise<R> {
+  const started = Date.now();
+  let delay = pace.firstMs;
+  for (;;) {
+    const seen = await read();
+    if ('done' in seen) return seen.done;
+    const elapsed = Date.now() - started;
+    if (elapsed >= pace.timeoutMs) throw new WaitTimeoutError(id, seen.status, pace.timeoutMs);
+    pace.onProgress?.(seen.pending, elapsed);
+    await sleep(Math.min(delay, pace.timeoutMs - elapsed));
+    delay = Math.min(delay * pace.growth, pace.maxMs);
+  }
+}
+
 /** Cloud compute instances: list, order, wait, edit, cancel. */
 export class VirtualGuestManager {
   private readiness: BatchedWait<VirtualGuest> | undefined;
@@ -317,20 +349,18 @@ export class VirtualGuestManager {
     timeoutMs: number,
     onProgress?: WaitOptions['onProgress'],
   ): Promise<void> {
-    const started = Date.now();
-    let delay = 500;
-    for (;;) {
-      const guest = await this.findInstance(
-        id,
-        'id,activeTransaction[id,transactionStatus[name,friendlyName]]',
-      );
-      if (!guest || !guest.activeTransaction?.id) return;
-      const elapsed = Date.now() - started;
-      if (elapsed >= timeoutMs) throw new WaitTimeoutError(id, guestStatus(guest), timeoutMs);
-      onProgress?.(guest, elapsed);
-      await sleep(delay);
-      delay = Math.min(delay * 2, 10_000);
-    }
+    await pollGuest<undefined>(
+      id,
+      async () => {
+        const guest = await this.findInstance(
+          id,
+          'id,activeTransaction[id,transactionStatus[name,friendlyName]]',
+        );
+        if (!guest || !guest.activeTransaction?.id) return { done: undefined };
+        return { pending: guest, status: guestStatus(guest) };
+      },
+      { timeoutMs, firstMs: 500, growth: 2, maxMs: 10_000, onProgress },
+    );
   }
 
   /** Where an upgrade of the guest to `spec` stands (its size and active transaction). */
@@ -382,18 +412,22 @@ export class VirtualGuestManager {
    * (the UPGRADE transaction may take a moment to appear, so "not seen yet" keeps waiting).
    */
   async waitForUpgrade(id: number, spec: UpgradeSpec, options: WaitOptions): Promise<VirtualGuest> {
-    const started = Date.now();
-    let delay = options.pollMs ?? 1000;
-    for (;;) {
-      const guest = await this.getInstance(id, SIZE_MASK);
-      const elapsed = Date.now() - started;
-      if (upgradeProgress(guest, spec) === 'done') return guest;
-      const status = guest.activeTransaction?.id ? guestStatus(guest) : 'upgrade not started yet';
-      if (elapsed >= options.timeoutMs) throw new WaitTimeoutError(id, status, options.timeoutMs);
-      options.onProgress?.(guest, elapsed);
-      await sleep(Math.min(delay, options.timeoutMs - elapsed));
-      delay = Math.min(delay * 1.5, options.maxPollMs ?? 15_000);
-    }
+    return pollGuest<VirtualGuest>(
+      id,
+      async () => {
+        const guest = await this.getInstance(id, SIZE_MASK);
+        if (upgradeProgress(guest, spec) === 'done') return { done: guest };
+        const status = guest.activeTransaction?.id ? guestStatus(guest) : 'upgrade not started yet';
+        return { pending: guest, status };
+      },
+      {
+        timeoutMs: options.timeoutMs,
+        firstMs: options.pollMs ?? 1000,
+        growth: 1.5,
+        maxMs: options.maxPollMs ?? 15_000,
+        onProgress: options.onProgress,
+      },
+    );
   }
 
   /** Changes hostname, domain and notes in one `editObject`; tags through `setTags`. */
