@@ -128,14 +128,16 @@ interface ItemPrice {
   item?: { capacity?: number | string; units?: string; description?: string };
 }
 
-/** The upgrade container that takes the guest from `size` to `spec` (undefined: nothing to do). */
+/**
+ * The upgrade container that takes the guest from `size` to `spec`, priced from the upgrades the
+ * API offers it. Only for a guest that `upgradeChanges` finds something to change on.
+ */
 export async function upgradeOrder(
   client: Client,
   id: number,
   size: GuestSize,
   spec: UpgradeSpec,
-): Promise<Record<string, unknown> | undefined> {
-  if (upgradeChanges(id, size, spec).length === 0) return undefined;
+): Promise<Record<string, unknown>> {
   const offered = (await client.call('Virtual_Guest', 'getUpgradeItemPrices', {
     id,
     args: [true],

@@ -7,7 +7,7 @@ import type { CreateObjectOptions, VirtualGuest } from './types';
 import {
   SIZE_MASK,
   outcomeUnknown,
-  sizeOf,
+  type GuestSize,
   upgradeOrder,
   upgradeProgress,
   type UpgradeProgress,
@@ -369,36 +369,39 @@ export class VirtualGuestManager {
   }
 
   /**
-   * Prices an upgrade without placing it (`Product_Order.verifyOrder`): the API's refusals
-   * (a shrink, a size not offered, a transaction running) come out here. Undefined when the guest
-   * has the size already.
+   * The upgrade order that takes the guest from `size` (as last read) to `spec`; only for a guest
+   * that `upgradeChanges` finds something to change on. Refuses a size the API does not offer.
    */
-  async verifyUpgrade(id: number, spec: UpgradeSpec): Promise<Record<string, unknown> | undefined> {
-    return this.sendUpgrade(id, spec, 'verifyOrder');
-  }
-
-  private async sendUpgrade(
-    id: number,
-    spec: UpgradeSpec,
-    method: 'verifyOrder' | 'placeOrder',
-  ): Promise<Record<string, unknown> | undefined> {
-    const size = sizeOf(await this.getInstance(id, SIZE_MASK));
-    const order = await upgradeOrder(this.client, id, size, spec);
-    if (!order) return undefined;
-    const args = method === 'placeOrder' ? [order, false] : [order];
-    return (await this.client.call('Product_Order', method, { args })) as Record<string, unknown>;
+  priceUpgrade(id: number, size: GuestSize, spec: UpgradeSpec): Promise<Record<string, unknown>> {
+    return upgradeOrder(this.client, id, size, spec);
   }
 
   /**
-   * Places one upgrade order that takes the guest to `spec` (reference client: `VSManager.upgrade`)
-   * and returns the receipt, or undefined when the guest has that size already. Billed: never
-   * sent twice. When its answer is lost, the guest's size and active transaction are read before
-   * anything else: an UPGRADE running or the size reached means it was placed (the answer is then
-   * `{ recovered: true }`); otherwise the original error is raised and nothing is sent again.
+   * Checks an upgrade order without placing it (`Product_Order.verifyOrder`): the API's refusals
+   * (a shrink, a size not offered, a transaction running) come out here.
    */
-  async upgrade(id: number, spec: UpgradeSpec): Promise<Record<string, unknown> | undefined> {
+  async verifyUpgrade(order: Record<string, unknown>): Promise<Record<string, unknown>> {
+    return (await this.client.call('Product_Order', 'verifyOrder', {
+      args: [order],
+    })) as Record<string, unknown>;
+  }
+
+  /**
+   * Places the upgrade order that takes guest `id` to `spec` (reference client:
+   * `VSManager.upgrade`) and returns the receipt. Billed: never sent twice. When its answer is
+   * lost, the guest's size and active transaction are read before anything else: an UPGRADE
+   * running or the size reached means it was placed (the answer is then `{ recovered: true }`);
+   * otherwise the original error is raised and nothing is sent again.
+   */
+  async upgrade(
+    id: number,
+    spec: UpgradeSpec,
+    order: Record<string, unknown>,
+  ): Promise<Record<string, unknown>> {
     try {
-      return await this.sendUpgrade(id, spec, 'placeOrder');
+      return (await this.client.call('Product_Order', 'placeOrder', {
+        args: [order, false],
+      })) as Record<string, unknown>;
     } catch (err) {
       if (!outcomeUnknown(err)) throw err;
       const seen = await this.upgradeProgress(id, spec).catch(() => 'not-seen' as const);

@@ -83,16 +83,18 @@ export async function resize(c: Connection, id: number, inputs: GuestInputs): Pr
     await c.guests.waitForIdle(id, timeoutMs, progress);
     guest = await c.guests.getInstance(id, SIZE_MASK);
   }
-  const changes = upgradeChanges(id, sizeOf(guest), spec);
+  const size = sizeOf(guest);
+  const changes = upgradeChanges(id, size, spec);
   if (changes.length === 0) return;
   const reboot = changes.some((c) => /^(cpus|memory) /.test(c)) ? '; the guest reboots' : '';
   say(`${what}: upgrading in place (${changes.join(', ')}) with one upgrade order${reboot}`);
-  await c.guests.verifyUpgrade(id, spec); // the API's refusals, before anything is ordered
+  const order = await c.guests.priceUpgrade(id, size, spec);
+  await c.guests.verifyUpgrade(order); // the API's refusals, before anything is ordered
   await createOnce({
     what: `${what} upgrade order`,
     write: async () => {
       await requireEngine();
-      await c.guests.upgrade(id, spec);
+      await c.guests.upgrade(id, spec, order);
       return true;
     },
     find: async () =>
