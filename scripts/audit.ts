@@ -1,6 +1,7 @@
 import type { VirtualGuest } from '../provider/managers';
 import { tagNames } from '../provider/managers';
 import { TOKEN_TAG_PREFIX } from '../provider/dynamic/virtual-guest/inputs';
+import { billedPrice } from '../provider/dynamic/virtual-guest/pricing';
 import { OWNED_TAG } from '../provider/dynamic/virtual-guest/provenance';
 import type { StateResource } from './project-stack';
 
@@ -61,11 +62,9 @@ const normalTags = (tags: unknown): string[] =>
     .filter((tag) => !tag.startsWith(TOKEN_TAG_PREFIX))
     .sort();
 
-const hourlyCost = (guest: VirtualGuest): number | undefined => {
-  const fee = (guest as { billingItem?: { hourlyRecurringFee?: number | string } }).billingItem
-    ?.hourlyRecurringFee;
-  return fee === undefined ? undefined : Number(fee);
-};
+/** What the guest is billed an hour, as its billing item says (a monthly fee spread over the month). */
+const hourlyCost = (guest: VirtualGuest): number | undefined =>
+  billedPrice(guest, guest.hourlyBillingFlag !== false)?.hourly;
 
 /** The fields a state records that the account can change behind Pulumi's back. */
 function observed(guest: VirtualGuest): Record<string, unknown> {
