@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { printBillingTable } from './billing';
+import { printBillingTable } from '../commands/billing';
 import { DEMO_PORT, DEMO_PROJECT, DEMO_STATE, withDemoStack } from './demo-stack';
 import { PACKAGE_ROOT, offlineEnv, pulumiBinDir } from './pulumi-cli';
 

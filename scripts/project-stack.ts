@@ -1,5 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import type { StateResource } from '../commands/pulumi';
 import {
   offlineEnv,
   pulumi,
@@ -24,17 +25,6 @@ export interface ProjectStackOptions {
   env?: Record<string, string>;
   /** Receives everything the CLI prints (when its output is piped). */
   onOutput?: (text: string) => void;
-}
-
-/** One resource of `pulumi stack export`. */
-export interface StateResource {
-  urn: string;
-  type: string;
-  id?: string;
-  custom?: boolean;
-  inputs?: Record<string, unknown>;
-  outputs?: Record<string, unknown>;
-  parent?: string;
 }
 
 /**

@@ -5,7 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { PACKAGE_ROOT, pulumiBinDir } from '../../scripts/pulumi-cli';
-import type { AuditReport } from '../../scripts/audit';
+import type { AuditReport } from '../../commands/audit';
 import { cliFixture, hasTag, writeCalls, type CliFixture } from './cli';
 
 // `npx pulumi-svc audit --json` in the project, as a user runs it, on an account where orphans,
@@ -21,7 +21,7 @@ describe('pulumi-svc audit', () => {
   const runAudit = async (): Promise<AuditReport> => {
     const { stdout } = await promisify(execFile)(
       process.execPath,
-      [path.join(PACKAGE_ROOT, 'dist', 'scripts', 'cli.js'), 'audit', '--json'],
+      [path.join(PACKAGE_ROOT, 'dist', 'commands', 'cli.js'), 'audit', '--json'],
       {
         cwd: f.dir,
         env: {

@@ -7,7 +7,11 @@ import { Client } from '../../provider/client';
 import type { VirtualGuest } from '../../provider/managers';
 import { PACKAGE_ROOT } from '../../scripts/pulumi-cli';
 import { killTree, livePids } from '../../scripts/processes';
-import { billingChanges, type BillingChange, type PreviewJson } from '../../scripts/billing-report';
+import {
+  billingChanges,
+  type BillingChange,
+  type PreviewJson,
+} from '../../commands/billing-report';
 import { ProjectStack, copyProject, type StackConfig } from '../../scripts/project-stack';
 
 export type Emulator = Awaited<ReturnType<typeof startEmulator>>;

@@ -3,10 +3,12 @@ import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { after, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
-import { PACKAGE_ROOT } from '../../scripts/pulumi-cli';
-import { cliFixture, hasTag, type CliFixture } from './cli';
+import type { AuditReport } from '../../commands/audit';
+import type { BillingChange } from '../../commands/billing-report';
+import { PACKAGE_ROOT, pulumiBinDir } from '../../scripts/pulumi-cli';
+import { cliFixture, hasTag, writeCalls, type CliFixture } from './cli';
 
 const run = promisify(execFile);
 const lock = JSON.parse(fs.readFileSync(path.join(PACKAGE_ROOT, 'package-lock.json'), 'utf8')) as {
@@ -14,62 +16,218 @@ const lock = JSON.parse(fs.readFileSync(path.join(PACKAGE_ROOT, 'package-lock.js
 };
 const pinned = (name: string) => `${name}@${lock.packages[`node_modules/${name}`].version}`;
 
-// What users get: the web-tier example copied out of the repo, `pulumi-svc` installed from the
-// `npm pack` tarball (so a file missing from `files` or a broken export fails here), the program
-// type-checked by ts-node as Pulumi does by default, then `pulumi up` and `pulumi destroy`.
-let f: CliFixture | undefined;
-const work = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-pack-'));
-after(async () => {
-  await f?.close();
-  fs.rmSync(work, { recursive: true, force: true });
-});
+/** A two-guest program, as a user writes one; `app:cpus` resizes the first guest. */
+const PROGRAM = `import * as pulumi from '@pulumi/pulumi';
+import { VirtualGuest } from 'pulumi-svc';
 
-it('the packed tarball, installed into a copy of an example project, runs up and destroy', async () => {
-  const { stdout } = await run(
-    'npm',
-    ['pack', '--json', '--ignore-scripts', '--pack-destination', work],
-    {
-      cwd: PACKAGE_ROOT,
-    },
-  );
-  const [packed] = JSON.parse(stdout) as { filename: string; files: { path: string }[] }[];
-  const files = packed.files.map((file) => file.path);
-  assert.ok(files.includes('dist/provider/dynamic/runtime.js'), 'the provider runtime is packed');
-  assert.ok(!files.some((file) => /^dist\/(test|bench)\//.test(file)), 'no tests or benchmarks');
+const config = new pulumi.Config();
+const guests = ['web', 'db'].map(
+  (name, i) =>
+    new VirtualGuest(name, {
+      domain: 'installed.example.com',
+      datacenter: 'dal10',
+      startCpus: i === 0 ? (config.getNumber('cpus') ?? 1) : 1,
+      maxMemory: 1024,
+      operatingSystemReferenceCode: 'UBUNTU_LATEST',
+      tags: ['installed'],
+    }),
+);
+export const ids = guests.map((g) => g.id);
+`;
 
-  const project = path.join(work, 'web-tier');
-  fs.cpSync(path.join(PACKAGE_ROOT, 'examples', 'web-tier'), project, { recursive: true });
-  await run(
-    'npm',
-    [
-      'install',
-      '--no-audit',
-      '--no-fund',
-      '--prefer-offline',
-      path.join(work, packed.filename),
-      pinned('@pulumi/pulumi'),
-      pinned('typescript'),
-      pinned('@types/node'),
-    ],
-    { cwd: project },
-  );
-  assert.ok(
-    fs.lstatSync(path.join(project, 'node_modules', 'pulumi-svc')).isDirectory(),
-    'a real install, not a link to the checkout',
-  );
+/**
+ * What users get: the `npm pack` tarball installed into a project outside the repository the way
+ * the README says (`npm install pulumi-svc @pulumi/pulumi typescript @types/node`), then its
+ * commands, its types and a program driven through the Pulumi CLI from there. Nothing here runs
+ * from the checkout, so a file missing from `files`, a broken export or a command that needs the
+ * repository fails.
+ */
+describe('the package as a user installs it', () => {
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-pack-'));
+  const project = path.join(work, 'app');
+  let files: string[] = [];
+  let f: CliFixture | undefined;
 
-  f = await cliFixture({
-    program: project,
-    inPlace: true,
-    typeCheck: true,
-    config: { 'web-tier:count': { value: '1' } },
+  /** Runs an installed bin the way `npx` does, with the user's PATH holding the Pulumi CLI. */
+  const bin = (name: string, args: string[], env: Record<string, string> = {}) => {
+    const userEnv: NodeJS.ProcessEnv = { ...process.env, ...env };
+    delete userEnv.PULUMI_BIN_DIR; // the tests' own CLI route; a user has pulumi on PATH
+    return run(path.join(project, 'node_modules', '.bin', name), args, {
+      cwd: project,
+      env: userEnv,
+    });
+  };
+  const onPath = () => `${pulumiBinDir()}${path.delimiter}${process.env.PATH}`;
+
+  before(async () => {
+    const { stdout } = await run(
+      'npm',
+      ['pack', '--json', '--ignore-scripts', '--pack-destination', work],
+      { cwd: PACKAGE_ROOT },
+    );
+    const [packed] = JSON.parse(stdout) as { filename: string; files: { path: string }[] }[];
+    files = packed.files.map((file) => file.path);
+    fs.mkdirSync(project);
+    fs.writeFileSync(
+      path.join(project, 'package.json'),
+      JSON.stringify({ name: 'installed-app', private: true, main: 'index.ts' }),
+    );
+    fs.writeFileSync(path.join(project, 'Pulumi.yaml'), 'name: installed-app\nruntime: nodejs\n');
+    fs.cpSync(
+      path.join(PACKAGE_ROOT, 'examples', 'web-tier', 'tsconfig.json'),
+      path.join(project, 'tsconfig.json'),
+    );
+    fs.writeFileSync(path.join(project, 'index.ts'), PROGRAM);
+    await run(
+      'npm',
+      [
+        'install',
+        '--no-audit',
+        '--no-fund',
+        '--prefer-offline',
+        path.join(work, packed.filename),
+        pinned('@pulumi/pulumi'),
+        pinned('typescript'),
+        pinned('@types/node'),
+      ],
+      { cwd: project },
+    );
   });
-  await f.stack.up();
-  const outputs = await f.stack.outputs();
-  const guests = await f.guests(hasTag('web-tier'));
-  assert.equal(guests.length, 1);
-  assert.deepEqual(outputs.names, [`web-0.example.com`]);
-  assert.deepEqual(outputs.addresses, [guests[0].primaryIpAddress]);
-  await f.stack.destroy();
-  assert.equal((await f.guests(hasTag('web-tier'))).length, 0);
+
+  after(async () => {
+    await f?.close();
+    fs.rmSync(work, { recursive: true, force: true });
+  });
+
+  it('the tarball holds what the package needs and nothing else', () => {
+    for (const needed of [
+      'package.json',
+      'README.md',
+      'dist/resources/index.js',
+      'dist/resources/index.d.ts',
+      'dist/provider/dynamic/runtime.js',
+      'dist/provider/client/index.js',
+      'dist/commands/cli.js',
+      'dist/emulator/cli.js',
+    ]) {
+      assert.ok(files.includes(needed), `${needed} is packed`);
+    }
+    const unwanted = files.filter(
+      (file) =>
+        /^dist\/(test|bench|scripts|examples)\//.test(file) || // tests, benchmarks, repo tooling
+        /(^|\/)node_modules\//.test(file) || // other packages' sources
+        (/\.ts$/.test(file) && !/\.d\.ts$/.test(file)) || // sources
+        !/^(dist\/|package\.json$|README\.md$|LICENSE)/.test(file),
+    );
+    assert.deepEqual(unwanted, []);
+    assert.ok(
+      fs.lstatSync(path.join(project, 'node_modules', 'pulumi-svc')).isDirectory(),
+      'a real install, not a link to the checkout',
+    );
+  });
+
+  it('every subpath export has its types for node10 resolution too (typesVersions)', () => {
+    const pkg = JSON.parse(fs.readFileSync(path.join(PACKAGE_ROOT, 'package.json'), 'utf8')) as {
+      exports: Record<string, { types?: string }>;
+      typesVersions: { '*': Record<string, string[]> };
+    };
+    const fromExports = Object.entries(pkg.exports)
+      .filter(([subpath, target]) => subpath !== '.' && target.types)
+      .map(([subpath, target]) => [subpath.slice(2), [target.types!.slice(2)]]);
+    assert.deepEqual(Object.entries(pkg.typesVersions['*']), fromExports);
+  });
+
+  it('every command of the package answers --help', async () => {
+    const pkg = JSON.parse(
+      fs.readFileSync(path.join(project, 'node_modules', 'pulumi-svc', 'package.json'), 'utf8'),
+    ) as { bin: Record<string, string> };
+    assert.deepEqual(Object.keys(pkg.bin).sort(), ['pulumi-svc', 'svc-emulator']);
+    for (const name of Object.keys(pkg.bin)) {
+      const { stdout } = await bin(name, ['--help']);
+      assert.match(stdout, new RegExp(`Usage: ${name}`), `${name} --help`);
+    }
+  });
+
+  it('without a Pulumi CLI, pulumi-svc says in one line what it looked for and builds nothing', async () => {
+    const started = Date.now();
+    const failed = await bin('pulumi-svc', ['billing'], {
+      PATH: path.dirname(process.execPath),
+    }).then(
+      () => assert.fail('billing succeeded with no pulumi on PATH'),
+      (err: { code: number; stderr: string }) => err,
+    );
+    assert.equal(failed.code, 1);
+    assert.equal(
+      failed.stderr.trim(),
+      'pulumi-svc: no pulumi found on PATH; install the Pulumi CLI 3.x, 3.248.0 or later',
+    );
+    // Well under what any build would take (a Go build of the CLI takes minutes).
+    assert.ok(Date.now() - started < 20_000);
+  });
+
+  it("the examples' programs compile against the installed types", async () => {
+    const checked = path.join(project, 'examples-check');
+    fs.mkdirSync(checked);
+    const examples = ['quickstart', 'web-tier', 'account-lookups'];
+    for (const name of examples) {
+      fs.copyFileSync(
+        path.join(PACKAGE_ROOT, 'examples', name, 'index.ts'),
+        path.join(checked, `${name}.ts`),
+      );
+    }
+    fs.copyFileSync(
+      path.join(PACKAGE_ROOT, 'examples', 'client', 'quickstart.ts'),
+      path.join(checked, 'client.ts'),
+    );
+    const tsconfig = JSON.parse(fs.readFileSync(path.join(project, 'tsconfig.json'), 'utf8')) as {
+      files: string[];
+    };
+    tsconfig.files = fs.readdirSync(checked).map((file) => `examples-check/${file}`);
+    fs.writeFileSync(path.join(project, 'tsconfig.check.json'), JSON.stringify(tsconfig));
+    await run(path.join(project, 'node_modules', '.bin', 'tsc'), [
+      '--noEmit',
+      '-p',
+      path.join(project, 'tsconfig.check.json'),
+    ]);
+    fs.rmSync(checked, { recursive: true });
+  });
+
+  it('a two-guest program: up, preview, billing, audit and destroy from the installed package', async () => {
+    f = await cliFixture({ program: project, inPlace: true, typeCheck: true });
+    await f.stack.up();
+    const guests = await f.guests(hasTag('installed'));
+    assert.equal(guests.length, 2);
+    assert.deepEqual(
+      (await f.stateIds('VirtualGuest')).sort(),
+      guests.map((g) => `${g.id}`).sort(),
+    );
+
+    const orders = writeCalls(f.emulator, 'Virtual_Guest.createObject');
+    const preview = await f.stack.preview(['--json']);
+    const steps = (JSON.parse(preview.stdout) as { steps: { op: string }[] }).steps;
+    assert.deepEqual(
+      steps.filter((s) => s.op !== 'same').map((s) => s.op),
+      [],
+      'a second preview shows no change',
+    );
+
+    const env = { ...f.stack.env, PATH: onPath() };
+    await f.stack.setConfig({ 'installed-app:cpus': { value: '2' } });
+    const billing = JSON.parse(
+      (await bin('pulumi-svc', ['billing', '--json', '--stack', 'test'], env)).stdout,
+    ) as BillingChange[];
+    assert.deepEqual(
+      billing.map((c) => [c.op, c.name, c.reasons]),
+      [['upgrade', 'web', ['startCpus']]],
+    );
+
+    const audit = JSON.parse(
+      (await bin('pulumi-svc', ['audit', '--json', '--stack', 'test'], env)).stdout,
+    ) as AuditReport;
+    assert.deepEqual([audit.orphans, audit.gone, audit.drift], [[], [], []]);
+    assert.equal(writeCalls(f.emulator, 'Virtual_Guest.createObject'), orders, 'nothing ordered');
+
+    await f.stack.destroy();
+    assert.deepEqual(await f.guests(hasTag('installed')), []);
+  });
 });

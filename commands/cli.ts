@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { printAudit } from './audit-command';
 import { printBillingTable } from './billing';
+import { MIN_PULUMI_VERSION } from './pulumi';
 
 const USAGE = `Usage: pulumi-svc <command> [--json] [options]   (in your Pulumi project)
 
@@ -13,12 +14,17 @@ const USAGE = `Usage: pulumi-svc <command> [--json] [options]   (in your Pulumi 
             stack of the current backend): billed guests that carry this provider's provenance
             but are in no state, state entries whose guest is gone, guests changed outside Pulumi.
 
-  --json    prints the result as JSON instead of a table.`;
+  --json    prints the result as JSON instead of a table.
+
+  The Pulumi CLI used is $PULUMI_BIN_DIR/pulumi when that is set, else \`pulumi\` on PATH
+  (3.x, ${MIN_PULUMI_VERSION} or later).`;
 
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
   const json = rest.includes('--json');
-  if (command === 'billing') {
+  if (argv.some((arg) => arg === '--help' || arg === '-h')) {
+    console.log(USAGE);
+  } else if (command === 'billing') {
     await printBillingTable(
       process.cwd(),
       rest.filter((arg) => arg !== '--json'),
@@ -29,7 +35,7 @@ async function main(argv: string[]): Promise<void> {
     await printAudit(process.cwd(), rest);
   } else {
     console.error(USAGE);
-    process.exit(command === '--help' || command === '-h' ? 0 : 2);
+    process.exit(2);
   }
 }
 

@@ -1,5 +1,5 @@
 import { billingChanges, formatBillingTable, type PreviewJson } from './billing-report';
-import { pulumi } from './pulumi-cli';
+import { pulumiJson } from './pulumi';
 
 /** Runs `pulumi preview --json` in a project and prints the plan's billing table (or its JSON). */
 export async function printBillingTable(
@@ -8,10 +8,10 @@ export async function printBillingTable(
   env: Record<string, string> = {},
   json = false,
 ): Promise<void> {
-  const run = await pulumi(['preview', '--json', '--non-interactive', ...previewArgs], {
-    cwd,
-    env,
-  });
-  const changes = billingChanges(JSON.parse(run.stdout) as PreviewJson);
+  const preview = await pulumiJson<PreviewJson>(
+    ['preview', '--json', '--non-interactive', ...previewArgs],
+    { cwd, env },
+  );
+  const changes = billingChanges(preview);
   console.log(json ? JSON.stringify(changes) : formatBillingTable(changes));
 }

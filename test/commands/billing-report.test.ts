@@ -6,7 +6,7 @@ import {
   totalDelta,
   totalMonthlyDelta,
   type PreviewStep,
-} from '../../scripts/billing-report';
+} from '../../commands/billing-report';
 
 const GUEST = 'pulumi-nodejs:dynamic/svc:VirtualGuest';
 const step = (

@@ -3,7 +3,7 @@ import { tagNames } from '../provider/managers';
 import { TOKEN_TAG_PREFIX } from '../provider/dynamic/virtual-guest/inputs';
 import { billedPrice } from '../provider/dynamic/virtual-guest/pricing';
 import { OWNED_TAG } from '../provider/dynamic/virtual-guest/provenance';
-import type { StateResource } from './project-stack';
+import type { StateResource } from './pulumi';
 
 /**
  * `pulumi-svc audit`: the account's guests held against the states of the given stacks.

@@ -1,11 +1,7 @@
 import type { VirtualGuest } from '../provider/managers';
 import { clientFromConfig } from '../provider/dynamic/config-client';
 import { AUDIT_MASK, audit, formatAudit, type AuditReport, type StackState } from './audit';
-import type { StateResource } from './project-stack';
-import { pulumi } from './pulumi-cli';
-
-const pulumiJson = async <T>(args: string[], cwd: string, env: Record<string, string>) =>
-  JSON.parse((await pulumi(args, { cwd, env })).stdout) as T;
+import { pulumiJson, type StateResource } from './pulumi';
 
 /**
  * Reads the states (`pulumi stack export`) of the named stacks, or of every stack of the current
@@ -19,23 +15,21 @@ export async function gatherAudit(
 ): Promise<AuditReport> {
   const names = stacks.length
     ? stacks
-    : (await pulumiJson<{ name: string }[]>(['stack', 'ls', '--all', '--json'], cwd, env)).map(
+    : (await pulumiJson<{ name: string }[]>(['stack', 'ls', '--all', '--json'], { cwd, env })).map(
         (s) => s.name,
       );
   const states: StackState[] = [];
   for (const stack of names) {
     const exported = await pulumiJson<{ deployment?: { resources?: StateResource[] } }>(
       ['stack', 'export', '--stack', stack],
-      cwd,
-      env,
+      { cwd, env },
     );
     states.push({ stack, resources: exported.deployment?.resources ?? [] });
   }
   const config = names.length
     ? await pulumiJson<Record<string, { value?: string }>>(
         ['config', '--json', '--show-secrets', '--stack', names[0]],
-        cwd,
-        env,
+        { cwd, env },
       ).catch(() => ({}) as Record<string, { value?: string }>)
     : {};
   const client = clientFromConfig((key) => config[key]?.value);
