@@ -1,6 +1,7 @@
 import * as pulumi from '@pulumi/pulumi';
 import { delegatingProvider, type ResourceKind } from '../provider/dynamic/delegate';
 import { outputNames, type ArgsOf, type Fields, type OutputsOf } from '../provider/dynamic/fields';
+import { reapRunOnExit } from '../provider/dynamic/pulumi-run';
 import { computed } from './computed';
 import { assertApiKeyIsSecret } from './secret-config';
 
@@ -19,6 +20,9 @@ export type ResourceClass<F extends Fields> = new (
   args: ArgsOf<F>,
   opts?: pulumi.CustomResourceOptions,
 ) => pulumi.dynamic.Resource & OutputsOf<F>;
+
+// A program killed with its CLI takes the run's language host and provider processes along.
+reapRunOnExit();
 
 const tables = new Map<ResourceKind, Fields>();
 

@@ -1,5 +1,6 @@
 import * as net from 'node:net';
 import { say } from './log';
+import { reapRun } from './pulumi-run';
 
 /**
  * Stops the provider process once the Pulumi engine that started it is gone (a killed
@@ -38,18 +39,26 @@ export function engineAlive(address: string, timeoutMs = 2000): Promise<boolean>
   });
 }
 
+/** Ends this process and what is left of its run (the language host; see pulumi-run.ts). */
+function stopRun(address: string): never {
+  reapRun(address);
+  process.exit(1);
+}
+
 export function watchEngine(): void {
   const address = engineAddress();
   if (watching || !/cmd[/\\]dynamic-provider/.test(process.argv[1] ?? '')) return;
   watching = true;
   const exitOnBrokenPipe = (err: NodeJS.ErrnoException) => {
-    if (err.code === 'EPIPE') process.exit(1);
+    if (err.code !== 'EPIPE') return;
+    if (!address) process.exit(1);
+    void engineAlive(address).then((alive) => (alive ? process.exit(1) : stopRun(address)));
   };
   process.stdout.on('error', exitOnBrokenPipe);
   process.stderr.on('error', exitOnBrokenPipe);
   if (!address) return;
   setInterval(() => {
-    void engineAlive(address).then((alive) => alive || process.exit(1));
+    void engineAlive(address).then((alive) => alive || stopRun(address));
   }, ENGINE_CHECK_MS).unref();
 }
 
@@ -58,6 +67,6 @@ export async function requireEngine(): Promise<void> {
   const address = engineAddress();
   if (address && !(await engineAlive(address))) {
     say(`the Pulumi engine at ${address} is gone; stopping before anything else is written`);
-    process.exit(1);
+    stopRun(address);
   }
 }

@@ -297,9 +297,9 @@ export async function runSequence(
     };
     const marker = f.stack.env.SVC_FIXTURE;
     const reap = async () => {
-      // A killed CLI's provider stops on its own once it has loaded pulumi-svc (it watches its
-      // engine; one killed before its first call never loads it); the language host lingers.
-      // Whatever is left is killed, as a user's machine would eventually.
+      // A killed CLI's provider and language host stop on their own (the provider watches its
+      // engine; the program reaps what its run started). Whatever is still left after the wait
+      // is killed, so one sequence's leftovers cannot disturb the next.
       const providers = () =>
         livePids('SVC_FIXTURE', marker).filter((pid) => /dynamic-provider/.test(commandLine(pid)));
       for (let i = 0; i < 50 && providers().length > 0; i++) await sleep(200);

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, describe, it } from 'node:test';
 import { VirtualGuestManager } from '../../provider/managers';
-import { commandLine, killTree, livePids } from '../../scripts/processes';
+import { commandLine, livePids } from '../../scripts/processes';
 import { cliFixture, hasTag, writeCalls, type CliFixture, type CliFixtureOptions } from './cli';
 
 const guestConfig = (guest: object) => ({ 'stacktest:guest': { value: JSON.stringify(guest) } });
@@ -98,7 +98,10 @@ describe('billing safety through the Pulumi CLI', { concurrency: true }, () => {
     // The orphaned provider notices that its engine is gone and exits on its own.
     for (let i = 0; i < 100 && providerPids().length > 0; i++) await sleep(200);
     assert.deepEqual(providerPids(), [], 'no provider process outlives its engine');
-    for (const pid of livePids('SVC_FIXTURE', marker)) killTree(pid); // the language host lingers
+    // ... and takes the run's language host with it.
+    const left = () => livePids('SVC_FIXTURE', marker);
+    for (let i = 0; i < 25 && left().length > 0; i++) await sleep(200);
+    assert.deepEqual(left().map(commandLine), [], 'nothing of the killed run is left');
 
     // What a user does after a crashed update: remove its lock, then reconcile the pending create.
     await f.stack.run(['cancel', '--yes']);
