@@ -1,6 +1,9 @@
-/** One billing-affecting change in a preview: a guest bought, replaced, upgraded or cancelled. */
+/**
+ * One billing-affecting change in a preview: a guest bought, replaced, upgraded or cancelled, or
+ * an existing (already billed) guest taken over by a create, which changes no bill.
+ */
 export interface BillingChange {
-  op: 'create' | 'replace' | 'upgrade' | 'delete';
+  op: 'create' | 'adopt' | 'replace' | 'upgrade' | 'delete';
   name: string;
   mode: 'hourly' | 'monthly' | 'unknown';
   oldHourly?: number;
@@ -76,7 +79,10 @@ export function billingChange(step: PreviewStep): BillingChange | undefined {
   const news = step.newState?.inputs;
   switch (step.op) {
     case 'create':
-      return change('create', name, undefined, news);
+      // `adopts`: check found the existing guest this create takes over (see the field table).
+      return news?.adopts === undefined
+        ? change('create', name, undefined, news)
+        : change('adopt', name, news, news);
     case 'replace':
       return change('replace', name, olds, news, step.replaceReasons ?? step.diffReasons ?? []);
     case 'update': {

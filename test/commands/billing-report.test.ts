@@ -88,3 +88,21 @@ it('billing changes of a preview: creates, replaces, upgrades and deletes of gue
   assert.match(table, /Total monthly delta: \+\$65\.33\/month$/);
   assert.equal(formatBillingTable([]), 'No billing-affecting changes.');
 });
+
+it('a create that takes over an existing guest is an adopt row at that guest’s bill, with no delta', () => {
+  const changes = [
+    step('create', 'kept', undefined, cost(0.0395, { adopts: 41, adoptId: '41' })),
+    step('create', 'recovered', undefined, cost(0.0515, { adopts: 42 })),
+    step('create', 'new', undefined, cost(0.049)),
+  ].flatMap((s) => billingChange(s) ?? []);
+  assert.deepEqual(
+    changes.map((c) => [c.op, c.name, c.oldHourly, c.newHourly]),
+    [
+      ['adopt', 'kept', 0.0395, 0.0395],
+      ['adopt', 'recovered', 0.0515, 0.0515],
+      ['create', 'new', undefined, 0.049],
+    ],
+  );
+  assert.equal(totalDelta(changes), 0.049, 'only the new order changes the bill');
+  assert.equal(totalMonthlyDelta(changes), 35.77);
+});

@@ -3,7 +3,14 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { after, describe, it } from 'node:test';
 import { VirtualGuestManager } from '../../provider/managers';
 import { commandLine, livePids } from '../../scripts/processes';
-import { cliFixture, hasTag, writeCalls, type CliFixture, type CliFixtureOptions } from './cli';
+import {
+  cliFixture,
+  hasTag,
+  previewBilling,
+  writeCalls,
+  type CliFixture,
+  type CliFixtureOptions,
+} from './cli';
 
 const guestConfig = (guest: object) => ({ 'stacktest:guest': { value: JSON.stringify(guest) } });
 
@@ -106,6 +113,27 @@ describe('billing safety through the Pulumi CLI', { concurrency: true }, () => {
     // What a user does after a crashed update: remove its lock, then reconcile the pending create.
     await f.stack.run(['cancel', '--yes']);
     await f.stack.refresh(['--clear-pending-creates']);
+    // The preview tells the truth: the guest the killed create ordered is taken over, at its bill.
+    const [ordered] = await f.guests(hasTag('fleet'));
+    const { messages, changes } = await previewBilling(f);
+    const billed = await f.client.call('Virtual_Guest', 'getObject', {
+      id: ordered.id,
+      mask: 'billingItem.hourlyRecurringFee',
+    });
+    const hourly = Number(
+      (billed as { billingItem: { hourlyRecurringFee: number } }).billingItem.hourlyRecurringFee,
+    );
+    assert.match(
+      messages,
+      new RegExp(
+        `BILLING create VirtualGuest "g0" adopts guest ${ordered.id}, which an earlier unfinished create of it ordered \\(no new order; it is billed already\\): .*, \\$${hourly.toFixed(4).replace('.', '\\.')}/hour`,
+      ),
+    );
+    assert.doesNotMatch(messages, /orders a new guest/);
+    assert.deepEqual(
+      changes.map((c) => [c.op, c.name, c.oldHourly, c.newHourly]),
+      [['adopt', 'g0', hourly, hourly]],
+    );
     await f.stack.up();
     assert.equal((await f.guests(hasTag('fleet'))).length, 1, 'still exactly one guest');
     assert.equal(writeCalls(f.emulator, 'createObject'), 1, 'no second order');

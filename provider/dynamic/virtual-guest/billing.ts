@@ -47,10 +47,30 @@ const replacing = new Set<string>();
 const identityOf = (inputs: { provenance?: unknown; identity?: unknown; resourceName?: unknown }) =>
   String(inputs.provenance ?? inputs.identity ?? inputs.resourceName);
 
-/** Printed by `check` for a guest that is about to be ordered (preview and up). */
-export function announceCreate(name: string, inputs: GuestInputs & BilledCost): void {
-  if (replacing.has(identityOf(inputs))) return; // the replace line said it
-  const verb = inputs.adoptId ? `adopts existing guest ${inputs.adoptId}` : 'orders a new guest';
+/** Whether `diff` announced this resource's replacement, whose line covers the new guest. */
+export const announcedAsReplacement = (inputs: GuestInputs) => replacing.has(identityOf(inputs));
+
+/**
+ * Printed by `check` for a guest about to be created (preview and up): a new order, or an
+ * existing guest taken over (`adopts`: adoptId's, or the one an earlier unfinished create of this
+ * resource ordered), which bills nothing new; or, when earlier creates left a conflict, nothing.
+ */
+export function announceCreate(
+  name: string,
+  inputs: GuestInputs & BilledCost,
+  conflict?: string,
+): void {
+  if (announcedAsReplacement(inputs)) return; // the replace line said it
+  if (conflict) {
+    sayOnce(`BILLING create VirtualGuest "${name}" orders nothing: ${conflict}`);
+    return;
+  }
+  const verb =
+    inputs.adopts === undefined
+      ? 'orders a new guest'
+      : inputs.adoptId
+        ? `adopts existing guest ${inputs.adopts} (no new order; it is billed already)`
+        : `adopts guest ${inputs.adopts}, which an earlier unfinished create of it ordered (no new order; it is billed already)`;
   sayOnce(
     `BILLING create VirtualGuest "${name}" ${verb}: ${describeOrder(inputs)}; ${billing(inputs)}, ${describeCost(inputs)}`,
   );

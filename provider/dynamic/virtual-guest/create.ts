@@ -33,38 +33,40 @@ async function unfinished(c: Connection, token: string): Promise<VirtualGuest[]>
 }
 
 /**
- * The one guest an earlier, unfinished create of this resource made, if any. Several such guests,
- * or one whose ordered fields differ from the inputs, are errors: neither is adopted, nothing is
- * ordered.
+ * What earlier creates of this resource left: guests handed to a state since (never adopted), and
+ * the one guest an unfinished create made, if any. Several such guests, or one whose ordered
+ * fields differ from the inputs, are a conflict: neither is adopted, nothing is ordered.
  */
-async function earlierAttempt(
+export interface EarlierAttempt {
+  owned: VirtualGuest[];
+  guest?: VirtualGuest;
+  conflict?: string;
+}
+
+export async function earlierAttempt(
   c: Connection,
   name: string,
   token: string,
   inputs: GuestInputs,
-): Promise<VirtualGuest | undefined> {
+): Promise<EarlierAttempt> {
   const tagged = await c.guests.listTagged(token, DETAIL_MASK);
   const owned = tagged.filter(isOwned);
-  if (owned.length > 0) {
-    say(
-      `VirtualGuest "${name}": guest(s) ${ids(owned)} carry this resource's creation token but were handed to a state by a completed create (replaced, retained, forgotten, or another stack's); not adopted`,
-    );
-  }
   const candidates = tagged.filter((guest) => !isOwned(guest));
   if (candidates.length > 1) {
-    throw new Error(
-      `VirtualGuest "${name}": guests ${ids(candidates)} all carry this resource's creation token ${token} from unfinished creates; none is adopted and nothing is ordered. Keep one by setting adoptId to its id, and cancel the others.`,
-    );
+    return {
+      owned,
+      conflict: `VirtualGuest "${name}": guests ${ids(candidates)} all carry this resource's creation token ${token} from unfinished creates; none is adopted and nothing is ordered. Keep one by setting adoptId to its id, and cancel the others.`,
+    };
   }
   const [candidate] = candidates;
-  if (!candidate) return undefined;
-  const mismatches = orderedMismatches(candidate, inputs);
+  const mismatches = candidate ? orderedMismatches(candidate, inputs) : [];
   if (mismatches.length > 0) {
-    throw new Error(
-      `VirtualGuest "${name}": guest ${candidate.id} was ordered by an earlier unfinished create of this resource (creation token ${token}) but does not match what the resource declares now: ${mismatches.join(', ')}. It is not adopted and nothing is ordered: declare what it has, or adopt it with adoptId: "${candidate.id}" and change it through a replacement, or cancel guest ${candidate.id} if it is not wanted.`,
-    );
+    return {
+      owned,
+      conflict: `VirtualGuest "${name}": guest ${candidate.id} was ordered by an earlier unfinished create of this resource (creation token ${token}) but does not match what the resource declares now: ${mismatches.join(', ')}. It is not adopted and nothing is ordered: declare what it has, or adopt it with adoptId: "${candidate.id}" and change it through a replacement, or cancel guest ${candidate.id} if it is not wanted.`,
+    };
   }
-  return candidate;
+  return { owned, guest: candidate };
 }
 
 /**
@@ -87,7 +89,13 @@ async function orderOrRecover(
     return { guest, ordered: false };
   }
   const token = inputs.creationToken ?? creationToken(inputs);
-  const earlier = await earlierAttempt(c, name, token, inputs);
+  const { owned, guest: earlier, conflict } = await earlierAttempt(c, name, token, inputs);
+  if (owned.length > 0) {
+    say(
+      `VirtualGuest "${name}": guest(s) ${ids(owned)} carry this resource's creation token but were handed to a state by a completed create (replaced, retained, forgotten, or another stack's); not adopted`,
+    );
+  }
+  if (conflict) throw new Error(conflict);
   if (earlier) {
     say(
       `VirtualGuest "${name}": guest ${earlier.id} was ordered by an earlier unfinished create of this resource; adopting it, no new order`,

@@ -283,6 +283,17 @@ export const GUEST_FIELDS = {
     // Computed by check, never taken from the program.
     normalise: () => undefined,
   },
+  /**
+   * The existing guest this resource's create takes over instead of ordering one (`adoptId`'s,
+   * or the guest an earlier unfinished create of it ordered); its cost is then that guest's bill.
+   */
+  adopts: {
+    type: kinds.integer,
+    input: 'optional',
+    internal: true,
+    // Found by check, never taken from the program.
+    normalise: () => undefined,
+  },
   /** The numeric id (the resource id is the same number as a string). */
   guestId: {
     type: kinds.integer,

@@ -5,9 +5,14 @@ import { connect, outcomeWindowMs, type Connection } from '../connection';
 import { writeIdempotent } from '../exactly-once';
 import { say } from '../log';
 import { requireOwner } from '../owner';
-import { announceCreate, announceReplace, announceUpgrade } from './billing';
+import {
+  announceCreate,
+  announceReplace,
+  announceUpgrade,
+  announcedAsReplacement,
+} from './billing';
 import { catalogFrom, type Catalog } from './catalog';
-import { claim, converge, createGuest } from './create';
+import { claim, converge, createGuest, earlierAttempt } from './create';
 import {
   EDIT_FIELDS,
   LOCAL_FIELDS,
@@ -21,7 +26,7 @@ import {
   type GuestInputs,
 } from './inputs';
 import { computedOutputs, observedInputs } from './observe';
-import { billedPrice, priceOrder } from './pricing';
+import { billedPrice, priceOrder, type Price } from './pricing';
 import { creationToken } from './provenance';
 import { checkResize, reboots, resize } from './upgrade';
 
@@ -68,11 +73,12 @@ async function check(olds: Bag, news: Bag): Promise<pulumi.dynamic.CheckResult> 
     return { inputs, failures: failures.list };
   }
   checkOffered(inputs, offered, failures);
+  let adoptable: VirtualGuest | undefined;
   if (isKnown(inputs.adoptId)) {
-    const guest = await c.guests.findInstance(Number(inputs.adoptId));
-    if (!guest)
+    adoptable = await c.guests.findInstance(Number(inputs.adoptId));
+    if (!adoptable)
       failures.add('adoptId', `adoptId: there is no guest ${inputs.adoptId} on this account`);
-    else adoptionMismatches(guest, inputs, failures);
+    else adoptionMismatches(adoptable, inputs, failures);
   }
   // The price needs only what is priced: a key id or user data known after apply still shows it.
   if (failures.list.length > 0 || containsUnknown(PRICED_FIELDS.map((f) => inputs[f]))) {
@@ -87,15 +93,26 @@ async function check(olds: Bag, news: Bag): Promise<pulumi.dynamic.CheckResult> 
     return { inputs, failures: failures.list };
   }
   const orderKnown = !containsUnknown(ORDER_FIELDS.map((f) => inputs[f]));
-  const checked = {
-    ...known,
-    creationToken: known.adoptId || !orderKnown ? undefined : creationToken(known),
-    estimatedHourlyCost: price.hourly,
-    estimatedMonthlyCost: price.monthly,
-  };
-  if (Object.keys(olds).length === 0) announceCreate(known.resourceName, checked);
+  const token = known.adoptId || !orderKnown ? undefined : creationToken(known);
+  if (Object.keys(olds).length > 0) {
+    const checked = { ...known, creationToken: token, adopts: olds.adopts as number | undefined };
+    return { inputs: { ...checked, ...costs(price) }, failures: [] };
+  }
+  // A create: say what it will bill, which is nothing new when it takes over an existing guest.
+  const { guest = adoptable, conflict } =
+    token && !announcedAsReplacement(known)
+      ? await earlierAttempt(c, known.resourceName, token, known)
+      : {};
+  const billed = guest && billedPrice(guest, known.hourlyBillingFlag);
+  const checked = { ...known, creationToken: token, adopts: guest?.id, ...costs(billed ?? price) };
+  announceCreate(known.resourceName, checked, conflict);
   return { inputs: checked, failures: [] };
 }
+
+const costs = (price: Price) => ({
+  estimatedHourlyCost: price.hourly,
+  estimatedMonthlyCost: price.monthly,
+});
 
 /**
  * A change to what was ordered replaces the guest, except the size (CPUs, memory, port speed,
