@@ -44,6 +44,18 @@ export function outcomeWindowMs(): number {
 }
 
 /**
+ * How long to look for the effect of a write that bills nothing (a DNS record or zone, an SSH key,
+ * a ticket update, tags and names): the API makes such an object within the call itself, so what
+ * a lost answer made shows as soon as the server has finished the call (a commit that outlived the
+ * client's timeout included). A few seconds of looking, not the minutes a guest's order gets.
+ */
+const FREE_WRITE_WINDOW_MS = 10_000;
+
+export function freeWriteWindowMs(): number {
+  return Math.min(outcomeWindowMs(), FREE_WRITE_WINDOW_MS);
+}
+
+/**
  * One client per provider process, from stack config `svc:*`; what is unset falls back, inside
  * the client, to SVC_USERNAME / SVC_API_KEY / SVC_ENDPOINT_URL and then the settings file.
  */

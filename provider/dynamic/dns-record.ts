@@ -1,7 +1,7 @@
 import type * as pulumi from '@pulumi/pulumi';
 import type { DnsResourceRecord } from '../managers';
 import { changedFields } from './checks';
-import { connect, outcomeWindowMs, type Connection } from './connection';
+import { connect, freeWriteWindowMs, type Connection } from './connection';
 import { DNS_RECORD_FIELDS, checkDnsRecord } from './dns-record-fields';
 import { createOnce, writeIdempotent } from './exactly-once';
 import { fieldsChanging } from './fields';
@@ -83,7 +83,7 @@ async function create(inputs: Bag): Promise<pulumi.dynamic.CreateResult> {
       const made = (await matching()).filter((r) => !before.has(r.id));
       return made.length === 1 ? made[0] : undefined;
     },
-    windowMs: outcomeWindowMs(),
+    windowMs: freeWriteWindowMs(),
     nextRun:
       'The next `pulumi up` creates it (a record that shows up later would then be one more matching record; check the zone).',
   });
@@ -121,7 +121,7 @@ async function update(id: string, olds: Bag, news: Bag): Promise<pulumi.dynamic.
       const now = await c.dns.getRecord(Number(id));
       return sameRecord(wanted)(now) && now.ttl === wanted.ttl;
     },
-    windowMs: outcomeWindowMs(),
+    windowMs: freeWriteWindowMs(),
   });
   const record = await c.dns.getRecord(Number(id));
   return {
@@ -137,7 +137,7 @@ async function remove(id: string, props: Bag): Promise<void> {
     what: `${what} deletion`,
     write: () => c.dns.deleteRecord(Number(id)),
     done: async () => (await c.dns.findRecord(Number(id))) === undefined,
-    windowMs: outcomeWindowMs(),
+    windowMs: freeWriteWindowMs(),
   });
   say(`DnsRecord ${props.host}.${props.zoneName ?? props.zoneId} (id ${id}): deleted`);
 }

@@ -1,7 +1,7 @@
 import type * as pulumi from '@pulumi/pulumi';
 import type { DnsResourceRecord, RecordSpec } from '../managers';
 import { Failures, changedFields, isKnown, isUnknown } from './checks';
-import { connect, outcomeWindowMs, type Connection } from './connection';
+import { connect, freeWriteWindowMs, type Connection } from './connection';
 import { dnsRecordProvider } from './dns-record';
 import { DNS_ZONE_FIELDS } from './dns-zone-fields';
 import { createOnce, writeIdempotent } from './exactly-once';
@@ -147,7 +147,7 @@ async function syncRecords(
       write: () => c.dns.createRecord(zoneId, recordSpec(want)),
       find: async () =>
         (await c.dns.listRecords(zoneId)).find((r) => !before.has(r.id) && sameRecord(want, r)),
-      windowMs: outcomeWindowMs(),
+      windowMs: freeWriteWindowMs(),
       nextRun: 'The next `pulumi up` looks for it again before it creates the record.',
     });
     ids.push(made.id);
@@ -198,7 +198,7 @@ async function create(inputs: Bag): Promise<pulumi.dynamic.CreateResult> {
     what: `DnsZone ${name}`,
     write: () => c.dns.createZone(name, declared.map(recordSpec)),
     find: () => c.dns.findZoneByName(name),
-    windowMs: outcomeWindowMs(),
+    windowMs: freeWriteWindowMs(),
     nextRun: 'The next `pulumi up` finds a zone of this name in check and names it for adoptId.',
   });
   const { ids, complete, unused } = claimMatches(
@@ -289,7 +289,7 @@ async function remove(id: string, props: Bag): Promise<void> {
     what: `DnsZone ${zone.name} (id ${id}) deletion`,
     write: () => dns.deleteZone(Number(id)),
     done: async () => (await dns.findZone(Number(id), false)) === undefined,
-    windowMs: outcomeWindowMs(),
+    windowMs: freeWriteWindowMs(),
   });
   say(`DnsZone ${zone.name} (id ${id}): deleted`);
 }

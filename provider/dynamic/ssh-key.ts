@@ -1,7 +1,7 @@
 import type * as pulumi from '@pulumi/pulumi';
 import { SshKeyManager, type SshKey } from '../managers';
 import { Failures, changedFields, isKnown, isUnknown } from './checks';
-import { connect, outcomeWindowMs } from './connection';
+import { connect, freeWriteWindowMs } from './connection';
 import { createOnce, writeIdempotent } from './exactly-once';
 import { say } from './log';
 import { checkFields, fieldsChanging, withFieldDefaults } from './fields';
@@ -114,7 +114,7 @@ async function create(inputs: Bag): Promise<pulumi.dynamic.CreateResult> {
     // check found no key with this fingerprint, and the API keeps one per fingerprint: one that
     // shows up after a failed write is this write's.
     find: () => manager.findByFingerprint(fingerprint),
-    windowMs: outcomeWindowMs(),
+    windowMs: freeWriteWindowMs(),
     nextRun: 'The next `pulumi up` finds the key in check and names it for adoptId.',
   });
   return { id: String(key.id), outs: outputs(inputs, key) };
@@ -152,7 +152,7 @@ async function remove(id: string, props: Bag): Promise<void> {
     what: `SshKey ${JSON.stringify(props.label)} (id ${id}) deletion`,
     write: () => manager.deleteKey(Number(id)),
     done: async () => (await manager.findKey(Number(id))) === undefined,
-    windowMs: outcomeWindowMs(),
+    windowMs: freeWriteWindowMs(),
   });
   say(`SshKey ${JSON.stringify(props.label)} (id ${id}): deleted`);
 }

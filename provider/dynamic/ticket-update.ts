@@ -1,7 +1,7 @@
 import type * as pulumi from '@pulumi/pulumi';
 import type { TicketUpdateRecord } from '../managers';
 import { changedFields } from './checks';
-import { connect, outcomeWindowMs } from './connection';
+import { connect, freeWriteWindowMs } from './connection';
 import { createOnce } from './exactly-once';
 import { fieldsChanging } from './fields';
 import { requireEngine } from './engine-watch';
@@ -52,7 +52,7 @@ async function create(inputs: Bag): Promise<pulumi.dynamic.CreateResult> {
       );
       return made.length === 1 ? made[0] : undefined;
     },
-    windowMs: outcomeWindowMs(),
+    windowMs: freeWriteWindowMs(),
     nextRun:
       'The next `pulumi up` posts it (an update that shows up later would then be there twice; check the ticket).',
   });

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { after, describe, it } from 'node:test';
 import {
   tagNames,
@@ -246,6 +247,39 @@ describe('ownership through the Pulumi CLI', { concurrency: 2 }, () => {
 
     await f.stack.destroy();
     assert.deepEqual(await records(), [String(existing.id)], 'destroy deleted only its record');
+  });
+
+  it('6b. a record create reset before the write is given up in seconds with the default window, adopting nothing', async () => {
+    const f = await fixture({ guests: [] });
+    const spec = { host: 'quick', type: 'A', data: '10.9.8.7' };
+    const [zone] = (await f.client.call('Dns_Domain', 'getByDomainName', {
+      args: ['example.com'],
+      mask: 'id',
+    })) as DnsZone[];
+    const existing = (await f.client.call('Dns_Domain_ResourceRecord', 'createObject', {
+      args: [{ ...spec, ttl: 900, domainId: zone.id }],
+    })) as DnsResourceRecord;
+    await set(f, { guests: [], record: { zoneName: 'example.com', ...spec } });
+    f.emulator.setFaults({
+      once: { service: 'Dns_Domain_ResourceRecord', method: 'createObject', fault: 'drop' },
+    });
+    // A reset call is not run, so it is counted among the injected faults, not the calls.
+    const resets = () => f.emulator.stats().faultsInjected.drop ?? 0;
+    const run = f.stack.spawn(['up', '--yes', '--non-interactive', '--skip-preview']);
+    while (resets() === 0 && run.child.exitCode === null) await sleep(50);
+    assert.equal(resets(), 1, 'the record create was reset');
+    const written = Date.now();
+    const { code, stdout, stderr } = await run.done;
+    const searched = Date.now() - written;
+    assert.notEqual(code, 0);
+    assert.match(stdout + stderr, /the outcome is unknown/);
+    // svc:outcomeWindow is the default 300 s: a free object is looked for seconds, not minutes.
+    assert.ok(searched < 15_000, `looked for the record ${searched} ms after the write`);
+    assert.deepEqual(await f.stateIds('DnsRecord'), [], 'the identical record was not adopted');
+
+    await f.stack.up();
+    const [recordId] = await f.stateIds('DnsRecord');
+    assert.notEqual(recordId, String(existing.id));
   });
 
   it('7. destroy while the guest still provisions waits for it, whatever readyTimeoutMinutes says', async () => {

@@ -1,6 +1,6 @@
 import { DETAIL_MASK, WaitTimeoutError, tagNames, type VirtualGuest } from '../../managers';
 import { changedFields, initFailure } from '../checks';
-import { outcomeWindowMs, type Connection } from '../connection';
+import { freeWriteWindowMs, outcomeWindowMs, type Connection } from '../connection';
 import { createOnce, writeIdempotent } from '../exactly-once';
 import { requireEngine } from '../engine-watch';
 import { say } from '../log';
@@ -136,7 +136,7 @@ export async function claim(c: Connection, id: number, known?: VirtualGuest): Pr
     what: `guest ${id}: marking it owned`,
     write: () => c.guests.setTags(id, [...tags, OWNED_TAG]),
     done: async () => (await tagsNow()).includes(OWNED_TAG),
-    windowMs: outcomeWindowMs(),
+    windowMs: freeWriteWindowMs(),
   });
 }
 
@@ -164,7 +164,7 @@ export async function converge(c: Connection, id: number, inputs: GuestInputs): 
     what: `VirtualGuest "${inputs.resourceName}" (id ${guest.id}) edit`,
     write: () => c.guests.editInstance(guest.id, { ...edit, tags }),
     done: async () => changedFields(await current(), declared, [...changed]).length === 0,
-    windowMs: outcomeWindowMs(),
+    windowMs: freeWriteWindowMs(),
   });
 }
 
