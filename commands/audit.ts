@@ -1,6 +1,9 @@
 import type { VirtualGuest } from '../provider/managers';
 import { tagNames } from '../provider/managers';
 import { TOKEN_TAG_PREFIX } from '../provider/dynamic/virtual-guest/inputs';
+import { readMask } from '../provider/dynamic/fields';
+import { GUEST_FIELDS } from '../provider/dynamic/virtual-guest/fields';
+import { observedInputs } from '../provider/dynamic/virtual-guest/observe';
 import { billedPrice } from '../provider/dynamic/virtual-guest/pricing';
 import { OWNED_TAG } from '../provider/dynamic/virtual-guest/provenance';
 import type { StateResource } from './pulumi';
@@ -16,10 +19,11 @@ import type { StateResource } from './pulumi';
  */
 
 export const GUEST_TYPE = 'pulumi-nodejs:dynamic/svc:VirtualGuest';
+/** The fields a state records that the account can change behind Pulumi's back. */
+const DRIFT_FIELDS = ['hostname', 'domain', 'startCpus', 'maxMemory', 'tags'] as const;
+
 /** What the audit reads of every guest of the account. */
-export const AUDIT_MASK =
-  'id,hostname,domain,startCpus,maxCpu,maxMemory,hourlyBillingFlag,tagReferences.tag.name,' +
-  'billingItem.hourlyRecurringFee,billingItem.recurringFee';
+export const AUDIT_MASK = `id,${readMask(GUEST_FIELDS, [...DRIFT_FIELDS, 'hourlyBillingFlag'])},billingItem.hourlyRecurringFee,billingItem.recurringFee`;
 
 export interface StackState {
   stack: string;
@@ -66,15 +70,10 @@ const normalTags = (tags: unknown): string[] =>
 const hourlyCost = (guest: VirtualGuest): number | undefined =>
   billedPrice(guest, guest.hourlyBillingFlag !== false)?.hourly;
 
-/** The fields a state records that the account can change behind Pulumi's back. */
+/** Those fields as the guest shows them now (the field table's read-backs). */
 function observed(guest: VirtualGuest): Record<string, unknown> {
-  return {
-    hostname: guest.hostname,
-    domain: guest.domain,
-    startCpus: guest.startCpus ?? guest.maxCpu,
-    maxMemory: guest.maxMemory,
-    tags: normalTags(tagNames(guest)),
-  };
+  const now = observedInputs(guest);
+  return Object.fromEntries(DRIFT_FIELDS.map((field) => [field, now[field]]));
 }
 
 export function audit(states: StackState[], guests: VirtualGuest[]): AuditReport {

@@ -1,19 +1,13 @@
 import { lookupArgs } from './lookup-args';
 import { SvcError } from '../provider/client/errors';
-import { GUEST_FIELDS } from '../provider/dynamic/virtual-guest/fields';
 import type { GuestInputs } from '../provider/dynamic/virtual-guest/inputs';
 import {
   computedOutputs,
-  userTags,
+  observedInputs,
   type GuestOutputs,
 } from '../provider/dynamic/virtual-guest/observe';
 import { billedPrice, priceOrder } from '../provider/dynamic/virtual-guest/pricing';
-import {
-  DETAIL_MASK,
-  VirtualGuestManager,
-  diskSizes,
-  type VirtualGuest,
-} from '../provider/managers';
+import { DETAIL_MASK, VirtualGuestManager, type VirtualGuest } from '../provider/managers';
 import { programClient } from './connection';
 import { outputForm } from './output-form';
 
@@ -89,25 +83,34 @@ function pick(guests: VirtualGuest[], name: string, mostRecent: boolean): Virtua
   );
 }
 
+/** The inputs a lookup reports: what a `VirtualGuest` resource would declare to have the guest. */
+const RESULT_INPUTS = [
+  'hostname',
+  'domain',
+  'startCpus',
+  'maxMemory',
+  'hourlyBillingFlag',
+  'localDiskFlag',
+  'operatingSystemReferenceCode',
+  'datacenter',
+  'networkSpeed',
+  'disks',
+  'privateNetworkOnly',
+  'tags',
+  'notes',
+  'userData',
+  'sshKeyIds',
+] as const satisfies readonly (keyof GuestInputs)[];
+
 /** What a `VirtualGuest` resource would declare to have this guest, read from the guest. */
 function inputsOf(guest: VirtualGuest): Omit<VirtualGuestResult, keyof GuestOutputs> {
+  const read = observedInputs(guest);
   return {
     id: String(guest.id),
-    hostname: guest.hostname,
-    domain: guest.domain,
-    startCpus: guest.startCpus ?? guest.maxCpu ?? 0,
-    maxMemory: guest.maxMemory ?? 0,
-    hourlyBillingFlag: guest.hourlyBillingFlag ?? GUEST_FIELDS.hourlyBillingFlag.default,
-    localDiskFlag: guest.localDiskFlag ?? GUEST_FIELDS.localDiskFlag.default,
-    operatingSystemReferenceCode: guest.operatingSystemReferenceCode ?? '',
-    datacenter: guest.datacenter?.name ?? '',
-    networkSpeed: guest.networkComponents?.[0]?.maxSpeed,
-    disks: diskSizes(guest),
-    privateNetworkOnly: guest.privateNetworkOnlyFlag ?? GUEST_FIELDS.privateNetworkOnly.default,
-    tags: userTags(guest),
-    notes: guest.notes || undefined,
-    userData: guest.userData?.[0]?.value || undefined,
-    sshKeyIds: (guest.sshKeys ?? []).map((key) => key.id).sort((a, b) => a - b),
+    ...(Object.fromEntries(RESULT_INPUTS.map((field) => [field, read[field]])) as Pick<
+      GuestInputs,
+      (typeof RESULT_INPUTS)[number]
+    >),
     createDate: guest.createDate ?? null,
   };
 }

@@ -77,7 +77,30 @@ export interface Field<T = unknown, A = T> {
   reboots?: true;
   /** Shown as a secret. */
   secret?: true;
+  /** Where the field lives on the API object, so a resource can be read from its id alone. */
+  read?: ReadBack;
 }
+
+/** The API object says the field is not set (no notes, no user data): the input is dropped. */
+export const UNSET = Symbol('unset');
+
+/** Where a field lives on the API object: what to ask for and how to read it back. */
+export interface ReadBack {
+  /** The object-mask properties it needs, comma-separated (`datacenter.name`). */
+  mask: string;
+  /** The value as a program declares it; undefined when the object does not report it. */
+  from(api: never): unknown;
+  /** The API's form differs from the declared one without meaning a change (`UBUNTU_LATEST`). */
+  same?(declared: unknown, observed: unknown): boolean;
+  /** Left unset by the program, the field takes whatever the API has: that is no drift. */
+  unsetFollowsApi?: true;
+}
+
+/** A field's read-back on API objects of type `A` (the table's entries name their API type). */
+export const readFrom =
+  <A>() =>
+  (mask: string, from: (api: A) => unknown, more: Omit<ReadBack, 'mask' | 'from'> = {}) =>
+    ({ mask, from, ...more }) as ReadBack;
 
 export type Fields = Record<string, Field<unknown, unknown>>;
 
@@ -196,4 +219,43 @@ export function templateOf(
     else if (order && isSent(inputs[name])) Object.assign(template, order(inputs[name] as never));
   }
   return template;
+}
+
+/** The object mask that reads back the table's fields (or the `only` ones) that say where they live. */
+export function readMask(fields: Fields, only: readonly string[] = Object.keys(fields)): string {
+  const paths = only.flatMap((name) => fields[name]?.read?.mask.split(',') ?? []);
+  return [...new Set(paths)].join(',');
+}
+
+/**
+ * The table's inputs as the API object shows them now. Without `declared` (an import: only the
+ * id is known) every readable input is read. Against declared values (a refresh): an API form
+ * that means the same keeps the declared value, an input the program leaves unset that follows
+ * the API stays unset, and a value the object does not report keeps the declared one; what else
+ * differs is drift.
+ */
+export function readInputs(fields: Fields, api: unknown, declared?: Bag): Bag {
+  const out: Bag = { ...declared };
+  for (const [name, { read, input }] of Object.entries(fields)) {
+    if (!read || !input || (declared && read.unsetFollowsApi && declared[name] === undefined))
+      continue;
+    const found = read.from(api as never);
+    if (found === undefined) continue;
+    const observed = found === UNSET ? undefined : found;
+    if (declared && read.same?.(declared[name], observed)) continue;
+    if (observed === undefined) delete out[name];
+    else out[name] = observed;
+  }
+  return out;
+}
+
+/** The outputs that are not inputs, read from the API object (those it reports). */
+export function readComputed(fields: Fields, api: unknown): Bag {
+  const out: Bag = {};
+  for (const [name, { read, input, output }] of Object.entries(fields)) {
+    if (!read || input || !output) continue;
+    const found = read.from(api as never);
+    if (found !== undefined && found !== UNSET) out[name] = found;
+  }
+  return out;
 }

@@ -1,8 +1,15 @@
-import { ORDER_DEFAULTS, TEMPLATE_PARTS as part } from '../../managers';
+import {
+  ORDER_DEFAULTS,
+  TEMPLATE_PARTS as part,
+  diskSizes,
+  guestStatus,
+  type VirtualGuest,
+} from '../../managers';
 import { asBoolean } from '../checks';
-import { kind, kinds, type Fields } from '../fields';
+import { UNSET, kind, kinds, readFrom, type Fields } from '../fields';
 import { rules } from '../rules';
 import { LIMITS, idProblem } from '../validate';
+import { sameOs, sameUserData, userTags } from './api-forms';
 import { autoHostname, idAsString, normaliseKeyIds, normaliseTags } from './normalise';
 import { DATACENTER, OS_CODE, checkAdoptId, diskProblem, tagProblem } from './validate';
 
@@ -14,6 +21,9 @@ import { DATACENTER, OS_CODE, checkAdoptId, diskProblem, tagProblem } from './va
  */
 
 const flag = { type: kinds.boolean, rule: rules.flag(), normalise: asBoolean } as const;
+
+/** Where a field lives on the `Virtual_Guest` object. */
+const onGuest = readFrom<VirtualGuest>();
 
 export const GUEST_FIELDS = {
   /** The Pulumi resource name (set by the resource class). */
@@ -52,6 +62,7 @@ export const GUEST_FIELDS = {
     order: true,
     change: 'update',
     how: '`editObject`',
+    read: onGuest('hostname', (g) => g.hostname),
   },
   /** Domain of the guest, e.g. `example.com`. */
   domain: {
@@ -62,6 +73,7 @@ export const GUEST_FIELDS = {
     order: true,
     change: 'update',
     how: '`editObject`',
+    read: onGuest('domain', (g) => g.domain),
   },
   /** CPU count, one the account is offered; a change upgrades the guest in place (it reboots). */
   startCpus: {
@@ -75,6 +87,7 @@ export const GUEST_FIELDS = {
     upgradeAs: 'cpus',
     reboots: true,
     how: 'upgrade order (`guest_core`), reboots',
+    read: onGuest('startCpus,maxCpu', (g) => g.startCpus ?? g.maxCpu),
   },
   /**
    * Memory in MB, one of the sizes the account is offered; a change upgrades in place (it reboots).
@@ -90,6 +103,7 @@ export const GUEST_FIELDS = {
     upgradeAs: 'memory',
     reboots: true,
     how: 'upgrade order (`ram`), reboots',
+    read: onGuest('maxMemory', (g) => g.maxMemory),
   },
   /** Hourly billing; false orders a monthly guest. Changing it replaces the guest. */
   hourlyBillingFlag: {
@@ -100,6 +114,7 @@ export const GUEST_FIELDS = {
     order: true,
     priced: true,
     change: 'replace',
+    read: onGuest('hourlyBillingFlag', (g) => g.hourlyBillingFlag),
   },
   /** Local disk, or SAN (false). */
   localDiskFlag: {
@@ -110,6 +125,7 @@ export const GUEST_FIELDS = {
     order: true,
     priced: true,
     change: 'replace',
+    read: onGuest('localDiskFlag', (g) => g.localDiskFlag),
   },
   /** e.g. UBUNTU_LATEST, DEBIAN_12_64; one the account is offered. */
   operatingSystemReferenceCode: {
@@ -125,6 +141,9 @@ export const GUEST_FIELDS = {
     order: true,
     priced: true,
     change: 'replace',
+    read: onGuest('operatingSystemReferenceCode', (g) => g.operatingSystemReferenceCode, {
+      same: sameOs,
+    }),
   },
   /** e.g. dal10; one the account is offered. */
   datacenter: {
@@ -140,6 +159,7 @@ export const GUEST_FIELDS = {
     order: part.datacenter,
     priced: true,
     change: 'replace',
+    read: onGuest('datacenter.name', (g) => g.datacenter?.name),
   },
   /** Network port speed in Mbps, one the account is offered; a change upgrades in place. */
   networkSpeed: {
@@ -152,6 +172,9 @@ export const GUEST_FIELDS = {
     change: 'upgrade',
     upgradeAs: 'nicSpeed',
     how: 'upgrade order (`port_speed`)',
+    read: onGuest('networkComponents.maxSpeed', (g) => g.networkComponents?.[0]?.maxSpeed, {
+      unsetFollowsApi: true,
+    }),
   },
   /**
    * Disk sizes in GB, the boot disk first, then up to four data disks. Disks grow and are added in
@@ -173,6 +196,11 @@ export const GUEST_FIELDS = {
     upgradeAs: 'disks',
     how: 'upgrade order (`guest_disk<n>`); grow or add only',
     defaultText: "the API's 25 GB boot disk",
+    read: onGuest(
+      'blockDevices.device,blockDevices.diskImage.capacity',
+      (g) => (g.blockDevices ? diskSizes(g) : undefined),
+      { unsetFollowsApi: true },
+    ),
   },
   /** Only a private (backend) network interface. */
   privateNetworkOnly: {
@@ -183,6 +211,7 @@ export const GUEST_FIELDS = {
     order: part.privateNetworkOnly,
     priced: true,
     change: 'replace',
+    read: onGuest('privateNetworkOnlyFlag', (g) => g.privateNetworkOnlyFlag),
   },
   /**
    * Tags, compared the way the API stores them: trimmed, lower-cased, each once, in sorted order
@@ -203,6 +232,7 @@ export const GUEST_FIELDS = {
     order: part.tags,
     change: 'update',
     how: '`setTags`',
+    read: onGuest('tagReferences.tag.name', userTags),
   },
   /** Free text kept with the guest. */
   notes: {
@@ -213,6 +243,7 @@ export const GUEST_FIELDS = {
     order: part.notes,
     change: 'update',
     how: '`editObject`',
+    read: onGuest('notes', (g) => g.notes || UNSET),
   },
   /** User data for cloud-init, sent and compared exactly as given (never decoded or re-encoded). */
   userData: {
@@ -226,6 +257,13 @@ export const GUEST_FIELDS = {
     change: 'replace',
     reason:
       'cloud-init runs user data only on the first boot, so only a new guest gets the new user data',
+    read: onGuest(
+      'userData.value',
+      (g) => (g.userData ? g.userData[0]?.value || UNSET : undefined),
+      {
+        same: sameUserData,
+      },
+    ),
   },
   /** Ids of SSH keys to install (`SshKey.keyId` or its `id`); output as numbers, ascending. */
   sshKeyIds: {
@@ -244,6 +282,7 @@ export const GUEST_FIELDS = {
     order: part.sshKeyIds,
     change: 'replace',
     reason: 'SSH keys are installed only when a guest is provisioned',
+    read: onGuest('sshKeys.id', (g) => g.sshKeys?.map((key) => key.id).sort((a, b) => a - b)),
   },
   /** Wait until the guest is provisioned and has its addresses. */
   waitForReady: {
@@ -298,30 +337,56 @@ export const GUEST_FIELDS = {
   guestId: {
     type: kinds.integer,
     output: true,
+    read: onGuest('id', (g) => g.id),
   },
   /** `<hostname>.<domain>`. */
-  fullyQualifiedDomainName: { type: kinds.string, output: true },
+  fullyQualifiedDomainName: {
+    type: kinds.string,
+    output: true,
+    read: onGuest(
+      'fullyQualifiedDomainName,hostname,domain',
+      (g) => g.fullyQualifiedDomainName ?? `${g.hostname}.${g.domain}`,
+    ),
+  },
   /** Public address, once assigned. */
   primaryIpAddress: {
     type: kinds.nullable(kinds.string),
     output: true,
+    read: onGuest('primaryIpAddress', (g) => g.primaryIpAddress ?? null),
   },
   /** Private address, once assigned. */
   primaryBackendIpAddress: {
     type: kinds.nullable(kinds.string),
     output: true,
+    read: onGuest('primaryBackendIpAddress', (g) => g.primaryBackendIpAddress ?? null),
   },
   /** When provisioning finished. */
   provisionDate: {
     type: kinds.nullable(kinds.string),
     output: true,
+    read: onGuest('provisionDate', (g) => g.provisionDate ?? null),
   },
   /** e.g. `RUNNING`. */
-  powerState: { type: kinds.nullable(kinds.string), output: true },
+  powerState: {
+    type: kinds.nullable(kinds.string),
+    output: true,
+    read: onGuest('powerState.keyName', (g) => g.powerState?.keyName ?? null),
+  },
   /** The guest’s GUID. */
-  globalIdentifier: { type: kinds.nullable(kinds.string), output: true },
+  globalIdentifier: {
+    type: kinds.nullable(kinds.string),
+    output: true,
+    read: onGuest('globalIdentifier', (g) => g.globalIdentifier ?? null),
+  },
   /** Provisioning or transaction status. */
-  status: { type: kinds.string, output: true },
+  status: {
+    type: kinds.string,
+    output: true,
+    read: onGuest(
+      'provisionDate,activeTransaction.transactionStatus.name,activeTransaction.transactionStatus.friendlyName',
+      guestStatus,
+    ),
+  },
   /**
    * What the guest is billed (its billing item; before the order, the API’s price of the order);
    * for monthly guests the monthly fee / 730.

@@ -34,17 +34,21 @@ type Bag = Record<string, unknown>;
 
 const catalog = (c: Connection): Promise<Catalog> => catalogFrom(() => c.guests.getCreateOptions());
 
+/** What an adopted guest must have as declared (the rest is converged or upgraded after). */
+const ADOPTION_FIELDS = [
+  'hostname',
+  'domain',
+  'startCpus',
+  'maxMemory',
+  'hourlyBillingFlag',
+  'datacenter',
+] as const;
+
 /** Differences between an existing guest and what the adopting resource declares. */
 function adoptionMismatches(guest: VirtualGuest, inputs: Bag, failures: Failures): void {
-  const actual: Bag = {
-    hostname: guest.hostname,
-    domain: guest.domain,
-    startCpus: guest.startCpus ?? guest.maxCpu,
-    maxMemory: guest.maxMemory,
-    hourlyBillingFlag: guest.hourlyBillingFlag,
-    datacenter: guest.datacenter?.name,
-  };
-  for (const [field, value] of Object.entries(actual)) {
+  const actual: Bag = observedInputs(guest);
+  for (const field of ADOPTION_FIELDS) {
+    const value = actual[field];
     const declared = inputs[field];
     if (value !== undefined && isKnown(declared) && declared !== value) {
       failures.add(
@@ -191,7 +195,9 @@ async function read(id: string, props: Bag = {}): Promise<pulumi.dynamic.ReadRes
     );
     return {};
   }
-  const observed = observedInputs(guest, props as unknown as GuestInputs);
+  // No properties: an import, which knows only the id; the inputs are all read from the guest.
+  const declared = Object.keys(props).length > 0 ? (props as unknown as GuestInputs) : undefined;
+  const observed = observedInputs(guest, declared);
   const computed = await priced(c, guest, observed);
   // The inputs as observed, for later diffs: the outputs less those that are not inputs (the
   // estimated costs are both: check prices the order).
