@@ -20,25 +20,27 @@ export interface GetVirtualGuestArgs {
   mostRecent?: boolean;
 }
 
+/** The inputs a lookup reports: what a `VirtualGuest` resource would declare to have the guest. */
+const RESULT_INPUTS = [
+  'hostname',
+  'domain',
+  'startCpus',
+  'maxMemory',
+  'hourlyBillingFlag',
+  'localDiskFlag',
+  'operatingSystemReferenceCode',
+  'datacenter',
+  'networkSpeed',
+  'disks',
+  'privateNetworkOnly',
+  'tags',
+  'notes',
+  'userData',
+  'sshKeyIds',
+] as const satisfies readonly (keyof GuestInputs)[];
+
 /** The fields of a `VirtualGuest` resource's outputs, read from the guest as it is now. */
-export type VirtualGuestResult = Pick<
-  GuestInputs,
-  | 'hostname'
-  | 'domain'
-  | 'startCpus'
-  | 'maxMemory'
-  | 'hourlyBillingFlag'
-  | 'localDiskFlag'
-  | 'operatingSystemReferenceCode'
-  | 'datacenter'
-  | 'networkSpeed'
-  | 'disks'
-  | 'privateNetworkOnly'
-  | 'tags'
-  | 'notes'
-  | 'userData'
-  | 'sshKeyIds'
-> &
+export type VirtualGuestResult = Pick<GuestInputs, (typeof RESULT_INPUTS)[number]> &
   GuestOutputs & {
     /** The resource id form of `guestId`. */
     id: string;
@@ -83,32 +85,13 @@ function pick(guests: VirtualGuest[], name: string, mostRecent: boolean): Virtua
   );
 }
 
-/** The inputs a lookup reports: what a `VirtualGuest` resource would declare to have the guest. */
-const RESULT_INPUTS = [
-  'hostname',
-  'domain',
-  'startCpus',
-  'maxMemory',
-  'hourlyBillingFlag',
-  'localDiskFlag',
-  'operatingSystemReferenceCode',
-  'datacenter',
-  'networkSpeed',
-  'disks',
-  'privateNetworkOnly',
-  'tags',
-  'notes',
-  'userData',
-  'sshKeyIds',
-] as const satisfies readonly (keyof GuestInputs)[];
-
 /** What a `VirtualGuest` resource would declare to have this guest, read from the guest. */
 function inputsOf(guest: VirtualGuest): Omit<VirtualGuestResult, keyof GuestOutputs> {
   const read = observedInputs(guest);
   return {
     id: String(guest.id),
     ...(Object.fromEntries(RESULT_INPUTS.map((field) => [field, read[field]])) as Pick<
-      GuestInputs,
+      VirtualGuestResult,
       (typeof RESULT_INPUTS)[number]
     >),
     createDate: guest.createDate ?? null,
