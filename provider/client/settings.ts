@@ -91,14 +91,30 @@ function present(value: string | number | undefined): value is string | number {
   return value !== undefined && value !== null && String(value).trim() !== '';
 }
 
-function parsePositive(what: string, unit: string) {
+function parsePositive(what: string, unit: string, zero = false) {
   return (value: string | number, source: string): number => {
     const n = typeof value === 'number' ? value : Number(value.trim());
-    if (!Number.isFinite(n) || n <= 0) {
-      throw new SvcError(`Bad ${what} from ${source}: expected a positive number of ${unit}`);
+    if (!Number.isFinite(n) || n < 0 || (n === 0 && !zero)) {
+      const expected = zero ? 'a number (0 or more)' : 'a positive number';
+      throw new SvcError(`Bad ${what} from ${source}: expected ${expected} of ${unit}`);
     }
     return n;
   };
+}
+
+/**
+ * A number setting that is not the client's own (the provider's, say), resolved the same way:
+ * the first of `candidates` that is given, in order of precedence; a bad value is an error that
+ * names where it came from, as for the client's settings.
+ */
+export function numberSetting(
+  what: string,
+  unit: string,
+  candidates: { value: string | undefined; source: string }[],
+  options: { zero?: boolean } = {},
+): number | undefined {
+  const found = candidates.find(({ value }) => present(value));
+  return found && parsePositive(what, unit, options.zero)(found.value!, found.source);
 }
 const parseTimeout = parsePositive('timeout', 'seconds');
 const parseRate = parsePositive('call rate', 'calls per second');

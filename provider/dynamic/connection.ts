@@ -1,4 +1,5 @@
 import type { Client } from '../client';
+import { numberSetting } from '../client/settings';
 import { AccountManager, DnsManager, TicketManager, VirtualGuestManager } from '../managers';
 import { clientFromConfig } from './config-client';
 import { protectSecrets, say } from './log';
@@ -27,20 +28,27 @@ export async function configure(req: { config: ProviderConfig }): Promise<void> 
   configured = req.config;
   connection = undefined;
   protectSecrets([req.config.get('svc:apiKey')]);
+  outcomeWindowMs(); // a bad value fails here, before any resource's first call
 }
 
 const DEFAULT_OUTCOME_WINDOW_SECONDS = 300;
 
 /**
  * How long to keep looking for the effect of a write whose outcome is unknown (a timeout, a reset,
- * a 5xx) before failing: `svc:outcomeWindow` or `SVC_OUTCOME_WINDOW`, in seconds (default 300).
+ * a 5xx) before failing: `svc:outcomeWindow` or `SVC_OUTCOME_WINDOW`, in seconds (default 300);
+ * a bad value is an error naming where it came from (checked when the provider is configured).
  */
 export function outcomeWindowMs(): number {
-  const text = configured?.get('svc:outcomeWindow') || process.env.SVC_OUTCOME_WINDOW;
-  const seconds = text === undefined || text === '' ? NaN : Number(text);
-  return (
-    (Number.isFinite(seconds) && seconds >= 0 ? seconds : DEFAULT_OUTCOME_WINDOW_SECONDS) * 1000
+  const seconds = numberSetting(
+    'outcome window',
+    'seconds',
+    [
+      { value: configured?.get('svc:outcomeWindow'), source: 'stack config svc:outcomeWindow' },
+      { value: process.env.SVC_OUTCOME_WINDOW, source: 'SVC_OUTCOME_WINDOW' },
+    ],
+    { zero: true },
   );
+  return (seconds ?? DEFAULT_OUTCOME_WINDOW_SECONDS) * 1000;
 }
 
 /**
