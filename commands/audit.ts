@@ -67,8 +67,7 @@ const normalTags = (tags: unknown): string[] =>
     .sort();
 
 /** What the guest is billed an hour, as its billing item says (a monthly fee spread over the month). */
-const hourlyCost = (guest: VirtualGuest): number | undefined =>
-  billedPrice(guest, guest.hourlyBillingFlag !== false)?.hourly;
+const hourlyCost = (guest: VirtualGuest): number | undefined => billedPrice(guest)?.hourly;
 
 /** Those fields as the guest shows them now (the field table's read-backs). */
 function observed(guest: VirtualGuest): Record<string, unknown> {

@@ -1,3 +1,5 @@
+import { billingMode } from '../provider/managers';
+
 /**
  * One billing-affecting change in a preview: a guest bought, replaced, upgraded or cancelled, or
  * an existing (already billed) guest taken over by a create, which changes no bill.
@@ -5,7 +7,7 @@
 export interface BillingChange {
   op: 'create' | 'adopt' | 'replace' | 'upgrade' | 'delete';
   name: string;
-  mode: 'hourly' | 'monthly' | 'unknown';
+  mode: ReturnType<typeof billingMode>;
   oldHourly?: number;
   newHourly?: number;
   oldMonthly?: number;
@@ -41,12 +43,7 @@ const cost = (props: Props) =>
 const monthly = (props: Props) =>
   typeof props?.estimatedMonthlyCost === 'number' ? props.estimatedMonthlyCost : undefined;
 const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
-const mode = (props: Props) =>
-  props?.hourlyBillingFlag === true
-    ? 'hourly'
-    : props?.hourlyBillingFlag === false
-      ? 'monthly'
-      : 'unknown';
+const mode = (props: Props) => billingMode(props?.hourlyBillingFlag);
 
 /**
  * A change from `olds` (the outputs in the state; none for a create) to `news` (the checked

@@ -116,7 +116,7 @@ export async function getVirtualGuest(input: GetVirtualGuestArgs): Promise<Virtu
     guest = pick(guests, `${hostname}.${domain}`, args.mostRecent === true);
   }
   const inputs = inputsOf(guest);
-  const price = billedPrice(guest, inputs.hourlyBillingFlag) ?? (await priceOrder(manager, inputs));
+  const price = billedPrice(guest) ?? (await priceOrder(manager, inputs));
   return { ...inputs, ...computedOutputs(guest, price) };
 }
 export const getVirtualGuestOutput = outputForm(getVirtualGuest);

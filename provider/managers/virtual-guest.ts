@@ -137,6 +137,13 @@ export const isSent = (value: unknown) =>
  */
 export const ORDER_DEFAULTS = { hourlyBillingFlag: true, localDiskFlag: true } as const;
 
+/**
+ * How a guest is billed, from its `hourlyBillingFlag` (the one name of the concept); a flag that
+ * is not given reads as the order default, hourly.
+ */
+export const billingMode = (hourlyBillingFlag: unknown): 'hourly' | 'monthly' =>
+  (hourlyBillingFlag ?? ORDER_DEFAULTS.hourlyBillingFlag) === false ? 'monthly' : 'hourly';
+
 /** The template of a spec in the friendly names (reference client: `create_instance`). */
 export function createTemplate(spec: CreateInstanceSpec): GuestTemplate {
   const template: GuestTemplate = {
@@ -459,7 +466,7 @@ export class VirtualGuestManager {
     const guest = await this.findInstance(id, 'id,hourlyBillingFlag,billingItem.id');
     if (!guest) return;
     try {
-      if (guest.hourlyBillingFlag === false && guest.billingItem?.id) {
+      if (billingMode(guest.hourlyBillingFlag) === 'monthly' && guest.billingItem?.id) {
         await this.client.call('Billing_Item', 'cancelService', { id: guest.billingItem.id });
       } else {
         await this.client.call('Virtual_Guest', 'deleteObject', { id });

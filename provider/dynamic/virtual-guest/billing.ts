@@ -1,3 +1,4 @@
+import { billingMode } from '../../managers';
 import { isUnknown } from '../checks';
 import { sayOnce } from '../log';
 import { REPLACE_REASONS, type GuestInputs } from './inputs';
@@ -27,7 +28,7 @@ export function describeCost(
   return `${money(inputs.estimatedHourlyCost, 4)}/hour (${money(inputs.estimatedMonthlyCost, 2)}/month)`;
 }
 
-const billing = (inputs: Priced) => (inputs.hourlyBillingFlag === false ? 'monthly' : 'hourly');
+const billing = (inputs: Priced) => billingMode(inputs.hourlyBillingFlag);
 
 const shown = (value: unknown) =>
   isUnknown(value)

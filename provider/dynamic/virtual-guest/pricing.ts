@@ -1,4 +1,4 @@
-import type { VirtualGuest, VirtualGuestManager } from '../../managers';
+import { billingMode, type VirtualGuest, type VirtualGuestManager } from '../../managers';
 import { PRICED_FIELDS, guestTemplate, type GuestInputs } from './inputs';
 
 /**
@@ -59,8 +59,12 @@ export function priceOrder(
 }
 
 /** What the guest is billed now (its billing item), if the API shows it. */
-export function billedPrice(guest: VirtualGuest, hourlyBilling: boolean): Price | undefined {
+export function billedPrice(guest: VirtualGuest): Price | undefined {
   const item = guest.billingItem;
   if (!item || item.recurringFee === undefined) return undefined;
-  return fromFees(item.hourlyRecurringFee, item.recurringFee, hourlyBilling);
+  return fromFees(
+    item.hourlyRecurringFee,
+    item.recurringFee,
+    billingMode(guest.hourlyBillingFlag) === 'hourly',
+  );
 }

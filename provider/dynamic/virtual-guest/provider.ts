@@ -1,5 +1,5 @@
 import type * as pulumi from '@pulumi/pulumi';
-import { DETAIL_MASK, isReady, guestStatus, type VirtualGuest } from '../../managers';
+import { DETAIL_MASK, billingMode, isReady, guestStatus, type VirtualGuest } from '../../managers';
 import { Failures, changedFields, containsUnknown, isKnown } from '../checks';
 import { connect, outcomeWindowMs, type Connection } from '../connection';
 import { writeIdempotent } from '../exactly-once';
@@ -107,7 +107,7 @@ async function check(olds: Bag, news: Bag): Promise<pulumi.dynamic.CheckResult> 
     token && !announcedAsReplacement(known)
       ? await earlierAttempt(c, known.resourceName, token, known)
       : {};
-  const billed = guest && billedPrice(guest, known.hourlyBillingFlag);
+  const billed = guest && billedPrice(guest);
   const checked = { ...known, creationToken: token, adopts: guest?.id, ...costs(billed ?? price) };
   announceCreate(known.resourceName, checked, conflict);
   return { inputs: checked, failures: [] };
@@ -145,8 +145,7 @@ async function diff(id: string, olds: Bag, news: Bag): Promise<pulumi.dynamic.Di
 
 /** The outputs: what the guest is billed (its billing item), else the price of its order. */
 async function priced(c: Connection, guest: VirtualGuest, inputs: GuestInputs) {
-  const price =
-    billedPrice(guest, inputs.hourlyBillingFlag) ?? (await priceOrder(c.guests, inputs));
+  const price = billedPrice(guest) ?? (await priceOrder(c.guests, inputs));
   return computedOutputs(guest, price);
 }
 
@@ -249,7 +248,7 @@ async function remove(id: string, props: Bag): Promise<void> {
     windowMs: outcomeWindowMs(),
   });
   say(
-    `${what}: cancelled (${props.hourlyBillingFlag === false ? 'billing item cancelled' : 'deleted'})`,
+    `${what}: cancelled (${billingMode(props.hourlyBillingFlag) === 'monthly' ? 'billing item cancelled' : 'deleted'})`,
   );
 }
 
