@@ -1,12 +1,5 @@
 import type { Client } from '../client';
-import {
-  ParseError,
-  ServerError,
-  SvcAPIError,
-  SvcError,
-  TransportError,
-  isRateLimited,
-} from '../client/errors';
+import { SvcError } from '../client/errors';
 import type { VirtualGuest } from './types';
 
 /**
@@ -174,16 +167,4 @@ export async function upgradeOrder(
     prices,
     properties: [{ name: 'MAINTENANCE_WINDOW', value: maintenanceWindow() }],
   };
-}
-
-/**
- * Whether a failed call may have been carried out: anything but a fault the API answered with
- * (validation, not found, authentication), which it gives before doing anything. Rate-limited
- * calls were not carried out either.
- */
-export function outcomeUnknown(err: unknown): boolean {
-  if (isRateLimited(err)) return false;
-  if (err instanceof TransportError || err instanceof ParseError || err instanceof ServerError)
-    return true;
-  return !(err instanceof SvcAPIError || err instanceof UpgradeRefused);
 }

@@ -6,7 +6,6 @@ import { gathered } from './gathered';
 import type { CreateObjectOptions, VirtualGuest } from './types';
 import {
   SIZE_MASK,
-  outcomeUnknown,
   type GuestSize,
   upgradeOrder,
   upgradeProgress,
@@ -394,27 +393,13 @@ export class VirtualGuestManager {
   }
 
   /**
-   * Places the upgrade order that takes guest `id` to `spec` (reference client:
-   * `VSManager.upgrade`) and returns the receipt. Billed: never sent twice. When its answer is
-   * lost, the guest's size and active transaction are read before anything else: an UPGRADE
-   * running or the size reached means it was placed (the answer is then `{ recovered: true }`);
-   * otherwise the original error is raised and nothing is sent again.
+   * Places an upgrade order (reference client: `VSManager.upgrade`) and returns the receipt.
+   * Billed: the caller sends it at most once, and looks for its effect when the answer is lost.
    */
-  async upgrade(
-    id: number,
-    spec: UpgradeSpec,
-    order: Record<string, unknown>,
-  ): Promise<Record<string, unknown>> {
-    try {
-      return (await this.client.call('Product_Order', 'placeOrder', {
-        args: [order, false],
-      })) as Record<string, unknown>;
-    } catch (err) {
-      if (!outcomeUnknown(err)) throw err;
-      const seen = await this.upgradeProgress(id, spec).catch(() => 'not-seen' as const);
-      if (seen !== 'not-seen') return { recovered: true };
-      throw err;
-    }
+  async upgrade(order: Record<string, unknown>): Promise<Record<string, unknown>> {
+    return (await this.client.call('Product_Order', 'placeOrder', {
+      args: [order, false],
+    })) as Record<string, unknown>;
   }
 
   /**

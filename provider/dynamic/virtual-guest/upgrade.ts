@@ -30,6 +30,9 @@ export const upgradeSpec = (inputs: GuestInputs): UpgradeSpec =>
   ) as UpgradeSpec;
 
 const REBOOTING_FIELDS = fieldsWhere(GUEST_FIELDS, 'reboots', true);
+const REBOOTING_SPEC = REBOOTING_FIELDS.map(
+  (field) => (GUEST_FIELDS[field] as Field).upgradeAs as 'cpus' | 'memory',
+);
 
 /** Whether going from `olds` to `news` reboots the guest (a CPU or memory change does). */
 export const reboots = (olds: Record<string, unknown>, news: Record<string, unknown>) =>
@@ -86,7 +89,9 @@ export async function resize(c: Connection, id: number, inputs: GuestInputs): Pr
   const size = sizeOf(guest);
   const changes = upgradeChanges(id, size, spec);
   if (changes.length === 0) return;
-  const reboot = changes.some((c) => /^(cpus|memory) /.test(c)) ? '; the guest reboots' : '';
+  const reboot = REBOOTING_SPEC.some((k) => spec[k] !== undefined && spec[k] !== size[k])
+    ? '; the guest reboots'
+    : '';
   say(`${what}: upgrading in place (${changes.join(', ')}) with one upgrade order${reboot}`);
   const order = await c.guests.priceUpgrade(id, size, spec);
   await c.guests.verifyUpgrade(order); // the API's refusals, before anything is ordered
@@ -94,7 +99,7 @@ export async function resize(c: Connection, id: number, inputs: GuestInputs): Pr
     what: `${what} upgrade order`,
     write: async () => {
       await requireEngine();
-      await c.guests.upgrade(id, spec, order);
+      await c.guests.upgrade(order);
       return true;
     },
     find: async () =>
