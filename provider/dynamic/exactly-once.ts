@@ -6,6 +6,7 @@ import {
   Unauthenticated,
   isRateLimited,
 } from '../client';
+import { poll } from '../client/poll';
 import { say } from './log';
 
 /**
@@ -61,21 +62,20 @@ export async function lookFor<T>(
   probe: () => Promise<T | undefined>,
   windowMs: number,
 ): Promise<{ found?: T; lastError?: unknown }> {
-  const started = Date.now();
-  let delay = 500;
   let lastError: unknown;
-  for (;;) {
-    try {
-      const found = await probe();
-      if (found !== undefined) return { found };
-    } catch (err) {
-      lastError = err;
-    }
-    const elapsed = Date.now() - started;
-    if (elapsed >= windowMs) return { lastError };
-    await sleep(Math.min(delay, windowMs - elapsed));
-    delay = Math.min(delay * 1.5, 10_000);
-  }
+  const { value } = await poll(
+    async () => {
+      try {
+        return await probe();
+      } catch (err) {
+        lastError = err;
+        return undefined;
+      }
+    },
+    (found) => found !== undefined,
+    { timeoutMs: windowMs, firstMs: 500, growth: 1.5, maxMs: 10_000 },
+  );
+  return value === undefined ? { lastError } : { found: value };
 }
 
 export interface CreateOnce<T> {

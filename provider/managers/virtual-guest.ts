@@ -1,6 +1,7 @@
 import type { Client } from '../client';
 import { SvcError, isNotFound } from '../client/errors';
 import { nestedFilter, queryFilter, type Filter } from '../client/filter';
+import { poll, type Pace } from '../client/poll';
 import { BatchedWait } from './batched-wait';
 import { gathered } from './gathered';
 import type { CreateObjectOptions, VirtualGuest } from './types';
@@ -170,38 +171,24 @@ export function createTemplate(spec: CreateInstanceSpec): GuestTemplate {
   return template;
 }
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
 /** What one read of a guest being waited on found: the wait's result, or the guest still busy. */
 type PollRead<R> = { done: R } | { pending: VirtualGuest; status: string };
 
 /**
- * The wait loop of one guest: `read` until it is done, reporting progress after each read that
- * is not; past `timeoutMs`, a `WaitTimeoutError` with the last status. Reads start `firstMs`
- * apart and the gap grows by `growth` up to `maxMs`, never sleeping past the deadline.
+ * The wait of one guest: `read` until it is done, reporting progress after each read that is
+ * not; past `timeoutMs`, a `WaitTimeoutError` with the last status.
  */
 async function pollGuest<R>(
   id: number,
   read: () => Promise<PollRead<R>>,
-  pace: {
-    timeoutMs: number;
-    firstMs: number;
-    growth: number;
-    maxMs: number;
-    onProgress?: WaitOptions['onProgress'];
-  },
+  pace: Pace & { timeoutMs: number; onProgress?: WaitOptions['onProgress'] },
 ): Promise<R> {
-  const started = Date.now();
-  let delay = pace.firstMs;
-  for (;;) {
-    const seen = await read();
-    if ('done' in seen) return seen.done;
-    const elapsed = Date.now() - started;
-    if (elapsed >= pace.timeoutMs) throw new WaitTimeoutError(id, seen.status, pace.timeoutMs);
-    pace.onProgress?.(seen.pending, elapsed);
-    await sleep(Math.min(delay, pace.timeoutMs - elapsed));
-    delay = Math.min(delay * pace.growth, pace.maxMs);
-  }
+  const { value } = await poll(read, (seen) => 'done' in seen, {
+    ...pace,
+    onPending: (seen, elapsed) => 'pending' in seen && pace.onProgress?.(seen.pending, elapsed),
+  });
+  if ('done' in value) return value.done;
+  throw new WaitTimeoutError(id, value.status, pace.timeoutMs);
 }
 
 /** Cloud compute instances: list, order, wait, edit, cancel. */
