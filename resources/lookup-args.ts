@@ -177,3 +177,21 @@ export function checkDateRange(failures: Failures, value: unknown, property: str
     failures.add(property, `${property}.start must not be after ${property}.end`);
   }
 }
+
+/** An object named by `id`, or by `hostname` and `domain` (one way, not both): `what` is "a guest's". */
+export function checkIdOrName(
+  failures: Failures,
+  a: { id?: unknown; hostname?: unknown; domain?: unknown },
+  what: string,
+): void {
+  const byName = a.hostname !== undefined || a.domain !== undefined;
+  if ((a.id !== undefined) === byName) {
+    failures.add('id', 'give either id, or hostname and domain');
+  } else if (a.id !== undefined) {
+    if (!/^[1-9][0-9]*$/.test(String(a.id)))
+      failures.add('id', `id must be ${what} numeric id, got ${JSON.stringify(a.id)}`);
+  } else {
+    failures.hostname('hostname', a.hostname, true);
+    failures.domain('domain', a.domain, true);
+  }
+}

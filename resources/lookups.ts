@@ -5,12 +5,14 @@ import {
   type Account,
   type Datacenter,
   type DnsZone,
+  type HardwareServer,
   type IpAddress,
   type Ticket,
   type VirtualGuest,
 } from '../provider/managers';
+import { SvcError } from '../provider/client/errors';
 import { programClient } from './connection';
-import { checkDateRange, checkFilter, checkMask, lookupArgs } from './lookup-args';
+import { checkDateRange, checkFilter, checkIdOrName, checkMask, lookupArgs } from './lookup-args';
 import { LIMITS } from '../provider/dynamic/validate';
 import { outputForm } from './output-form';
 
@@ -104,3 +106,71 @@ export async function getDatacenters(args: object = {}): Promise<Datacenter[]> {
   return new AccountManager(programClient()).getDatacenters();
 }
 export const getDatacentersOutput = outputForm(getDatacenters);
+
+/** What a hardware server lookup reads unless given a mask. */
+const HARDWARE_MASK =
+  'id,hostname,domain,fullyQualifiedDomainName,primaryIpAddress,primaryBackendIpAddress,' +
+  'processorPhysicalCoreAmount,memoryCapacity,datacenter.name,hardwareStatus.status';
+
+export interface GetHardwareServerArgs {
+  /** The server's id; or give `hostname` and `domain`. */
+  id?: number | string;
+  hostname?: string;
+  domain?: string;
+  mask?: string;
+}
+
+/**
+ * One hardware server of the account, by id or by hostname and domain; rejects naming the server
+ * when the account has none (or several) of that name.
+ */
+export async function getHardwareServer(args: GetHardwareServerArgs): Promise<HardwareServer> {
+  const a = lookupArgs<GetHardwareServerArgs>(
+    'getHardwareServer',
+    args,
+    ['id', 'hostname', 'domain', 'mask'],
+    (given, failures) => {
+      checkIdOrName(failures, given, "a server's");
+      checkMask(failures, given.mask);
+    },
+  );
+  const accounts = new AccountManager(programClient());
+  const mask = a.mask ?? HARDWARE_MASK;
+  if (a.id !== undefined) return accounts.getHardwareServer(Number(a.id), mask);
+  const name = `${a.hostname}.${a.domain}`;
+  const found = await accounts.getHardware(mask, {
+    hardware: { hostname: { operation: a.hostname }, domain: { operation: a.domain } },
+  });
+  if (found.length !== 1) {
+    throw new SvcError(
+      found.length === 0
+        ? `getHardwareServer: the account has no hardware server ${name}`
+        : `getHardwareServer: ${found.length} hardware servers are named ${name}: ${found.map((h) => h.id).join(', ')}; give the id of one`,
+    );
+  }
+  return found[0];
+}
+export const getHardwareServerOutput = outputForm(getHardwareServer);
+
+export interface GetHardwareServersArgs {
+  /** An object filter under `hardware`, e.g. `{ hardware: { datacenter: { name: { operation: 'dal10' } } } }`. */
+  filter?: Record<string, unknown>;
+  mask?: string;
+}
+
+/** The account's hardware servers (all, or those the filter keeps). */
+export async function getHardwareServers(
+  args: GetHardwareServersArgs = {},
+): Promise<HardwareServer[]> {
+  const { filter, mask } = lookupArgs<GetHardwareServersArgs>(
+    'getHardwareServers',
+    args,
+    ['filter', 'mask'],
+    (a, failures) => {
+      checkFilter(failures, a.filter, 'hardware');
+      checkMask(failures, a.mask);
+    },
+  );
+  return new AccountManager(programClient()).getHardware(mask ?? HARDWARE_MASK, filter);
+}
+export const getHardwareServersOutput = outputForm(getHardwareServers);

@@ -1,4 +1,4 @@
-import { lookupArgs } from './lookup-args';
+import { checkIdOrName, lookupArgs } from './lookup-args';
 import { SvcError } from '../provider/client/errors';
 import type { GuestInputs } from '../provider/dynamic/virtual-guest/inputs';
 import {
@@ -56,16 +56,7 @@ function checkArgs(args: unknown): GetVirtualGuestArgs {
     args,
     ['id', 'hostname', 'domain', 'mostRecent'],
     (a, failures) => {
-      const byName = a.hostname !== undefined || a.domain !== undefined;
-      if ((a.id !== undefined) === byName) {
-        failures.add('id', 'give either id, or hostname and domain');
-      } else if (a.id !== undefined) {
-        if (!/^[1-9][0-9]*$/.test(String(a.id)))
-          failures.add('id', `id must be a guest's numeric id, got ${JSON.stringify(a.id)}`);
-      } else {
-        failures.hostname('hostname', a.hostname, true);
-        failures.domain('domain', a.domain, true);
-      }
+      checkIdOrName(failures, a, "a guest's");
       if (a.mostRecent !== undefined) failures.boolean('mostRecent', a.mostRecent);
     },
   );

@@ -6,6 +6,8 @@ import {
   getDatacentersOutput,
   getDnsZone,
   getDnsZoneOutput,
+  getHardwareServer,
+  getHardwareServersOutput,
   getIpAddresses,
   getIpAddressesOutput,
   getTickets,
@@ -43,6 +45,19 @@ export const newestGuest = getVirtualGuestsOutput({
   const guest = await getVirtualGuest({ hostname, domain, mostRecent: true });
   return { fqdn: guest.fullyQualifiedDomainName, status: guest.status, sshKeyIds: guest.sshKeyIds };
 });
+
+// The account's hardware servers, and one of them by name with its datacenter.
+export const hardware = getHardwareServersOutput().apply((servers) =>
+  servers.map((server) => `${server.hostname}.${server.domain}`),
+);
+export const firstServerDatacenter = getHardwareServersOutput({ mask: 'id,hostname,domain' }).apply(
+  async (servers) => {
+    if (servers.length === 0) return null;
+    const { hostname, domain } = servers[0];
+    const server = await getHardwareServer({ hostname: String(hostname), domain: String(domain) });
+    return server.datacenter?.name ?? null;
+  },
+);
 
 // Promise forms: plain values to compute with before declaring anything.
 export const summary = (async () => {

@@ -13,8 +13,15 @@ export class AccountManager {
     return (await this.client.call('Account', 'getIpAddresses', { mask })) as IpAddress[];
   }
 
-  async getHardware(mask = 'id,hostname,domain,datacenter.name'): Promise<HardwareServer[]> {
-    return (await this.client.call('Account', 'getHardware', { mask })) as HardwareServer[];
+  /** The account's hardware servers, all or those an object filter under `hardware` keeps. */
+  async getHardware(
+    mask = 'id,hostname,domain,datacenter.name',
+    filter?: Record<string, unknown>,
+  ): Promise<HardwareServer[]> {
+    return (await this.client.call('Account', 'getHardware', {
+      mask,
+      ...(filter ? { filter } : {}),
+    })) as HardwareServer[];
   }
 
   async getHardwareServer(id: number, mask?: string): Promise<HardwareServer> {

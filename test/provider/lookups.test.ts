@@ -7,6 +7,9 @@ import {
   getDatacenters,
   getDnsZone,
   getDnsZoneOutput,
+  getHardwareServer,
+  getHardwareServerOutput,
+  getHardwareServers,
   getIpAddresses,
   getTickets,
   getVirtualGuests,
@@ -58,6 +61,34 @@ describe('lookups against the emulator', () => {
     assert.deepEqual(
       inRange.map((t) => Date.parse(t.createDate!)),
       [created[0]],
+    );
+  });
+  it("getHardwareServer(s) read the account's hardware, by id, by name or by filter", async () => {
+    const all = await getHardwareServers();
+    const seeded = emulator.objects(emulator.credentials.username).hardware ?? [];
+    assert.deepEqual(
+      all.map((h) => h.id).sort((x, y) => x - y),
+      seeded.map((h) => Number(h.id)).sort((x, y) => x - y),
+    );
+    const [first] = all;
+    assert.ok(first.hostname && first.domain && first.datacenter?.name);
+    const byName = await getHardwareServer({ hostname: first.hostname, domain: first.domain });
+    assert.equal(byName.id, first.id);
+    const byId = await new Promise((resolve) =>
+      getHardwareServerOutput({ id: pulumi.output(String(first.id)) }).apply(resolve),
+    );
+    assert.equal((byId as { hostname: string }).hostname, first.hostname);
+    const inDc = await getHardwareServers({
+      filter: { hardware: { datacenter: { name: { operation: first.datacenter!.name } } } },
+    });
+    assert.ok(inDc.length > 0 && inDc.every((h) => h.datacenter?.name === first.datacenter!.name));
+    await assert.rejects(
+      getHardwareServer({ hostname: 'nope', domain: 'example.com' }),
+      /getHardwareServer: the account has no hardware server nope\.example\.com/,
+    );
+    await assert.rejects(
+      getHardwareServer({ id: 'x1', domain: 'example.com' } as never),
+      /give either id, or hostname and domain/,
     );
   });
 });

@@ -30,5 +30,14 @@ it('account-lookups: up reads every lookup and writes nothing', async () => {
     null,
     'getVirtualGuest: the demo account has no guests',
   );
+  const servers = (f.emulator.objects(account.username).hardware ?? []) as {
+    hostname: string;
+    domain: string;
+  }[];
+  assert.deepEqual(
+    [...(outputs.hardware as string[])].sort(),
+    servers.map((h) => `${h.hostname}.${h.domain}`).sort(),
+  );
+  assert.match(String(outputs.firstServerDatacenter), /^[a-z]{3}\d{2}$/);
   assert.equal(writeCalls(f.emulator), 0, 'lookups only');
 });
