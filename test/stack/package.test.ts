@@ -103,6 +103,7 @@ describe('the package as a user installs it', () => {
     for (const needed of [
       'package.json',
       'README.md',
+      'LICENSE',
       'dist/resources/index.js',
       'dist/resources/index.d.ts',
       'dist/provider/dynamic/runtime.js',
