@@ -1,6 +1,6 @@
 /**
  * Shared benchmark helpers: timing with warm-ups and a median, MB/s, a plain-text table, and the
- * closing JSON line every benchmark prints (design.md: "its very last line one JSON object").
+ * closing JSON line every benchmark prints (its very last line is one JSON object).
  */
 
 export interface TimingOptions {

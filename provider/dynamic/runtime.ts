@@ -16,7 +16,7 @@ export { configure } from './connection';
 
 watchEngine();
 
-/** Every kind implements the whole lifecycle (design.md: every resource has read and update). */
+/** Every kind implements the whole lifecycle: every resource can be read back and updated. */
 type FullProvider = Required<
   Pick<pulumi.dynamic.ResourceProvider, 'check' | 'diff' | 'create' | 'read' | 'update' | 'delete'>
 >;

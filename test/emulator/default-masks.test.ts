@@ -1,7 +1,7 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- assertions walk loosely typed API results */
 /**
  * The default object masks of the reference Python client's managers (softlayer-python 6.2.9,
- * ../shared/reference/softlayer-python.md section 4), as that client sends them (type names in
+ * `SoftLayer/managers/*.py`), as that client sends them (type names in
  * this project's spelling), each sent to the emulator: every one is answered, with the modeled
  * properties filled in.
  */
