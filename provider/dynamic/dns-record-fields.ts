@@ -1,6 +1,6 @@
 import type * as pulumi from '@pulumi/pulumi';
 import { isIPv4, isIPv6 } from 'node:net';
-import { checkFields, kinds, withFieldDefaults, type Fields } from './fields';
+import { checkFields, kinds, withFieldDefaults, type Fields, type Bag } from './fields';
 import { rules } from './rules';
 import { isKnown, isUnknown } from './unknown';
 import { Failures, LIMITS } from './validate';
@@ -9,8 +9,6 @@ import { Failures, LIMITS } from './validate';
  * Every field of a DnsRecord, once (see fields.ts), and its `check`: type upper-cased, default
  * TTL, one failure per wrong field, before any call.
  */
-
-type Bag = Record<string, unknown>;
 
 export const RECORD_TYPES = ['A', 'AAAA', 'CNAME', 'MX', 'TXT', 'NS', 'PTR', 'SRV', 'SPF'] as const;
 const HOST =

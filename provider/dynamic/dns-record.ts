@@ -4,12 +4,10 @@ import { changedFields } from './checks';
 import { connect, freeWriteWindowMs, type Connection } from './connection';
 import { DNS_RECORD_FIELDS, checkDnsRecord } from './dns-record-fields';
 import { createOnce, writeIdempotent } from './exactly-once';
-import { fieldsChanging } from './fields';
+import { fieldsChanging, type Bag } from './fields';
 import { requireEngine } from './engine-watch';
 import { say } from './log';
 import { accountIdOf, requireOwner } from './owner';
-
-type Bag = Record<string, unknown>;
 
 /** Types, syntax and ranges, before any call: dns-record-fields.ts. */
 async function check(_olds: Bag, news: Bag): Promise<pulumi.dynamic.CheckResult> {

@@ -5,10 +5,8 @@ import { connect, freeWriteWindowMs, type Connection } from './connection';
 import { dnsRecordProvider } from './dns-record';
 import { DNS_ZONE_FIELDS } from './dns-zone-fields';
 import { createOnce, writeIdempotent } from './exactly-once';
-import { checkFields, fieldsChanging, withFieldDefaults } from './fields';
+import { checkFields, fieldsChanging, withFieldDefaults, type Bag } from './fields';
 import { say } from './log';
-
-type Bag = Record<string, unknown>;
 
 /**
  * `DnsZone`: a zone (`Svc_Dns_Domain`) with the records declared in `records`, which the zone

@@ -10,7 +10,8 @@ import type { Failures } from './validate';
  * (scripts/reference-tables.ts, which reads the JSDoc comments).
  */
 
-type Bag = Record<string, unknown>;
+/** A resource's properties as Pulumi hands them over (inputs, outputs, olds, news). */
+export type Bag = Record<string, unknown>;
 
 /** A field's value type: `name` is what the README shows, `T` is for TypeScript only. */
 export interface Kind<T> {

@@ -4,11 +4,9 @@ import { Failures, changedFields, isKnown, isUnknown } from './checks';
 import { connect, freeWriteWindowMs } from './connection';
 import { createOnce, writeIdempotent } from './exactly-once';
 import { say } from './log';
-import { checkFields, fieldsChanging, withFieldDefaults } from './fields';
+import { checkFields, fieldsChanging, withFieldDefaults, type Bag } from './fields';
 import { SSH_KEY_FIELDS } from './ssh-key-fields';
 import { fingerprintOf } from './ssh-key-format';
-
-type Bag = Record<string, unknown>;
 
 /**
  * `SshKey`: a public key on the account (`Svc_Security_Ssh_Key`). The API keeps one key per

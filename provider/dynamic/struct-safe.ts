@@ -1,6 +1,5 @@
 import type * as pulumi from '@pulumi/pulumi';
-
-type Bag = Record<string, unknown>;
+import type { Bag } from './fields';
 
 /** A deep copy without undefined values: the engine's protobuf Struct rejects them. */
 export function withoutUndefined<T>(value: T): T {

@@ -3,13 +3,11 @@ import type { TicketUpdateRecord } from '../managers';
 import { changedFields } from './checks';
 import { connect, freeWriteWindowMs } from './connection';
 import { createOnce } from './exactly-once';
-import { fieldsChanging } from './fields';
+import { fieldsChanging, type Bag } from './fields';
 import { requireEngine } from './engine-watch';
 import { say } from './log';
 import { accountIdOf, requireOwner } from './owner';
 import { TICKET_UPDATE_FIELDS, checkTicketUpdate } from './ticket-update-fields';
-
-type Bag = Record<string, unknown>;
 
 /** Types and ranges, before any call: ticket-update-fields.ts. */
 async function check(_olds: Bag, news: Bag): Promise<pulumi.dynamic.CheckResult> {

@@ -9,8 +9,7 @@ import { describeCost, type BilledCost } from './billing';
 import { ORDER_FIELDS, guestTemplate, type GuestInputs } from './inputs';
 import { observedInputs } from './observe';
 import { OWNED_TAG, creationToken, isOwned, providerTags } from './provenance';
-
-type Bag = Record<string, unknown>;
+import type { Bag } from '../fields';
 
 /** What the order fixes: a candidate that differs in any of these is not this resource's guest. */
 const ORDERED_FIELDS = ORDER_FIELDS.filter((field) => field !== 'adoptId');

@@ -29,8 +29,7 @@ import { computedOutputs, observedInputs } from './observe';
 import { billedPrice, priceOrder, type Price } from './pricing';
 import { creationToken } from './provenance';
 import { checkResize, reboots, resize } from './upgrade';
-
-type Bag = Record<string, unknown>;
+import type { Bag } from '../fields';
 
 const catalog = (c: Connection): Promise<Catalog> => catalogFrom(() => c.guests.getCreateOptions());
 
