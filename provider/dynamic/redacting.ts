@@ -1,5 +1,6 @@
+import type * as pulumi from '@pulumi/pulumi';
 import { scrub } from './log';
-import type { RuntimeProvider } from './struct-safe';
+import { around, type RuntimeProvider } from './runtime-provider';
 
 /**
  * Wraps a provider so that nothing it hands to the engine as text carries a credential: check
@@ -7,33 +8,23 @@ import type { RuntimeProvider } from './struct-safe';
  * any error it throws. The engine prints both, and keeps neither secret.
  */
 export function redacting(provider: RuntimeProvider): RuntimeProvider {
-  return {
-    check: async (olds, news) => {
-      const result = await guard(() => provider.check(olds, news));
-      return result.failures
-        ? {
-            ...result,
-            failures: result.failures.map((f) => ({
-              property: f.property,
-              reason: scrub(f.reason),
-            })),
-          }
-        : result;
-    },
-    diff: (id, olds, news) => guard(() => provider.diff(id, olds, news)),
-    create: (inputs) => guard(() => provider.create(inputs)),
-    read: (id, props) => guard(() => provider.read(id, props)),
-    update: (id, olds, news) => guard(() => provider.update(id, olds, news)),
-    delete: (id, props) => guard(() => provider.delete(id, props)),
-  };
+  return around(provider, async (method, call) => {
+    let result;
+    try {
+      result = await call();
+    } catch (err) {
+      throw scrubError(err);
+    }
+    return method === 'check' ? scrubFailures(result as pulumi.dynamic.CheckResult) : result;
+  });
 }
 
-async function guard<T>(call: () => Promise<T>): Promise<T> {
-  try {
-    return await call();
-  } catch (err) {
-    throw scrubError(err);
-  }
+function scrubFailures(result: pulumi.dynamic.CheckResult): pulumi.dynamic.CheckResult {
+  if (!result.failures) return result;
+  return {
+    ...result,
+    failures: result.failures.map((f) => ({ property: f.property, reason: scrub(f.reason) })),
+  };
 }
 
 /** The same error object with its message, stack, string fields and reasons redacted (class and id kept). */

@@ -2,7 +2,6 @@
  * What the serialized providers load by package name (`pulumi-svc/runtime`) in the provider
  * process. Keep these export names stable: states written by older versions call them.
  */
-import type * as pulumi from '@pulumi/pulumi';
 import { dnsRecordProvider } from './dns-record';
 import { dnsZoneProvider } from './dns-zone';
 import { watchEngine } from './engine-watch';
@@ -16,15 +15,11 @@ export { configure } from './connection';
 
 watchEngine();
 
-/** Every kind implements the whole lifecycle: every resource can be read back and updated. */
-type FullProvider = Required<
-  Pick<pulumi.dynamic.ResourceProvider, 'check' | 'diff' | 'create' | 'read' | 'update' | 'delete'>
->;
-
+/** Every kind, with the whole lifecycle (RuntimeProvider): each wrapper takes and gives one. */
 export const providers = {
   VirtualGuest: redacting(structSafe(virtualGuestProvider)),
   DnsRecord: redacting(structSafe(dnsRecordProvider)),
   TicketUpdate: redacting(structSafe(ticketUpdateProvider)),
   SshKey: redacting(structSafe(sshKeyProvider)),
   DnsZone: redacting(structSafe(dnsZoneProvider)),
-} satisfies Record<string, FullProvider>;
+};
