@@ -1,11 +1,10 @@
 import type * as pulumi from '@pulumi/pulumi';
 
-/**
- * The resource kinds are the providers the runtime registers (runtime.ts): a resource whose kind
- * the runtime lacks does not compile. (A type-only import: nothing of the runtime is loaded here.)
- */
+import type { ResourceKind } from '../kinds';
+
+/** (Type-only imports: nothing of the runtime or the registry is loaded in the program.) */
 type Runtime = typeof import('./runtime');
-export type ResourceKind = keyof Runtime['providers'];
+export type { ResourceKind };
 
 /**
  * The provider object Pulumi serializes into the state of every resource. It captures nothing but

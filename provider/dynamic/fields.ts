@@ -1,4 +1,5 @@
 import type * as pulumi from '@pulumi/pulumi';
+import { changedFields } from './checks';
 import type { Failures } from './validate';
 
 /**
@@ -259,4 +260,22 @@ export function readComputed(fields: Fields, api: unknown): Bag {
     if (found !== undefined && found !== UNSET) out[name] = found;
   }
   return out;
+}
+
+/**
+ * The fields among `names` whose new value is a change from the old one: different, not a form
+ * of the same value by the field's read-back rule (`UBUNTU_LATEST` for `UBUNTU_24_64`), and not
+ * a field the program now leaves to the API (`unsetFollowsApi`).
+ */
+export function changedBetween(
+  fields: Fields,
+  olds: Bag,
+  news: Bag,
+  names: readonly string[],
+): string[] {
+  return changedFields(olds, news, names).filter((name) => {
+    const read = fields[name]?.read;
+    if (read?.unsetFollowsApi && news[name] === undefined) return false;
+    return !read?.same?.(news[name], olds[name]);
+  });
 }

@@ -63,7 +63,10 @@ func bind(path string) (*schema.Package, error) {
 		return nil, err
 	}
 	if diags.HasErrors() {
-		return nil, fmt.Errorf("%s: %s", path, diags.Error())
+		for _, diag := range diags {
+			fmt.Fprintf(os.Stderr, "%s: %s: %s\n", path, diag.Summary, diag.Detail)
+		}
+		return nil, fmt.Errorf("%s: %d problems", path, len(diags))
 	}
 	return pkg, nil
 }

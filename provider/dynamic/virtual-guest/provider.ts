@@ -1,6 +1,6 @@
 import type * as pulumi from '@pulumi/pulumi';
 import { DETAIL_MASK, billingMode, isReady, guestStatus, type VirtualGuest } from '../../managers';
-import { Failures, changedFields, containsUnknown, isKnown } from '../checks';
+import { Failures, containsUnknown, isKnown } from '../checks';
 import { connect, outcomeWindowMs, type Connection } from '../connection';
 import { writeIdempotent } from '../exactly-once';
 import { say } from '../log';
@@ -29,7 +29,8 @@ import { computedOutputs, observedInputs } from './observe';
 import { billedPrice, priceOrder, type Price } from './pricing';
 import { creationToken } from './provenance';
 import { checkResize, reboots, resize } from './upgrade';
-import type { Bag } from '../fields';
+import { changedBetween, type Bag } from '../fields';
+import { GUEST_FIELDS } from './fields';
 
 const catalog = (c: Connection): Promise<Catalog> => catalogFrom(() => c.guests.getCreateOptions());
 
@@ -127,16 +128,16 @@ const costs = (price: Price) => ({
  */
 async function diff(id: string, olds: Bag, news: Bag): Promise<pulumi.dynamic.DiffResult> {
   const name = String(news.resourceName ?? id);
-  const replaces = changedFields(olds, news, REPLACE_FIELDS);
+  const replaces = changedBetween(GUEST_FIELDS, olds, news, REPLACE_FIELDS);
   if (replaces.length > 0) {
     announceReplace(name, replaces, olds, news as unknown as GuestInputs);
     return { changes: true, replaces, deleteBeforeReplace: false };
   }
-  const upgrades = changedFields(olds, news, UPGRADE_FIELDS);
+  const upgrades = changedBetween(GUEST_FIELDS, olds, news, UPGRADE_FIELDS);
   if (upgrades.length > 0) {
     announceUpgrade(name, upgrades, olds, news as unknown as GuestInputs, reboots(olds, news));
   }
-  const edits = changedFields(olds, news, [...EDIT_FIELDS, ...LOCAL_FIELDS]);
+  const edits = changedBetween(GUEST_FIELDS, olds, news, [...EDIT_FIELDS, ...LOCAL_FIELDS]);
   return edits.length + upgrades.length > 0
     ? { replaces: [], deleteBeforeReplace: false }
     : { changes: false };

@@ -1,0 +1,46 @@
+/**
+ * The one list of resource kinds. Each is registered once: its field table (inputs, outputs,
+ * checks, defaults, what a change does, where each field is read back) and its provider (the
+ * operations). Every front door is served from here: the dynamic resource classes' runtime
+ * (provider/dynamic/runtime.ts), the provider plugin and its schema (provider/plugin/), the
+ * README's reference tables.
+ */
+import { DNS_RECORD_FIELDS } from './dynamic/dns-record-fields';
+import { dnsRecordProvider } from './dynamic/dns-record';
+import { DNS_ZONE_FIELDS } from './dynamic/dns-zone-fields';
+import { dnsZoneProvider } from './dynamic/dns-zone';
+import type { Fields } from './dynamic/fields';
+import type { RuntimeProvider } from './dynamic/runtime-provider';
+import { SSH_KEY_FIELDS } from './dynamic/ssh-key-fields';
+import { sshKeyProvider } from './dynamic/ssh-key';
+import { TICKET_UPDATE_FIELDS } from './dynamic/ticket-update-fields';
+import { ticketUpdateProvider } from './dynamic/ticket-update';
+import { GUEST_FIELDS } from './dynamic/virtual-guest/fields';
+import { virtualGuestProvider } from './dynamic/virtual-guest/provider';
+
+export interface KindSpec {
+  fields: Fields;
+  provider: RuntimeProvider;
+}
+
+export const KINDS = {
+  VirtualGuest: { fields: GUEST_FIELDS, provider: virtualGuestProvider },
+  DnsRecord: { fields: DNS_RECORD_FIELDS, provider: dnsRecordProvider },
+  TicketUpdate: { fields: TICKET_UPDATE_FIELDS, provider: ticketUpdateProvider },
+  SshKey: { fields: SSH_KEY_FIELDS, provider: sshKeyProvider },
+  DnsZone: { fields: DNS_ZONE_FIELDS, provider: dnsZoneProvider },
+} satisfies Record<string, KindSpec>;
+
+export type ResourceKind = keyof typeof KINDS;
+
+/** The package of every type token (`svc:` in stack config, `svc:index:<Kind>` in the plugin). */
+export const PACKAGE = 'svc';
+
+/** A kind's type token in the plugin's schema: `svc:index:VirtualGuest`. */
+export const pluginToken = (kind: ResourceKind) => `${PACKAGE}:index:${kind}`;
+
+/** The kind of a plugin type token, if it is one of ours. */
+export function kindOfToken(token: string): ResourceKind | undefined {
+  const kind = token.startsWith(`${PACKAGE}:index:`) ? token.slice(PACKAGE.length + 7) : '';
+  return kind in KINDS ? (kind as ResourceKind) : undefined;
+}

@@ -1,0 +1,229 @@
+import * as grpc from '@grpc/grpc-js';
+import * as provrpc from '@pulumi/pulumi/proto/provider_grpc_pb';
+import * as provproto from '@pulumi/pulumi/proto/provider_pb';
+import * as plugproto from '@pulumi/pulumi/proto/plugin_pb';
+import * as statusproto from '@pulumi/pulumi/proto/status_pb';
+import { Any } from 'google-protobuf/google/protobuf/any_pb';
+import { Empty } from 'google-protobuf/google/protobuf/empty_pb';
+import { Struct } from 'google-protobuf/google/protobuf/struct_pb';
+import { packageVersion } from '../client/version';
+import { configure } from '../dynamic/connection';
+import { changedBetween, type Bag, type Field } from '../dynamic/fields';
+import { scrub } from '../dynamic/log';
+import { scrubError } from '../dynamic/redacting';
+import { structSafe } from '../dynamic/struct-safe';
+import { KINDS, kindOfToken, type ResourceKind } from '../kinds';
+import { asSecret, providerConfig, unwrapSecrets } from './config';
+import { withDeadline } from './deadline';
+import { internalInputs } from './identity';
+import schema from './schema.json';
+
+/**
+ * Pulumi's provider protocol served for every kind of the registry, with the same per-kind
+ * providers the dynamic resources use (their checks, exactly-once and ownership rules). What the
+ * protocol adds over a dynamic provider is done here: configuration (`svc:*` as provider config),
+ * detailed diffs, secrets, import (read by id alone), the engine's timeouts and invokes.
+ */
+
+type Call<Req> = grpc.ServerUnaryCall<Req, unknown>;
+type Done<Res> = grpc.sendUnaryData<Res>;
+
+const json = (struct: Struct | undefined): Bag =>
+  unwrapSecrets(struct?.toJavaScript() ?? {}) as Bag;
+
+/** The provider of a resource's URN (`urn:pulumi:stack::project::svc:index:Kind::name`). */
+function kindOf(urn: string): ResourceKind {
+  const token = urn.split('::')[2]?.split('$').pop() ?? '';
+  const kind = kindOfToken(token);
+  if (!kind) throw new Error(`${token}: not a resource type of this provider`);
+  return kind;
+}
+
+/** Outputs as the engine keeps them: fields the table marks secret wrapped as secrets. */
+function outputsOf(kind: ResourceKind, outs: Bag | undefined): Struct {
+  const fields = KINDS[kind].fields as Record<string, Field>;
+  const marked = Object.fromEntries(
+    Object.entries(outs ?? {}).map(([k, v]) => [k, fields[k]?.secret ? asSecret(v) : v]),
+  );
+  return Struct.fromJavaScript(marked as Record<string, never>);
+}
+
+/** An error the engine prints; one with an id is "created but failed to initialize": kept. */
+function grpcError(err: unknown): grpc.ServiceError {
+  const scrubbed = scrubError(err) as Error & { id?: string; properties?: Bag; reasons?: string[] };
+  const metadata = new grpc.Metadata();
+  if (scrubbed.id) {
+    const detail = new provproto.ErrorResourceInitFailed();
+    detail.setId(scrubbed.id);
+    detail.setProperties(
+      Struct.fromJavaScript((scrubbed.properties ?? {}) as Record<string, never>),
+    );
+    detail.setReasonsList(scrubbed.reasons ?? [scrubbed.message]);
+    const details = new Any();
+    details.pack(detail.serializeBinary(), 'pulumirpc.ErrorResourceInitFailed');
+    const status = new statusproto.Status();
+    status.setCode(grpc.status.UNKNOWN);
+    status.setMessage(scrubbed.message);
+    status.addDetails(details);
+    metadata.add('grpc-status-details-bin', Buffer.from(status.serializeBinary()));
+  }
+  return Object.assign(new Error(scrub(scrubbed.message ?? String(err))), {
+    code: grpc.status.UNKNOWN,
+    details: scrub(scrubbed.message ?? String(err)),
+    metadata,
+  }) as grpc.ServiceError;
+}
+
+/** Runs a handler, answering its result or its error. */
+function serve<Req, Res>(handler: (request: Req) => Promise<Res>) {
+  return (call: Call<Req>, done: Done<Res>) => {
+    handler(call.request).then(
+      (response) => done(null, response),
+      (err: unknown) => done(grpcError(err)),
+    );
+  };
+}
+
+const providerOf = (kind: ResourceKind) => structSafe(KINDS[kind].provider);
+
+/** The input fields of a kind whose values differ (what the engine shows as the diff). */
+function detailedDiff(kind: ResourceKind, olds: Bag, news: Bag, replaces: string[]) {
+  const inputs = Object.entries(KINDS[kind].fields as Record<string, Field>)
+    .filter(([, field]) => field.input && !field.internal)
+    .map(([name]) => name);
+  return changedBetween(KINDS[kind].fields, olds, news, inputs).map((name) => {
+    const diff = new provproto.PropertyDiff();
+    const replace = replaces.includes(name);
+    const kindOfChange =
+      olds[name] === undefined
+        ? replace
+          ? provproto.PropertyDiff.Kind.ADD_REPLACE
+          : provproto.PropertyDiff.Kind.ADD
+        : news[name] === undefined
+          ? replace
+            ? provproto.PropertyDiff.Kind.DELETE_REPLACE
+            : provproto.PropertyDiff.Kind.DELETE
+          : replace
+            ? provproto.PropertyDiff.Kind.UPDATE_REPLACE
+            : provproto.PropertyDiff.Kind.UPDATE;
+    diff.setKind(kindOfChange);
+    diff.setInputdiff(true);
+    return [name, diff] as const;
+  });
+}
+
+export const service: provrpc.IResourceProviderServer = {
+  getPluginInfo: serve(async () => new plugproto.PluginInfo().setVersion(packageVersion())),
+
+  getSchema: serve(async () => new provproto.GetSchemaResponse().setSchema(JSON.stringify(schema))),
+
+  checkConfig: serve(async (req: provproto.CheckRequest) =>
+    new provproto.CheckResponse().setInputs(req.getNews()),
+  ),
+
+  diffConfig: serve(async () =>
+    new provproto.DiffResponse().setChanges(provproto.DiffResponse.DiffChanges.DIFF_NONE),
+  ),
+
+  configure: serve(async (req: provproto.ConfigureRequest) => {
+    await configure({ config: providerConfig(req.getArgs()?.toJavaScript() ?? {}) });
+    return new provproto.ConfigureResponse()
+      .setAcceptsecrets(true)
+      .setSupportspreview(true)
+      .setAcceptresources(false);
+  }),
+
+  check: serve(async (req: provproto.CheckRequest) => {
+    const urn = req.getUrn();
+    const kind = kindOf(urn);
+    const olds = json(req.getOlds());
+    const news = { ...json(req.getNews()), ...internalInputs(kind, urn) };
+    const result = await providerOf(kind).check(olds, news);
+    const response = new provproto.CheckResponse();
+    response.setInputs(Struct.fromJavaScript((result.inputs ?? news) as Record<string, never>));
+    for (const failure of result.failures ?? []) {
+      const item = new provproto.CheckFailure();
+      item.setProperty(failure.property);
+      item.setReason(scrub(failure.reason));
+      response.addFailures(item);
+    }
+    return response;
+  }),
+
+  diff: serve(async (req: provproto.DiffRequest) => {
+    const kind = kindOf(req.getUrn());
+    const olds = { ...json(req.getOlds()), ...json(req.getOldInputs()) };
+    const news = json(req.getNews());
+    const result = await providerOf(kind).diff(req.getId(), olds, news);
+    const replaces = result.replaces ?? [];
+    const changed = detailedDiff(kind, olds, news, replaces);
+    const response = new provproto.DiffResponse();
+    const changes = result.changes ?? changed.length > 0;
+    response.setChanges(
+      changes
+        ? provproto.DiffResponse.DiffChanges.DIFF_SOME
+        : provproto.DiffResponse.DiffChanges.DIFF_NONE,
+    );
+    response.setReplacesList(replaces);
+    response.setDeletebeforereplace(result.deleteBeforeReplace ?? false);
+    response.setDiffsList(changed.map(([name]) => name));
+    for (const [name, diff] of changed) response.getDetaileddiffMap().set(name, diff);
+    response.setHasdetaileddiff(true);
+    return response;
+  }),
+
+  create: serve(async (req: provproto.CreateRequest) => {
+    const kind = kindOf(req.getUrn());
+    const inputs = json(req.getProperties());
+    if (req.getPreview()) {
+      return new provproto.CreateResponse().setProperties(outputsOf(kind, inputs));
+    }
+    const result = await withDeadline(req.getTimeout(), inputs, (bounded) =>
+      providerOf(kind).create(bounded),
+    );
+    return new provproto.CreateResponse()
+      .setId(result.id)
+      .setProperties(outputsOf(kind, result.outs));
+  }),
+
+  read: serve(async (req: provproto.ReadRequest) => {
+    const kind = kindOf(req.getUrn());
+    const props = json(req.getProperties());
+    // An import sends the id alone; the resource's own inputs (its name) come from the URN.
+    const known = Object.keys(props).length > 0 ? props : {};
+    const result = await providerOf(kind).read(req.getId(), known);
+    const response = new provproto.ReadResponse();
+    if (!result.id) return response; // gone: the engine drops it from the state
+    const inputs = { ...internalInputs(kind, req.getUrn()), ...(result.inputs ?? {}) };
+    return response
+      .setId(result.id)
+      .setProperties(outputsOf(kind, result.props))
+      .setInputs(Struct.fromJavaScript(inputs as Record<string, never>));
+  }),
+
+  update: serve(async (req: provproto.UpdateRequest) => {
+    const kind = kindOf(req.getUrn());
+    const olds = { ...json(req.getOlds()), ...json(req.getOldInputs()) };
+    const news = json(req.getNews());
+    if (req.getPreview()) {
+      return new provproto.UpdateResponse().setProperties(outputsOf(kind, { ...olds, ...news }));
+    }
+    const result = await withDeadline(req.getTimeout(), news, (bounded) =>
+      providerOf(kind).update(req.getId(), olds, bounded),
+    );
+    return new provproto.UpdateResponse().setProperties(outputsOf(kind, result.outs));
+  }),
+
+  delete: serve(async (req: provproto.DeleteRequest) => {
+    const kind = kindOf(req.getUrn());
+    const props = { ...json(req.getProperties()), ...json(req.getOldInputs()) };
+    await providerOf(kind).delete(req.getId(), props);
+    return new Empty();
+  }),
+
+  invoke: serve(async (req: provproto.InvokeRequest) => {
+    throw new Error(`${req.getTok()}: not a function of this provider yet`);
+  }),
+
+  cancel: serve(async () => new Empty()),
+} as unknown as provrpc.IResourceProviderServer;

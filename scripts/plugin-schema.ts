@@ -1,0 +1,125 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Field, Fields } from '../provider/dynamic/fields';
+import { KINDS, PACKAGE, pluginToken, type ResourceKind } from '../provider/kinds';
+import { CONFIG_KEYS } from '../provider/plugin/config';
+import { fieldDocs } from './field-docs';
+
+/**
+ * The provider plugin's Pulumi package schema, from the kind registry's field tables (each field's
+ * description from its entry's JSDoc comment, as in the README's tables):
+ * `node --import tsx scripts/plugin-schema.ts` rewrites provider/plugin/schema.json, which the
+ * plugin serves and the SDKs are generated from; test/scripts/plugin-schema.test.ts keeps the two
+ * the same.
+ */
+
+export const SCHEMA_FILE = join(__dirname, '..', 'provider', 'plugin', 'schema.json');
+
+type Spec = Record<string, unknown>;
+
+/** Object types fields refer to by kind name: a zone's record has DnsRecord's record fields. */
+const ZONE_RECORD_FIELDS = ['host', 'type', 'data', 'ttl', 'mxPriority'] as const;
+const OBJECT_TYPES: Record<
+  string,
+  { token: string; kind: ResourceKind; fields: readonly string[] }
+> = {
+  record: { token: `${PACKAGE}:index:ZoneRecord`, kind: 'DnsRecord', fields: ZONE_RECORD_FIELDS },
+};
+
+/** A field's schema type from its kind name (`integer`, `string[]`, `string \| null`, `id`). */
+function typeOf(name: string): Spec {
+  const plain = name.replace(/ \\\| null$/, '');
+  if (plain.endsWith('[]')) return { type: 'array', items: typeOf(plain.slice(0, -2)) };
+  if (OBJECT_TYPES[plain]) return { $ref: `#/types/${OBJECT_TYPES[plain].token}` };
+  return { type: plain === 'id' ? 'string' : plain };
+}
+
+function objectTypes(docs: ReadonlyMap<string, ReadonlyMap<string, string>>): Spec {
+  return Object.fromEntries(
+    Object.values(OBJECT_TYPES).map(({ token, kind, fields }) => {
+      const table = KINDS[kind].fields as Record<string, Field>;
+      return [
+        token,
+        {
+          type: 'object',
+          properties: Object.fromEntries(
+            fields.map((name) => [name, property(table[name], docs.get(kind)?.get(name))]),
+          ),
+          required: fields.filter((name) => table[name].input === 'required'),
+        },
+      ];
+    }),
+  );
+}
+
+function property(field: Field, description: string | undefined): Spec {
+  return {
+    ...typeOf((field.arg ?? field.type).name),
+    ...(description ? { description } : {}),
+    ...(field.secret ? { secret: true } : {}),
+    // A schema default is a constant: a boolean, number or string.
+    ...(['boolean', 'number', 'string'].includes(typeof field.default)
+      ? { default: field.default }
+      : {}),
+  };
+}
+
+const isArg = (field: Field) => field.input !== undefined && !field.internal;
+const always = (field: Field) =>
+  field.input === 'required' ||
+  field.default !== undefined ||
+  field.defaultFrom !== undefined ||
+  (field.output === true && !field.input && !field.type.name.endsWith('| null'));
+
+function resource(fields: Fields, docs: ReadonlyMap<string, string>, description: string): Spec {
+  const entries = Object.entries(fields) as [string, Field][];
+  const spec = (keep: (field: Field) => boolean) =>
+    Object.fromEntries(
+      entries.filter(([, f]) => keep(f)).map(([name, f]) => [name, property(f, docs.get(name))]),
+    );
+  return {
+    description,
+    inputProperties: spec(isArg),
+    requiredInputs: entries.filter(([, f]) => isArg(f) && f.input === 'required').map(([n]) => n),
+    properties: spec((f) => isArg(f) || f.output === true),
+    required: entries.filter(([, f]) => (isArg(f) || f.output) && always(f)).map(([n]) => n),
+  };
+}
+
+const CONFIG = Object.fromEntries(
+  CONFIG_KEYS.map(({ key, description, secret, type }) => [
+    key,
+    { type, description, ...(secret ? { secret: true } : {}) },
+  ]),
+);
+
+export function pluginSchema(): Spec {
+  const docs = fieldDocs();
+  const kinds = Object.keys(KINDS) as ResourceKind[];
+  return {
+    name: PACKAGE,
+    displayName: 'Svc',
+    version: '0.1.0',
+    description: 'Svc infrastructure (virtual guests, SSH keys, DNS, ticket updates) for Pulumi.',
+    keywords: ['pulumi', 'svc', 'category/infrastructure'],
+    license: 'MIT',
+    config: { variables: CONFIG },
+    types: objectTypes(docs),
+    provider: { description: 'The Svc provider.', inputProperties: CONFIG },
+    resources: Object.fromEntries(
+      kinds.map((kind) => [
+        pluginToken(kind),
+        resource(KINDS[kind].fields, docs.get(kind) ?? new Map(), `A Svc ${kind}.`),
+      ]),
+    ),
+    language: {
+      nodejs: { packageName: '@pulumi-svc/svc', dependencies: { '@pulumi/pulumi': '^3.248.0' } },
+      python: { packageName: 'pulumi_svc', requires: { pulumi: '>=3.248.0,<4.0.0' } },
+      go: { importBasePath: 'github.com/pulumi-svc/pulumi-svc/sdk/go/svc' },
+    },
+  };
+}
+
+if (require.main === module) {
+  writeFileSync(SCHEMA_FILE, `${JSON.stringify(pluginSchema(), null, 2)}\n`);
+}

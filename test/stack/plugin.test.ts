@@ -1,0 +1,182 @@
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { after, describe, it } from 'node:test';
+import { VirtualGuestManager, type VirtualGuest } from '../../provider/managers';
+import { PACKAGE_ROOT } from '../../scripts/pulumi-cli';
+import { cliFixture, hasTag, writeCalls, type CliFixture } from './cli';
+
+/** Where a project names the plugin: the launcher folder the package ships. */
+const PLUGIN_DIR = path.join(PACKAGE_ROOT, 'provider', 'plugin', 'bin');
+
+/** A YAML program using the plugin: `resources` is the YAML of its resources section. */
+function yamlProject(resources: string, outputs = ''): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-yaml-'));
+  fs.writeFileSync(
+    path.join(dir, 'Pulumi.yaml'),
+    [
+      'name: yaml-plugin',
+      'runtime: yaml',
+      'plugins:',
+      '  providers:',
+      '    - name: svc',
+      `      path: ${PLUGIN_DIR}`,
+      'resources:',
+      resources,
+      outputs ? `outputs:\n${outputs}` : '',
+    ].join('\n'),
+  );
+  return dir;
+}
+
+const guest = (name: string, cpus: number, options = '') => `  ${name}:
+    type: svc:index:VirtualGuest
+    properties:
+      domain: plugin.example.com
+      datacenter: dal10
+      startCpus: ${cpus}
+      maxMemory: 1024
+      operatingSystemReferenceCode: UBUNTU_LATEST
+      tags: [plugin]
+${options}`;
+
+// The same kinds served as a real provider plugin (`pulumi-resource-svc`, from the field tables'
+// schema) to a YAML program through the CLI: what works in every Pulumi language, import and
+// customTimeouts included, with the same exactly-once and ownership rules.
+describe('the provider plugin through the Pulumi CLI (YAML)', { concurrency: true }, () => {
+  const fixtures: CliFixture[] = [];
+  const dirs: string[] = [];
+  after(async () => {
+    await Promise.all(fixtures.map((f) => f.close()));
+    for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
+  });
+  const fixture = async (program: string, provisioningDelayMs?: number) => {
+    dirs.push(program);
+    const f = await cliFixture({ program, inPlace: true, provisioningDelayMs });
+    fixtures.push(f);
+    return f;
+  };
+  const plugin = (f: CliFixture) => f.guests(hasTag('plugin'));
+
+  it('up, a no-op up, an in-place upgrade previewed as an update, and destroy; no code in the state', async () => {
+    const dir = yamlProject(
+      `${guest('web', 1)}
+  a:
+    type: svc:index:DnsRecord
+    properties:
+      zoneName: example.com
+      host: plugin-web
+      type: A
+      data: \${web.primaryIpAddress}`,
+      '  ip: ${web.primaryIpAddress}\n  id: ${web.guestId}',
+    );
+    const f = await fixture(dir);
+    await f.stack.up();
+    const [created] = await plugin(f);
+    assert.equal((await f.stack.outputs()).ip, created.primaryIpAddress);
+    assert.deepEqual(await f.stateIds('VirtualGuest'), [String(created.id)]);
+    const exported = JSON.stringify(await f.stack.resources());
+    assert.doesNotMatch(exported, /__provider|require\(|function\s*\(/, 'no code in the state');
+
+    await f.stack.preview(['--expect-no-changes']);
+    await f.stack.up(['--expect-no-changes']);
+
+    fs.writeFileSync(
+      path.join(dir, 'Pulumi.yaml'),
+      fs
+        .readFileSync(path.join(dir, 'Pulumi.yaml'), 'utf8')
+        .replace('startCpus: 1', 'startCpus: 2'),
+    );
+    const preview = JSON.parse((await f.stack.preview(['--json'])).stdout) as {
+      steps: { op: string; urn: string; detailedDiff?: Record<string, unknown> }[];
+    };
+    const web = preview.steps.find((s) => s.urn.endsWith('::web'))!;
+    assert.equal(web.op, 'update', 'a size change is an upgrade in place');
+    assert.deepEqual(Object.keys(web.detailedDiff ?? {}), ['startCpus']);
+    await f.stack.up();
+    const [upgraded] = await plugin(f);
+    assert.equal(upgraded.id, created.id, 'the same guest');
+    assert.equal(upgraded.startCpus ?? upgraded.maxCpu, 2);
+    assert.equal(writeCalls(f.emulator, 'Virtual_Guest.createObject'), 1, 'one order only');
+
+    await f.stack.destroy();
+    assert.deepEqual(await plugin(f), []);
+  });
+
+  it('pulumi import takes a guest ordered out of band by id alone; declaring it is then a no-op', async () => {
+    const dir = yamlProject(guest('other', 1));
+    const f = await fixture(dir);
+    const ordered = await new VirtualGuestManager(f.client).createFromTemplate({
+      hostname: 'imported',
+      domain: 'plugin.example.com',
+      startCpus: 1,
+      maxMemory: 1024,
+      hourlyBillingFlag: true,
+      localDiskFlag: true,
+      operatingSystemReferenceCode: 'UBUNTU_LATEST',
+      datacenter: { name: 'dal10' },
+    });
+    await f.stack.run([
+      'import',
+      'svc:index:VirtualGuest',
+      'imported',
+      String(ordered.id),
+      '--yes',
+      '--protect=false',
+    ]);
+    const state = (await f.stack.resources()).find((r) => r.urn.endsWith('::imported'))!;
+    assert.equal(state.id, String(ordered.id));
+    assert.equal(state.inputs?.startCpus, 1, 'inputs read from the API');
+    assert.equal(state.inputs?.hostname, 'imported');
+
+    fs.writeFileSync(
+      path.join(dir, 'Pulumi.yaml'),
+      `${fs.readFileSync(path.join(dir, 'Pulumi.yaml'), 'utf8')}
+  imported:
+    type: svc:index:VirtualGuest
+    properties:
+      hostname: imported
+      domain: plugin.example.com
+      datacenter: dal10
+      startCpus: 1
+      maxMemory: 1024
+      operatingSystemReferenceCode: UBUNTU_LATEST
+`,
+    );
+    // The program now declares what was imported: nothing to change on it.
+    await f.stack.preview(['--expect-no-changes', '--target', state.urn]);
+    await f.stack.destroy();
+    assert.equal(
+      await new VirtualGuestManager(f.client).findInstance(ordered.id, 'id'),
+      undefined,
+      'once imported it is owned: destroy cancels it',
+    );
+  });
+
+  it('customTimeouts: a create past its deadline fails with the id kept; the next up orders nothing', async () => {
+    const dir = yamlProject(
+      guest('slow', 1, '    options:\n      customTimeouts:\n        create: 5s\n'),
+    );
+    const f = await fixture(dir, 20_000);
+    const started = Date.now();
+    await assert.rejects(f.stack.up(), /slow/);
+    assert.ok(Date.now() - started < 40_000, 'the deadline ended the create');
+    const [ordered] = (await plugin(f)) as VirtualGuest[];
+    assert.deepEqual(await f.stateIds('VirtualGuest'), [String(ordered.id)], 'the id is kept');
+    await f.stack.up();
+    assert.equal(writeCalls(f.emulator, 'Virtual_Guest.createObject'), 1, 'no second order');
+    assert.deepEqual(
+      (await plugin(f)).map((g) => g.id),
+      [ordered.id],
+    );
+    await f.stack.destroy();
+  });
+
+  it('bad input is refused naming the field before anything is ordered', async () => {
+    const dir = yamlProject(guest('bad', 1).replace('startCpus: 1', 'startCpus: two'));
+    const f = await fixture(dir);
+    await assert.rejects(f.stack.up(), /startCpus/);
+    assert.equal(writeCalls(f.emulator), 0, 'nothing written');
+  });
+});
