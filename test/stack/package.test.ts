@@ -110,6 +110,9 @@ describe('the package as a user installs it', () => {
       'dist/provider/client/index.js',
       'dist/commands/cli.js',
       'dist/emulator/cli.js',
+      'dist/provider/plugin/main.js',
+      'dist/provider/plugin/schema.json',
+      'provider/plugin/bin/pulumi-resource-svc',
     ]) {
       assert.ok(files.includes(needed), `${needed} is packed`);
     }
@@ -118,7 +121,9 @@ describe('the package as a user installs it', () => {
         /^dist\/(test|bench|scripts|examples)\//.test(file) || // tests, benchmarks, repo tooling
         /(^|\/)node_modules\//.test(file) || // other packages' sources
         (/\.ts$/.test(file) && !/\.d\.ts$/.test(file)) || // sources
-        !/^(dist\/|package\.json$|README\.md$|LICENSE)/.test(file),
+        !/^(dist\/|package\.json$|README\.md$|LICENSE$|provider\/plugin\/bin\/pulumi-resource-svc$)/.test(
+          file,
+        ),
     );
     assert.deepEqual(unwanted, []);
     assert.ok(
@@ -191,6 +196,43 @@ describe('the package as a user installs it', () => {
       path.join(project, 'tsconfig.check.json'),
     ]);
     fs.rmSync(checked, { recursive: true });
+  });
+
+  it('the installed provider plugin runs a YAML program, named by its folder in Pulumi.yaml', async () => {
+    const installed = path.join(project, 'node_modules', 'pulumi-svc', 'provider', 'plugin', 'bin');
+    fs.accessSync(path.join(installed, 'pulumi-resource-svc'), fs.constants.X_OK);
+    const yaml = path.join(work, 'yaml');
+    fs.mkdirSync(yaml);
+    fs.writeFileSync(
+      path.join(yaml, 'Pulumi.yaml'),
+      [
+        'name: installed-yaml',
+        'runtime: yaml',
+        'plugins:',
+        '  providers:',
+        '    - name: svc',
+        `      path: ${installed}`,
+        'resources:',
+        '  web:',
+        '    type: svc:index:VirtualGuest',
+        '    properties:',
+        '      domain: installed.example.com',
+        '      datacenter: dal10',
+        '      startCpus: 1',
+        '      maxMemory: 1024',
+        '      operatingSystemReferenceCode: UBUNTU_LATEST',
+        '      tags: [yaml]',
+      ].join('\n'),
+    );
+    const y = await cliFixture({ program: yaml, inPlace: true });
+    try {
+      await y.stack.up();
+      assert.equal((await y.guests(hasTag('yaml'))).length, 1);
+      await y.stack.destroy();
+      assert.deepEqual(await y.guests(hasTag('yaml')), []);
+    } finally {
+      await y.close();
+    }
   });
 
   it('a two-guest program: up, preview, billing, audit and destroy from the installed package', async () => {
