@@ -211,7 +211,8 @@ describe('the package as a user installs it', () => {
         'plugins:',
         '  providers:',
         '    - name: svc',
-        `      path: ${installed}`,
+        // Relative to the project, as the README shows it.
+        `      path: ${path.relative(yaml, installed)}`,
         'resources:',
         '  web:',
         '    type: svc:index:VirtualGuest',
