@@ -4,5 +4,4 @@ export * from './dns-zone';
 export * from './ssh-key';
 export * from './ticket-update';
 export * from './lookups';
-export * from './virtual-guest-lookup';
 export { ValidationError } from '../provider/dynamic/validate';

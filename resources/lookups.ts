@@ -1,176 +1,66 @@
-import {
-  AccountManager,
-  DnsManager,
-  TicketManager,
-  type Account,
-  type Datacenter,
-  type DnsZone,
-  type HardwareServer,
-  type IpAddress,
-  type Ticket,
-  type VirtualGuest,
-} from '../provider/managers';
-import { SvcError } from '../provider/client/errors';
+import type { Client } from '../provider/client';
+import * as lookups from '../provider/lookups';
 import { programClient } from './connection';
-import { checkDateRange, checkFilter, checkIdOrName, checkMask, lookupArgs } from './lookup-args';
-import { LIMITS } from '../provider/dynamic/validate';
 import { outputForm } from './output-form';
 
 /**
- * Data sources. Dynamic providers have no Invoke, so these are plain functions that call the API
- * from the program (during preview too), each with a Promise form and an Output form.
+ * Data sources. Dynamic providers have no Invoke, so in a program these are plain functions that
+ * call the API from the program process (during preview too), each with a Promise form and an
+ * Output form. Their arguments are checked first: wrong ones reject with a `ValidationError`
+ * naming each, before any call. (The provider plugin serves the same lookups as invokes.)
  */
+const inProgram =
+  <P extends unknown[], R>(lookup: (client: Client, ...args: P) => Promise<R>) =>
+  async (...args: P): Promise<R> =>
+    // async: a refused configuration (a plain-text key) rejects, as every lookup's errors do
+    lookup(programClient(), ...args);
 
-export interface GetDnsZoneArgs {
-  name: string;
-}
+export type {
+  GetAccountArgs,
+  GetDnsZoneArgs,
+  GetHardwareServerArgs,
+  GetHardwareServersArgs,
+  GetTicketsArgs,
+  GetVirtualGuestArgs,
+  GetVirtualGuestsArgs,
+  VirtualGuestResult,
+} from '../provider/lookups';
 
-/**
- * The zone with its records; rejects with `DNSZoneNotFound` when the account has no such zone.
- * Every lookup checks its arguments first and rejects with a `ValidationError` naming each wrong
- * one, before any call.
- */
-export async function getDnsZone(args: GetDnsZoneArgs): Promise<DnsZone> {
-  const { name } = lookupArgs<GetDnsZoneArgs>('getDnsZone', args, ['name'], (a, failures) =>
-    failures.domain('name', a.name, true),
-  );
-  return new DnsManager(programClient()).getZoneByName(name);
-}
+/** The zone with its records; rejects with `DNSZoneNotFound` when the account has no such zone. */
+export const getDnsZone = inProgram(lookups.getDnsZone);
 export const getDnsZoneOutput = outputForm(getDnsZone);
 
-export interface GetAccountArgs {
-  mask?: string;
-}
-
-export async function getAccount(args: GetAccountArgs = {}): Promise<Account> {
-  const { mask } = lookupArgs<GetAccountArgs>('getAccount', args, ['mask'], (a, failures) =>
-    checkMask(failures, a.mask),
-  );
-  return new AccountManager(programClient()).getAccount(mask ?? 'id,companyName,email,country');
-}
+/** The account (its company name, email and country unless `mask` says otherwise). */
+export const getAccount = inProgram(lookups.getAccount);
 export const getAccountOutput = outputForm(getAccount);
 
-export interface GetVirtualGuestsArgs {
-  /** An object filter under `virtualGuests`, e.g. `{ virtualGuests: { domain: { operation: 'example.com' } } }`. */
-  filter?: Record<string, unknown>;
-  mask?: string;
-  /** At most this many guests (1 to 10,000). */
-  limit?: number;
-}
-
-export async function getVirtualGuests(args: GetVirtualGuestsArgs = {}): Promise<VirtualGuest[]> {
-  const { filter, mask, limit } = lookupArgs<GetVirtualGuestsArgs>(
-    'getVirtualGuests',
-    args,
-    ['filter', 'mask', 'limit'],
-    (a, failures) => {
-      checkFilter(failures, a.filter, 'virtualGuests');
-      checkMask(failures, a.mask);
-      failures.integer('limit', a.limit, { min: 1, max: LIMITS.lookupLimit });
-    },
-  );
-  const result = await programClient().call('Account', 'getVirtualGuests', {
-    mask: mask ?? 'id,hostname,domain,fullyQualifiedDomainName,primaryIpAddress,datacenter.name',
-    ...(filter ? { filter } : {}),
-    ...(limit ? { limit } : {}),
-  });
-  return [...(result as VirtualGuest[])];
-}
+/** The account's guests, all or those an object filter under `virtualGuests` keeps. */
+export const getVirtualGuests = inProgram(lookups.getVirtualGuests);
 export const getVirtualGuestsOutput = outputForm(getVirtualGuests);
 
-export interface GetTicketsArgs {
-  createdBetween?: { start: string | Date; end: string | Date };
-}
-
-export async function getTickets(args: GetTicketsArgs = {}): Promise<Ticket[]> {
-  const { createdBetween: range } = lookupArgs<GetTicketsArgs>(
-    'getTickets',
-    args,
-    ['createdBetween'],
-    (a, failures) => checkDateRange(failures, a.createdBetween, 'createdBetween'),
-  );
-  return new TicketManager(programClient()).listTickets(
-    range ? { createdBetween: { start: new Date(range.start), end: new Date(range.end) } } : {},
-  );
-}
+/** The account's tickets, all or those created in a date range. */
+export const getTickets = inProgram(lookups.getTickets);
 export const getTicketsOutput = outputForm(getTickets);
 
-export async function getIpAddresses(args: object = {}): Promise<IpAddress[]> {
-  lookupArgs('getIpAddresses', args, []);
-  return new AccountManager(programClient()).getIpAddresses();
-}
+/** The account's IP addresses. */
+export const getIpAddresses = inProgram(lookups.getIpAddresses);
 export const getIpAddressesOutput = outputForm(getIpAddresses);
 
-export async function getDatacenters(args: object = {}): Promise<Datacenter[]> {
-  lookupArgs('getDatacenters', args, []);
-  return new AccountManager(programClient()).getDatacenters();
-}
+/** The datacenters. */
+export const getDatacenters = inProgram(lookups.getDatacenters);
 export const getDatacentersOutput = outputForm(getDatacenters);
 
-/** What a hardware server lookup reads unless given a mask. */
-const HARDWARE_MASK =
-  'id,hostname,domain,fullyQualifiedDomainName,primaryIpAddress,primaryBackendIpAddress,' +
-  'processorPhysicalCoreAmount,memoryCapacity,datacenter.name,hardwareStatus.status';
-
-export interface GetHardwareServerArgs {
-  /** The server's id; or give `hostname` and `domain`. */
-  id?: number | string;
-  hostname?: string;
-  domain?: string;
-  mask?: string;
-}
-
-/**
- * One hardware server of the account, by id or by hostname and domain; rejects naming the server
- * when the account has none (or several) of that name.
- */
-export async function getHardwareServer(args: GetHardwareServerArgs): Promise<HardwareServer> {
-  const a = lookupArgs<GetHardwareServerArgs>(
-    'getHardwareServer',
-    args,
-    ['id', 'hostname', 'domain', 'mask'],
-    (given, failures) => {
-      checkIdOrName(failures, given, "a server's");
-      checkMask(failures, given.mask);
-    },
-  );
-  const accounts = new AccountManager(programClient());
-  const mask = a.mask ?? HARDWARE_MASK;
-  if (a.id !== undefined) return accounts.getHardwareServer(Number(a.id), mask);
-  const name = `${a.hostname}.${a.domain}`;
-  const found = await accounts.getHardware(mask, {
-    hardware: { hostname: { operation: a.hostname }, domain: { operation: a.domain } },
-  });
-  if (found.length !== 1) {
-    throw new SvcError(
-      found.length === 0
-        ? `getHardwareServer: the account has no hardware server ${name}`
-        : `getHardwareServer: ${found.length} hardware servers are named ${name}: ${found.map((h) => h.id).join(', ')}; give the id of one`,
-    );
-  }
-  return found[0];
-}
+/** One hardware server, by id or by hostname and domain. */
+export const getHardwareServer = inProgram(lookups.getHardwareServer);
 export const getHardwareServerOutput = outputForm(getHardwareServer);
 
-export interface GetHardwareServersArgs {
-  /** An object filter under `hardware`, e.g. `{ hardware: { datacenter: { name: { operation: 'dal10' } } } }`. */
-  filter?: Record<string, unknown>;
-  mask?: string;
-}
-
-/** The account's hardware servers (all, or those the filter keeps). */
-export async function getHardwareServers(
-  args: GetHardwareServersArgs = {},
-): Promise<HardwareServer[]> {
-  const { filter, mask } = lookupArgs<GetHardwareServersArgs>(
-    'getHardwareServers',
-    args,
-    ['filter', 'mask'],
-    (a, failures) => {
-      checkFilter(failures, a.filter, 'hardware');
-      checkMask(failures, a.mask);
-    },
-  );
-  return new AccountManager(programClient()).getHardware(mask ?? HARDWARE_MASK, filter);
-}
+/** The account's hardware servers, all or those an object filter under `hardware` keeps. */
+export const getHardwareServers = inProgram(lookups.getHardwareServers);
 export const getHardwareServersOutput = outputForm(getHardwareServers);
+
+/**
+ * One guest of the account, by id or by hostname and domain, with the fields a `VirtualGuest`
+ * resource outputs (costs from its billing item, as the resource does).
+ */
+export const getVirtualGuest = inProgram(lookups.getVirtualGuest);
+export const getVirtualGuestOutput = outputForm(getVirtualGuest);

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { Field, Fields } from '../provider/dynamic/fields';
 import { KINDS, PACKAGE, pluginToken, type ResourceKind } from '../provider/kinds';
 import { CONFIG_KEYS } from '../provider/plugin/config';
+import { FUNCTIONS } from '../provider/plugin/functions';
 import { fieldDocs } from './field-docs';
 
 /**
@@ -110,6 +111,16 @@ export function pluginSchema(): Spec {
       kinds.map((kind) => [
         pluginToken(kind),
         resource(KINDS[kind].fields, docs.get(kind) ?? new Map(), `A Svc ${kind}.`),
+      ]),
+    ),
+    functions: Object.fromEntries(
+      Object.entries(FUNCTIONS).map(([name, fn]) => [
+        `${PACKAGE}:index:${name}`,
+        {
+          description: fn.description,
+          inputs: { properties: fn.inputs, ...(fn.required ? { required: fn.required } : {}) },
+          outputs: { properties: fn.outputs },
+        },
       ]),
     ),
     language: {

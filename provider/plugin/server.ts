@@ -7,7 +7,7 @@ import { Any } from 'google-protobuf/google/protobuf/any_pb';
 import { Empty } from 'google-protobuf/google/protobuf/empty_pb';
 import { Struct } from 'google-protobuf/google/protobuf/struct_pb';
 import { packageVersion } from '../client/version';
-import { configure } from '../dynamic/connection';
+import { configure, connect } from '../dynamic/connection';
 import { changedBetween, type Bag, type Field } from '../dynamic/fields';
 import { scrub } from '../dynamic/log';
 import { scrubError } from '../dynamic/redacting';
@@ -15,6 +15,7 @@ import { structSafe } from '../dynamic/struct-safe';
 import { KINDS, kindOfToken, type ResourceKind } from '../kinds';
 import { asSecret, providerConfig, unwrapSecrets } from './config';
 import { withDeadline } from './deadline';
+import { FUNCTIONS } from './functions';
 import { internalInputs } from './identity';
 import schema from './schema.json';
 
@@ -222,7 +223,16 @@ export const service: provrpc.IResourceProviderServer = {
   }),
 
   invoke: serve(async (req: provproto.InvokeRequest) => {
-    throw new Error(`${req.getTok()}: not a function of this provider yet`);
+    const name = req.getTok().replace(/^svc:index:/, '');
+    const fn = Object.hasOwn(FUNCTIONS, name) ? FUNCTIONS[name] : undefined;
+    if (!fn) throw new Error(`${req.getTok()}: not a function of this provider`);
+    // As JSON: dates become their ISO text, undefined goes (a protobuf Struct takes neither).
+    const answer: unknown = JSON.parse(
+      JSON.stringify(await fn.answer(connect().client, json(req.getArgs()))),
+    );
+    return new provproto.InvokeResponse().setReturn(
+      Struct.fromJavaScript(answer as Record<string, never>),
+    );
   }),
 
   cancel: serve(async () => new Empty()),

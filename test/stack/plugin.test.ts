@@ -69,12 +69,40 @@ describe('the provider plugin through the Pulumi CLI (YAML)', { concurrency: tru
       host: plugin-web
       type: A
       data: \${web.primaryIpAddress}`,
-      '  ip: ${web.primaryIpAddress}\n  id: ${web.guestId}',
+      [
+        '  ip: ${web.primaryIpAddress}',
+        '  id: ${web.guestId}',
+        '  company:',
+        '    fn::invoke:',
+        '      function: svc:index:getAccount',
+        '      arguments: {}',
+        '      return: companyName',
+        '  zoneRecords:',
+        '    fn::invoke:',
+        '      function: svc:index:getDnsZone',
+        '      arguments:',
+        '        name: example.com',
+        '      return: resourceRecords',
+      ].join('\n'),
     );
     const f = await fixture(dir);
     await f.stack.up();
     const [created] = await plugin(f);
-    assert.equal((await f.stack.outputs()).ip, created.primaryIpAddress);
+    const outputs = await f.stack.outputs();
+    assert.equal(outputs.ip, created.primaryIpAddress);
+    assert.equal(outputs.company, f.emulator.accounts.demo.companyName, 'fn::invoke of a lookup');
+    // Invokes run as the program is evaluated, before this stack's record exists.
+    const seeded = (await f.client.call('Dns_Domain', 'getByDomainName', {
+      args: ['example.com'],
+      mask: 'id,resourceRecords.host',
+    })) as { resourceRecords: { host: string }[] }[];
+    assert.deepEqual(
+      (outputs.zoneRecords as { host: string }[]).map((r) => r.host).sort(),
+      seeded[0].resourceRecords
+        .map((r) => r.host)
+        .filter((host) => host !== 'plugin-web')
+        .sort(),
+    );
     assert.deepEqual(await f.stateIds('VirtualGuest'), [String(created.id)]);
     const exported = JSON.stringify(await f.stack.resources());
     assert.doesNotMatch(exported, /__provider|require\(|function\s*\(/, 'no code in the state');

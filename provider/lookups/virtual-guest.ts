@@ -1,15 +1,14 @@
-import { checkIdOrName, lookupArgs } from './lookup-args';
-import { SvcError } from '../provider/client/errors';
-import type { GuestInputs } from '../provider/dynamic/virtual-guest/inputs';
+import { checkIdOrName, lookupArgs } from './args';
+import { SvcError } from '../client/errors';
+import type { GuestInputs } from '../dynamic/virtual-guest/inputs';
 import {
   computedOutputs,
   observedInputs,
   type GuestOutputs,
-} from '../provider/dynamic/virtual-guest/observe';
-import { billedPrice, priceOrder } from '../provider/dynamic/virtual-guest/pricing';
-import { DETAIL_MASK, VirtualGuestManager, type VirtualGuest } from '../provider/managers';
-import { programClient } from './connection';
-import { outputForm } from './output-form';
+} from '../dynamic/virtual-guest/observe';
+import { billedPrice, priceOrder } from '../dynamic/virtual-guest/pricing';
+import { DETAIL_MASK, VirtualGuestManager, type VirtualGuest } from '../managers';
+import type { Client } from '../client';
 
 export interface GetVirtualGuestArgs {
   /** The guest's id; or give `hostname` and `domain`. */
@@ -93,9 +92,12 @@ function inputsOf(guest: VirtualGuest): Omit<VirtualGuestResult, keyof GuestOutp
  * One guest of the account, by id or by hostname and domain, with the fields a `VirtualGuest`
  * resource outputs (costs from its billing item, as the resource does).
  */
-export async function getVirtualGuest(input: GetVirtualGuestArgs): Promise<VirtualGuestResult> {
+export async function getVirtualGuest(
+  client: Client,
+  input: GetVirtualGuestArgs,
+): Promise<VirtualGuestResult> {
   const args = checkArgs(input);
-  const manager = new VirtualGuestManager(programClient());
+  const manager = new VirtualGuestManager(client);
   let guest: VirtualGuest;
   if (args.id !== undefined) {
     const found = await manager.findInstance(Number(args.id), MASK);
@@ -110,4 +112,3 @@ export async function getVirtualGuest(input: GetVirtualGuestArgs): Promise<Virtu
   const price = billedPrice(guest) ?? (await priceOrder(manager, inputs));
   return { ...inputs, ...computedOutputs(guest, price) };
 }
-export const getVirtualGuestOutput = outputForm(getVirtualGuest);

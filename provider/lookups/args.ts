@@ -1,4 +1,4 @@
-import { isUnknown } from '../provider/dynamic/unknown';
+import { isUnknown } from '../dynamic/unknown';
 import {
   Failures,
   LIMITS,
@@ -6,7 +6,7 @@ import {
   badCharacter,
   describeValue,
   isPlainObject,
-} from '../provider/dynamic/validate';
+} from '../dynamic/validate';
 
 /**
  * Argument checks of the lookups: each lookup validates its arguments before any call and throws
