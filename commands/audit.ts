@@ -3,6 +3,7 @@ import { tagNames } from '../provider/managers';
 import { TOKEN_TAG_PREFIX } from '../provider/dynamic/virtual-guest/inputs';
 import { readMask } from '../provider/dynamic/fields';
 import { GUEST_FIELDS } from '../provider/dynamic/virtual-guest/fields';
+import { kindOf } from '../provider/tokens';
 import { observedInputs } from '../provider/dynamic/virtual-guest/observe';
 import { billedPrice } from '../provider/dynamic/virtual-guest/pricing';
 import { OWNED_TAG } from '../provider/dynamic/virtual-guest/provenance';
@@ -18,7 +19,6 @@ import type { StateResource } from './pulumi';
  * - drift: guests whose size, names or tags differ from what their state recorded.
  */
 
-export const GUEST_TYPE = 'pulumi-nodejs:dynamic/svc:VirtualGuest';
 /** The fields a state records that the account can change behind Pulumi's back. */
 const DRIFT_FIELDS = ['hostname', 'domain', 'startCpus', 'maxMemory', 'tags'] as const;
 
@@ -82,7 +82,7 @@ export function audit(states: StackState[], guests: VirtualGuest[]): AuditReport
   const drift: Drift[] = [];
   for (const { stack, resources } of states) {
     for (const resource of resources) {
-      if (resource.type !== GUEST_TYPE || !resource.id) continue;
+      if (kindOf(resource.type) !== 'VirtualGuest' || !resource.id) continue;
       owned.add(resource.id);
       const guest = live.get(resource.id);
       if (!guest) {

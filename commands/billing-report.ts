@@ -1,4 +1,5 @@
 import { billingMode } from '../provider/managers';
+import { kindOf } from '../provider/tokens';
 
 /**
  * One billing-affecting change in a preview: a guest bought, replaced, upgraded or cancelled, or
@@ -32,8 +33,6 @@ export interface PreviewStep {
 export interface PreviewJson {
   steps?: PreviewStep[];
 }
-
-const GUEST_TYPE = 'pulumi-nodejs:dynamic/svc:VirtualGuest';
 
 /** The size of a guest: an update of these is an upgrade order, billed differently. */
 const SIZE_FIELDS = ['startCpus', 'maxMemory', 'networkSpeed', 'disks'];
@@ -70,7 +69,8 @@ function change(
 
 /** The billing change a preview step announces, if it is one. */
 export function billingChange(step: PreviewStep): BillingChange | undefined {
-  if ((step.newState ?? step.oldState)?.type !== GUEST_TYPE) return undefined;
+  // A guest of either front door: the dynamic classes or the provider plugin.
+  if (kindOf((step.newState ?? step.oldState)?.type ?? '') !== 'VirtualGuest') return undefined;
   const name = step.urn.split('::').pop() ?? step.urn;
   const olds = step.oldState?.outputs;
   const news = step.newState?.inputs;

@@ -17,6 +17,7 @@ import { TICKET_UPDATE_FIELDS } from './dynamic/ticket-update-fields';
 import { ticketUpdateProvider } from './dynamic/ticket-update';
 import { GUEST_FIELDS } from './dynamic/virtual-guest/fields';
 import { virtualGuestProvider } from './dynamic/virtual-guest/provider';
+import { kindOf, pluginToken } from './tokens';
 
 export interface KindSpec {
   fields: Fields;
@@ -33,14 +34,10 @@ export const KINDS = {
 
 export type ResourceKind = keyof typeof KINDS;
 
-/** The package of every type token (`svc:` in stack config, `svc:index:<Kind>` in the plugin). */
-export const PACKAGE = 'svc';
-
-/** A kind's type token in the plugin's schema: `svc:index:VirtualGuest`. */
-export const pluginToken = (kind: ResourceKind) => `${PACKAGE}:index:${kind}`;
+export { PACKAGE, pluginToken } from './tokens';
 
 /** The kind of a plugin type token, if it is one of ours. */
 export function kindOfToken(token: string): ResourceKind | undefined {
-  const kind = token.startsWith(`${PACKAGE}:index:`) ? token.slice(PACKAGE.length + 7) : '';
-  return kind in KINDS ? (kind as ResourceKind) : undefined;
+  const kind = token.startsWith(pluginToken('')) ? kindOf(token) : undefined;
+  return kind !== undefined && kind in KINDS ? (kind as ResourceKind) : undefined;
 }

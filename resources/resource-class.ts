@@ -2,6 +2,7 @@ import * as pulumi from '@pulumi/pulumi';
 import { delegatingProvider, type ResourceKind } from '../provider/dynamic/delegate';
 import { outputNames, type ArgsOf, type Fields, type OutputsOf } from '../provider/dynamic/fields';
 import { reapRunOnExit } from '../provider/dynamic/pulumi-run';
+import { PACKAGE } from '../provider/tokens';
 import { computed } from './computed';
 import { assertApiKeyIsSecret } from './secret-config';
 
@@ -51,7 +52,7 @@ export function resourceClass<F extends Fields>(
         // Every output must be a key of the props to become an Output property, given or not.
         { ...computed(outputs), ...args, ...options.extraProps?.(name, opts) },
         opts,
-        'svc',
+        PACKAGE,
         kind,
       );
     }

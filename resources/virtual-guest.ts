@@ -1,9 +1,10 @@
 import * as pulumi from '@pulumi/pulumi';
 import type { ArgsOf } from '../provider/dynamic/fields';
 import { GUEST_FIELDS } from '../provider/dynamic/virtual-guest/fields';
+import { dynamicToken } from '../provider/tokens';
 import { resourceClass, type ResourceClass } from './resource-class';
 
-const TYPE = 'pulumi-nodejs:dynamic/svc:VirtualGuest';
+const TYPE = dynamicToken('VirtualGuest');
 
 /**
  * `<organization>/<URN>` of the resource, the seed of its creation token. Computed from the

@@ -106,3 +106,14 @@ it('a create that takes over an existing guest is an adopt row at that guest’s
   assert.equal(totalDelta(changes), 0.049, 'only the new order changes the bill');
   assert.equal(totalMonthlyDelta(changes), 35.77);
 });
+
+it('guests of the provider plugin (svc:index:VirtualGuest) are billed like the dynamic ones', () => {
+  const changes = [
+    step('create', 'yaml-web', undefined, cost(0.049), undefined, 'svc:index:VirtualGuest'),
+    step('create', 'rec', undefined, {}, undefined, 'svc:index:DnsRecord'),
+  ].flatMap((s) => billingChange(s) ?? []);
+  assert.deepEqual(
+    changes.map((c) => [c.op, c.name, c.newHourly]),
+    [['create', 'yaml-web', 0.049]],
+  );
+});
