@@ -27,9 +27,9 @@ export interface KindSpec {
 export const KINDS = {
   VirtualGuest: { fields: GUEST_FIELDS, provider: virtualGuestProvider },
   DnsRecord: { fields: DNS_RECORD_FIELDS, provider: dnsRecordProvider },
-  TicketUpdate: { fields: TICKET_UPDATE_FIELDS, provider: ticketUpdateProvider },
-  SshKey: { fields: SSH_KEY_FIELDS, provider: sshKeyProvider },
   DnsZone: { fields: DNS_ZONE_FIELDS, provider: dnsZoneProvider },
+  SshKey: { fields: SSH_KEY_FIELDS, provider: sshKeyProvider },
+  TicketUpdate: { fields: TICKET_UPDATE_FIELDS, provider: ticketUpdateProvider },
 } satisfies Record<string, KindSpec>;
 
 export type ResourceKind = keyof typeof KINDS;

@@ -25,11 +25,6 @@ export type ResourceClass<F extends Fields> = new (
 // A program killed with its CLI takes the run's language host and provider processes along.
 reapRunOnExit();
 
-const tables = new Map<ResourceKind, Fields>();
-
-/** The field table of every resource class made so far, by kind (for the README's reference). */
-export const resourceTables = (): ReadonlyMap<ResourceKind, Fields> => tables;
-
 /**
  * The class of resource `kind` (type `svc:<kind>`) from its field table: its arguments and output
  * properties are the table's, its provider the delegating one (delegate.ts).
@@ -39,7 +34,6 @@ export function resourceClass<F extends Fields>(
   fields: F,
   options: ResourceClassOptions = {},
 ): ResourceClass<F> {
-  tables.set(kind, fields);
   const provider = delegatingProvider(kind);
   const outputs = outputNames(fields);
   class SvcResource extends pulumi.dynamic.Resource {

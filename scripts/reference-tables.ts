@@ -1,6 +1,5 @@
 import type { Field, Fields } from '../provider/dynamic/fields';
-import '../resources';
-import { resourceTables } from '../resources/resource-class';
+import { KINDS } from '../provider/kinds';
 import { fieldDocs } from './field-docs';
 
 /**
@@ -85,7 +84,9 @@ function table(kind: string, fields: Fields, docs?: ReadonlyMap<string, string>)
 /** What README.md holds between the markers. */
 export function referenceTables(): string {
   const docs = fieldDocs();
-  const tables = [...resourceTables()].map(([kind, fields]) => table(kind, fields, docs.get(kind)));
+  const tables = Object.entries(KINDS).map(([kind, { fields }]) =>
+    table(kind, fields, docs.get(kind)),
+  );
   return `${START_MARKER}\n\n${tables.join('\n\n')}\n\n${END_MARKER}`;
 }
 
