@@ -82,7 +82,7 @@ export function spawnPulumi(args: string[], options: RunOptions): PulumiProcess 
     env: {
       ...process.env,
       ...options.env,
-      PATH: `${bin}${path.delimiter}${process.env.PATH ?? ''}`,
+      PATH: `${bin}${path.delimiter}${options.env?.PATH ?? process.env.PATH ?? ''}`,
     },
   });
   running.add(child);

@@ -23,8 +23,15 @@ export function scrub(text: string): string {
   return redact(text, secrets);
 }
 
+/** Where lines go: stdout, which reaches the CLI from a dynamic provider; the plugin sets its own. */
+let sink: (line: string) => void = (line) => console.log(line);
+
+export function setLineSink(write: (line: string) => void): void {
+  sink = write;
+}
+
 export function say(line: string): void {
-  console.log(`[svc] ${scrub(line)}`);
+  sink(`[svc] ${scrub(line)}`);
 }
 
 export function sayOnce(line: string): void {

@@ -6,7 +6,10 @@
  */
 import * as grpc from '@grpc/grpc-js';
 import * as provrpc from '@pulumi/pulumi/proto/provider_grpc_pb';
+import * as enginerpc from '@pulumi/pulumi/proto/engine_grpc_pb';
+import * as engineproto from '@pulumi/pulumi/proto/engine_pb';
 import { engineAlive } from '../dynamic/engine-watch';
+import { setLineSink } from '../dynamic/log';
 import { service } from './server';
 
 const ENGINE_CHECK_MS = 2_000;
@@ -17,6 +20,14 @@ async function main(args: string[]): Promise<void> {
     setInterval(() => {
       void engineAlive(engine).then((alive) => alive || process.exit(1));
     }, ENGINE_CHECK_MS).unref();
+    // A plugin's own output is not shown to the person running Pulumi; the engine's log is.
+    const client = new enginerpc.EngineClient(engine, grpc.credentials.createInsecure());
+    setLineSink((line) =>
+      client.log(
+        new engineproto.LogRequest().setSeverity(engineproto.LogSeverity.INFO).setMessage(line),
+        () => undefined,
+      ),
+    );
   }
   const server = new grpc.Server({ 'grpc.max_receive_message_length': 400 * 1024 * 1024 });
   server.addService(provrpc.ResourceProviderService, service);

@@ -33,6 +33,8 @@ export interface CliFixtureOptions {
   backendUrl?: string;
   /** Let ts-node type-check the program, as Pulumi does by default (off: `npm test` runs tsc on them). */
   typeCheck?: boolean;
+  /** More environment for the CLI and what it starts (a PATH given here comes after the CLI's). */
+  env?: Record<string, string>;
 }
 
 export interface PulumiChanges {
@@ -89,6 +91,7 @@ export async function cliFixture(options: CliFixtureOptions): Promise<CliFixture
     env: {
       SVC_FIXTURE: marker,
       ...(options.typeCheck ? {} : { PULUMI_NODEJS_TRANSPILE_ONLY: 'true' }),
+      ...options.env,
     },
     onOutput: (text) => (output += text),
   });

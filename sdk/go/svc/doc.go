@@ -1,0 +1,2 @@
+// Svc infrastructure (virtual guests, SSH keys, DNS, ticket updates) for Pulumi.
+package svc

@@ -1,0 +1,48 @@
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { after, it } from 'node:test';
+import { promisify } from 'node:util';
+import { PACKAGE_ROOT } from '../../scripts/pulumi-cli';
+
+const run = promisify(execFile);
+
+/** Every file under `dir`, relative to it, with its content. */
+function tree(dir: string): Map<string, string> {
+  const files = new Map<string, string>();
+  for (const entry of fs.readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const file = path.join(entry.parentPath, entry.name);
+    files.set(path.relative(dir, file), fs.readFileSync(file, 'utf8'));
+  }
+  return files;
+}
+
+const out = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-sdk-'));
+after(() => fs.rmSync(out, { recursive: true, force: true }));
+
+it("the committed SDKs (sdk/) are what Pulumi's code generators make of the plugin's schema", async () => {
+  await run(
+    path.join(PACKAGE_ROOT, 'scripts', 'gen-sdk', 'run'),
+    [path.join(PACKAGE_ROOT, 'provider', 'plugin', 'schema.json'), out],
+    { timeout: 15 * 60_000 },
+  );
+  for (const language of ['nodejs', 'python', 'go']) {
+    const generated = tree(path.join(out, language));
+    const committed = tree(path.join(PACKAGE_ROOT, 'sdk', language));
+    assert.deepEqual(
+      [...committed.keys()].sort(),
+      [...generated.keys()].sort(),
+      `sdk/${language}: run scripts/gen-sdk/run provider/plugin/schema.json sdk`,
+    );
+    for (const [file, text] of generated) {
+      assert.equal(
+        committed.get(file),
+        text,
+        `sdk/${language}/${file} differs from the generator's`,
+      );
+    }
+  }
+});
