@@ -157,7 +157,8 @@ export const service: provrpc.IResourceProviderServer = {
     const news = json(req.getNews());
     const result = await providerOf(kind).diff(req.getId(), olds, news);
     const replaces = result.replaces ?? [];
-    const changed = detailedDiff(kind, olds, news, replaces);
+    // A provider that says "no changes" has none to detail (internal inputs may still differ).
+    const changed = result.changes === false ? [] : detailedDiff(kind, olds, news, replaces);
     const response = new provproto.DiffResponse();
     const changes = result.changes ?? changed.length > 0;
     response.setChanges(
