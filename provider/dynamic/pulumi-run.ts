@@ -66,15 +66,21 @@ export function reapRun(engine: string): void {
   }
 }
 
-/** Field 22 of /proc/<pid>/stat (after the command name): when the process started. */
-const stat = (pid: number): { ppid: number; started: string } | undefined => {
+/** From /proc/<pid>/stat (after the command name): its state, parent and start time. */
+const stat = (pid: number): { state: string; ppid: number; started: string } | undefined => {
   try {
     const text = fs.readFileSync(`/proc/${pid}/stat`, 'latin1');
     const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-    return { ppid: Number(fields[1]), started: fields[19] };
+    return { state: fields[0], ppid: Number(fields[1]), started: fields[19] };
   } catch {
     return undefined;
   }
+};
+
+/** Gone, or a zombie its parent has not reaped yet (a killed CLI is one for a moment). */
+const ended = (proc: { pid: number; started: string }) => {
+  const now = stat(proc.pid);
+  return !now || now.started !== proc.started || now.state === 'Z';
 };
 
 /** The nearest ancestor that is the Pulumi CLI (`pulumi`), with its start time. */
@@ -102,6 +108,6 @@ export function reapRunOnExit(env: NodeJS.ProcessEnv = process.env): void {
   if (!cli) return;
   watching = true;
   process.once('exit', () => {
-    if (stat(cli.pid)?.started !== cli.started) reapRun(engine);
+    if (ended(cli)) reapRun(engine);
   });
 }
