@@ -11,7 +11,7 @@ import { configure, connect } from '../dynamic/connection';
 import { changedBetween, type Bag, type Field } from '../dynamic/fields';
 import { scrub } from '../dynamic/log';
 import { scrubError } from '../dynamic/redacting';
-import { structSafe } from '../dynamic/struct-safe';
+import { providers } from '../dynamic/runtime';
 import { KINDS, kindOfToken, type ResourceKind } from '../kinds';
 import { asSecret, providerConfig, unwrapSecrets } from './config';
 import { withDeadline } from './deadline';
@@ -85,7 +85,8 @@ function serve<Req, Res>(handler: (request: Req) => Promise<Res>) {
   };
 }
 
-const providerOf = (kind: ResourceKind) => structSafe(KINDS[kind].provider);
+/** The runtime's provider of a kind: the dynamic resources' own, redacted and encodable. */
+const providerOf = (kind: ResourceKind) => providers[kind];
 
 /** The input fields of a kind whose values differ (what the engine shows as the diff). */
 function detailedDiff(kind: ResourceKind, olds: Bag, news: Bag, replaces: string[]) {
