@@ -47,8 +47,14 @@ export async function earlierAttempt(
   name: string,
   token: string,
   inputs: GuestInputs,
+  listing: 'gathered' | 'now' = 'gathered',
 ): Promise<EarlierAttempt> {
-  const tagged = await c.guests.listTagged(token, DETAIL_MASK);
+  // Creates run in parallel and share one listing (gathered); checks run one after the other, so
+  // a check asks at once rather than wait for others that will not come.
+  const tagged =
+    listing === 'gathered'
+      ? await c.guests.listTagged(token, DETAIL_MASK)
+      : await c.guests.listInstances({ tags: [token], mask: DETAIL_MASK });
   const owned = tagged.filter(isOwned);
   const candidates = tagged.filter((guest) => !isOwned(guest));
   if (candidates.length > 1) {
