@@ -15,7 +15,8 @@ import { hardware } from './hardware/handlers';
 import { location } from './location/handlers';
 import { network } from './network/handlers';
 import { productOrder } from './product-order/handlers';
-import type { ApiService, MethodDef, ServiceFolders } from './service';
+import { productPackage } from './product-package/handlers';
+import type { ApiService, MethodDef, OrderOwner, ServiceFolders } from './service';
 import { sshKey } from './ssh-key/handlers';
 import { ticket } from './ticket/handlers';
 import { virtualGuest } from './virtual-guest/handlers';
@@ -28,6 +29,7 @@ export const SERVICES: ServiceFolders = {
   location,
   network,
   productOrder,
+  productPackage,
   sshKey,
   ticket,
   virtualGuest,
@@ -50,6 +52,13 @@ export const TABLES = Object.assign(
   {},
   ...Object.values(SERVICES).map((folder: Folder) => folder.tables),
 ) as Record<TableName, TableSpec> satisfies TableSpecs;
+
+/** The order containers of every folder, by complexType (Product_Order dispatches on them). */
+export const ORDER_OWNERS: ReadonlyMap<string, OrderOwner> = new Map(
+  Object.values(SERVICES).flatMap((folder: Folder) =>
+    Object.entries(('orders' in folder && folder.orders) || {}),
+  ),
+);
 
 const API_SERVICES = new Map<string, ApiService>(
   Object.values(SERVICES).flatMap((folder: Folder) => Object.entries(folder.services)),

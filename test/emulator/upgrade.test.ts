@@ -187,9 +187,14 @@ describe('guest upgrades: getUpgradeItemPrices, Product_Order.verifyOrder and pl
     );
     await assert.rejects(
       h.demo.call('Product_Order', 'verifyOrder', {
-        args: [{ ...order(id, [{ id: core.id }]), complexType: 'Svc_Container_Product_Order' }],
+        args: [
+          {
+            ...order(id, [{ id: core.id }]),
+            complexType: 'Svc_Container_Product_Order_Network_Vlan',
+          },
+        ],
       }),
-      /upgrade orders only/,
+      /Orders of Svc_Container_Product_Order_Network_Vlan are not modeled by this emulator/,
     );
     const gap = await priceFor(h.demo, id, 'guest_disk2', 100);
     await assert.rejects(

@@ -5,7 +5,8 @@
  */
 import { datacenterById, money, monthlyFromHourly } from '../../catalog';
 import { formatApiDate } from '../../dates';
-import { defineType, definePlainType, sameAccount, type ViewContext } from '../../schema';
+import { defineType, sameAccount, type ViewContext } from '../../schema';
+import { GUEST_PACKAGE } from '../product-package/model';
 import { guestPrices, sized, type GuestRec } from '../virtual-guest/model';
 import { endOfBillingMonth, type BillingItemRec } from './model';
 
@@ -15,13 +16,6 @@ export type BillingItemView = BillingItemRec & { parentId?: number };
 const CHILD_BASE = 330_000_000;
 const ORDER_ITEM_BASE = 310_000_000;
 const ORDER_BASE = 320_000_000;
-const PUBLIC_CLOUD_SERVER = {
-  id: 835,
-  keyName: 'PUBLIC_CLOUD_SERVER',
-  name: 'Public Virtual Server',
-  description: 'Public Virtual Server',
-  isActive: 1,
-};
 
 /** The guest a top-level item bills for, while it exists. */
 function guestOf(b: BillingItemView, ctx: ViewContext): GuestRec | undefined {
@@ -124,8 +118,7 @@ const billingRelations = {
   },
   package: {
     type: 'Svc_Product_Package',
-    get: (b: BillingItemView) =>
-      b.resourceTableId === undefined ? undefined : PUBLIC_CLOUD_SERVER,
+    get: (b: BillingItemView) => (b.resourceTableId === undefined ? undefined : GUEST_PACKAGE),
   },
   children: { type: 'Svc_Billing_Item', many: true, get: children },
   activeChildren: {
@@ -153,8 +146,6 @@ const billingOnDemand = {
       ? money(Number(current(b, ctx).hourlyRecurringFee) * hoursUsed(b, ctx.now), 2)
       : undefined,
 };
-
-definePlainType('Svc_Product_Package', ['id', 'keyName', 'name', 'description', 'isActive']);
 
 defineType<BillingItemView>('Svc_Billing_Item', {
   locals: billingLocals,
@@ -192,14 +183,15 @@ defineType<OrderItemView>('Svc_Billing_Order_Item', {
   relations: {
     billingItem: { type: 'Svc_Billing_Item', get: (o) => o.item },
     location: { type: 'Svc_Location', get: (o) => datacenterById(o.guest.datacenterId) },
-    package: { type: 'Svc_Product_Package', get: () => PUBLIC_CLOUD_SERVER },
+    package: { type: 'Svc_Product_Package', get: () => GUEST_PACKAGE },
     order: { type: 'Svc_Billing_Order', get: (o) => o },
   },
 });
 
 defineType<OrderItemView>('Svc_Billing_Order', {
   locals: {
-    id: (o) => ORDER_BASE + o.item.id,
+    // Placed through Product_Order: that order's id; createObject's order is derived.
+    id: (o) => o.guest.orderId ?? ORDER_BASE + o.item.id,
     accountId: (o) => o.item.accountId,
     createDate: (o) => formatApiDate(o.item.createDate),
     modifyDate: (o) => formatApiDate(o.item.createDate),
