@@ -203,6 +203,14 @@ export const virtualGuest = serviceFolder({
           },
         },
         getUpgradeItemPrices,
+        // No storage is modeled, so no guest has any attached (`slcli vs storage`).
+        getAttachedNetworkStorages: {
+          handler: (ctx) => {
+            expectArgs(ctx, ['nasType'], 0);
+            loadGuest(ctx);
+            return list(ctx, 'Svc_Network_Storage', [], null);
+          },
+        },
         getCreateObjectOptions: {
           handler: (ctx) => {
             expectArgs(ctx, []);

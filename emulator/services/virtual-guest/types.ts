@@ -242,9 +242,25 @@ defineType<Record<string, unknown>>('Svc_Provisioning_Version1_Transaction', {
   },
 });
 
+/** The references of an account tag: one per guest that carries it. */
+export const tagReferencesOf = (t: TagRec, ctx: ViewContext): TagRefView[] =>
+  ctx.store
+    .by('guests', 'accountId', t.accountId)
+    .flatMap((g) => tagReferences(g).filter((r) => r.tagId === t.id));
+
 defineType<TagRec>('Svc_Tag', {
-  locals: { id: (t) => t.id, name: (t) => t.name, accountId: (t) => t.accountId },
+  locals: {
+    id: (t) => t.id,
+    name: (t) => t.name,
+    accountId: (t) => t.accountId,
+    internal: () => 0,
+  },
+  relations: {
+    references: { type: 'Svc_Tag_Reference', many: true, get: tagReferencesOf },
+  },
 });
+
+definePlainType('Svc_Tag_Type', ['keyName', 'description']);
 
 /** `{id, tagId, resourceTableId}`; the tag itself is looked up by id. */
 export interface TagRefView {
@@ -261,7 +277,10 @@ defineType<TagRefView>('Svc_Tag_Reference', {
     resourceTableId: (r) => r.resourceTableId,
     tagTypeId: (r) => r.tagTypeId,
   },
-  relations: { tag: { type: 'Svc_Tag', get: (r, ctx) => ctx.store.get('tags', r.tagId) } },
+  relations: {
+    tag: { type: 'Svc_Tag', get: (r, ctx) => ctx.store.get('tags', r.tagId) },
+    tagType: { type: 'Svc_Tag_Type', get: () => ({ keyName: 'GUEST', description: 'Guest' }) },
+  },
 });
 
 /** Ids of objects the emulator derives instead of storing (OS components, licenses). */
