@@ -116,3 +116,13 @@ export async function ensureVenv(name: string, pkg: string, version: string): Pr
   }
   return { python: pythonIn(dir), dir };
 }
+
+/** The environment for python: no proxies, no user config, `HOME` its own, plus `extra`. */
+export function pythonEnv(home: string, extra: Record<string, string>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (/^(https?_proxy|all_proxy|no_proxy|sl_.*|python.*)$/i.test(key)) continue;
+    env[key] = value;
+  }
+  return { ...env, HOME: home, NO_PROXY: '*', PYTHONDONTWRITEBYTECODE: '1', ...extra };
+}
