@@ -38,7 +38,7 @@ function price(category: string, capacity: number | string): number {
         (category.startsWith('guest_disk') && i.itemCategory.categoryCode === 'guest_disk0')) &&
       (typeof capacity === 'string'
         ? i.softwareDescription?.referenceCode === capacity
-        : i.capacity === capacity && !/LOCAL/.test(i.keyName)),
+        : Number(i.capacity) === capacity && !/LOCAL/.test(i.keyName)),
   );
   assert.ok(item, `an item ${category} ${capacity}`);
   return item.prices.find((p: any) => p.locationGroupId === '').id;
@@ -142,7 +142,7 @@ describe('Product_Package: the catalog as packages, items, prices, presets and r
     });
     assert.equal(presets.length, 1);
     assert.deepEqual(
-      presets[0].prices.map((p: any) => p.item.capacity),
+      presets[0].prices.map((p: any) => Number(p.item.capacity)),
       [2, 4, 25],
     );
     const regions = await client.call<any[]>('Product_Package', 'getRegions', {
@@ -283,7 +283,7 @@ describe('Product_Order with a Svc_Container_Product_Order_Virtual_Guest', () =>
       /missing the following category: RAM\./,
     );
     const monPrice = items
-      .find((i) => i.capacity === 2 && i.itemCategory.categoryCode === 'guest_core')
+      .find((i) => Number(i.capacity) === 2 && i.itemCategory.categoryCode === 'guest_core')
       .prices.find((p: any) => p.locationGroupId === 503);
     await refused(
       order({ prices: [...without(0), { id: monPrice.id }] }),

@@ -31,7 +31,8 @@ async function priceFor(client: EmulatorClient, id: number, category: string, ca
   });
   const found = prices.find(
     (p) =>
-      p.item.capacity === capacity && p.categories.some((c: any) => c.categoryCode === category),
+      Number(p.item.capacity) === capacity &&
+      p.categories.some((c: any) => c.categoryCode === category),
   );
   assert.ok(found, `an upgrade price for ${category} ${capacity}`);
   return found;

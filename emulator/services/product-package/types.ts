@@ -58,7 +58,8 @@ defineType<ItemView>('Svc_Product_Item', {
     id: (i) => i.id,
     keyName: (i) => i.keyName,
     description: (i) => i.description,
-    capacity: (i) => i.capacity,
+    // A decimal string, as the API sends it (softlayer-go reads it as a float only from a string).
+    capacity: (i) => String(i.capacity),
     units: (i) => i.units || undefined,
     softwareDescriptionId: (i) => i.os && softwareDescription(i.os).id,
   },

@@ -161,7 +161,8 @@ function verified(checked: CheckedGuestOrder): Record<string, unknown> {
   return {
     complexType: GUEST_ORDER,
     packageId: checked.container.packageId,
-    presetId: preset?.id,
+    // Absent, not null: an undefined member would go out as an empty <value/>.
+    ...(preset ? { presetId: preset.id } : {}),
     location: String(first.datacenter.id),
     locationObject: {
       id: first.datacenter.id,
