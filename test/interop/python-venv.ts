@@ -19,11 +19,15 @@ export interface Venv {
   dir: string;
 }
 
-/** Where the environment lives; `SVC_INTEROP_VENV` overrides it. */
-export function venvDir(name: string): string {
-  if (process.env.SVC_INTEROP_VENV) return process.env.SVC_INTEROP_VENV;
+/** `~/.cache/pulumi-svc/<name>` (or under `$XDG_CACHE_HOME`): what the suite builds once per machine. */
+export function userCacheDir(name: string): string {
   const cache = process.env.XDG_CACHE_HOME || join(homedir(), '.cache');
   return join(cache, 'pulumi-svc', name);
+}
+
+/** Where the environment lives; `SVC_INTEROP_VENV` overrides it. */
+export function venvDir(name: string): string {
+  return process.env.SVC_INTEROP_VENV || userCacheDir(name);
 }
 
 const pythonIn = (dir: string) =>
