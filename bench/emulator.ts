@@ -15,6 +15,7 @@ import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import { Readable } from 'node:stream';
 import Deserializer from 'xmlrpc/lib/deserializer';
+import { asMethodResponse } from '../test/support/emulator-client';
 import { rawPost } from '../test/support/raw-post';
 import { GUEST_FILTER, GUEST_MASK } from './support/guest-query';
 
@@ -80,8 +81,9 @@ const callBody = (method: string, headers: Record<string, unknown>, args: unknow
 
 function decode(body: Buffer): Promise<unknown> {
   return new Promise((resolve, reject) =>
-    new Deserializer('utf8').deserializeMethodResponse(Readable.from([body]), (err, value) =>
-      err ? reject(err) : resolve(value),
+    new Deserializer('utf8').deserializeMethodResponse(
+      Readable.from([Buffer.from(asMethodResponse(body.toString('utf8')), 'utf8')]),
+      (err, value) => (err ? reject(err) : resolve(value)),
     ),
   );
 }

@@ -225,6 +225,16 @@ export const NETWORK_SPEEDS: readonly number[] = [10, 100, 1000];
 export const DEFAULT_NETWORK_SPEED = 100;
 export const DISK_SIZES: readonly number[] = [25, 100];
 export const EXTRA_DISK_SIZES: readonly number[] = [25, 100, 250, 500, 1000, 2000];
+/** Disk positions: 0 is the boot disk, 1-4 data disks (categories guest_disk0 .. guest_disk4). */
+export const MAX_DISKS = 5;
+export const ALL_DISK_SIZES: readonly number[] = [
+  ...new Set([...DISK_SIZES, ...EXTRA_DISK_SIZES]),
+].sort((a, b) => a - b);
+/** The disk positions a size is offered in (the boot disk has fewer sizes). */
+export const diskPositions = (gb: number): number[] =>
+  Array.from({ length: MAX_DISKS }, (_, i) => i).filter((i) =>
+    (i === 0 ? DISK_SIZES : EXTRA_DISK_SIZES).includes(gb),
+  );
 
 const HOURS_PER_MONTH = 730;
 const CPU_HOURLY = 0.025;
@@ -292,7 +302,11 @@ export const priceGroupOf = (datacenter: Datacenter) =>
  */
 export function priceAt(price: Price, datacenter: Datacenter): Price {
   const group = priceGroupOf(datacenter);
-  if (!group) return price;
+  return group ? priceInGroup(price, group) : price;
+}
+
+/** A default price as its location group prices it (another id, the fee times the factor). */
+export function priceInGroup(price: Price, group: PriceGroup): Price {
   return {
     ...price,
     id: price.id + 100_000 * (PRICE_GROUPS.indexOf(group) + 1),

@@ -25,6 +25,10 @@ export const FaultCodes = {
   rateLimit: 'Svc_Exception_WebService_RateLimitExceeded',
   public: 'Svc_Exception_Public',
   invalidValue: 'Svc_Exception_InvalidValue',
+  orderItemInvalid: 'Svc_Exception_Order_Item_Invalid',
+  orderItemConflict: 'Svc_Exception_Order_Item_Conflict',
+  orderMissingCategory: 'Svc_Exception_Order_MissingCategory',
+  orderInvalidLocation: 'Svc_Exception_Order_InvalidLocation',
 } as const;
 
 export const notWellFormed = (detail: string) =>

@@ -4,7 +4,7 @@
  * creation dates), written in transactions of 1,000.
  */
 import { CPU_OPTIONS, DATACENTERS, MEMORY_OPTIONS } from './catalog';
-import { checkGuestTemplate } from './services/virtual-guest/handlers';
+import { checkGuestTemplate } from './services/virtual-guest/template';
 import { buildGuest, tagsByName } from './services/virtual-guest/model';
 import type { Store, WriteOp } from './store';
 

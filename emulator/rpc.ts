@@ -6,7 +6,7 @@ import { authenticate } from './auth';
 import { parseMaskString, maskFromStruct, type Mask } from './query/mask';
 import type { Store } from './store';
 import type { AuthedContext, CallResult, Settings } from './services/context';
-import { resolveMethod } from './services/registry';
+import { ORDER_OWNERS, resolveMethod } from './services/registry';
 import { readHeaders, splitParams, type CallHeaders } from './wire';
 
 export interface PreparedCall {
@@ -68,6 +68,7 @@ export async function executeCall(
     limit: call.headers.limit,
     offset: call.headers.offset,
     settings,
+    orderOwners: ORDER_OWNERS,
   } as AuthedContext;
   return def.handler(ctx);
 }

@@ -6,13 +6,15 @@
  * property is known in exactly one place.
  *
  * Every type carries the real API's property set (`sldn-properties.json`, generated from
- * the public API reference by scripts/sldn-properties.ts). The emulator models some of those
+ * the public API reference by scripts/sldn-properties.ts, plus the properties the real API
+ * returns that the reference omits, `observed-properties.ts`). The emulator models some of those
  * properties (`defineType`); the others answer nothing (null, or an empty list for a list
  * relation; a count of a list the emulator models counts it, any other count is 0), so every
  * valid mask and filter works, while a name the type does not have still faults. Types that are
  * only reached through a relation the emulator does not model exist with their property set
  * and nothing else.
  */
+import { OBSERVED_PROPERTIES } from './observed-properties';
 import properties from './sldn-properties.json';
 import type { Store, Tables } from './store';
 
@@ -54,7 +56,26 @@ interface CatalogType {
   count: string[];
 }
 
-const catalog = properties.types as Record<string, CatalogType>;
+const catalog = withObserved(properties.types as Record<string, CatalogType>);
+
+/** The reference's property sets plus the properties the real API was seen returning. */
+function withObserved(types: Record<string, CatalogType>): Record<string, CatalogType> {
+  const out = { ...types };
+  for (const [name, observed] of Object.entries(OBSERVED_PROPERTIES)) {
+    const known = out[name];
+    const merged: CatalogType = {
+      local: [...known.local],
+      relational: { ...known.relational },
+      count: known.count,
+    };
+    for (const [key, p] of Object.entries(observed)) {
+      if (p.kind === 'local') merged.local.push(key);
+      else merged.relational[key] = p.target!;
+    }
+    out[name] = merged;
+  }
+  return out;
+}
 const registry = new Map<string, TypeDef>();
 
 interface TypeSpec<T> {

@@ -26,7 +26,7 @@ import {
   type TicketRec,
   type TicketUpdateRec,
 } from './services/ticket/model';
-import { checkGuestTemplate } from './services/virtual-guest/handlers';
+import { checkGuestTemplate } from './services/virtual-guest/template';
 import { buildGuest } from './services/virtual-guest/model';
 import type { Store, WriteOp } from './store';
 

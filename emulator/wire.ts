@@ -144,8 +144,18 @@ function sanitize(value: unknown, depth: number, budget: { nodes: number }): unk
 // ---------------------------------------------------------------------------------------------
 // Encoding
 
+const METHOD_RESPONSE = '<?xml version="1.0"?><methodResponse>';
+/** What the real API answers (no <methodResponse>); softlayer-go reads lists only in this shape. */
+const API_PROLOG = '<?xml version="1.0" encoding="utf-8"?>\n';
+
+/**
+ * A result as the real API sends it: `<?xml version="1.0" encoding="utf-8"?>` and a bare
+ * `<params>` document (Python's xmlrpc.client and this project's client accept it; softlayer-go's
+ * decoder only takes a top-level array in this shape).
+ */
 export function encodeResponse(value: unknown): string {
-  return serializer.serializeMethodResponse(value);
+  const xml = serializer.serializeMethodResponse(value);
+  return API_PROLOG + xml.slice(METHOD_RESPONSE.length, -'</methodResponse>'.length);
 }
 
 /** Fault codes go out as strings, as the real API sends them. Echoed input is made XML-safe. */

@@ -24,6 +24,9 @@ const ROOTS = [
   'Security_Ssh_Key',
   'Location_Datacenter',
   'Billing_Item',
+  'Product_Package',
+  'Container_Product_Order_Virtual_Guest',
+  'Network_Pod',
 ];
 
 type Section = 'local' | 'relational' | 'count';

@@ -95,7 +95,11 @@ export function compileFilter(type: TypeDef, filter: unknown, now: number, path 
 
 /** True when `object` satisfies every condition of `node`. */
 export function matches(node: FilterNode, object: unknown, ctx: ViewContext): boolean {
-  for (const c of node.conditions) if (!c.test(c.get(object, ctx))) return false;
+  for (const c of node.conditions) {
+    // A list of plain values (a pod's `capabilities`) matches when one of them does.
+    const value = c.get(object, ctx);
+    if (Array.isArray(value) ? !value.some((v) => c.test(v)) : !c.test(value)) return false;
+  }
   for (const [, { relation, node: child }] of node.children) {
     const items = relationItems(relation, object, ctx);
     if (items.length === 0) {

@@ -29,11 +29,13 @@ type Token =
 
 function tokenize(text: string): Token[] {
   const tokens: Token[] = [];
-  const re = /\s*(?:([A-Za-z_][A-Za-z0-9_]*)|([.,[\]()])|(\S))/gy;
+  // `;` separates properties like `,` (the form softlayer-go documents: `Mask("id;hostname")`).
+  const re = /\s*(?:([A-Za-z_][A-Za-z0-9_]*)|([.,;[\]()])|(\S))/gy;
   let m: RegExpExecArray | null;
   while ((m = re.exec(text)) !== null) {
     if (m[1] !== undefined) tokens.push({ kind: 'name', text: m[1], at: m.index });
-    else if (m[2] !== undefined) tokens.push({ kind: 'punct', text: m[2], at: m.index });
+    else if (m[2] !== undefined)
+      tokens.push({ kind: 'punct', text: m[2] === ';' ? ',' : m[2], at: m.index });
     else if (m[3] !== undefined) {
       throw maskSyntax(text, `unexpected character '${m[3]}'`, re.lastIndex - 1);
     } else break; // only trailing whitespace left

@@ -9,6 +9,7 @@ import { validateMask, type Mask } from '../query/mask';
 import { project } from '../query/project';
 import { typeDef, type ViewContext } from '../schema';
 import type { Tables } from '../store';
+import type { OrderOwner } from './service';
 import { isStruct } from '../validators';
 
 export interface Settings {
@@ -25,6 +26,8 @@ export interface CallContext extends ViewContext {
   limit?: number;
   offset?: number;
   settings: Settings;
+  /** Every registered folder's order containers by complexType (see OrderOwner). */
+  orderOwners: ReadonlyMap<string, OrderOwner>;
 }
 
 /** A context for a method that needs a signed-in caller. */

@@ -15,8 +15,10 @@ import { hardware } from './hardware/handlers';
 import { location } from './location/handlers';
 import { network } from './network/handlers';
 import { productOrder } from './product-order/handlers';
-import type { ApiService, MethodDef, ServiceFolders } from './service';
+import { productPackage } from './product-package/handlers';
+import type { ApiService, MethodDef, OrderOwner, ServiceFolders } from './service';
 import { sshKey } from './ssh-key/handlers';
+import { tag } from './tag/handlers';
 import { ticket } from './ticket/handlers';
 import { virtualGuest } from './virtual-guest/handlers';
 
@@ -28,7 +30,9 @@ export const SERVICES: ServiceFolders = {
   location,
   network,
   productOrder,
+  productPackage,
   sshKey,
+  tag,
   ticket,
   virtualGuest,
 };
@@ -51,14 +55,46 @@ export const TABLES = Object.assign(
   ...Object.values(SERVICES).map((folder: Folder) => folder.tables),
 ) as Record<TableName, TableSpec> satisfies TableSpecs;
 
+/** The order containers of every folder, by complexType (Product_Order dispatches on them). */
+export const ORDER_OWNERS: ReadonlyMap<string, OrderOwner> = new Map(
+  Object.values(SERVICES).flatMap((folder: Folder) =>
+    Object.entries(('orders' in folder && folder.orders) || {}),
+  ),
+);
+
 const API_SERVICES = new Map<string, ApiService>(
   Object.values(SERVICES).flatMap((folder: Folder) => Object.entries(folder.services)),
 );
 
+/**
+ * Services of the API that the reference client's first commands call (`slcli account events`,
+ * `vs storage`, `image list`, ...) and that this emulator does not model: they fault -32601 like
+ * an unknown service, saying so, rather than answering something the emulator does not know.
+ */
+const NOT_MODELED = new Set([
+  'Notification_Occurrence_Event',
+  'Network_Storage',
+  'Network_Storage_Iscsi',
+  'Network_Storage_Allowed_Host',
+  'Billing_Invoice',
+  'Event_Log',
+  'Network_SecurityGroup',
+  'Virtual_PlacementGroup',
+  'Virtual_Guest_Block_Device_Template_Group',
+  'Virtual_DedicatedHost',
+]);
+
 /** Finds the method; faults -32601 for an unknown service or method. */
 export function resolveMethod(service: string, method: string): MethodDef {
   const def = API_SERVICES.get(service);
-  if (!def) throw new ApiFault(FaultCodes.methodNotFound, 'Service does not exist');
+  if (!def) {
+    throw new ApiFault(
+      FaultCodes.methodNotFound,
+      NOT_MODELED.has(service)
+        ? `Service does not exist in this emulator: Svc_${service} is part of the API but not modeled here.`
+        : 'Service does not exist',
+    );
+  }
   if (Object.hasOwn(def.methods, method)) return def.methods[method];
   const generic = def.load && genericMethod(service, def.load, method);
   if (!generic) {

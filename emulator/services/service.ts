@@ -4,7 +4,7 @@
  * every folder's value; a folder adds itself to `ServiceFolders` so that a folder missing from
  * the registry fails to compile.
  */
-import type { TableSpec } from '../store';
+import type { TableSpec, WriteOp } from '../store';
 import type { AuthedContext, CallResult } from './context';
 
 export type Access = 'user' | 'optional' | 'none';
@@ -25,11 +25,29 @@ export interface ApiService {
   methods: Record<string, MethodDef>;
 }
 
+/**
+ * An order container type a folder owns (`Svc_Container_Product_Order_Virtual_Guest`, ...):
+ * `Product_Order.verifyOrder` and `placeOrder` hand the container to it, as moto's services own
+ * their request shapes. The owner checks it the way the API does and says what placing it writes.
+ */
+export interface OrderOwner {
+  check(ctx: AuthedContext, container: Record<string, unknown>): CheckedOrder;
+}
+
+export interface CheckedOrder {
+  /** The container as verifyOrder answers it: priced, defaults filled in. */
+  verified: Record<string, unknown>;
+  /** The writes that place it under `orderId`, and the container as the receipt shows it. */
+  place(ctx: AuthedContext, orderId: number): { ops: WriteOp[]; details: Record<string, unknown> };
+}
+
 export interface ServiceFolder {
   /** The tables of the folder's model (`{}` for none). */
   tables: Readonly<Record<string, TableSpec>>;
   /** Keyed by the service name without the `Svc_` prefix, e.g. `Virtual_Guest`. */
   services: Readonly<Record<string, ApiService>>;
+  /** The order containers it owns, by complexType. */
+  orders?: Readonly<Record<string, OrderOwner>>;
 }
 
 /**

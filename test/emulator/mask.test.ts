@@ -23,6 +23,9 @@ describe('object mask grammar', () => {
       '\n  mask[\n    id,\n    hostname,\n    datacenter [ name ]\n  ]\n',
       'mask(Svc_Virtual_Guest)[id,hostname,datacenter(Svc_Location_Datacenter).name]',
       'mask[id,datacenter.name,hostname,datacenter[name]]',
+      // `;` separates like `,`: softlayer-go's documented form, and SLDN's own examples.
+      'mask[id;hostname;datacenter.name]',
+      'id;hostname;datacenter[name]',
     ]) {
       assert.deepEqual(parsed(text), expected, text);
     }
@@ -47,7 +50,7 @@ describe('object mask grammar', () => {
       'mask[id,,x]',
       'mask[id]]',
       'id..name',
-      'mask[id;x]',
+      'mask[id:x]',
       'mask[1abc]',
       'mask(x[id]',
     ]) {

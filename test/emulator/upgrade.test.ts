@@ -31,7 +31,8 @@ async function priceFor(client: EmulatorClient, id: number, category: string, ca
   });
   const found = prices.find(
     (p) =>
-      p.item.capacity === capacity && p.categories.some((c: any) => c.categoryCode === category),
+      Number(p.item.capacity) === capacity &&
+      p.categories.some((c: any) => c.categoryCode === category),
   );
   assert.ok(found, `an upgrade price for ${category} ${capacity}`);
   return found;
@@ -187,9 +188,14 @@ describe('guest upgrades: getUpgradeItemPrices, Product_Order.verifyOrder and pl
     );
     await assert.rejects(
       h.demo.call('Product_Order', 'verifyOrder', {
-        args: [{ ...order(id, [{ id: core.id }]), complexType: 'Svc_Container_Product_Order' }],
+        args: [
+          {
+            ...order(id, [{ id: core.id }]),
+            complexType: 'Svc_Container_Product_Order_Network_Vlan',
+          },
+        ],
       }),
-      /upgrade orders only/,
+      /Orders of Svc_Container_Product_Order_Network_Vlan are not modeled by this emulator/,
     );
     const gap = await priceFor(h.demo, id, 'guest_disk2', 100);
     await assert.rejects(

@@ -19,11 +19,15 @@ export interface Venv {
   dir: string;
 }
 
-/** Where the environment lives; `SVC_INTEROP_VENV` overrides it. */
-export function venvDir(name: string): string {
-  if (process.env.SVC_INTEROP_VENV) return process.env.SVC_INTEROP_VENV;
+/** `~/.cache/pulumi-svc/<name>` (or under `$XDG_CACHE_HOME`): what the suite builds once per machine. */
+export function userCacheDir(name: string): string {
   const cache = process.env.XDG_CACHE_HOME || join(homedir(), '.cache');
   return join(cache, 'pulumi-svc', name);
+}
+
+/** Where the environment lives; `SVC_INTEROP_VENV` overrides it. */
+export function venvDir(name: string): string {
+  return process.env.SVC_INTEROP_VENV || userCacheDir(name);
 }
 
 const pythonIn = (dir: string) =>
@@ -115,4 +119,14 @@ export async function ensureVenv(name: string, pkg: string, version: string): Pr
     throw new Error(`${dir} does not hold ${pkg} ${version} after installing it.`);
   }
   return { python: pythonIn(dir), dir };
+}
+
+/** The environment for python: no proxies, no user config, `HOME` its own, plus `extra`. */
+export function pythonEnv(home: string, extra: Record<string, string>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (/^(https?_proxy|all_proxy|no_proxy|sl_.*|python.*)$/i.test(key)) continue;
+    env[key] = value;
+  }
+  return { ...env, HOME: home, NO_PROXY: '*', PYTHONDONTWRITEBYTECODE: '1', ...extra };
 }

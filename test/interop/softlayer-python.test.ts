@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startEmulator, type EmulatorHandle } from '../../emulator';
-import { ensureVenv, type Venv } from './python-venv';
+import { ensureVenv, pythonEnv, type Venv } from './python-venv';
 import { startRenameProxy, type RenameProxy } from './rename-proxy';
 
 const PACKAGE = 'SoftLayer';
@@ -30,16 +30,6 @@ async function deadPort(): Promise<number> {
   const { port } = server.address() as { port: number };
   await new Promise<void>((resolve) => server.close(() => resolve()));
   return port;
-}
-
-/** The environment for python: no proxies, no user config, the suite's parameters. */
-function pythonEnv(home: string, extra: Record<string, string>): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [key, value] of Object.entries(process.env)) {
-    if (/^(https?_proxy|all_proxy|no_proxy|sl_.*|python.*)$/i.test(key)) continue;
-    env[key] = value;
-  }
-  return { ...env, HOME: home, NO_PROXY: '*', PYTHONDONTWRITEBYTECODE: '1', ...extra };
 }
 
 describe('reference Python client (PyPI SoftLayer 6.2.9) against the emulator', () => {

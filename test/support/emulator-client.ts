@@ -74,10 +74,16 @@ export function encodeCall(method: string, params: unknown[]): string {
   );
 }
 
+/** A bare `<params>` answer (the real API's shape, which the emulator sends) as a methodResponse. */
+export function asMethodResponse(body: string): string {
+  const bare = /^(<\?xml[^>]*\?>\s*)<params>/.exec(body);
+  return bare ? `${bare[1]}<methodResponse>${body.slice(bare[1].length)}</methodResponse>` : body;
+}
+
 export function decodeResponse(body: string): Promise<{ value?: unknown; fault?: SvcFault }> {
   return new Promise((resolve, reject) => {
     new Deserializer('utf8').deserializeMethodResponse(
-      Readable.from([Buffer.from(body, 'utf8')]),
+      Readable.from([Buffer.from(asMethodResponse(body), 'utf8')]),
       (err, value) => {
         if (err && 'faultCode' in err && err.faultCode !== undefined) {
           resolve({ fault: new SvcFault(err.faultCode, String(err.faultString)) });
@@ -142,7 +148,7 @@ export class EmulatorClient {
     const out: RawResponse = { status: res.status, headers: res.headers, body: text };
     const total = res.headers.get('svc-total-items');
     if (total !== null) out.totalItems = Number(total);
-    if (res.status === 200 || text.includes('<methodResponse')) {
+    if (res.status === 200 || text.includes('<methodResponse') || text.includes('<params>')) {
       try {
         Object.assign(out, await decodeResponse(text));
       } catch {

@@ -1,16 +1,17 @@
 /**
+ * Svc_Billing_Order: the orders of the account's guests (derived, see ./types.ts).
  * Svc_Billing_Item: cancelService (and cancelItem with immediate=true) cancels at once, which
  * for a guest's billing item removes the guest, hourly or monthly; cancelItem with
  * immediate=false only schedules the cancellation for the end of the billing month.
  */
-import { publicFault } from '../../errors';
+import { objectNotFound, publicFault } from '../../errors';
 import type { WriteOp } from '../../store';
 import { optionalFlag } from '../../validators';
-import { expectArgs, ok, owned, requireId, type AuthedContext } from '../context';
+import { expectArgs, list, ok, owned, requireId, type AuthedContext } from '../context';
 import { serviceFolder } from '../service';
 import { removeGuestOps } from '../virtual-guest/model';
 import { endOfBillingMonth, tables, type BillingItemRec } from './model';
-import './types';
+import { ordersOf } from './types';
 
 const loadItem = (ctx: AuthedContext): BillingItemRec => {
   const id = requireId(ctx);
@@ -60,6 +61,22 @@ export const billingItem = serviceFolder({
               ]);
             }
             return ok(true);
+          },
+        },
+      },
+    },
+    Billing_Order: {
+      load: (ctx) => {
+        const id = requireId(ctx);
+        const found = ordersOf(ctx.account.id, ctx).find((o) => o.id === id);
+        if (!found) throw objectNotFound(id);
+        return found;
+      },
+      methods: {
+        getAllObjects: {
+          handler: (ctx) => {
+            expectArgs(ctx, []);
+            return list(ctx, 'Svc_Billing_Order', ordersOf(ctx.account.id, ctx), null);
           },
         },
       },

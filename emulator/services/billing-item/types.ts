@@ -5,7 +5,8 @@
  */
 import { datacenterById, money, monthlyFromHourly } from '../../catalog';
 import { formatApiDate } from '../../dates';
-import { defineType, definePlainType, sameAccount, type ViewContext } from '../../schema';
+import { defineType, sameAccount, type ViewContext } from '../../schema';
+import { GUEST_PACKAGE } from '../product-package/model';
 import { guestPrices, sized, type GuestRec } from '../virtual-guest/model';
 import { endOfBillingMonth, type BillingItemRec } from './model';
 
@@ -15,13 +16,6 @@ export type BillingItemView = BillingItemRec & { parentId?: number };
 const CHILD_BASE = 330_000_000;
 const ORDER_ITEM_BASE = 310_000_000;
 const ORDER_BASE = 320_000_000;
-const PUBLIC_CLOUD_SERVER = {
-  id: 835,
-  keyName: 'PUBLIC_CLOUD_SERVER',
-  name: 'Public Virtual Server',
-  description: 'Public Virtual Server',
-  isActive: 1,
-};
 
 /** The guest a top-level item bills for, while it exists. */
 function guestOf(b: BillingItemView, ctx: ViewContext): GuestRec | undefined {
@@ -124,8 +118,7 @@ const billingRelations = {
   },
   package: {
     type: 'Svc_Product_Package',
-    get: (b: BillingItemView) =>
-      b.resourceTableId === undefined ? undefined : PUBLIC_CLOUD_SERVER,
+    get: (b: BillingItemView) => (b.resourceTableId === undefined ? undefined : GUEST_PACKAGE),
   },
   children: { type: 'Svc_Billing_Item', many: true, get: children },
   activeChildren: {
@@ -154,8 +147,6 @@ const billingOnDemand = {
       : undefined,
 };
 
-definePlainType('Svc_Product_Package', ['id', 'keyName', 'name', 'description', 'isActive']);
-
 defineType<BillingItemView>('Svc_Billing_Item', {
   locals: billingLocals,
   relations: billingRelations,
@@ -172,9 +163,35 @@ defineType<BillingItemView>('Svc_Billing_Item_Virtual_Guest', {
 });
 
 /** A guest's order line: the top-level billing item with the guest it was ordered for. */
-interface OrderItemView {
+export interface OrderItemView {
   item: BillingItemView;
   guest: GuestRec;
+}
+
+/** An order: the lines of the guests it placed (one for createObject, all of a Product_Order). */
+export interface OrderView {
+  id: number;
+  lines: OrderItemView[];
+}
+
+// Placed through Product_Order: that order's id; createObject's order is derived.
+const orderIdOf = (o: OrderItemView) => o.guest.orderId ?? ORDER_BASE + o.item.id;
+
+/** The orders of an account's guests, oldest first. */
+export function ordersOf(accountId: number, ctx: ViewContext): OrderView[] {
+  const orders = new Map<number, OrderView>();
+  for (const g of ctx.store.by('guests', 'accountId', accountId)) {
+    const item = ctx.store.get('billingItems', g.billingItemId);
+    if (!item) continue;
+    const line = { item, guest: sized(g, ctx.now) };
+    const id = orderIdOf(line);
+    const order = orders.get(id) ?? { id, lines: [] };
+    order.lines.push(line);
+    orders.set(id, order);
+  }
+  return [...orders.values()].sort(
+    (a, b) => a.lines[0].item.createDate - b.lines[0].item.createDate,
+  );
 }
 
 defineType<OrderItemView>('Svc_Billing_Order_Item', {
@@ -192,28 +209,39 @@ defineType<OrderItemView>('Svc_Billing_Order_Item', {
   relations: {
     billingItem: { type: 'Svc_Billing_Item', get: (o) => o.item },
     location: { type: 'Svc_Location', get: (o) => datacenterById(o.guest.datacenterId) },
-    package: { type: 'Svc_Product_Package', get: () => PUBLIC_CLOUD_SERVER },
-    order: { type: 'Svc_Billing_Order', get: (o) => o },
+    package: { type: 'Svc_Product_Package', get: () => GUEST_PACKAGE },
+    order: {
+      type: 'Svc_Billing_Order',
+      get: (o, ctx) => ordersOf(o.guest.accountId, ctx).find((x) => x.id === orderIdOf(o)),
+    },
   },
 });
 
-defineType<OrderItemView>('Svc_Billing_Order', {
+defineType<OrderView>('Svc_Billing_Order', {
   locals: {
-    id: (o) => ORDER_BASE + o.item.id,
-    accountId: (o) => o.item.accountId,
-    createDate: (o) => formatApiDate(o.item.createDate),
-    modifyDate: (o) => formatApiDate(o.item.createDate),
+    id: (o) => o.id,
+    accountId: (o) => o.lines[0].item.accountId,
+    createDate: (o) => formatApiDate(o.lines[0].item.createDate),
+    modifyDate: (o) => formatApiDate(o.lines[0].item.createDate),
     status: () => 'COMPLETE',
-    userRecordId: (o) => o.guest.orderedByUserId,
+    userRecordId: (o) => o.lines[0].guest.orderedByUserId,
   },
   relations: {
     userRecord: {
       type: 'Svc_User_Customer',
-      get: (o, ctx) =>
-        o.guest.orderedByUserId === undefined
-          ? undefined
-          : sameAccount(ctx.store.get('users', o.guest.orderedByUserId), ctx),
+      get: (o, ctx) => {
+        const userId = o.lines[0].guest.orderedByUserId;
+        return userId === undefined ? undefined : sameAccount(ctx.store.get('users', userId), ctx);
+      },
     },
-    items: { type: 'Svc_Billing_Order_Item', many: true, get: (o) => [o] },
+    items: { type: 'Svc_Billing_Order_Item', many: true, get: (o) => o.lines },
+  },
+  onDemand: {
+    // What the order costs a month (the recurring fees of its guests as ordered).
+    orderTotalAmount: (o) =>
+      money(
+        o.lines.reduce((sum, l) => sum + Number(l.item.recurringFee), 0),
+        2,
+      ),
   },
 });

@@ -1,6 +1,7 @@
 /** Svc_Location / Svc_Location_Datacenter (one model), their pricing groups and regions. */
 import { DATACENTERS, priceGroupOf, type Datacenter, type PriceGroup } from '../../catalog';
 import { defineType, definePlainType } from '../../schema';
+import { REGIONS, type RegionView } from '../product-package/model';
 
 const ACTIVE = { id: 2, status: 'Active' };
 
@@ -24,13 +25,32 @@ defineType<Datacenter>(['Svc_Location', 'Svc_Location_Datacenter'], {
     regions: {
       type: 'Svc_Location_Region',
       many: true,
-      get: (d) => [{ keyname: d.region, description: `${d.name.toUpperCase()} - ${d.longName}` }],
+      get: (d) => REGIONS.filter((r) => r.datacenter === d),
     },
   },
 });
 
 definePlainType('Svc_Location_Status', ['id', 'status']);
-definePlainType('Svc_Location_Region', ['keyname', 'description', 'sortOrder']);
+/** A region (one per datacenter): where the product packages sell. */
+defineType<RegionView>('Svc_Location_Region', {
+  locals: {
+    keyname: (r) => r.keyname,
+    description: (r) => r.description,
+    sortOrder: (r) => r.sortOrder,
+  },
+  relations: {
+    location: { type: 'Svc_Location_Region_Location', get: (r) => r },
+    locations: { type: 'Svc_Location_Region_Location', many: true, get: (r) => [r] },
+  },
+});
+
+defineType<RegionView>('Svc_Location_Region_Location', {
+  locals: { locationId: (r) => r.datacenter.id },
+  relations: {
+    location: { type: 'Svc_Location', get: (r) => r.datacenter },
+    region: { type: 'Svc_Location_Region', get: (r) => r },
+  },
+});
 definePlainType('Svc_Location_Group_Type', ['name']);
 
 /** Pricing location groups (`Location Group 2`, ...): the datacenters where their prices apply. */

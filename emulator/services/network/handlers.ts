@@ -1,10 +1,11 @@
 /**
  * Svc_Network_Vlan, Svc_Network_Subnet and Svc_Network_Subnet_IpAddress: read-only (getObject
- * and the relation getters), each the caller's own.
+ * and the relation getters), each the caller's own; Svc_Network_Pod: the pods (one per
+ * datacenter, see model.ts).
  */
-import { ownedById } from '../context';
+import { expectArgs, list, ownedById } from '../context';
 import { serviceFolder } from '../service';
-import { subnetById, tables, vlanById } from './model';
+import { PODS, subnetById, tables, vlanById } from './model';
 import './types';
 
 export const network = serviceFolder({
@@ -16,6 +17,16 @@ export const network = serviceFolder({
     },
     Network_Vlan: { load: ownedById((_, id) => vlanById(id)), methods: {} },
     Network_Subnet: { load: ownedById((_, id) => subnetById(id)), methods: {} },
+    Network_Pod: {
+      methods: {
+        getAllObjects: {
+          handler: (ctx) => {
+            expectArgs(ctx, []);
+            return list(ctx, 'Svc_Network_Pod', PODS, null);
+          },
+        },
+      },
+    },
   },
 });
 

@@ -156,3 +156,39 @@ export const datacenterVlans = (accountId: number, datacenterId: number): VlanVi
   (['PRIVATE', 'PUBLIC'] as const).map((space) =>
     vlanFor(accountId, datacenterOf({ datacenterId }), space),
   );
+
+// ---------------------------------------------------------------------------------------------
+// Pods and routers: one pod per datacenter, with its frontend (public) and backend routers
+
+export interface RouterView {
+  id: number;
+  datacenter: Datacenter;
+  space: Space;
+}
+
+export interface PodView {
+  datacenter: Datacenter;
+  name: string;
+  frontend: RouterView;
+  backend: RouterView;
+}
+
+const ROUTER_BASE = 90_000;
+
+export const routerFor = (datacenter: Datacenter, space: Space): RouterView => ({
+  id: ROUTER_BASE + DATACENTERS.indexOf(datacenter) * 2 + (space === 'PUBLIC' ? 1 : 0),
+  datacenter,
+  space,
+});
+
+export const routerHostname = (r: RouterView) =>
+  `${r.space === 'PUBLIC' ? 'fcr' : 'bcr'}01a.${r.datacenter.name}`;
+
+export const podFor = (datacenter: Datacenter): PodView => ({
+  datacenter,
+  name: `${datacenter.name}.pod01`,
+  frontend: routerFor(datacenter, 'PUBLIC'),
+  backend: routerFor(datacenter, 'PRIVATE'),
+});
+
+export const PODS: readonly PodView[] = DATACENTERS.map(podFor);

@@ -6,9 +6,14 @@
 import { defineType, sameAccount, type ViewContext } from '../../schema';
 import {
   networkComponents,
+  podFor,
+  routerFor,
+  routerHostname,
   subnetById,
   vlanFor,
   type IpAddressRec,
+  type PodView,
+  type RouterView,
   type Space,
   type SubnetView,
   type VlanView,
@@ -31,8 +36,16 @@ defineType<VlanView>('Svc_Network_Vlan', {
       `${v.datacenter.name}.${v.space === 'PUBLIC' ? 'fcr01' : 'bcr01'}.${v.vlanNumber}`,
     primarySubnetId: (v) => v.subnetId,
   },
-  onDemand: { networkSpace: (v) => v.space },
+  onDemand: {
+    networkSpace: (v) => v.space,
+    podName: (v) => podFor(v.datacenter).name,
+    totalPrimaryIpAddressCount: (v, ctx) =>
+      ctx.store.by('ipAddresses', 'accountId', v.accountId).filter((i) => i.subnetId === v.subnetId)
+        .length,
+  },
   relations: {
+    datacenter: { type: 'Svc_Location_Datacenter', get: (v) => v.datacenter },
+    primaryRouter: { type: 'Svc_Hardware_Router', get: (v) => routerFor(v.datacenter, v.space) },
     primarySubnet: { type: 'Svc_Network_Subnet', get: (v) => subnetById(v.subnetId) },
     primarySubnets: {
       type: 'Svc_Network_Subnet',
@@ -67,7 +80,7 @@ defineType<SubnetView>('Svc_Network_Subnet', {
     isCustomerOwned: () => false,
     isCustomerRoutable: () => false,
   },
-  onDemand: { addressSpace: (s) => s.space },
+  onDemand: { addressSpace: (s) => s.space, podName: (s) => podFor(s.datacenter).name },
   relations: {
     networkVlan: {
       type: 'Svc_Network_Vlan',
@@ -117,5 +130,31 @@ defineType<IpAddressRec>('Svc_Network_Subnet_IpAddress', {
       get: (i, ctx) =>
         i.hardwareId ? sameAccount(ctx.store.get('hardware', i.hardwareId), ctx) : undefined,
     },
+  },
+});
+
+/** A datacenter's frontend (public) or backend router, as VLANs name it. */
+defineType<RouterView>('Svc_Hardware_Router', {
+  locals: {
+    id: (r) => r.id,
+    hostname: (r) => routerHostname(r).split('.')[0],
+    domain: (r) => r.datacenter.name,
+    fullyQualifiedDomainName: routerHostname,
+  },
+  relations: { datacenter: { type: 'Svc_Location', get: (r) => r.datacenter } },
+});
+
+/** Svc_Network_Pod: one per datacenter, none closing. */
+defineType<PodView>('Svc_Network_Pod', {
+  locals: {
+    name: (p) => p.name,
+    datacenterId: (p) => p.datacenter.id,
+    datacenterName: (p) => p.datacenter.name,
+    datacenterLongName: (p) => p.datacenter.longName,
+    frontendRouterId: (p) => p.frontend.id,
+    frontendRouterName: (p) => routerHostname(p.frontend),
+    backendRouterId: (p) => p.backend.id,
+    backendRouterName: (p) => routerHostname(p.backend),
+    capabilities: () => ['SUPPORTS_SECURITY_GROUP'],
   },
 });

@@ -1,162 +1,89 @@
 /**
- * Upgrades of a guest, as the API takes them: `Virtual_Guest.getUpgradeItemPrices` lists the
- * prices a guest may move to (CPUs, memory, port speed, disks; priced for its datacenter), and
- * `Product_Order.verifyOrder` / `placeOrder` take an upgrade container
- * (`Svc_Container_Product_Order_Virtual_Guest_Upgrade`: `virtualGuests: [{id}]`, `prices: [{id,
- * categories?}]`, `properties: [{name: 'MAINTENANCE_WINDOW', value}]`). A placed order starts an
- * UPGRADE transaction (see `sized` in ../virtual-guest/model.ts) that leaves the guest with its new size and its billing
- * item with the new fees. Refused as the API refuses them: a disk that would shrink, a price the
- * package does not offer the guest, two prices for one category, and any upgrade while a
- * transaction runs. Only upgrade containers are modeled: guests are ordered with createObject.
+ * Svc_Product_Order: `verifyOrder` and `placeOrder` hand each order container to the folder that
+ * owns its complexType (an `OrderOwner`, see ../service.ts; Virtual_Guest owns new guests and
+ * upgrades), as moto dispatches a request to the service that owns its shape: this folder knows
+ * no container. A `Svc_Container_Product_Order` wrapping `orderContainers` (what the reference
+ * client's ordering manager sends) is checked whole and placed as one order, in one journal
+ * transaction.
  */
+import { formatApiDate } from '../../dates';
 import { invalidParams, invalidValue, publicFault } from '../../errors';
 import { isStruct, readFlag } from '../../validators';
-import { expectArgs, ok, owned, type AuthedContext } from '../context';
-import { serviceFolder } from '../service';
-import {
-  activeTransaction,
-  datacenterOf,
-  diskSizeOf,
-  sized,
-  upgradePrices,
-  type GuestRec,
-  type GuestSize,
-  type UpgradePriceView,
-} from '../virtual-guest/model';
-import { UPGRADE, container, place, type CheckedUpgrade } from './model';
-import './types';
+import { expectArgs, ok, type AuthedContext } from '../context';
+import { serviceFolder, type CheckedOrder } from '../service';
 
-function items(value: unknown, field: string): unknown[] {
-  if (isStruct(value) && Object.keys(value).length === 0) return [];
-  if (!Array.isArray(value))
-    throw invalidValue(`Invalid value provided for '${field}'. Expected an array.`);
-  return value;
+const WRAPPER = 'Svc_Container_Product_Order';
+
+interface Checked {
+  /** Whether the order came wrapped in `orderContainers`. */
+  wrapped: boolean;
+  parts: CheckedOrder[];
 }
 
-function intOf(value: unknown, field: string): number {
-  const n = typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Number(value) : value;
-  if (typeof n !== 'number' || !Number.isInteger(n))
-    throw invalidValue(`Invalid value provided for '${field}': expected an integer.`);
-  return n;
-}
-
-/** The order container, checked in the API's order: shape, guest, window, idle guest, prices. */
-function checkUpgradeOrder(ctx: AuthedContext): CheckedUpgrade {
+function checkOrder(ctx: AuthedContext): Checked {
   const order = ctx.args[0];
   if (!isStruct(order))
     throw invalidParams(`Product_Order::${ctx.method}(orderData): expected a struct.`);
-  if (order.complexType !== UPGRADE) {
-    throw publicFault(
-      `This emulator's Product_Order takes upgrade orders only (complexType ${UPGRADE}); order a guest with Virtual_Guest::createObject.`,
-    );
-  }
-  const guests = items(order.virtualGuests, 'virtualGuests');
-  if (guests.length !== 1 || !isStruct(guests[0]))
-    throw invalidValue("An upgrade order names exactly one guest: 'virtualGuests': [{id}].");
-  const id = intOf(guests[0].id, 'virtualGuests[0].id');
-  const guest = sized(owned(ctx, ctx.store.get('guests', id), id), ctx.now);
-  const properties = items(order.properties ?? [], 'properties');
-  const window = properties.find((p) => isStruct(p) && p.name === 'MAINTENANCE_WINDOW');
-  if (!isStruct(window) || typeof window.value !== 'string' || window.value.trim() === '') {
-    throw publicFault(
-      "An upgrade order needs the property MAINTENANCE_WINDOW: {name: 'MAINTENANCE_WINDOW', value: '<date and time it may run>'}.",
-    );
-  }
-  const running = activeTransaction(guest, ctx.now);
-  if (running) {
-    const status = (running.transactionStatus as { name: string }).name;
-    throw publicFault(
-      `Virtual guest ${guest.id} has an active transaction (${status}); it can be upgraded once that has finished.`,
-    );
-  }
-  return { guest, ...orderPrices(guest, items(order.prices, 'prices')), properties };
+  const wrapped =
+    order.complexType === WRAPPER ||
+    (order.complexType === undefined && order.orderContainers !== undefined);
+  const containers = wrapped ? wrappedContainers(order.orderContainers) : [order];
+  return { wrapped, parts: containers.map((c) => ownerCheck(ctx, c)) };
 }
 
-/** The guest's size after the upgrade while the ordered prices are checked one by one. */
-interface Sizing {
-  size: GuestSize;
-  ordered: CheckedUpgrade['ordered'];
-  /** Disks in positions the guest has none in yet. */
-  added: { slot: number; capacity: number }[];
+function wrappedContainers(value: unknown): Record<string, unknown>[] {
+  if (!Array.isArray(value) || value.length === 0 || !value.every(isStruct)) {
+    throw invalidValue(
+      `A ${WRAPPER} lists its orders in 'orderContainers': a non-empty array of order containers.`,
+    );
+  }
+  return value;
 }
 
-function orderPrices(guest: GuestRec, asked: unknown[]): Pick<Sizing, 'size' | 'ordered'> {
-  if (asked.length === 0) throw publicFault('An upgrade order needs at least one price.');
-  const offered = upgradePrices(guest, true);
-  const sizing: Sizing = {
-    size: {
-      startCpus: guest.startCpus,
-      maxMemory: guest.maxMemory,
-      networkSpeed: guest.networkSpeed,
-      blockDevices: guest.blockDevices.map((d) => ({ ...d })),
-    },
-    ordered: [],
-    added: [],
+function ownerCheck(ctx: AuthedContext, container: Record<string, unknown>): CheckedOrder {
+  const type = container.complexType;
+  const owner = typeof type === 'string' ? ctx.orderOwners.get(type) : undefined;
+  if (!owner) {
+    const known = [...ctx.orderOwners.keys()].join(', ');
+    throw publicFault(
+      typeof type === 'string'
+        ? `Orders of ${type} are not modeled by this emulator; it takes ${known}.`
+        : `The order container needs a complexType: one of ${known}.`,
+    );
+  }
+  return owner.check(ctx, container);
+}
+
+/** The answer for the parts: the one container, or the wrapper with all of them. */
+function combined(checked: Checked, parts: Record<string, unknown>[]): Record<string, unknown> {
+  if (!checked.wrapped) return parts[0];
+  const total = (key: string) => parts.reduce((sum, p) => sum + Number(p[key] ?? 0), 0);
+  return {
+    complexType: WRAPPER,
+    orderContainers: parts,
+    postTaxRecurringHourly: String(total('postTaxRecurringHourly')),
+    postTaxRecurringMonthly: String(total('postTaxRecurringMonthly')),
+    postTaxRecurring: String(total('postTaxRecurring')),
   };
-  for (const [i, entry] of asked.entries()) orderPrice(guest, offered, sizing, entry, i);
-  addDisks(guest, sizing);
-  return { size: sizing.size, ordered: sizing.ordered };
 }
 
-/** Checks `prices[i]` (offered, a category it fills, no shrinking disk) and applies it to the size. */
-function orderPrice(
-  guest: GuestRec,
-  offered: UpgradePriceView[],
-  { size, ordered, added }: Sizing,
-  entry: unknown,
-  i: number,
-): void {
-  if (!isStruct(entry)) throw invalidValue(`Invalid value provided for 'prices[${i}]'.`);
-  const id = intOf(entry.id, `prices[${i}].id`);
-  const categories = entry.categories === undefined ? [] : items(entry.categories, 'categories');
-  const named = isStruct(categories[0]) ? categories[0].categoryCode : undefined;
-  const category = typeof named === 'string' ? named : undefined;
-  const slot = category?.startsWith('guest_disk') ? Number(category.slice(10)) : undefined;
-  const disk = slot === undefined ? undefined : size.blockDevices[slot];
-  const gb = diskSizeOf(guest, id);
-  if (disk && gb !== undefined && gb <= disk.capacity) {
-    throw publicFault(
-      `${category} of virtual guest ${guest.id} is ${disk.capacity} GB: a disk can only grow, it cannot be shrunk or removed (price #${id} is ${gb} GB).`,
-    );
-  }
-  const option = offered.find((o) => o.price.id === id);
-  if (!option) {
-    throw publicFault(
-      `Price #${id} is not an upgrade offered for virtual guest ${guest.id} (package 835 in ${datacenterOf(guest).name}); see Virtual_Guest::getUpgradeItemPrices.`,
-    );
-  }
-  const fills = category ?? (option.categories.length === 1 ? option.categories[0] : undefined);
-  if (!fills || !option.categories.includes(fills)) {
-    throw publicFault(
-      `Price #${id} (${option.price.description}) fills ${option.categories.join(', ')}; name the one meant in prices[${i}].categories[0].categoryCode.`,
-    );
-  }
-  if (ordered.some((o) => o.category === fills))
-    throw publicFault(`Only one price per category: ${fills} is given twice.`);
-  ordered.push({ price: option.price, category: fills });
-  if (fills === 'guest_core') size.startCpus = option.capacity;
-  else if (fills === 'ram') size.maxMemory = option.capacity * 1024;
-  else if (fills === 'port_speed') size.networkSpeed = option.capacity;
-  else if (disk) disk.capacity = option.capacity;
-  else added.push({ slot: slot!, capacity: option.capacity });
-}
-
-/** New disks go in the next free positions, in order (devices 2, 3, ... after the boot disk). */
-function addDisks(guest: GuestRec, { size, added }: Sizing): void {
-  for (const disk of added.sort((a, b) => a.slot - b.slot)) {
-    const next = size.blockDevices.length;
-    if (disk.slot !== next) {
-      throw publicFault(
-        `guest_disk${disk.slot}: virtual guest ${guest.id} has ${next} disk(s), so the next one added is guest_disk${next}.`,
-      );
-    }
-    const last = Number(size.blockDevices[next - 1]?.device ?? -1);
-    size.blockDevices.push({
-      id: 0,
-      device: String(last === 0 ? 2 : last + 1),
-      capacity: disk.capacity,
-    });
-  }
+async function place(ctx: AuthedContext, checked: Checked): Promise<Record<string, unknown>> {
+  const orderId = ctx.store.nextSubId();
+  const placed = checked.parts.map((part) => part.place(ctx, orderId));
+  await ctx.store.write(placed.flatMap((p) => p.ops));
+  const details = placed.map((p) => p.details);
+  return {
+    orderId,
+    orderDate: formatApiDate(ctx.now),
+    placedOrder: {
+      id: orderId,
+      accountId: ctx.account.id,
+      userRecordId: ctx.user.id,
+      status: 'APPROVED',
+      items: details.flatMap((d) => (Array.isArray(d.prices) ? d.prices : [])),
+    },
+    orderDetails: combined(checked, details),
+  };
 }
 
 export const productOrder = serviceFolder({
@@ -167,14 +94,20 @@ export const productOrder = serviceFolder({
         verifyOrder: {
           handler: (ctx) => {
             expectArgs(ctx, ['orderData']);
-            return ok(container(checkUpgradeOrder(ctx)));
+            const checked = checkOrder(ctx);
+            return ok(
+              combined(
+                checked,
+                checked.parts.map((p) => p.verified),
+              ),
+            );
           },
         },
         placeOrder: {
           handler: async (ctx) => {
             expectArgs(ctx, ['orderData', 'saveAsQuote'], 1);
             const quote = ctx.args[1] === undefined ? false : readFlag(ctx.args[1], 'saveAsQuote');
-            const checked = checkUpgradeOrder(ctx);
+            const checked = checkOrder(ctx);
             if (quote)
               throw publicFault(
                 'Quotes are not modeled by this emulator; set saveAsQuote to false.',

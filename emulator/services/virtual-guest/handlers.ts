@@ -5,8 +5,6 @@
 import {
   CPU_OPTIONS,
   DATACENTERS,
-  DEFAULT_DATACENTER,
-  DEFAULT_NETWORK_SPEED,
   DISK_SIZES,
   EXTRA_DISK_SIZES,
   MEMORY_OPTIONS,
@@ -14,34 +12,21 @@ import {
   OPERATING_SYSTEMS,
   cpuPrice,
   diskPrice,
-  findDatacenter,
-  findOs,
   itemPrice,
   memoryPrice,
   money,
   monthlyFromHourly,
   networkPrice,
   osPrice,
-  priceAt,
 } from '../../catalog';
 import { invalidParams, propertyNotValid, publicFault } from '../../errors';
 import { typeDef } from '../../schema';
 import {
-  badValue,
   checkDomain,
   checkHostname,
   checkNotes,
-  isStruct,
-  listOf,
-  missing,
   normalizeTags,
-  notOffered,
   optionalFlag,
-  present,
-  readFlag,
-  readInt,
-  readString,
-  structAt,
 } from '../../validators';
 import {
   expectArgs,
@@ -53,6 +38,7 @@ import {
   stringArg,
   type AuthedContext,
 } from '../context';
+import { GUEST_PACKAGE } from '../product-package/model';
 import { serviceFolder, type MethodDef } from '../service';
 import { checkSshKeyIds } from '../ssh-key/model';
 import {
@@ -64,10 +50,12 @@ import {
   tables,
   tagsByName,
   upgradePrices,
-  type GuestOrder,
   type GuestRec,
 } from './model';
+import { GUEST_ORDER, guestOrder } from './guest-order';
+import { checkGuestTemplate } from './template';
 import './types';
+import { UPGRADE, upgradeOrder } from './upgrade-order';
 
 const TYPE = 'Svc_Virtual_Guest';
 
@@ -146,6 +134,7 @@ const getUpgradeItemPrices: MethodDef = {
 
 export const virtualGuest = serviceFolder({
   tables,
+  orders: { [GUEST_ORDER]: guestOrder, [UPGRADE]: upgradeOrder },
   services: {
     Virtual_Guest: {
       load: loadGuest,
@@ -200,9 +189,9 @@ export const virtualGuest = serviceFolder({
             checkSshKeyIds(ctx, order.sshKeyIds);
             const hourly = order.prices.reduce((sum, p) => sum + p.hourly, 0);
             return ok({
-              complexType: 'Svc_Container_Product_Order_Virtual_Guest',
+              complexType: GUEST_ORDER,
               location: String(order.datacenter.id),
-              packageId: 835,
+              packageId: GUEST_PACKAGE.id,
               quantity: 1,
               useHourlyPricing: order.hourly,
               prices: order.prices.map(itemPrice),
@@ -214,6 +203,14 @@ export const virtualGuest = serviceFolder({
           },
         },
         getUpgradeItemPrices,
+        // No storage is modeled, so no guest has any attached (`slcli vs storage`).
+        getAttachedNetworkStorages: {
+          handler: (ctx) => {
+            expectArgs(ctx, ['nasType'], 0);
+            loadGuest(ctx);
+            return list(ctx, 'Svc_Network_Storage', [], null);
+          },
+        },
         getCreateObjectOptions: {
           handler: (ctx) => {
             expectArgs(ctx, []);
@@ -301,234 +298,4 @@ declare module '../service' {
   interface ServiceFolders {
     virtualGuest: typeof virtualGuest;
   }
-}
-
-// ---------------------------------------------------------------------------------------------
-// The order template (createObject, createObjects, generateOrderTemplate), checked the way the
-// real API does: required properties, value types, values that must be among the offered
-// options, host/domain syntax, unknown properties. Faults name the field.
-
-const MAX_USER_DATA = 64 * 1024;
-const DATA_DEVICES = ['0', '2', '3', '4', '5'];
-const REQUIRED = [
-  'hostname',
-  'domain',
-  'startCpus',
-  'maxMemory',
-  'hourlyBillingFlag',
-  'localDiskFlag',
-] as const;
-/** Template properties read below (others must be properties of the type, and are ignored). */
-const HANDLED = new Set<string>([
-  ...REQUIRED,
-  'complexType',
-  'operatingSystemReferenceCode',
-  'datacenter',
-  'networkComponents',
-  'privateNetworkOnlyFlag',
-  'dedicatedAccountHostOnlyFlag',
-  'tagReferences',
-  'notes',
-  'userData',
-  'sshKeys',
-  'blockDevices',
-  'postInstallScriptUri',
-  'supplementalCreateObjectOptions',
-  'blockDeviceTemplateGroup',
-]);
-
-/** Checks a template and prices the order from the catalog (at its datacenter's prices). */
-export function checkGuestTemplate(template: unknown): GuestOrder {
-  const t = checkTemplateShape(template);
-  const size = readSize(t);
-  const placement = readPlacement(t);
-  const extras = readExtras(t);
-  const blockDevices = readBlockDevices(t.blockDevices);
-  const postInstallScriptUri = readPostInstallScript(t);
-  const prices = [
-    cpuPrice(size.startCpus),
-    memoryPrice(size.maxMemory),
-    osPrice(placement.os),
-    networkPrice(placement.networkSpeed),
-    ...blockDevices.map((d, i) => diskPrice(d.capacity, size.localDisk, i)),
-  ].map((price) => priceAt(price, placement.datacenter));
-  return {
-    ...size,
-    ...placement,
-    ...extras,
-    notes: present(t.notes) ? checkNotes(t.notes) : undefined,
-    postInstallScriptUri,
-    blockDevices,
-    prices,
-  };
-}
-
-/** Known properties only, the required ones present, and no unmodeled way of ordering. */
-function checkTemplateShape(template: unknown): Record<string, unknown> {
-  if (!isStruct(template)) throw invalidParams(`the template must be a ${TYPE} struct.`);
-  const guestType = typeDef(TYPE);
-  for (const key of Object.keys(template)) {
-    if (!HANDLED.has(key) && !guestType.locals.has(key) && !guestType.relations.has(key)) {
-      throw propertyNotValid(key, TYPE);
-    }
-  }
-  const t = template;
-  for (const field of REQUIRED) if (!present(t[field])) throw missing(field, TYPE);
-  if (present(t.blockDeviceTemplateGroup)) {
-    throw publicFault(
-      'Image templates (blockDeviceTemplateGroup) are not offered; use operatingSystemReferenceCode.',
-    );
-  }
-  if (!present(t.operatingSystemReferenceCode)) throw missing('operatingSystemReferenceCode', TYPE);
-  const supplemental = present(t.supplementalCreateObjectOptions)
-    ? structAt(t.supplementalCreateObjectOptions, 'supplementalCreateObjectOptions')
-    : {};
-  if (present(supplemental.flavorKeyName)) {
-    throw publicFault(
-      'Flavors (supplementalCreateObjectOptions.flavorKeyName) are not offered; set startCpus and maxMemory.',
-    );
-  }
-  return t;
-}
-
-const optionalFlagOf = (t: Record<string, unknown>, field: string) =>
-  present(t[field]) ? readFlag(t[field], field) : false;
-
-function readSize(t: Record<string, unknown>) {
-  const hostname = checkHostname(t.hostname);
-  const domain = checkDomain(t.domain);
-  if (hostname.length + domain.length + 1 > 253) {
-    throw badValue(
-      'domain',
-      domain,
-      'The fully qualified domain name is limited to 253 characters.',
-    );
-  }
-  const startCpus = readInt(t.startCpus, 'startCpus');
-  if (!CPU_OPTIONS.includes(startCpus)) throw notOffered('startCpus', startCpus, CPU_OPTIONS);
-  const maxMemory = readInt(t.maxMemory, 'maxMemory');
-  if (!MEMORY_OPTIONS.includes(maxMemory)) throw notOffered('maxMemory', maxMemory, MEMORY_OPTIONS);
-  return {
-    hostname,
-    domain,
-    startCpus,
-    maxMemory,
-    hourly: readFlag(t.hourlyBillingFlag, 'hourlyBillingFlag'),
-    localDisk: readFlag(t.localDiskFlag, 'localDiskFlag'),
-    privateOnly: optionalFlagOf(t, 'privateNetworkOnlyFlag'),
-    dedicated: optionalFlagOf(t, 'dedicatedAccountHostOnlyFlag'),
-  };
-}
-
-/** The operating system, datacenter and port speed (the last two have defaults). */
-function readPlacement(t: Record<string, unknown>) {
-  const osCode = readString(t.operatingSystemReferenceCode, 'operatingSystemReferenceCode');
-  const os = findOs(osCode.trim());
-  if (!os) {
-    const codes = OPERATING_SYSTEMS.map((o) => o.referenceCode);
-    throw notOffered('operatingSystemReferenceCode', osCode, codes);
-  }
-  let datacenter = DEFAULT_DATACENTER;
-  if (present(t.datacenter)) {
-    const name = readString(structAt(t.datacenter, 'datacenter').name, 'datacenter.name');
-    const found = findDatacenter(name.trim());
-    if (!found)
-      throw notOffered(
-        'datacenter.name',
-        name,
-        DATACENTERS.map((d) => d.name),
-      );
-    datacenter = found;
-  }
-  return { os, datacenter, networkSpeed: readNetworkSpeed(t.networkComponents) };
-}
-
-function readNetworkSpeed(value: unknown): number {
-  if (!present(value)) return DEFAULT_NETWORK_SPEED;
-  const nics = listOf(value, 'networkComponents');
-  if (nics.length > 1)
-    throw badValue('networkComponents', nics, 'Give at most one entry: [{maxSpeed}].');
-  if (nics.length === 0) return DEFAULT_NETWORK_SPEED;
-  const speed = readInt(
-    structAt(nics[0], 'networkComponents[0]').maxSpeed,
-    'networkComponents[0].maxSpeed',
-  );
-  if (!NETWORK_SPEEDS.includes(speed))
-    throw notOffered('networkComponents[0].maxSpeed', speed, NETWORK_SPEEDS);
-  return speed;
-}
-
-/** Each entry of an optional list property, read by `read` (an absent list is empty). */
-const eachOf = <T>(value: unknown, field: string, read: (entry: unknown, i: number) => T): T[] =>
-  present(value) ? listOf(value, field).map(read) : [];
-
-/** Tags, user data and SSH key ids. */
-function readExtras(t: Record<string, unknown>) {
-  const tags = normalizeTags(
-    eachOf(t.tagReferences, 'tagReferences', (ref, i) => {
-      const tag = structAt(structAt(ref, `tagReferences[${i}]`).tag, `tagReferences[${i}].tag`);
-      return readString(tag.name, `tagReferences[${i}].tag.name`);
-    }),
-  );
-  const userData = eachOf(t.userData, 'userData', (entry, i) => {
-    const value = readString(structAt(entry, `userData[${i}]`).value, `userData[${i}].value`);
-    if (value.length > MAX_USER_DATA)
-      throw badValue(
-        `userData[${i}].value`,
-        '...',
-        `User data is limited to ${MAX_USER_DATA} bytes.`,
-      );
-    return value;
-  });
-  const sshKeyIds = eachOf(t.sshKeys, 'sshKeys', (key, i) => {
-    const id = readInt(structAt(key, `sshKeys[${i}]`).id, `sshKeys[${i}].id`);
-    if (id <= 0) throw badValue(`sshKeys[${i}].id`, id, 'Expected a positive key id.');
-    return id;
-  });
-  return { tags, userData, sshKeyIds };
-}
-
-function readPostInstallScript(t: Record<string, unknown>): string | undefined {
-  if (!present(t.postInstallScriptUri)) return undefined;
-  const uri = readString(t.postInstallScriptUri, 'postInstallScriptUri');
-  if (!/^https?:\/\/\S+$/.test(uri))
-    throw badValue('postInstallScriptUri', uri, 'Expected an http:// or https:// URL.');
-  return uri;
-}
-
-/** The disks: a boot disk (device 0, added when not given) and data disks on devices 2-5. */
-function readBlockDevices(value: unknown): { device: string; capacity: number }[] {
-  if (!present(value)) return [{ device: '0', capacity: DISK_SIZES[0] }];
-  const devices = listOf(value, 'blockDevices').map(readBlockDevice);
-  if (!devices.some((d) => d.device === '0'))
-    devices.unshift({ device: '0', capacity: DISK_SIZES[0] });
-  if (new Set(devices.map((d) => d.device)).size !== devices.length) {
-    throw badValue(
-      'blockDevices',
-      devices.map((d) => d.device),
-      'Each device number may appear once.',
-    );
-  }
-  return devices.sort((a, b) => Number(a.device) - Number(b.device));
-}
-
-function readBlockDevice(entry: unknown, i: number): { device: string; capacity: number } {
-  const d = structAt(entry, `blockDevices[${i}]`);
-  const device = String(readInt(d.device, `blockDevices[${i}].device`));
-  const capacity = readInt(
-    structAt(d.diskImage, `blockDevices[${i}].diskImage`).capacity,
-    `blockDevices[${i}].diskImage.capacity`,
-  );
-  if (device === '1')
-    throw badValue(
-      `blockDevices[${i}].device`,
-      device,
-      "Device '1' is reserved for swap; use 0, 2, 3, 4 or 5.",
-    );
-  if (!DATA_DEVICES.includes(device))
-    throw notOffered(`blockDevices[${i}].device`, device, DATA_DEVICES);
-  const sizes = device === '0' ? DISK_SIZES : EXTRA_DISK_SIZES;
-  if (!sizes.includes(capacity))
-    throw notOffered(`blockDevices[${i}].diskImage.capacity`, capacity, sizes);
-  return { device, capacity };
 }

@@ -8,14 +8,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import {
+  ALL_DISK_SIZES,
   CPU_OPTIONS,
   DEFAULT_DATACENTER,
-  DISK_SIZES,
-  EXTRA_DISK_SIZES,
   MEMORY_OPTIONS,
   NETWORK_SPEEDS,
   cpuPrice,
   datacenterById,
+  diskPositions,
   diskPrice,
   findOs,
   memoryPrice,
@@ -32,6 +32,7 @@ import { formatApiDate } from '../../dates';
 import { publicFault } from '../../errors';
 import { table, type RecordsOf, type Store, type Tables, type WriteOp } from '../../store';
 import { addressIn, subnetFor, type IpAddressRec } from '../network/model';
+import { priceView, type PriceView } from '../product-package/model';
 
 export interface TagRec {
   id: number;
@@ -93,6 +94,8 @@ export interface GuestRec {
   blockDevices: { id: number; device: string; capacity: number }[];
   /** The user who ordered the guest (absent for seeded and bulk-populated guests). */
   orderedByUserId?: number;
+  /** The Product_Order order that placed it (absent for createObject, seeded, populated). */
+  orderId?: number;
   /** The last upgrade order, running or done. */
   upgrade?: GuestUpgradeRec;
 }
@@ -257,6 +260,8 @@ export interface BuildOptions {
   tagCache?: Map<string, TagRec>;
   /** The user placing the order (shown as the order's user record). */
   userId?: number;
+  /** The Product_Order order placing it. */
+  orderId?: number;
 }
 
 /** The guest record and every write that creates it. */
@@ -307,6 +312,7 @@ export function buildGuest(
       capacity: d.capacity,
     })),
     orderedByUserId: options.userId,
+    orderId: options.orderId,
   };
   const ops: WriteOp[] = [
     ...tags.ops,
@@ -397,18 +403,6 @@ export function guestPrices(g: GuestRec): Price[] {
 // ---------------------------------------------------------------------------------------------
 // What a guest may be upgraded to (Virtual_Guest.getUpgradeItemPrices, Product_Order)
 
-const MAX_DISKS = 5;
-const ALL_DISK_SIZES = [...new Set([...DISK_SIZES, ...EXTRA_DISK_SIZES])].sort((a, b) => a - b);
-
-/** One upgrade price: a catalog price at a datacenter, the categories it fills and its size. */
-export interface UpgradePriceView {
-  price: Price;
-  /** `guest_core`, `ram`, `port_speed`, `guest_disk0` .. `guest_disk4`. */
-  categories: readonly string[];
-  capacity: number;
-  units: string;
-}
-
 export const datacenterOf = (g: GuestRec) => datacenterById(g.datacenterId) ?? DEFAULT_DATACENTER;
 
 /**
@@ -416,35 +410,26 @@ export const datacenterOf = (g: GuestRec) => datacenterById(g.datacenterId) ?? D
  * speeds (smaller ones only with `downgrades`), and for each disk position a larger size, or any
  * size for a position the guest has no disk in yet. Disks never shrink.
  */
-export function upgradePrices(g: GuestRec, downgrades: boolean): UpgradePriceView[] {
+export function upgradePrices(g: GuestRec, downgrades: boolean): PriceView[] {
   const dc = datacenterOf(g);
-  const at = (price: Price, categories: string[], capacity: number, units: string) => ({
-    price: priceAt(price, dc),
-    categories,
-    capacity,
-    units,
-  });
+  const at = (price: Price, categories: string[]) => priceView(priceAt(price, dc), categories);
   const wanted = (value: number, now: number) => value !== now && (downgrades || value > now);
-  const prices: UpgradePriceView[] = [
+  const prices: PriceView[] = [
     ...CPU_OPTIONS.filter((n) => wanted(n, g.startCpus)).map((n) =>
-      at(cpuPrice(n), ['guest_core'], n, 'CORE'),
+      at(cpuPrice(n), ['guest_core']),
     ),
     ...MEMORY_OPTIONS.filter((mb) => wanted(mb, g.maxMemory)).map((mb) =>
-      at(memoryPrice(mb), ['ram'], mb / 1024, 'GB'),
+      at(memoryPrice(mb), ['ram']),
     ),
     ...NETWORK_SPEEDS.filter((s) => wanted(s, g.networkSpeed)).map((s) =>
-      at(networkPrice(s), ['port_speed'], s, 'Mbps'),
+      at(networkPrice(s), ['port_speed']),
     ),
   ];
   for (const gb of ALL_DISK_SIZES) {
-    const categories = [];
-    for (let i = 0; i < MAX_DISKS; i += 1) {
-      const disk = g.blockDevices[i];
-      const offered = (i === 0 ? DISK_SIZES : EXTRA_DISK_SIZES).includes(gb);
-      if (offered && (disk ? gb > disk.capacity : i > 0)) categories.push(`guest_disk${i}`);
-    }
-    if (categories.length > 0)
-      prices.push(at(diskPrice(gb, g.localDiskFlag), categories, gb, 'GB'));
+    const categories = diskPositions(gb)
+      .filter((i) => (g.blockDevices[i] ? gb > g.blockDevices[i].capacity : i > 0))
+      .map((i) => `guest_disk${i}`);
+    if (categories.length > 0) prices.push(at(diskPrice(gb, g.localDiskFlag), categories));
   }
   return prices;
 }

@@ -3,7 +3,7 @@
  * (provisioning fields appear once `readyAt` has passed), with its disks, NICs, VLANs, billing
  * item, operating system, tags, statuses and transactions.
  */
-import { datacenterById, findOs, OPERATING_SYSTEMS } from '../../catalog';
+import { datacenterById, findOs } from '../../catalog';
 import { formatApiDate } from '../../dates';
 import { defineType, definePlainType, sameAccount, type ViewContext } from '../../schema';
 import {
@@ -13,6 +13,7 @@ import {
   vlanOfNic,
   type NicView,
 } from '../network/model';
+import { softwareDescription as describeSoftware } from '../product-package/types';
 import {
   activeTransaction,
   isProvisioned,
@@ -241,9 +242,25 @@ defineType<Record<string, unknown>>('Svc_Provisioning_Version1_Transaction', {
   },
 });
 
+/** The references of an account tag: one per guest that carries it. */
+export const tagReferencesOf = (t: TagRec, ctx: ViewContext): TagRefView[] =>
+  ctx.store
+    .by('guests', 'accountId', t.accountId)
+    .flatMap((g) => tagReferences(g).filter((r) => r.tagId === t.id));
+
 defineType<TagRec>('Svc_Tag', {
-  locals: { id: (t) => t.id, name: (t) => t.name, accountId: (t) => t.accountId },
+  locals: {
+    id: (t) => t.id,
+    name: (t) => t.name,
+    accountId: (t) => t.accountId,
+    internal: () => 0,
+  },
+  relations: {
+    references: { type: 'Svc_Tag_Reference', many: true, get: tagReferencesOf },
+  },
 });
+
+definePlainType('Svc_Tag_Type', ['keyName', 'description']);
 
 /** `{id, tagId, resourceTableId}`; the tag itself is looked up by id. */
 export interface TagRefView {
@@ -260,12 +277,14 @@ defineType<TagRefView>('Svc_Tag_Reference', {
     resourceTableId: (r) => r.resourceTableId,
     tagTypeId: (r) => r.tagTypeId,
   },
-  relations: { tag: { type: 'Svc_Tag', get: (r, ctx) => ctx.store.get('tags', r.tagId) } },
+  relations: {
+    tag: { type: 'Svc_Tag', get: (r, ctx) => ctx.store.get('tags', r.tagId) },
+    tagType: { type: 'Svc_Tag_Type', get: () => ({ keyName: 'GUEST', description: 'Guest' }) },
+  },
 });
 
 /** Ids of objects the emulator derives instead of storing (OS components, licenses). */
 const OS_COMPONENT_BASE = 300_000_000;
-const SOFTWARE_DESCRIPTION_BASE = 1_000;
 
 /** A guest's operating system, as a software component with its license and description. */
 export interface OsComponentView {
@@ -274,28 +293,8 @@ export interface OsComponentView {
 
 function softwareDescription(code: string): Record<string, unknown> | undefined {
   const os = findOs(code);
-  return (
-    os && {
-      id: SOFTWARE_DESCRIPTION_BASE + OPERATING_SYSTEMS.indexOf(os),
-      referenceCode: os.referenceCode,
-      name: os.name,
-      version: os.version,
-      manufacturer: os.manufacturer,
-      longDescription: os.description,
-      operatingSystem: 1,
-    }
-  );
+  return os && describeSoftware(os);
 }
-
-definePlainType('Svc_Software_Description', [
-  'id',
-  'referenceCode',
-  'name',
-  'version',
-  'manufacturer',
-  'longDescription',
-  'operatingSystem',
-]);
 
 defineType<OsComponentView>('Svc_Software_License', {
   locals: {

@@ -1,19 +1,13 @@
 /**
- * A guest's upgrade orders (the prices it may move to are the guest's, see upgradePrices in
- * ../virtual-guest/model.ts): the checked order as the API echoes it (priced), and placing it: an UPGRADE transaction (see `sized` in
- * ../virtual-guest/model.ts) that leaves the guest with its new size and its billing item with
- * the new fees.
+ * A guest's upgrade order once checked (./upgrade-order.ts): the container as the API echoes it
+ * (priced), and placing it: an UPGRADE transaction (see `sized` in ./model.ts) that leaves the
+ * guest with its new size and its billing item with the new fees.
  */
 import { itemPrice, money, monthlyFromHourly, type Price } from '../../catalog';
-import { formatApiDate } from '../../dates';
 import type { WriteOp } from '../../store';
 import type { AuthedContext } from '../context';
-import {
-  guestPrices,
-  type GuestRec,
-  type GuestSize,
-  type GuestUpgradeRec,
-} from '../virtual-guest/model';
+import { GUEST_PACKAGE } from '../product-package/model';
+import { guestPrices, type GuestRec, type GuestSize, type GuestUpgradeRec } from './model';
 
 export const UPGRADE = 'Svc_Container_Product_Order_Virtual_Guest_Upgrade';
 
@@ -31,7 +25,7 @@ export function container(checked: CheckedUpgrade): Record<string, unknown> {
   const hourly = checked.ordered.reduce((sum, o) => sum + o.price.hourly, 0);
   return {
     complexType: UPGRADE,
-    packageId: 835,
+    packageId: GUEST_PACKAGE.id,
     location: String(checked.guest.datacenterId),
     quantity: 1,
     useHourlyPricing: checked.guest.hourlyBillingFlag,
@@ -47,10 +41,12 @@ export function container(checked: CheckedUpgrade): Record<string, unknown> {
   };
 }
 
-export async function place(
+/** The writes that place the checked upgrade as order `orderId`. */
+export function placeUpgrade(
   ctx: AuthedContext,
   checked: CheckedUpgrade,
-): Promise<Record<string, unknown>> {
+  orderId: number,
+): WriteOp[] {
   const { guest, size } = checked;
   const stored = ctx.store.get('guests', guest.id)!;
   const ops: WriteOp[] = [];
@@ -62,7 +58,7 @@ export async function place(
   }
   const total = guestPrices({ ...guest, ...size }).reduce((sum, p) => sum + p.hourly, 0);
   const upgrade: GuestUpgradeRec = {
-    orderId: ctx.store.nextSubId(),
+    orderId,
     transactionId: ctx.store.nextSubId(),
     createDate: ctx.now,
     readyAt: ctx.now + ctx.settings.provisioningDelayMs,
@@ -74,17 +70,5 @@ export async function place(
     recurringFee: money(monthlyFromHourly(total), 2),
   };
   ops.push({ put: 'guests', record: { ...guest, upgrade, modifyDate: ctx.now } });
-  await ctx.store.write(ops);
-  const details = container(checked);
-  return {
-    orderId: upgrade.orderId,
-    orderDate: formatApiDate(ctx.now),
-    placedOrder: {
-      id: upgrade.orderId,
-      accountId: guest.accountId,
-      status: 'APPROVED',
-      items: details.prices,
-    },
-    orderDetails: details,
-  };
+  return ops;
 }

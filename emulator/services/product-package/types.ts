@@ -1,0 +1,156 @@
+/**
+ * Svc_Product_Package, its items (Svc_Product_Item), their prices (Svc_Product_Item_Price, also
+ * what `Virtual_Guest.getUpgradeItemPrices` lists), categories and presets, as the API shows them.
+ */
+import {
+  OPERATING_SYSTEMS,
+  PRICE_GROUPS,
+  money,
+  monthlyFromHourly,
+  type OperatingSystem,
+} from '../../catalog';
+import { defineType, definePlainType } from '../../schema';
+import {
+  CATEGORIES,
+  ITEMS,
+  PRICES,
+  REGIONS,
+  itemPrices,
+  presetsOfPackage,
+  type ItemView,
+  type PackageView,
+  type PresetView,
+  type PriceView,
+} from './model';
+
+const category = (code: string) => ({ categoryCode: code, ...CATEGORIES[code] });
+
+definePlainType('Svc_Product_Item_Category', ['id', 'categoryCode', 'name']);
+definePlainType('Svc_Product_Package_Type', ['id', 'keyName', 'name']);
+
+/** An operating system as the API describes its software (items and guests show the same). */
+export function softwareDescription(os: OperatingSystem): Record<string, unknown> {
+  return {
+    id: SOFTWARE_DESCRIPTION_BASE + OPERATING_SYSTEMS.indexOf(os),
+    referenceCode: os.referenceCode,
+    name: os.name,
+    version: os.version,
+    manufacturer: os.manufacturer,
+    longDescription: os.description,
+    operatingSystem: 1,
+  };
+}
+
+const SOFTWARE_DESCRIPTION_BASE = 1_000;
+
+definePlainType('Svc_Software_Description', [
+  'id',
+  'referenceCode',
+  'name',
+  'version',
+  'manufacturer',
+  'longDescription',
+  'operatingSystem',
+]);
+
+defineType<ItemView>('Svc_Product_Item', {
+  locals: {
+    id: (i) => i.id,
+    keyName: (i) => i.keyName,
+    description: (i) => i.description,
+    // A decimal string, as the API sends it (softlayer-go reads it as a float only from a string).
+    capacity: (i) => String(i.capacity),
+    units: (i) => i.units || undefined,
+    softwareDescriptionId: (i) => i.os && softwareDescription(i.os).id,
+  },
+  relations: {
+    itemCategory: { type: 'Svc_Product_Item_Category', get: (i) => category(i.category) },
+    categories: {
+      type: 'Svc_Product_Item_Category',
+      many: true,
+      get: (i) => i.categories.map(category),
+    },
+    prices: { type: 'Svc_Product_Item_Price', many: true, get: itemPrices },
+    softwareDescription: {
+      type: 'Svc_Software_Description',
+      get: (i) => i.os && softwareDescription(i.os),
+    },
+  },
+});
+
+defineType<PriceView>('Svc_Product_Item_Price', {
+  locals: {
+    id: (p) => p.price.id,
+    itemId: (p) => p.item.id,
+    hourlyRecurringFee: (p) => money(p.price.hourly, 4),
+    recurringFee: (p) => money(monthlyFromHourly(p.price.hourly), 2),
+    // The API's XML-RPC answers show a default price's group as an empty string.
+    locationGroupId: (p) => p.price.locationGroupId ?? '',
+    laborFee: () => '0',
+    oneTimeFee: () => '0',
+    setupFee: () => '0',
+  },
+  relations: {
+    item: { type: 'Svc_Product_Item', get: (p) => p.item },
+    categories: {
+      type: 'Svc_Product_Item_Category',
+      many: true,
+      get: (p) => p.categories.map(category),
+    },
+    pricingLocationGroup: {
+      type: 'Svc_Location_Group_Pricing',
+      get: (p) => PRICE_GROUPS.find((g) => g.id === p.price.locationGroupId),
+    },
+  },
+});
+
+defineType<PresetView>('Svc_Product_Package_Preset', {
+  locals: {
+    id: (p) => p.id,
+    keyName: (p) => p.keyName,
+    name: (p) => p.description,
+    description: (p) => p.description,
+    packageId: (p) => p.packageId,
+    isActive: () => '1',
+  },
+  relations: {
+    prices: { type: 'Svc_Product_Item_Price', many: true, get: (p) => p.prices },
+    categories: {
+      type: 'Svc_Product_Item_Category',
+      many: true,
+      get: (p) => p.prices.map((price) => category(price.item.category)),
+    },
+  },
+  onDemand: {
+    totalMinimumHourlyFee: (p) => money(sum(p.prices), 4),
+    totalMinimumRecurringFee: (p) => money(monthlyFromHourly(sum(p.prices)), 2),
+  },
+});
+
+const sum = (prices: PriceView[]) => prices.reduce((total, p) => total + p.price.hourly, 0);
+
+defineType<PackageView>('Svc_Product_Package', {
+  locals: {
+    id: (p) => p.id,
+    keyName: (p) => p.keyName,
+    name: (p) => p.name,
+    description: (p) => p.description,
+    isActive: () => 1,
+  },
+  relations: {
+    type: {
+      type: 'Svc_Product_Package_Type',
+      get: () => ({ id: 46, keyName: 'VIRTUAL_SERVER_INSTANCE', name: 'Virtual Server Instance' }),
+    },
+    items: { type: 'Svc_Product_Item', many: true, get: () => ITEMS },
+    itemPrices: { type: 'Svc_Product_Item_Price', many: true, get: () => PRICES },
+    activePresets: { type: 'Svc_Product_Package_Preset', many: true, get: presetsOfPackage },
+    categories: {
+      type: 'Svc_Product_Item_Category',
+      many: true,
+      get: () => Object.keys(CATEGORIES).map(category),
+    },
+    regions: { type: 'Svc_Location_Region', many: true, get: () => REGIONS },
+  },
+  onDemand: { hourlyBillingAvailableFlag: () => true },
+});
