@@ -1,5 +1,5 @@
 import type { VirtualGuest } from '../provider/managers';
-import { clientFromConfig } from '../provider/dynamic/config-client';
+import { clientFromConfig } from '../provider/framework/config-client';
 import { AUDIT_MASK, audit, formatAudit, type AuditReport, type StackState } from './audit';
 import { pulumiJson, type StateResource } from './pulumi';
 

@@ -1,12 +1,12 @@
 import type { VirtualGuest } from '../provider/managers';
 import { tagNames } from '../provider/managers';
-import { TOKEN_TAG_PREFIX } from '../provider/dynamic/virtual-guest/inputs';
-import { readMask } from '../provider/dynamic/fields';
-import { GUEST_FIELDS } from '../provider/dynamic/virtual-guest/fields';
-import { kindOf } from '../provider/tokens';
-import { observedInputs } from '../provider/dynamic/virtual-guest/observe';
-import { billedPrice } from '../provider/dynamic/virtual-guest/pricing';
-import { OWNED_TAG } from '../provider/dynamic/virtual-guest/provenance';
+import { TOKEN_TAG_PREFIX } from '../provider/kinds/virtual-guest/inputs';
+import { readMask } from '../provider/framework/fields';
+import { GUEST_FIELDS } from '../provider/kinds/virtual-guest/fields';
+import { kindOf } from '../provider/kinds/tokens';
+import { observedInputs } from '../provider/kinds/virtual-guest/observe';
+import { billedPrice } from '../provider/kinds/virtual-guest/pricing';
+import { OWNED_TAG } from '../provider/kinds/virtual-guest/provenance';
 import type { StateResource } from './pulumi';
 
 /**

@@ -1,5 +1,5 @@
 import { billingMode } from '../provider/managers';
-import { kindOf } from '../provider/tokens';
+import { kindOf } from '../provider/kinds/tokens';
 
 /**
  * One billing-affecting change in a preview: a guest bought, replaced, upgraded or cancelled, or

@@ -1,6 +1,6 @@
 import * as pulumi from '@pulumi/pulumi';
 import type { Client } from '../provider/client';
-import { clientFromConfig } from '../provider/dynamic/config-client';
+import { clientFromConfig } from '../provider/framework/config-client';
 import { assertApiKeyIsSecret } from './secret-config';
 
 let client: Client | undefined;

@@ -1,10 +1,10 @@
-import { DNS_ZONE_FIELDS } from '../provider/dynamic/dns-zone-fields';
-import type { ArgsOf } from '../provider/dynamic/fields';
+import { DNS_ZONE_FIELDS } from '../provider/kinds/dns-zone/fields';
+import type { ArgsOf } from '../provider/framework/fields';
 import { resourceClass, type ResourceClass } from './resource-class';
 
-export type { DnsZoneRecordArgs, DnsZoneRecordOutput } from '../provider/dynamic/dns-zone-fields';
+export type { DnsZoneRecordArgs, DnsZoneRecordOutput } from '../provider/kinds/dns-zone/fields';
 
-/** The arguments of a DnsZone: see its field table (provider/dynamic/dns-zone-fields.ts). */
+/** The arguments of a DnsZone: see its field table (provider/kinds/dns-zone/fields.ts). */
 export type DnsZoneArgs = ArgsOf<typeof DNS_ZONE_FIELDS>;
 
 /**

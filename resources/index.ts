@@ -4,4 +4,4 @@ export * from './dns-zone';
 export * from './ssh-key';
 export * from './ticket-update';
 export * from './lookups';
-export { ValidationError } from '../provider/dynamic/validate';
+export { ValidationError } from '../provider/framework/failures';

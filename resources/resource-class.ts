@@ -1,8 +1,13 @@
 import * as pulumi from '@pulumi/pulumi';
 import { delegatingProvider, type ResourceKind } from '../provider/dynamic/delegate';
-import { outputNames, type ArgsOf, type Fields, type OutputsOf } from '../provider/dynamic/fields';
-import { reapRunOnExit } from '../provider/dynamic/pulumi-run';
-import { PACKAGE } from '../provider/tokens';
+import {
+  outputNames,
+  type ArgsOf,
+  type Fields,
+  type OutputsOf,
+} from '../provider/framework/fields';
+import { reapRunOnExit } from '../provider/framework/pulumi-run';
+import { PACKAGE } from '../provider/kinds/tokens';
 import { computed } from './computed';
 import { assertApiKeyIsSecret } from './secret-config';
 

@@ -1,8 +1,8 @@
-import type { ArgsOf } from '../provider/dynamic/fields';
-import { SSH_KEY_FIELDS } from '../provider/dynamic/ssh-key-fields';
+import type { ArgsOf } from '../provider/framework/fields';
+import { SSH_KEY_FIELDS } from '../provider/kinds/ssh-key/fields';
 import { resourceClass, type ResourceClass } from './resource-class';
 
-/** The arguments of an SshKey: see its field table (provider/dynamic/ssh-key-fields.ts). */
+/** The arguments of an SshKey: see its field table (provider/kinds/ssh-key/fields.ts). */
 export type SshKeyArgs = ArgsOf<typeof SSH_KEY_FIELDS>;
 
 /**

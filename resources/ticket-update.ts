@@ -1,8 +1,8 @@
-import type { ArgsOf } from '../provider/dynamic/fields';
-import { TICKET_UPDATE_FIELDS } from '../provider/dynamic/ticket-update-fields';
+import type { ArgsOf } from '../provider/framework/fields';
+import { TICKET_UPDATE_FIELDS } from '../provider/kinds/ticket-update/fields';
 import { resourceClass, type ResourceClass } from './resource-class';
 
-/** The arguments of a TicketUpdate: see its field table (provider/dynamic/ticket-update-fields.ts). */
+/** The arguments of a TicketUpdate: see its field table (provider/kinds/ticket-update/fields.ts). */
 export type TicketUpdateArgs = ArgsOf<typeof TICKET_UPDATE_FIELDS>;
 
 /** An update posted to a support ticket (`Ticket.addUpdate`). Destroying it only forgets it. */

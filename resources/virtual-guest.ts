@@ -1,7 +1,7 @@
 import * as pulumi from '@pulumi/pulumi';
-import type { ArgsOf } from '../provider/dynamic/fields';
-import { GUEST_FIELDS } from '../provider/dynamic/virtual-guest/fields';
-import { dynamicToken } from '../provider/tokens';
+import type { ArgsOf } from '../provider/framework/fields';
+import { GUEST_FIELDS } from '../provider/kinds/virtual-guest/fields';
+import { dynamicToken } from '../provider/kinds/tokens';
 import { resourceClass, type ResourceClass } from './resource-class';
 
 const TYPE = dynamicToken('VirtualGuest');
@@ -17,7 +17,7 @@ function provenance(name: string, parent?: pulumi.Resource): pulumi.Output<strin
   return pulumi.output(known).apply((text) => `${pulumi.getOrganization()}/${text}`);
 }
 
-/** The arguments of a VirtualGuest: see its field table (provider/dynamic/virtual-guest/fields.ts). */
+/** The arguments of a VirtualGuest: see its field table (provider/kinds/virtual-guest/fields.ts). */
 export type VirtualGuestArgs = ArgsOf<typeof GUEST_FIELDS>;
 
 /**

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Field, Fields } from '../provider/dynamic/fields';
-import { KINDS, PACKAGE, pluginToken, type ResourceKind } from '../provider/kinds';
+import type { Field, Fields } from '../provider/framework/fields';
+import { KINDS, PACKAGE, pluginToken, type ResourceKind } from '../provider/kinds/index';
 import { CONFIG_KEYS } from '../provider/plugin/config';
 import { FUNCTIONS } from '../provider/plugin/functions';
 import { fieldDocs } from './field-docs';

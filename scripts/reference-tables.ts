@@ -1,10 +1,10 @@
-import type { Field, Fields } from '../provider/dynamic/fields';
-import { KINDS } from '../provider/kinds';
+import type { Field, Fields } from '../provider/framework/fields';
+import { KINDS } from '../provider/kinds/index';
 import { fieldDocs } from './field-docs';
 
 /**
  * The README's reference tables, one per resource, printed from the resources' field tables
- * (provider/dynamic/*fields.ts), each field's meaning from its entry's JSDoc comment
+ * (provider/kinds/<kind>/fields.ts), each field's meaning from its entry's JSDoc comment
  * (field-docs.ts): `node --import tsx scripts/reference-tables.ts`. README.md holds
  * them between the markers below; test/scripts/reference-tables.test.ts keeps the two the same.
  */

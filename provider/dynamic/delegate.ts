@@ -1,6 +1,6 @@
 import type * as pulumi from '@pulumi/pulumi';
 
-import type { ResourceKind } from '../kinds';
+import type { ResourceKind } from '../kinds/index';
 
 /** (Type-only imports: nothing of the runtime or the registry is loaded in the program.) */
 type Runtime = typeof import('./runtime');

@@ -13,7 +13,7 @@ import {
 import { SvcError } from '../client/errors';
 import type { Client } from '../client';
 import { checkDateRange, checkFilter, checkIdOrName, checkMask, lookupArgs } from './args';
-import { LIMITS } from '../dynamic/validate';
+import { LIMITS } from '../framework/failures';
 
 /**
  * Data sources. Dynamic providers have no Invoke, so these are plain functions that call the API

@@ -1,4 +1,4 @@
-import { isUnknown } from '../dynamic/unknown';
+import { isUnknown } from '../framework/unknown';
 import {
   Failures,
   LIMITS,
@@ -6,7 +6,7 @@ import {
   badCharacter,
   describeValue,
   isPlainObject,
-} from '../dynamic/validate';
+} from '../framework/failures';
 
 /**
  * Argument checks of the lookups: each lookup validates its arguments before any call and throws

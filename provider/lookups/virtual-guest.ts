@@ -1,12 +1,8 @@
 import { checkIdOrName, lookupArgs } from './args';
 import { SvcError } from '../client/errors';
-import type { GuestInputs } from '../dynamic/virtual-guest/inputs';
-import {
-  computedOutputs,
-  observedInputs,
-  type GuestOutputs,
-} from '../dynamic/virtual-guest/observe';
-import { billedPrice, priceOrder } from '../dynamic/virtual-guest/pricing';
+import type { GuestInputs } from '../kinds/virtual-guest/inputs';
+import { computedOutputs, observedInputs, type GuestOutputs } from '../kinds/virtual-guest/observe';
+import { billedPrice, priceOrder } from '../kinds/virtual-guest/pricing';
 import { DETAIL_MASK, VirtualGuestManager, type VirtualGuest } from '../managers';
 import type { Client } from '../client';
 

@@ -1,4 +1,4 @@
-import type { ProviderConfig } from '../dynamic/connection';
+import type { ProviderConfig } from '../framework/connection';
 
 /**
  * The provider's configuration: the same `svc:*` keys the dynamic resources read from stack

@@ -1,4 +1,4 @@
-import type { Bag } from '../dynamic/fields';
+import type { Bag } from '../framework/fields';
 
 /** Left for what follows the wait (reading the guest, marking it owned) within the deadline. */
 const MARGIN_SECONDS = 1;

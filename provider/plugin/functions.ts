@@ -1,5 +1,5 @@
 import type { Client } from '../client';
-import type { Bag } from '../dynamic/fields';
+import type { Bag } from '../framework/fields';
 import * as lookups from '../lookups';
 
 /**

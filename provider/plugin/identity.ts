@@ -1,5 +1,5 @@
-import type { Bag } from '../dynamic/fields';
-import { KINDS, type ResourceKind } from '../kinds';
+import type { Bag } from '../framework/fields';
+import { KINDS, type ResourceKind } from '../kinds/index';
 
 /**
  * What the dynamic resource class adds to a resource's inputs from its name (resourceName, the

@@ -8,8 +8,8 @@ import * as grpc from '@grpc/grpc-js';
 import * as provrpc from '@pulumi/pulumi/proto/provider_grpc_pb';
 import * as enginerpc from '@pulumi/pulumi/proto/engine_grpc_pb';
 import * as engineproto from '@pulumi/pulumi/proto/engine_pb';
-import { engineAlive } from '../dynamic/engine-watch';
-import { setLineSink } from '../dynamic/log';
+import { engineAlive } from '../framework/engine-watch';
+import { setLineSink } from '../framework/log';
 import { service } from './server';
 
 const ENGINE_CHECK_MS = 2_000;

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Client } from '../../provider/client';
-import { dnsRecordProvider as dns } from '../../provider/dynamic/dns-record';
-import { ticketUpdateProvider as tickets } from '../../provider/dynamic/ticket-update';
+import { dnsRecordProvider as dns } from '../../provider/kinds/dns-record/provider';
+import { ticketUpdateProvider as tickets } from '../../provider/kinds/ticket-update/provider';
 import type { DnsZone, Ticket, TicketUpdateRecord } from '../../provider/managers';
 import { providerEnv, type Emulator } from '../support/provider-env';
 

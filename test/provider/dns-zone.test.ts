@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Client } from '../../provider/client';
-import { dnsZoneProvider as provider } from '../../provider/dynamic/dns-zone';
+import { dnsZoneProvider as provider } from '../../provider/kinds/dns-zone/provider';
 import type { DnsResourceRecord, DnsZone } from '../../provider/managers';
 import { providerEnv, type Emulator } from '../support/provider-env';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import { configure, freeWriteWindowMs, outcomeWindowMs } from '../../provider/dynamic/connection';
+import { configure, freeWriteWindowMs, outcomeWindowMs } from '../../provider/framework/connection';
 import { stackConfig } from '../support/provider-env';
 
 // svc:outcomeWindow goes through the same settings rules as the client's own settings: stack

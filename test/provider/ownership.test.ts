@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Client } from '../../provider/client';
-import { configure } from '../../provider/dynamic/connection';
-import { dnsRecordProvider as dns } from '../../provider/dynamic/dns-record';
-import { ticketUpdateProvider as tickets } from '../../provider/dynamic/ticket-update';
-import { virtualGuestProvider as provider } from '../../provider/dynamic/virtual-guest/provider';
-import { OWNED_TAG, creationToken } from '../../provider/dynamic/virtual-guest/provenance';
+import { configure } from '../../provider/framework/connection';
+import { dnsRecordProvider as dns } from '../../provider/kinds/dns-record/provider';
+import { ticketUpdateProvider as tickets } from '../../provider/kinds/ticket-update/provider';
+import { virtualGuestProvider as provider } from '../../provider/kinds/virtual-guest/provider';
+import { OWNED_TAG, creationToken } from '../../provider/kinds/virtual-guest/provenance';
 import {
   VirtualGuestManager,
   tagNames,

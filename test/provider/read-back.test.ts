@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Client } from '../../provider/client';
-import { readMask } from '../../provider/dynamic/fields';
-import { GUEST_FIELDS } from '../../provider/dynamic/virtual-guest/fields';
-import { virtualGuestProvider as provider } from '../../provider/dynamic/virtual-guest/provider';
+import { readMask } from '../../provider/framework/fields';
+import { GUEST_FIELDS } from '../../provider/kinds/virtual-guest/fields';
+import { virtualGuestProvider as provider } from '../../provider/kinds/virtual-guest/provider';
 import { DETAIL_MASK, VirtualGuestManager } from '../../provider/managers';
 import { providerEnv, type Emulator } from '../support/provider-env';
 

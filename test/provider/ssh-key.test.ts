@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Client } from '../../provider/client';
-import { sshKeyProvider as provider } from '../../provider/dynamic/ssh-key';
-import { parsePublicKey } from '../../provider/dynamic/ssh-key-format';
+import { sshKeyProvider as provider } from '../../provider/kinds/ssh-key/provider';
+import { parsePublicKey } from '../../provider/kinds/ssh-key/format';
 import type { SshKey } from '../../provider/managers';
 import { providerEnv, type Emulator } from '../support/provider-env';
 import { KEY_VECTORS, freshEd25519, sshString } from '../support/ssh-keys';

@@ -10,18 +10,18 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { SvcAPIError, SvcError } from '../../provider/client';
-import { checkDnsRecord } from '../../provider/dynamic/dns-record-fields';
-import { dnsRecordProvider } from '../../provider/dynamic/dns-record';
-import { dnsZoneProvider } from '../../provider/dynamic/dns-zone';
-import { DNS_ZONE_FIELDS } from '../../provider/dynamic/dns-zone-fields';
-import { checkFields, withFieldDefaults, type Fields } from '../../provider/dynamic/fields';
-import { sshKeyProvider } from '../../provider/dynamic/ssh-key';
-import { SSH_KEY_FIELDS } from '../../provider/dynamic/ssh-key-fields';
-import { checkTicketUpdate } from '../../provider/dynamic/ticket-update-fields';
-import { ticketUpdateProvider } from '../../provider/dynamic/ticket-update';
-import { Failures, ValidationError } from '../../provider/dynamic/validate';
-import { checkShape, withDefaults } from '../../provider/dynamic/virtual-guest/inputs';
-import { virtualGuestProvider } from '../../provider/dynamic/virtual-guest/provider';
+import { checkDnsRecord } from '../../provider/kinds/dns-record/fields';
+import { dnsRecordProvider } from '../../provider/kinds/dns-record/provider';
+import { dnsZoneProvider } from '../../provider/kinds/dns-zone/provider';
+import { DNS_ZONE_FIELDS } from '../../provider/kinds/dns-zone/fields';
+import { checkFields, withFieldDefaults, type Fields } from '../../provider/framework/fields';
+import { sshKeyProvider } from '../../provider/kinds/ssh-key/provider';
+import { SSH_KEY_FIELDS } from '../../provider/kinds/ssh-key/fields';
+import { checkTicketUpdate } from '../../provider/kinds/ticket-update/fields';
+import { ticketUpdateProvider } from '../../provider/kinds/ticket-update/provider';
+import { Failures, ValidationError } from '../../provider/framework/failures';
+import { checkShape, withDefaults } from '../../provider/kinds/virtual-guest/inputs';
+import { virtualGuestProvider } from '../../provider/kinds/virtual-guest/provider';
 import {
   getAccount,
   getDatacenters,

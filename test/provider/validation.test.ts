@@ -5,10 +5,10 @@
 import type * as pulumi from '@pulumi/pulumi';
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { dnsRecordProvider } from '../../provider/dynamic/dns-record';
-import { ticketUpdateProvider } from '../../provider/dynamic/ticket-update';
-import { LIMITS, ValidationError } from '../../provider/dynamic/validate';
-import { virtualGuestProvider } from '../../provider/dynamic/virtual-guest/provider';
+import { dnsRecordProvider } from '../../provider/kinds/dns-record/provider';
+import { ticketUpdateProvider } from '../../provider/kinds/ticket-update/provider';
+import { LIMITS, ValidationError } from '../../provider/framework/failures';
+import { virtualGuestProvider } from '../../provider/kinds/virtual-guest/provider';
 import {
   getAccount,
   getDatacenters,

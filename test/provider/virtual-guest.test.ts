@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { VirtualGuest } from '../../provider/managers';
-import { UNKNOWN } from '../../provider/dynamic/checks';
-import { virtualGuestProvider as provider } from '../../provider/dynamic/virtual-guest/provider';
+import { UNKNOWN } from '../../provider/framework/unknown';
+import { virtualGuestProvider as provider } from '../../provider/kinds/virtual-guest/provider';
 import { providerEnv, type Emulator } from '../support/provider-env';
 import type { Client } from '../../provider/client';
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { it } from 'node:test';
 import { SCHEMA_FILE, pluginSchema } from '../../scripts/plugin-schema';
-import { KINDS, pluginToken, type ResourceKind } from '../../provider/kinds';
+import { KINDS, pluginToken, type ResourceKind } from '../../provider/kinds/index';
 
 it('the plugin serves exactly the schema scripts/plugin-schema.ts makes from the field tables', () => {
   const committed = JSON.parse(readFileSync(SCHEMA_FILE, 'utf8')) as Record<string, unknown>;

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FaultOptions, InjectedFault, OnceFault } from '../../emulator/faults';
 import { mulberry32 } from '../../emulator/prng';
-import { OWNED_TAG, creationToken } from '../../provider/dynamic/virtual-guest/provenance';
+import { OWNED_TAG, creationToken } from '../../provider/kinds/virtual-guest/provenance';
 import {
   VirtualGuestManager,
   tagNames,

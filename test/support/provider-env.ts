@@ -1,7 +1,7 @@
 import * as pulumi from '@pulumi/pulumi';
 import { startEmulator } from '../../emulator';
 import { Client } from '../../provider/client';
-import { configure } from '../../provider/dynamic/connection';
+import { configure } from '../../provider/framework/connection';
 
 export type Emulator = Awaited<ReturnType<typeof startEmulator>>;
 

@@ -1,5 +1,5 @@
 import type { VirtualGuest } from '../../managers';
-import { readComputed, readInputs, withFieldDefaults } from '../fields';
+import { readComputed, readInputs, withFieldDefaults } from '../../framework/fields';
 import { GUEST_FIELDS } from './fields';
 import type { GuestInputs } from './inputs';
 import type { Price } from './pricing';

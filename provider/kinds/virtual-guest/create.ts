@@ -1,15 +1,16 @@
 import { DETAIL_MASK, WaitTimeoutError, tagNames, type VirtualGuest } from '../../managers';
-import { changedFields, initFailure } from '../checks';
-import { freeWriteWindowMs, outcomeWindowMs, type Connection } from '../connection';
-import { createOnce, writeIdempotent } from '../exactly-once';
-import { requireEngine } from '../engine-watch';
-import { say } from '../log';
-import { accountIdOf } from '../owner';
+import { changedFields } from '../../framework/compare';
+import { initFailure } from '../../framework/runtime-provider';
+import { freeWriteWindowMs, outcomeWindowMs, type Connection } from '../../framework/connection';
+import { createOnce, writeIdempotent } from '../../framework/exactly-once';
+import { requireEngine } from '../../framework/engine-watch';
+import { say } from '../../framework/log';
+import { accountIdOf } from '../../framework/owner';
 import { describeCost, type BilledCost } from './billing';
 import { ORDER_FIELDS, guestTemplate, type GuestInputs } from './inputs';
 import { observedInputs } from './observe';
 import { OWNED_TAG, creationToken, isOwned, providerTags } from './provenance';
-import type { Bag } from '../fields';
+import type { Bag } from '../../framework/fields';
 
 /** What the order fixes: a candidate that differs in any of these is not this resource's guest. */
 const ORDERED_FIELDS = ORDER_FIELDS.filter((field) => field !== 'adoptId');

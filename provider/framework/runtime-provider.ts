@@ -38,3 +38,12 @@ export function around(
   }
   return wrapped as RuntimeProvider;
 }
+
+/** An error the engine records as "created but failed to initialize": it keeps the id in state. */
+export function initFailure(
+  message: string,
+  id: string,
+  properties: Record<string, unknown>,
+): Error {
+  return Object.assign(new Error(message), { id, properties, reasons: [message] });
+}

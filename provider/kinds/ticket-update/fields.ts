@@ -1,9 +1,9 @@
 import type * as pulumi from '@pulumi/pulumi';
-import { checkFields, kinds, type Fields } from './fields';
-import { rules } from './rules';
-import { Failures, LIMITS } from './validate';
+import { checkFields, kinds, type Fields } from '../../framework/fields';
+import { rules } from '../../framework/field-rules';
+import { Failures, LIMITS } from '../../framework/failures';
 
-/** Every field of a TicketUpdate, once (see fields.ts), and its `check`, before any call. */
+/** Every field of a TicketUpdate, once (see framework/fields.ts), and its `check`, before any call. */
 export const TICKET_UPDATE_FIELDS = {
   /** The ticket to post to. */
   ticketId: {

@@ -1,12 +1,14 @@
 import type * as pulumi from '@pulumi/pulumi';
-import { SshKeyManager, type SshKey } from '../managers';
-import { Failures, changedFields, isKnown, isUnknown } from './checks';
-import { connect, freeWriteWindowMs } from './connection';
-import { createOnce, writeIdempotent } from './exactly-once';
-import { say } from './log';
-import { checkFields, fieldsChanging, withFieldDefaults, type Bag } from './fields';
-import { SSH_KEY_FIELDS } from './ssh-key-fields';
-import { fingerprintOf } from './ssh-key-format';
+import { SshKeyManager, type SshKey } from '../../managers';
+import { changedFields } from '../../framework/compare';
+import { Failures } from '../../framework/failures';
+import { isKnown, isUnknown } from '../../framework/unknown';
+import { connect, freeWriteWindowMs } from '../../framework/connection';
+import { createOnce, writeIdempotent } from '../../framework/exactly-once';
+import { say } from '../../framework/log';
+import { checkFields, fieldsChanging, withFieldDefaults, type Bag } from '../../framework/fields';
+import { SSH_KEY_FIELDS } from './fields';
+import { fingerprintOf } from './format';
 
 /**
  * `SshKey`: a public key on the account (`Svc_Security_Ssh_Key`). The API keeps one key per

@@ -1,5 +1,5 @@
-import { isUnknown } from '../unknown';
-import { Failures, LIMITS, describeValue, quote } from '../validate';
+import { isUnknown } from '../../framework/unknown';
+import { Failures, LIMITS, describeValue, quote } from '../../framework/failures';
 
 /**
  * The VirtualGuest rules of its field table (fields.ts) that are more than a type and a range,

@@ -1,6 +1,6 @@
 import { billingMode } from '../../managers';
-import { isUnknown } from '../checks';
-import { sayOnce } from '../log';
+import { isUnknown } from '../../framework/unknown';
+import { sayOnce } from '../../framework/log';
 import { REPLACE_REASONS, type GuestInputs } from './inputs';
 
 /**

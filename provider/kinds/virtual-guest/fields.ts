@@ -5,13 +5,13 @@ import {
   guestStatus,
   type VirtualGuest,
 } from '../../managers';
-import { asBoolean } from '../checks';
-import { UNSET, kind, kinds, readFrom, type Fields } from '../fields';
-import { rules } from '../rules';
-import { LIMITS, idProblem } from '../validate';
+import { asBoolean } from '../../framework/compare';
+import { UNSET, kind, kinds, readFrom, type Fields } from '../../framework/fields';
+import { rules } from '../../framework/field-rules';
+import { LIMITS, idProblem } from '../../framework/failures';
 import { sameOs, sameUserData, userTags } from './api-forms';
 import { autoHostname, idAsString, normaliseKeyIds, normaliseTags } from './normalise';
-import { DATACENTER, OS_CODE, checkAdoptId, diskProblem, tagProblem } from './validate';
+import { DATACENTER, OS_CODE, checkAdoptId, diskProblem, tagProblem } from './rules';
 
 /**
  * Every field of a VirtualGuest, once: the program's arguments and the resource's outputs, the

@@ -1,8 +1,8 @@
 import type * as pulumi from '@pulumi/pulumi';
-import { kind, kinds, type Fields } from './fields';
-import { adoptIdField, rules } from './rules';
+import { kind, kinds, type Fields } from '../../framework/fields';
+import { adoptIdField, rules } from '../../framework/field-rules';
 
-/** Every field of a DnsZone, once (see fields.ts). */
+/** Every field of a DnsZone, once (see framework/fields.ts). */
 
 /** A record the zone owns: the fields and rules of `DnsRecord`, without the zone. */
 export interface DnsZoneRecordArgs {

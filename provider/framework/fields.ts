@@ -1,6 +1,6 @@
 import type * as pulumi from '@pulumi/pulumi';
-import { changedFields } from './checks';
-import type { Failures } from './validate';
+import { changedFields } from './compare';
+import type { Failures } from './failures';
 
 /**
  * A resource's declarative field table: one entry per field, stating its type and check rule,

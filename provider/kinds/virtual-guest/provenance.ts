@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { tagNames, type VirtualGuest } from '../../managers';
-import { TOKEN_TAG_PREFIX } from './validate';
+import { TOKEN_TAG_PREFIX } from './rules';
 
 /**
  * Provenance of a guest: which resource's create ordered it, and whether a completed create has
@@ -19,7 +19,7 @@ import { TOKEN_TAG_PREFIX } from './validate';
  * CLI).
  */
 
-/** Reserved for the provider's own tags; user tags may not start with it (validate.ts). */
+/** Reserved for the provider's own tags; user tags may not start with it (rules.ts). */
 export { TOKEN_TAG_PREFIX };
 
 /** A completed create handed this guest to a state: never adopted by another create. */

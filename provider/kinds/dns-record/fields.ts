@@ -1,12 +1,18 @@
 import type * as pulumi from '@pulumi/pulumi';
 import { isIPv4, isIPv6 } from 'node:net';
-import { checkFields, kinds, withFieldDefaults, type Fields, type Bag } from './fields';
-import { rules } from './rules';
-import { isKnown, isUnknown } from './unknown';
-import { Failures, LIMITS } from './validate';
+import {
+  checkFields,
+  kinds,
+  withFieldDefaults,
+  type Fields,
+  type Bag,
+} from '../../framework/fields';
+import { rules } from '../../framework/field-rules';
+import { isKnown, isUnknown } from '../../framework/unknown';
+import { Failures, LIMITS } from '../../framework/failures';
 
 /**
- * Every field of a DnsRecord, once (see fields.ts), and its `check`: type upper-cased, default
+ * Every field of a DnsRecord, once (see framework/fields.ts), and its `check`: type upper-cased, default
  * TTL, one failure per wrong field, before any call.
  */
 

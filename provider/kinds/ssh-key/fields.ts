@@ -1,8 +1,8 @@
-import { kinds, type Fields } from './fields';
-import { adoptIdField, rules } from './rules';
-import { parsePublicKey } from './ssh-key-format';
+import { kinds, type Fields } from '../../framework/fields';
+import { adoptIdField, rules } from '../../framework/field-rules';
+import { parsePublicKey } from './format';
 
-/** Every field of an SshKey, once (see fields.ts). */
+/** Every field of an SshKey, once (see framework/fields.ts). */
 
 export const SSH_KEY_FIELDS = {
   /** A name for the key on the account. */

@@ -1,5 +1,6 @@
 import { isSent, type GuestTemplate } from '../../managers';
-import { Failures, isKnown, isUnknown } from '../checks';
+import { Failures } from '../../framework/failures';
+import { isKnown, isUnknown } from '../../framework/unknown';
 import {
   checkFields,
   fieldsWhere,
@@ -7,10 +8,10 @@ import {
   templateOf,
   withFieldDefaults,
   type InputsOf,
-} from '../fields';
+} from '../../framework/fields';
 import type { Catalog } from './catalog';
 import { GUEST_FIELDS } from './fields';
-import { checkFqdn } from './validate';
+import { checkFqdn } from './rules';
 
 /** The inputs of a VirtualGuest as stored after `check` (defaults applied, values normalised). */
 export type GuestInputs = InputsOf<typeof GUEST_FIELDS>;
@@ -41,7 +42,7 @@ export const REPLACE_REASONS: Record<string, string | undefined> = Object.fromEn
   ]),
 );
 
-export { TOKEN_TAG_PREFIX } from './validate';
+export { TOKEN_TAG_PREFIX } from './rules';
 
 /** Applies defaults and normalises what the platform normalises (tags are lower-cased there). */
 export function withDefaults(

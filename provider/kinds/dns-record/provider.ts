@@ -1,15 +1,15 @@
 import type * as pulumi from '@pulumi/pulumi';
-import type { DnsResourceRecord } from '../managers';
-import { changedFields } from './checks';
-import { connect, freeWriteWindowMs, type Connection } from './connection';
-import { DNS_RECORD_FIELDS, checkDnsRecord } from './dns-record-fields';
-import { createOnce, writeIdempotent } from './exactly-once';
-import { fieldsChanging, type Bag } from './fields';
-import { requireEngine } from './engine-watch';
-import { say } from './log';
-import { accountIdOf, requireOwner } from './owner';
+import type { DnsResourceRecord } from '../../managers';
+import { changedFields } from '../../framework/compare';
+import { connect, freeWriteWindowMs, type Connection } from '../../framework/connection';
+import { DNS_RECORD_FIELDS, checkDnsRecord } from './fields';
+import { createOnce, writeIdempotent } from '../../framework/exactly-once';
+import { fieldsChanging, type Bag } from '../../framework/fields';
+import { requireEngine } from '../../framework/engine-watch';
+import { say } from '../../framework/log';
+import { accountIdOf, requireOwner } from '../../framework/owner';
 
-/** Types, syntax and ranges, before any call: dns-record-fields.ts. */
+/** Types, syntax and ranges, before any call: fields.ts. */
 async function check(_olds: Bag, news: Bag): Promise<pulumi.dynamic.CheckResult> {
   return checkDnsRecord(news);
 }

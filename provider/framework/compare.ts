@@ -1,8 +1,6 @@
 import { containsUnknown } from './unknown';
 
-export { UNKNOWN, containsUnknown, isKnown, isUnknown } from './unknown';
-/** Check failures: one per field, naming the field, the rule and what was given (validate.ts). */
-export { Failures } from './validate';
+// How field values compare: the spec's literal booleans, and equality by JSON value.
 
 /** Accepts the spec's literal text 'true'/'false' as well as booleans. */
 export function asBoolean(value: unknown): unknown {
@@ -24,13 +22,4 @@ export function changedFields(
   return fields.filter(
     (field) => containsUnknown(news[field]) || !sameJson(olds[field], news[field]),
   );
-}
-
-/** An error the engine records as "created but failed to initialize": it keeps the id in state. */
-export function initFailure(
-  message: string,
-  id: string,
-  properties: Record<string, unknown>,
-): Error {
-  return Object.assign(new Error(message), { id, properties, reasons: [message] });
 }

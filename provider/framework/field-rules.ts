@@ -1,9 +1,9 @@
 import { isKnown } from './unknown';
 import { kinds, type Rule } from './fields';
-import type { ListRule, NumberRule, StringRule } from './validate';
+import type { ListRule, NumberRule, StringRule } from './failures';
 
 /**
- * The check rules of field tables (fields.ts), each the `Failures` check of its kind plus the
+ * The check rules of field tables (fields.ts here), each the `Failures` check of its kind plus the
  * README's wording of its limit.
  */
 

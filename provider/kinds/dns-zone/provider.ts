@@ -1,12 +1,14 @@
 import type * as pulumi from '@pulumi/pulumi';
-import type { DnsResourceRecord, RecordSpec } from '../managers';
-import { Failures, changedFields, isKnown, isUnknown } from './checks';
-import { connect, freeWriteWindowMs, type Connection } from './connection';
-import { dnsRecordProvider } from './dns-record';
-import { DNS_ZONE_FIELDS } from './dns-zone-fields';
-import { createOnce, writeIdempotent } from './exactly-once';
-import { checkFields, fieldsChanging, withFieldDefaults, type Bag } from './fields';
-import { say } from './log';
+import type { DnsResourceRecord, RecordSpec } from '../../managers';
+import { changedFields } from '../../framework/compare';
+import { Failures } from '../../framework/failures';
+import { isKnown, isUnknown } from '../../framework/unknown';
+import { connect, freeWriteWindowMs, type Connection } from '../../framework/connection';
+import { dnsRecordProvider } from '../dns-record/provider';
+import { DNS_ZONE_FIELDS } from './fields';
+import { createOnce, writeIdempotent } from '../../framework/exactly-once';
+import { checkFields, fieldsChanging, withFieldDefaults, type Bag } from '../../framework/fields';
+import { say } from '../../framework/log';
 
 /**
  * `DnsZone`: a zone (`Svc_Dns_Domain`) with the records declared in `records`, which the zone

@@ -7,12 +7,14 @@ import {
   type UpgradeSpec,
   type VirtualGuest,
 } from '../../managers';
-import { changedFields, isKnown, isUnknown, type Failures } from '../checks';
-import { outcomeWindowMs, type Connection } from '../connection';
-import { requireEngine } from '../engine-watch';
-import { createOnce } from '../exactly-once';
-import { say } from '../log';
-import { fieldsWhere, type Field } from '../fields';
+import { changedFields } from '../../framework/compare';
+import type { Failures } from '../../framework/failures';
+import { isKnown, isUnknown } from '../../framework/unknown';
+import { outcomeWindowMs, type Connection } from '../../framework/connection';
+import { requireEngine } from '../../framework/engine-watch';
+import { createOnce } from '../../framework/exactly-once';
+import { say } from '../../framework/log';
+import { fieldsWhere, type Field } from '../../framework/fields';
 import { GUEST_FIELDS } from './fields';
 import { REPLACE_FIELDS, UPGRADE_FIELDS, type GuestInputs } from './inputs';
 

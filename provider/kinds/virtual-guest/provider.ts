@@ -1,10 +1,11 @@
 import type * as pulumi from '@pulumi/pulumi';
 import { DETAIL_MASK, billingMode, isReady, guestStatus, type VirtualGuest } from '../../managers';
-import { Failures, containsUnknown, isKnown } from '../checks';
-import { connect, outcomeWindowMs, type Connection } from '../connection';
-import { writeIdempotent } from '../exactly-once';
-import { say } from '../log';
-import { requireOwner } from '../owner';
+import { Failures } from '../../framework/failures';
+import { containsUnknown, isKnown } from '../../framework/unknown';
+import { connect, outcomeWindowMs, type Connection } from '../../framework/connection';
+import { writeIdempotent } from '../../framework/exactly-once';
+import { say } from '../../framework/log';
+import { requireOwner } from '../../framework/owner';
 import {
   announceCreate,
   announceReplace,
@@ -29,7 +30,7 @@ import { computedOutputs, observedInputs } from './observe';
 import { billedPrice, priceOrder, type Price } from './pricing';
 import { creationToken } from './provenance';
 import { checkResize, reboots, resize } from './upgrade';
-import { changedBetween, type Bag } from '../fields';
+import { changedBetween, type Bag } from '../../framework/fields';
 import { GUEST_FIELDS } from './fields';
 
 const catalog = (c: Connection): Promise<Catalog> => catalogFrom(() => c.guests.getCreateOptions());

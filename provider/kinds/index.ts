@@ -5,18 +5,18 @@
  * (provider/dynamic/runtime.ts), the provider plugin and its schema (provider/plugin/), the
  * README's reference tables.
  */
-import { DNS_RECORD_FIELDS } from './dynamic/dns-record-fields';
-import { dnsRecordProvider } from './dynamic/dns-record';
-import { DNS_ZONE_FIELDS } from './dynamic/dns-zone-fields';
-import { dnsZoneProvider } from './dynamic/dns-zone';
-import type { Fields } from './dynamic/fields';
-import type { RuntimeProvider } from './dynamic/runtime-provider';
-import { SSH_KEY_FIELDS } from './dynamic/ssh-key-fields';
-import { sshKeyProvider } from './dynamic/ssh-key';
-import { TICKET_UPDATE_FIELDS } from './dynamic/ticket-update-fields';
-import { ticketUpdateProvider } from './dynamic/ticket-update';
-import { GUEST_FIELDS } from './dynamic/virtual-guest/fields';
-import { virtualGuestProvider } from './dynamic/virtual-guest/provider';
+import { DNS_RECORD_FIELDS } from './dns-record/fields';
+import { dnsRecordProvider } from './dns-record/provider';
+import { DNS_ZONE_FIELDS } from './dns-zone/fields';
+import { dnsZoneProvider } from './dns-zone/provider';
+import type { Fields } from '../framework/fields';
+import type { RuntimeProvider } from '../framework/runtime-provider';
+import { SSH_KEY_FIELDS } from './ssh-key/fields';
+import { sshKeyProvider } from './ssh-key/provider';
+import { TICKET_UPDATE_FIELDS } from './ticket-update/fields';
+import { ticketUpdateProvider } from './ticket-update/provider';
+import { GUEST_FIELDS } from './virtual-guest/fields';
+import { virtualGuestProvider } from './virtual-guest/provider';
 import { kindOf, pluginToken } from './tokens';
 
 export interface KindSpec {

@@ -1,15 +1,15 @@
 import type * as pulumi from '@pulumi/pulumi';
-import type { TicketUpdateRecord } from '../managers';
-import { changedFields } from './checks';
-import { connect, freeWriteWindowMs } from './connection';
-import { createOnce } from './exactly-once';
-import { fieldsChanging, type Bag } from './fields';
-import { requireEngine } from './engine-watch';
-import { say } from './log';
-import { accountIdOf, requireOwner } from './owner';
-import { TICKET_UPDATE_FIELDS, checkTicketUpdate } from './ticket-update-fields';
+import type { TicketUpdateRecord } from '../../managers';
+import { changedFields } from '../../framework/compare';
+import { connect, freeWriteWindowMs } from '../../framework/connection';
+import { createOnce } from '../../framework/exactly-once';
+import { fieldsChanging, type Bag } from '../../framework/fields';
+import { requireEngine } from '../../framework/engine-watch';
+import { say } from '../../framework/log';
+import { accountIdOf, requireOwner } from '../../framework/owner';
+import { TICKET_UPDATE_FIELDS, checkTicketUpdate } from './fields';
 
-/** Types and ranges, before any call: ticket-update-fields.ts. */
+/** Types and ranges, before any call: fields.ts. */
 async function check(_olds: Bag, news: Bag): Promise<pulumi.dynamic.CheckResult> {
   return checkTicketUpdate(news);
 }

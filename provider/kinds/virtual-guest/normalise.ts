@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { containsUnknown } from '../unknown';
+import { containsUnknown } from '../../framework/unknown';
 
 /** How a VirtualGuest's inputs are stored: the forms the platform keeps (fields.ts uses these). */
 
