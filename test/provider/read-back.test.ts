@@ -4,7 +4,21 @@ import type { Client } from '../../provider/client';
 import { readMask } from '../../provider/framework/fields';
 import { GUEST_FIELDS } from '../../provider/kinds/virtual-guest/fields';
 import { virtualGuestProvider as provider } from '../../provider/kinds/virtual-guest/provider';
-import { DETAIL_MASK, VirtualGuestManager } from '../../provider/managers';
+import {
+  DETAIL_MASK,
+  DnsManager,
+  RECORD_MASK,
+  SSH_KEY_MASK,
+  SshKeyManager,
+  VirtualGuestManager,
+} from '../../provider/managers';
+import type { RuntimeProvider } from '../../provider/framework/runtime-provider';
+import { DNS_RECORD_FIELDS } from '../../provider/kinds/dns-record/fields';
+import { dnsRecordProvider } from '../../provider/kinds/dns-record/provider';
+import { SSH_KEY_FIELDS } from '../../provider/kinds/ssh-key/fields';
+import { sshKeyProvider } from '../../provider/kinds/ssh-key/provider';
+import { ticketUpdateProvider } from '../../provider/kinds/ticket-update/provider';
+import { freshEd25519 } from '../support/ssh-keys';
 import { providerEnv, type Emulator } from '../support/provider-env';
 
 type Bag = Record<string, unknown>;
@@ -100,5 +114,79 @@ describe('a VirtualGuest read from its id alone', () => {
       .split(',')
       .filter((path) => !covered(path));
     assert.deepEqual(missing, []);
+  });
+});
+
+// The other kinds, read through the same table rules (framework/kind-provider.ts).
+describe('SshKey, DnsRecord and TicketUpdate read from the id alone', () => {
+  let emulator: Emulator;
+  let client: Client;
+  before(async () => ({ emulator, client } = await providerEnv(200)));
+  after(() => emulator?.close());
+
+  /** Reads `id` as an import does, then checks that declaring what was read is no change. */
+  async function importAndDeclare(provider: RuntimeProvider, id: string) {
+    const { inputs, props } = await provider.read(id, {});
+    // The next `up` checks the declared inputs against the imported ones.
+    const checked = await provider.check(inputs as Bag, inputs as Bag);
+    assert.deepEqual(checked.failures, []);
+    assert.deepEqual(await provider.diff(id, props as Bag, checked.inputs as Bag), {
+      changes: false,
+    });
+    return { inputs: inputs as Bag, props: props as Bag };
+  }
+
+  it('an SSH key added by hand', async () => {
+    const publicKey = freshEd25519('by-hand');
+    const key = await new SshKeyManager(client).createKey({ label: 'ops', key: publicKey });
+    const { inputs, props } = await importAndDeclare(sshKeyProvider, String(key.id));
+    assert.deepEqual(inputs, { label: 'ops', publicKey });
+    assert.equal(props.keyId, key.id);
+    assert.equal(props.fingerprint, key.fingerprint);
+  });
+
+  it('an MX record added by hand, in a zone named by id', async () => {
+    const dns = new DnsManager(client);
+    const zone = await dns.createZone('imported.example.com', []);
+    const record = await dns.createRecord(zone.id, {
+      host: '@',
+      type: 'mx',
+      data: 'mail.imported.example.com',
+      ttl: 3600,
+      mxPriority: 20,
+    });
+    const { inputs, props } = await importAndDeclare(dnsRecordProvider, String(record.id));
+    assert.deepEqual(inputs, {
+      zoneId: zone.id,
+      host: '@',
+      type: 'MX',
+      data: 'mail.imported.example.com',
+      ttl: 3600,
+      mxPriority: 20,
+    });
+    assert.deepEqual([props.recordId, props.resolvedZoneId], [record.id, zone.id]);
+    assert.equal(typeof props.accountId, 'number', 'the owner is recorded, as on a create');
+  });
+
+  it('a ticket update cannot be read without its ticket, and the error says why', async () => {
+    await assert.rejects(
+      ticketUpdateProvider.read('77', {}),
+      /TicketUpdate 77 cannot be imported: the API reads an update only through its ticket/,
+    );
+  });
+
+  it('each kind reads its fields with a mask its manager asks for', () => {
+    for (const [fields, mask] of [
+      [SSH_KEY_FIELDS, SSH_KEY_MASK],
+      [DNS_RECORD_FIELDS, RECORD_MASK],
+    ] as const) {
+      const asked = new Set(maskPaths(mask));
+      assert.deepEqual(
+        readMask(fields)
+          .split(',')
+          .filter((path) => !asked.has(path)),
+        [],
+      );
+    }
   });
 });

@@ -10,14 +10,15 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { SvcAPIError, SvcError } from '../../provider/client';
-import { checkDnsRecord } from '../../provider/kinds/dns-record/fields';
+import { DNS_RECORD_FIELDS } from '../../provider/kinds/dns-record/fields';
 import { dnsRecordProvider } from '../../provider/kinds/dns-record/provider';
 import { dnsZoneProvider } from '../../provider/kinds/dns-zone/provider';
 import { DNS_ZONE_FIELDS } from '../../provider/kinds/dns-zone/fields';
 import { checkFields, withFieldDefaults, type Fields } from '../../provider/framework/fields';
 import { sshKeyProvider } from '../../provider/kinds/ssh-key/provider';
 import { SSH_KEY_FIELDS } from '../../provider/kinds/ssh-key/fields';
-import { checkTicketUpdate } from '../../provider/kinds/ticket-update/fields';
+import { TICKET_UPDATE_FIELDS } from '../../provider/kinds/ticket-update/fields';
+import { checkTable } from '../../provider/framework/kind-provider';
 import { ticketUpdateProvider } from '../../provider/kinds/ticket-update/provider';
 import { Failures, ValidationError } from '../../provider/framework/failures';
 import { checkShape, withDefaults } from '../../provider/kinds/virtual-guest/inputs';
@@ -122,8 +123,8 @@ const shapeFailures: Record<string, (bag: Bag) => readonly unknown[]> = {
     checkShape(withDefaults({}, bag), failures);
     return failures.list;
   },
-  DnsRecord: (bag) => checkDnsRecord(bag).failures ?? [],
-  TicketUpdate: (bag) => checkTicketUpdate(bag).failures ?? [],
+  DnsRecord: (bag) => checkTable(DNS_RECORD_FIELDS, {}, bag).failures.list,
+  TicketUpdate: (bag) => checkTable(TICKET_UPDATE_FIELDS, {}, bag).failures.list,
   SshKey: tableFailures(SSH_KEY_FIELDS),
   DnsZone: tableFailures(DNS_ZONE_FIELDS),
 };

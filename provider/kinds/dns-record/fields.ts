@@ -1,20 +1,16 @@
-import type * as pulumi from '@pulumi/pulumi';
 import { isIPv4, isIPv6 } from 'node:net';
-import {
-  checkFields,
-  kinds,
-  withFieldDefaults,
-  type Fields,
-  type Bag,
-} from '../../framework/fields';
+import { UNSET, kinds, readFrom, type Fields } from '../../framework/fields';
 import { rules } from '../../framework/field-rules';
 import { isKnown, isUnknown } from '../../framework/unknown';
-import { Failures, LIMITS } from '../../framework/failures';
+import { type Failures, LIMITS } from '../../framework/failures';
+import type { DnsResourceRecord } from '../../managers';
 
 /**
- * Every field of a DnsRecord, once (see framework/fields.ts), and its `check`: type upper-cased, default
- * TTL, one failure per wrong field, before any call.
+ * Every field of a DnsRecord, once (see framework/fields.ts): type upper-cased, default TTL, one
+ * failure per wrong field, before any call.
  */
+
+const onRecord = readFrom<DnsResourceRecord>();
 
 export const RECORD_TYPES = ['A', 'AAAA', 'CNAME', 'MX', 'TXT', 'NS', 'PTR', 'SRV', 'SPF'] as const;
 const HOST =
@@ -52,6 +48,8 @@ export const DNS_RECORD_FIELDS = {
       if (given(value)) failures.integer(name, value, { min: 1 });
     }, 'exactly one of zoneId and zoneName'),
     change: 'replace',
+    // A program may name the zone by zoneName instead; an import gets its id.
+    read: onRecord('domainId', (r) => r.domainId, { unsetFollowsApi: true }),
   },
   /** The zone by name. */
   zoneName: {
@@ -75,6 +73,7 @@ export const DNS_RECORD_FIELDS = {
     }),
     change: 'update',
     how: '`editObject`',
+    read: onRecord('host', (r) => r.host),
   },
   /** The record type (upper-cased). */
   type: {
@@ -89,6 +88,8 @@ export const DNS_RECORD_FIELDS = {
       if (isKnown(inputs.data)) checkData(value as string, inputs.data, failures);
     }, RECORD_TYPES.join(', ')),
     change: 'replace',
+    // The API keeps types in lower case.
+    read: onRecord('type', (r) => r.type.toUpperCase()),
   },
   /** The answer: an address for A/AAAA, a name for CNAME/MX/NS/PTR, text for TXT/SPF. */
   data: {
@@ -98,6 +99,7 @@ export const DNS_RECORD_FIELDS = {
     rule: rules.text({ required: true, maxLength: LIMITS.dnsData }),
     change: 'update',
     how: '`editObject`',
+    read: onRecord('data', (r) => r.data),
   },
   /** Time to live, in seconds. */
   ttl: {
@@ -108,6 +110,7 @@ export const DNS_RECORD_FIELDS = {
     rule: rules.integer({ min: 60, max: 604_800 }),
     change: 'update',
     how: '`editObject`',
+    read: onRecord('ttl', (r) => r.ttl),
   },
   /** Priority of an MX record. */
   mxPriority: {
@@ -122,16 +125,18 @@ export const DNS_RECORD_FIELDS = {
     }, `0-65,535, MX records only (default ${DEFAULT_MX_PRIORITY})`),
     change: 'update',
     how: '`editObject`',
+    read: onRecord(
+      'mxPriority',
+      (r) => (r.type.toUpperCase() === 'MX' ? (r.mxPriority ?? DEFAULT_MX_PRIORITY) : UNSET),
+      { unsetFollowsApi: true },
+    ),
   },
   /** The numeric id of the record. */
-  recordId: { type: kinds.integer, output: true },
+  recordId: { type: kinds.integer, output: true, read: onRecord('id', (r) => r.id) },
   /** The id of the zone it is in. */
-  resolvedZoneId: { type: kinds.integer, output: true },
+  resolvedZoneId: {
+    type: kinds.integer,
+    output: true,
+    read: onRecord('domainId', (r) => r.domainId),
+  },
 } satisfies Fields;
-
-export function checkDnsRecord(news: Bag): pulumi.dynamic.CheckResult {
-  const inputs = withFieldDefaults(DNS_RECORD_FIELDS, {}, news);
-  const failures = new Failures();
-  checkFields(DNS_RECORD_FIELDS, inputs, failures);
-  return { inputs, failures: failures.list };
-}

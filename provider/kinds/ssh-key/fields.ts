@@ -1,8 +1,11 @@
-import { kinds, type Fields } from '../../framework/fields';
+import { UNSET, kinds, readFrom, type Fields } from '../../framework/fields';
 import { adoptIdField, rules } from '../../framework/field-rules';
-import { parsePublicKey } from './format';
+import type { SshKey } from '../../managers';
+import { fingerprintOf, parsePublicKey } from './format';
 
 /** Every field of an SshKey, once (see framework/fields.ts). */
+
+const onKey = readFrom<SshKey>();
 
 export const SSH_KEY_FIELDS = {
   /** A name for the key on the account. */
@@ -13,6 +16,7 @@ export const SSH_KEY_FIELDS = {
     rule: rules.text({ required: true, maxLength: 100 }),
     change: 'update',
     how: '`editObject`',
+    read: onKey('label', (k) => k.label),
   },
   /**
    * The public key in OpenSSH form, `<type> <base64> [comment]` (e.g. the content of
@@ -30,6 +34,12 @@ export const SSH_KEY_FIELDS = {
     }, 'ssh-rsa, ssh-ed25519 or ecdsa-sha2-nistp256/384/521, at most 16,384 characters'),
     change: 'replace',
     how: 'compared by fingerprint: a new comment alone changes nothing',
+    // The API may keep another comment: the same fingerprint is the same key.
+    read: onKey('key', (k) => k.key, {
+      same: (declared, observed) =>
+        fingerprintOf(declared) !== undefined &&
+        fingerprintOf(declared) === fingerprintOf(observed),
+    }),
   },
   /** Free text kept with the key. */
   notes: {
@@ -40,6 +50,7 @@ export const SSH_KEY_FIELDS = {
     rule: rules.text({ maxLength: 1000 }),
     change: 'update',
     how: '`editObject`',
+    read: onKey('notes', (k) => k.notes || UNSET),
   },
   /**
    * Take over the account’s existing key with this id (it must be the same key). Without it, a key
@@ -53,12 +64,18 @@ export const SSH_KEY_FIELDS = {
   keyId: {
     type: kinds.integer,
     output: true,
+    read: onKey('id', (k) => k.id),
   },
   /** MD5 of the key, colon-separated hex: what `ssh-keygen -E md5 -lf <file>` prints. */
   fingerprint: {
     type: kinds.string,
     output: true,
+    read: onKey('fingerprint', (k) => k.fingerprint),
   },
   /** When the key was added. */
-  createDate: { type: kinds.nullable(kinds.string), output: true },
+  createDate: {
+    type: kinds.nullable(kinds.string),
+    output: true,
+    read: onKey('createDate', (k) => k.createDate ?? null),
+  },
 } satisfies Fields;

@@ -1,7 +1,9 @@
-import type * as pulumi from '@pulumi/pulumi';
-import { checkFields, kinds, type Fields } from '../../framework/fields';
+import { kinds, readFrom, type Fields } from '../../framework/fields';
 import { rules } from '../../framework/field-rules';
-import { Failures, LIMITS } from '../../framework/failures';
+import { LIMITS } from '../../framework/failures';
+import type { TicketUpdateRecord } from '../../managers';
+
+const onUpdate = readFrom<TicketUpdateRecord>();
 
 /** Every field of a TicketUpdate, once (see framework/fields.ts), and its `check`, before any call. */
 export const TICKET_UPDATE_FIELDS = {
@@ -12,6 +14,7 @@ export const TICKET_UPDATE_FIELDS = {
     output: true,
     rule: rules.integer({ required: true, min: 1 }),
     change: 'replace',
+    read: onUpdate('ticketId', (u) => u.ticketId),
   },
   /** The text of the update. Changing it adds a new update; updates are never deleted. */
   entry: {
@@ -21,15 +24,14 @@ export const TICKET_UPDATE_FIELDS = {
     rule: rules.text({ required: true, maxLength: LIMITS.ticketEntry }),
     change: 'replace',
     reason: 'updates of a ticket are append-only',
+    read: onUpdate('entry', (u) => u.entry),
   },
   /** The numeric id of the update. */
-  updateId: { type: kinds.integer, output: true },
+  updateId: { type: kinds.integer, output: true, read: onUpdate('id', (u) => u.id) },
   /** When it was posted. */
-  createDate: { type: kinds.nullable(kinds.string), output: true },
+  createDate: {
+    type: kinds.nullable(kinds.string),
+    output: true,
+    read: onUpdate('createDate', (u) => u.createDate ?? null),
+  },
 } satisfies Fields;
-
-export function checkTicketUpdate(news: Record<string, unknown>): pulumi.dynamic.CheckResult {
-  const failures = new Failures();
-  checkFields(TICKET_UPDATE_FIELDS, news, failures);
-  return { inputs: news, failures: failures.list };
-}

@@ -1,40 +1,22 @@
-import type * as pulumi from '@pulumi/pulumi';
-import type { TicketUpdateRecord } from '../../managers';
-import { changedFields } from '../../framework/compare';
-import { connect, freeWriteWindowMs } from '../../framework/connection';
+import type { Connection } from '../../framework/connection';
+import { freeWriteWindowMs } from '../../framework/connection';
 import { createOnce } from '../../framework/exactly-once';
-import { fieldsChanging, type Bag } from '../../framework/fields';
+import type { Bag } from '../../framework/fields';
 import { requireEngine } from '../../framework/engine-watch';
-import { say } from '../../framework/log';
-import { accountIdOf, requireOwner } from '../../framework/owner';
-import { TICKET_UPDATE_FIELDS, checkTicketUpdate } from './fields';
+import { kindProvider } from '../../framework/kind-provider';
+import { TICKET_UPDATE_FIELDS } from './fields';
 
-/** Types and ranges, before any call: fields.ts. */
-async function check(_olds: Bag, news: Bag): Promise<pulumi.dynamic.CheckResult> {
-  return checkTicketUpdate(news);
-}
-
-/** Updates of a ticket are append-only: any change adds a new update (replace). */
-async function diff(_id: string, olds: Bag, news: Bag): Promise<pulumi.dynamic.DiffResult> {
-  const replaces = changedFields(olds, news, fieldsChanging(TICKET_UPDATE_FIELDS, 'replace'));
-  return { changes: replaces.length > 0, replaces };
-}
-
-const outputs = (inputs: Bag, update: TicketUpdateRecord, accountId: number): Bag => ({
-  ...inputs,
-  updateId: update.id,
-  createDate: update.createDate ?? null,
-  accountId,
-});
+/**
+ * `TicketUpdate`: one update posted to a ticket. Updates are append-only: any change posts a new
+ * one (the table marks every field `replace`), and none is ever deleted.
+ */
 
 /**
  * Posts the update once. The ids of the ticket's updates are taken before posting; after a post
  * with no definite answer, only an update with this text whose id is not among them can be the
  * one it made (an identical update posted earlier is never taken over).
  */
-async function create(inputs: Bag): Promise<pulumi.dynamic.CreateResult> {
-  const c = connect();
-  const accountId = await accountIdOf(c);
+async function create(c: Connection, inputs: Bag) {
   const ticketId = Number(inputs.ticketId);
   const entry = String(inputs.entry);
   const before = new Set((await c.tickets.getUpdates(ticketId)).map((u) => u.id));
@@ -54,32 +36,24 @@ async function create(inputs: Bag): Promise<pulumi.dynamic.CreateResult> {
     nextRun:
       'The next `pulumi up` posts it (an update that shows up later would then be there twice; check the ticket).',
   });
-  return { id: String(update.id), outs: outputs(inputs, update, accountId) };
+  return { id: update.id, object: { ...update, ticketId } };
 }
 
-async function read(id: string, props: Bag = {}): Promise<pulumi.dynamic.ReadResult> {
-  const c = connect();
-  const accountId = await requireOwner(
-    c,
-    props,
-    `TicketUpdate ${id} on ticket ${String(props.ticketId)}`,
-    'refresh',
-  );
-  const updates = await c.tickets.getUpdates(Number(props.ticketId));
-  const update = updates.find((u) => String(u.id) === id);
-  if (!update) return {};
-  const refreshed = { ...outputs(props, update, accountId), entry: update.entry };
-  return { id, props: refreshed, inputs: { ticketId: props.ticketId, entry: update.entry } };
+/** The API reads updates only through their ticket, which the stored properties name. */
+async function fetch(c: Connection, id: string, _mask: string, props: Bag) {
+  if (props.ticketId === undefined)
+    throw new Error(
+      `TicketUpdate ${id} cannot be imported: the API reads an update only through its ticket, and an import knows only the update's id. Declare it with its ticketId and entry instead.`,
+    );
+  const ticketId = Number(props.ticketId);
+  const update = (await c.tickets.getUpdates(ticketId)).find((u) => String(u.id) === id);
+  return update && { ...update, ticketId };
 }
 
-async function update(_id: string, olds: Bag, news: Bag): Promise<pulumi.dynamic.UpdateResult> {
-  return { outs: { ...olds, ...news } };
-}
-
-async function remove(id: string, props: Bag): Promise<void> {
-  say(
-    `TicketUpdate ${id} on ticket ${props.ticketId}: ticket updates cannot be deleted; it is removed from the stack only`,
-  );
-}
-
-export const ticketUpdateProvider = { check, diff, create, read, update, delete: remove };
+export const ticketUpdateProvider = kindProvider(TICKET_UPDATE_FIELDS, {
+  describe: (props, id) => `TicketUpdate ${id} on ticket ${String(props.ticketId)}`,
+  fetch,
+  create,
+  delete: async () => 'ticket updates cannot be deleted; it is removed from the stack only',
+  owned: true,
+});
