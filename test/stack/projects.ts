@@ -59,8 +59,11 @@ const lock = JSON.parse(fs.readFileSync(path.join(PACKAGE_ROOT, 'package-lock.js
   packages: Record<string, { version: string }>;
 };
 
+/** The version of a package that package-lock.json pins. */
+export const lockedVersion = (name: string) => lock.packages[`node_modules/${name}`].version;
+
 /** `name@version` at the version package-lock.json pins. */
-export const pinned = (name: string) => `${name}@${lock.packages[`node_modules/${name}`].version}`;
+export const pinned = (name: string) => `${name}@${lockedVersion(name)}`;
 
 /**
  * A TypeScript Pulumi project in `dir` as a user starts one: package.json, tsconfig.json (the
