@@ -13,3 +13,13 @@ pulumi_module() {
   go mod init "$1" >/dev/null 2>&1
   go mod edit -replace=github.com/atotto/clipboard=github.com/tgummerer/clipboard@v0.0.0-20241001131231-d02d263e614e
 }
+
+# Run as a program (`bash scripts/go-env.sh`), prints go_env's settings with the machine's Go caches
+# as KEY=value lines, for tools that run `go` themselves (the Go program tests hand them to the
+# CLI): builds share the module and build caches of this machine's other Go builds.
+if [[ ${BASH_SOURCE[0]} == "$0" ]]; then
+  go_env
+  for key in GOFLAGS CGO_ENABLED GOTOOLCHAIN GONOSUMDB GONOSUMCHECK GOSUMDB; do echo "$key=${!key}"; done
+  echo "GOMODCACHE=$(go env GOMODCACHE)"
+  echo "GOCACHE=$(go env GOCACHE)"
+fi

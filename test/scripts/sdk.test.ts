@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import { after, it } from 'node:test';
 import { promisify } from 'node:util';
 import { PACKAGE_ROOT } from '../../scripts/pulumi-cli';
+import { lockedVersion } from '../stack/projects';
 
 const run = promisify(execFile);
 
@@ -49,5 +50,16 @@ it("the committed SDKs (sdk/python, sdk/go) are what Pulumi's code generators ma
         `sdk/${language}/${file} differs from the generator's`,
       );
     }
+  }
+});
+
+it("the Go SDK's module and the Go example require the Pulumi Go SDK at the CLI's version", () => {
+  const version = lockedVersion('@pulumi/pulumi');
+  for (const goMod of ['sdk/go.mod', 'examples/go-guest/go.mod']) {
+    assert.match(
+      fs.readFileSync(path.join(PACKAGE_ROOT, goMod), 'utf8'),
+      new RegExp(`^\\s*github\\.com/pulumi/pulumi/sdk/v3 v${version.replace(/\./g, '\\.')}$`, 'm'),
+      goMod,
+    );
   }
 });

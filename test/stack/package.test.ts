@@ -9,12 +9,9 @@ import type { AuditReport } from '../../commands/audit';
 import type { BillingChange } from '../../commands/billing-report';
 import { PACKAGE_ROOT, pulumiBinDir } from '../../scripts/pulumi-cli';
 import { cliFixture, hasTag, writeCalls, type CliFixture } from './cli';
+import { npmInstall, writeTypeScriptProject } from './projects';
 
 const run = promisify(execFile);
-const lock = JSON.parse(fs.readFileSync(path.join(PACKAGE_ROOT, 'package-lock.json'), 'utf8')) as {
-  packages: Record<string, { version: string }>;
-};
-const pinned = (name: string) => `${name}@${lock.packages[`node_modules/${name}`].version}`;
 
 /** A two-guest program, as a user writes one; `app:cpus` resizes the first guest. */
 const PROGRAM = `import * as pulumi from '@pulumi/pulumi';
@@ -67,31 +64,8 @@ describe('the package as a user installs it', () => {
     );
     const [packed] = JSON.parse(stdout) as { filename: string; files: { path: string }[] }[];
     files = packed.files.map((file) => file.path);
-    fs.mkdirSync(project);
-    fs.writeFileSync(
-      path.join(project, 'package.json'),
-      JSON.stringify({ name: 'installed-app', private: true, main: 'index.ts' }),
-    );
-    fs.writeFileSync(path.join(project, 'Pulumi.yaml'), 'name: installed-app\nruntime: nodejs\n');
-    fs.cpSync(
-      path.join(PACKAGE_ROOT, 'examples', 'web-tier', 'tsconfig.json'),
-      path.join(project, 'tsconfig.json'),
-    );
-    fs.writeFileSync(path.join(project, 'index.ts'), PROGRAM);
-    await run(
-      'npm',
-      [
-        'install',
-        '--no-audit',
-        '--no-fund',
-        '--prefer-offline',
-        path.join(work, packed.filename),
-        pinned('@pulumi/pulumi'),
-        pinned('typescript'),
-        pinned('@types/node'),
-      ],
-      { cwd: project },
-    );
+    writeTypeScriptProject(project, 'installed-app', PROGRAM);
+    await npmInstall(project, [path.join(work, packed.filename)]);
   });
 
   after(async () => {

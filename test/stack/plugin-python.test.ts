@@ -7,64 +7,49 @@ import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { PACKAGE_ROOT } from '../../scripts/pulumi-cli';
 import { ensureVenv, type Venv } from '../interop/python-venv';
-import { cliFixture, hasTag, previewBilling, writeCalls, type CliFixture } from './cli';
+import { hasTag, previewBilling, writeCalls } from './cli';
+import { exampleProject, fixtureGroup } from './projects';
 
 const run = promisify(execFile);
-const EXAMPLE = path.join(PACKAGE_ROOT, 'examples', 'python-web-tier');
-const PLUGIN_DIR = path.join(PACKAGE_ROOT, 'provider', 'plugin', 'bin');
-
-/** A copy of the example whose Pulumi.yaml names this checkout's plugin; `main` replaces its program. */
-function project(main?: string): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-python-'));
-  fs.cpSync(EXAMPLE, dir, { recursive: true });
-  const yaml = path.join(dir, 'Pulumi.yaml');
-  fs.writeFileSync(
-    yaml,
-    fs
-      .readFileSync(yaml, 'utf8')
-      .replace('./node_modules/pulumi-svc/provider/plugin/bin', PLUGIN_DIR),
-  );
-  if (main) fs.writeFileSync(path.join(dir, '__main__.py'), main);
-  return dir;
-}
 
 // The Python example (examples/python-web-tier) through the CLI and the Python language host, on
-// the provider plugin, with the Python SDK generated from the plugin's schema (sdk/python)
-// installed into a virtualenv with the Pulumi Python SDK of the CLI's version.
+// the provider plugin, with the Python SDK generated from the plugin's schema (sdk/python) built
+// into a wheel and installed into a virtualenv with the Pulumi Python SDK of the CLI's version.
 describe('a Python program on the provider plugin', { concurrency: true }, () => {
   let venv: Venv;
-  const fixtures: CliFixture[] = [];
-  const dirs: string[] = [];
-  const fixture = async (dir: string, config = {}) => {
-    dirs.push(dir);
-    const env = {
-      PATH: `${path.join(venv.dir, 'bin')}${path.delimiter}${process.env.PATH}`,
-      VIRTUAL_ENV: venv.dir,
-    };
-    const f = await cliFixture({ program: dir, inPlace: true, config, env });
-    fixtures.push(f);
-    return f;
-  };
+  const group = fixtureGroup();
+  /** The example (its program replaced by `main`) with the virtualenv's python first on PATH. */
+  const fixture = (main?: string, config = {}) =>
+    group.fixture(exampleProject('python-web-tier', main ? { '__main__.py': main } : {}), {
+      config,
+      env: {
+        PATH: `${path.join(venv.dir, 'bin')}${path.delimiter}${process.env.PATH}`,
+        VIRTUAL_ENV: venv.dir,
+      },
+    });
 
   before(async () => {
     venv = await ensureVenv('plugin-python-venv', 'pulumi', '3.248.0');
-    // From a copy: pip leaves build files in the folder it installs from.
-    const sdk = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-python-sdk-'));
-    dirs.push(sdk);
-    fs.cpSync(path.join(PACKAGE_ROOT, 'sdk', 'python'), sdk, { recursive: true });
-    await run(
-      venv.python,
-      ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', sdk],
-      { timeout: 300_000 },
-    );
+    // The SDK as users install it: the wheel scripts/pack-sdks builds (at the schema's version).
+    const out = group.own(fs.mkdtempSync(path.join(os.tmpdir(), 'svc-python-sdk-')));
+    const packed = await run(path.join(PACKAGE_ROOT, 'scripts', 'pack-sdks'), [out, 'python'], {
+      env: { ...process.env, PYTHON: venv.python },
+      timeout: 300_000,
+    });
+    const wheel = packed.stdout.trim();
+    assert.match(path.basename(wheel), /^pulumi_svc-\d+\.\d+\.\d+-py3-none-any\.whl$/);
+    // The environment is kept per machine: the wheel replaces what an earlier run installed.
+    const pip = (...args: string[]) =>
+      run(venv.python, ['-m', 'pip', ...args, '--quiet', '--disable-pip-version-check'], {
+        timeout: 300_000,
+      });
+    await pip('uninstall', '--yes', 'pulumi_svc');
+    await pip('install', wheel);
   });
-  after(async () => {
-    await Promise.all(fixtures.map((f) => f.close()));
-    for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
-  });
+  after(() => group.close());
 
   it('N guests from config: up, a no-op up, an upgrade previewed with its billing line, destroy', async () => {
-    const f = await fixture(project(), { 'python-web-tier:count': { value: '2' } });
+    const f = await fixture(undefined, { 'python-web-tier:count': { value: '2' } });
     await f.stack.up();
     const guests = await f.guests(hasTag('web-tier'));
     assert.equal(guests.length, 2);
@@ -98,13 +83,11 @@ describe('a Python program on the provider plugin', { concurrency: true }, () =>
 
   it('a guest without its domain is refused naming the field, before anything is ordered', async () => {
     const f = await fixture(
-      project(
-        [
-          'import pulumi_svc as svc',
-          'svc.VirtualGuest("nodomain", datacenter="dal10", start_cpus=1, max_memory=1024,',
-          '                 operating_system_reference_code="UBUNTU_LATEST")',
-        ].join('\n'),
-      ),
+      [
+        'import pulumi_svc as svc',
+        'svc.VirtualGuest("nodomain", datacenter="dal10", start_cpus=1, max_memory=1024,',
+        '                 operating_system_reference_code="UBUNTU_LATEST")',
+      ].join('\n'),
     );
     await assert.rejects(f.stack.up(), /domain/);
     assert.equal(writeCalls(f.emulator), 0, 'nothing written');

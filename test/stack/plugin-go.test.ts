@@ -1,0 +1,77 @@
+import assert from 'node:assert/strict';
+import { execFile, spawnSync } from 'node:child_process';
+import * as path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { promisify } from 'node:util';
+import { PACKAGE_ROOT } from '../../scripts/pulumi-cli';
+import { hasTag, previewBilling, writeCalls } from './cli';
+import { exampleProject, fixtureGroup } from './projects';
+
+const run = promisify(execFile);
+const SDK_MODULE = 'github.com/pulumi-svc/pulumi-svc/sdk';
+const goMissing =
+  spawnSync('go', ['version'], { stdio: 'ignore' }).status === 0
+    ? false
+    : 'no `go` on PATH: the Go program test needs Go (1.25 or later) to build the program';
+
+/** The settings of scripts/go-env.sh with this machine's Go module and build caches. */
+async function goEnv(): Promise<Record<string, string>> {
+  const { stdout } = await run('bash', [path.join(PACKAGE_ROOT, 'scripts', 'go-env.sh')]);
+  return Object.fromEntries(
+    stdout
+      .trim()
+      .split('\n')
+      .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
+  );
+}
+
+// The Go example (examples/go-guest) through the CLI and the Go language host, on the provider
+// plugin, with the Go SDK generated from the plugin's schema (sdk/go/svc) by its module path: the
+// example's go.mod replaces the module with the checkout's sdk/ folder, as a user's would.
+describe('a Go program on the provider plugin', { skip: goMissing }, () => {
+  const group = fixtureGroup();
+  let env: Record<string, string>;
+  before(async () => (env = await goEnv()));
+  after(() => group.close());
+
+  it('one guest and two lookups: up, a no-op up, an upgrade previewed with its billing line, destroy', async () => {
+    const dir = exampleProject('go-guest');
+    await run('go', ['mod', 'edit', `-replace=${SDK_MODULE}=${path.join(PACKAGE_ROOT, 'sdk')}`], {
+      cwd: dir,
+      env: { ...process.env, ...env },
+    });
+    const f = await group.fixture(dir, { env });
+    await f.stack.up();
+    const [guest, ...others] = await f.guests(hasTag('go-guest'));
+    assert.equal(others.length, 0, 'one guest ordered');
+    assert.deepEqual(await f.stateIds('VirtualGuest'), [`${guest.id}`]);
+    const outputs = await f.stack.outputs();
+    assert.equal(outputs.company, f.emulator.accounts.demo.companyName, 'GetAccount invoked');
+    assert.equal(outputs.guestId, guest.id);
+    assert.equal(outputs.address, guest.primaryIpAddress);
+    assert.equal(outputs.foundHostname, guest.hostname, 'LookupVirtualGuest by the guest id');
+
+    await f.stack.up(['--expect-no-changes']);
+
+    await f.stack.setConfig({ 'go-guest:cpus': { value: '2' } });
+    const { changes, messages } = await previewBilling(f);
+    assert.deepEqual(
+      changes.map((c) => [c.op, c.name]),
+      [['upgrade', 'web']],
+    );
+    assert.match(messages, /BILLING upgrade VirtualGuest "web" in place \(startCpus 1 -> 2/);
+    await f.stack.up();
+    const upgraded = await f.guests(hasTag('go-guest'));
+    assert.deepEqual(
+      upgraded.map((g) => [g.id, g.startCpus ?? g.maxCpu]),
+      [[guest.id, 2]],
+      'the same guest, upgraded in place',
+    );
+    assert.deepEqual(await f.stateIds('VirtualGuest'), [`${guest.id}`]);
+    assert.equal(writeCalls(f.emulator, 'Virtual_Guest.createObject'), 1, 'one order in all');
+
+    await f.stack.destroy();
+    assert.deepEqual(await f.guests(hasTag('go-guest')), []);
+    assert.deepEqual(await f.stateIds('VirtualGuest'), []);
+  });
+});
