@@ -17,7 +17,8 @@ const USAGE = `Usage: pulumi-svc <command> [--json] [options]   (in your Pulumi 
   migrate [--stack NAME] [--dry-run] [--provider-version V] [--backup FILE]
             moves a stack from the dynamic resource classes to the provider plugin
             (svc:index:<Kind>): \`pulumi stack export\`, the state rewritten (same ids, no
-            code), a backup of it as it was, \`pulumi stack import\`; refuses a stack with
+            code), a backup of it as it was, \`pulumi stack import\`, then svc:movedToPlugin
+            set (the dynamic classes refuse the stack from then on); refuses a stack with
             pending operations or unknown kinds. --dry-run only prints the plan;
             --provider-version names the version the rewritten program asks for (an SDK's).
 

@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { MOVED_TO_PLUGIN_CONFIG } from '../provider/dynamic/moved-to-plugin';
 import { backendKey } from '../provider/kinds/virtual-guest/provenance';
 import { dynamicToken } from '../provider/kinds/tokens';
 import { MigrationRefused, migrateState, type ExportedState, type Migration } from './migrate';
@@ -111,6 +112,7 @@ export async function migrateStack(
   try {
     migration = migrateState(exported, {
       providerVersion: args.providerVersion,
+      config: { [MOVED_TO_PLUGIN_CONFIG]: 'true' },
       backend: backendKey({ ...process.env, ...env }),
     });
   } catch (err) {
@@ -137,6 +139,11 @@ export async function migrateStack(
       `the imported state was not what was written, so the state from before was imported again (${backup}):\n${problems.join('\n')}`,
     );
   }
+  // From now on the dynamic classes refuse to run on this stack (they would order it all again).
+  await pulumiOutput(
+    ['config', 'set', '--plaintext', MOVED_TO_PLUGIN_CONFIG, 'true', ...stackArgs(stack)],
+    { cwd, env },
+  );
   return report;
 }
 
@@ -161,9 +168,10 @@ export function formatMigration(report: MigrateReport): string {
   for (const urn of report.droppedProviders) lines.push(`  dropped ${urn} (no resource uses it)`);
   if (report.dryRun) return lines.join('\n');
   lines.push(
-    `The state before is kept in ${report.backup}; to go back: pulumi stack import --stack ${stack} --file ${report.backup}`,
     'Imported; every id is in the stack under its new type.',
-    'Next: run the program rewritten to the plugin; `pulumi preview --diff` shows no change.',
+    `${MOVED_TO_PLUGIN_CONFIG} is set: the dynamic classes now refuse to run on this stack.`,
+    `The state before is kept in ${report.backup}; to go back: pulumi stack import --stack ${stack} --file ${report.backup} && pulumi config rm ${MOVED_TO_PLUGIN_CONFIG} --stack ${stack}`,
+    'Next: run the program rewritten on the plugin; `pulumi preview --diff` shows no change.',
   );
   return lines.join('\n');
 }

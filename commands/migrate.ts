@@ -75,6 +75,8 @@ export interface MigrateOptions {
    * YAML program naming the plugin by path, for none), which names the default provider.
    */
   providerVersion?: string;
+  /** Stack config (`svc:` keys) set with the move, which the default provider's inputs hold too. */
+  config?: Record<string, string>;
   /** The state backend, as the plugin's creation tokens see it (`PULUMI_BACKEND_URL`). */
   backend?: string;
   /** When the added provider is stamped created (tests). */
@@ -169,7 +171,7 @@ function pluginProvider(
   // their ciphertext), under the plugin's own keys, and the version the program asks for.
   const old = resources.find((r) => r.urn === providerUrn(moved[0].provider!));
   const inputs: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(old?.inputs ?? {})) {
+  for (const [key, value] of Object.entries({ ...old?.inputs, ...options.config })) {
     if (key.startsWith(`${PACKAGE}:`)) inputs[key.slice(PACKAGE.length + 1)] = value;
   }
   if (options.providerVersion) inputs.version = options.providerVersion.replace(/^v/, '');

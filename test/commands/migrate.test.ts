@@ -193,6 +193,8 @@ describe('pulumi-svc migrate: the state rewritten for the plugin', () => {
       version: '0.1.0',
     });
     assert.deepEqual(plugin.outputs, { apiKey: SECRET, username: 'demo', version: '0.1.0' });
+    const moved = migrateState(dynamicState(), { config: { 'svc:movedToPlugin': 'true' } });
+    assert.equal(pluginProvider(moved.state).inputs!.movedToPlugin, 'true', 'config set with it');
     assert.throws(
       () => migrateState(dynamicState(), { providerVersion: 'latest' }),
       /not a semantic version/,

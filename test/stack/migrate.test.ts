@@ -184,10 +184,17 @@ describe('moving a stack from the dynamic classes to the plugin', { concurrency:
       'a secret stays a secret',
     );
 
+    // The program on the dynamic classes now refuses to run: it would order everything again.
+    const writes = writeCalls(f.emulator);
+    await assert.rejects(
+      f.stack.up(),
+      /test was moved to the provider plugin by `pulumi-svc migrate`/,
+    );
+    assert.equal(writeCalls(f.emulator), writes, 'nothing ordered by the old program');
+
     // Now the same stack as a YAML program on the plugin.
     fs.rmSync(path.join(f.dir, 'index.ts'));
     fs.writeFileSync(path.join(f.dir, 'Pulumi.yaml'), pluginProgram());
-    const writes = writeCalls(f.emulator);
     const preview = await f.stack.preview(['--diff', '--expect-no-changes']);
     assert.match(preview.stdout, /4 unchanged/);
     await f.stack.up(['--expect-no-changes']);
@@ -214,6 +221,9 @@ describe('moving a stack from the dynamic classes to the plugin', { concurrency:
         );
       },
     );
+    // A refresh reads every resource through the plugin and finds nothing changed either.
+    await f.stack.refresh(['--expect-no-changes']);
+    assert.equal(writeCalls(f.emulator), writes, 'still no API write');
 
     // The stack is the plugin's now: a size change upgrades in place, destroy removes it all.
     fs.writeFileSync(
