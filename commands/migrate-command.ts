@@ -140,10 +140,19 @@ export async function migrateStack(
     );
   }
   // From now on the dynamic classes refuse to run on this stack (they would order it all again).
-  await pulumiOutput(
-    ['config', 'set', '--plaintext', MOVED_TO_PLUGIN_CONFIG, 'true', ...stackArgs(stack)],
-    { cwd, env },
-  );
+  const guard = [
+    'config',
+    'set',
+    '--plaintext',
+    MOVED_TO_PLUGIN_CONFIG,
+    'true',
+    ...stackArgs(stack),
+  ];
+  await pulumiOutput(guard, { cwd, env }).catch((err: Error) => {
+    throw new Error(
+      `stack ${stack} is moved (its state before is in ${backup}), but setting ${MOVED_TO_PLUGIN_CONFIG} failed; set it yourself (\`pulumi ${guard.join(' ')}\`) before the program on the dynamic classes runs again: ${err.message}`,
+    );
+  });
   return report;
 }
 
