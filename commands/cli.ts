@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { printAudit } from './audit-command';
 import { printBillingTable } from './billing';
+import { printMigration } from './migrate-command';
 import { MIN_PULUMI_VERSION } from './pulumi';
 
 const USAGE = `Usage: pulumi-svc <command> [--json] [options]   (in your Pulumi project)
@@ -13,6 +14,13 @@ const USAGE = `Usage: pulumi-svc <command> [--json] [options]   (in your Pulumi 
             holds the account's guests against the states of the named stacks (default: every
             stack of the current backend): billed guests that carry this provider's provenance
             but are in no state, state entries whose guest is gone, guests changed outside Pulumi.
+  migrate [--stack NAME] [--dry-run] [--provider-version V] [--backup FILE]
+            moves a stack from the dynamic resource classes to the provider plugin
+            (svc:index:<Kind>): \`pulumi stack export\`, the state rewritten (same ids, no
+            code), a backup of it as it was, \`pulumi stack import\`, then svc:movedToPlugin
+            set (the dynamic classes refuse the stack from then on); refuses a stack with
+            pending operations or unknown kinds. --dry-run only prints the plan;
+            --provider-version names the version the rewritten program asks for (an SDK's).
 
   --json    prints the result as JSON instead of a table.
 
@@ -33,6 +41,8 @@ async function main(argv: string[]): Promise<void> {
     );
   } else if (command === 'audit') {
     await printAudit(process.cwd(), rest);
+  } else if (command === 'migrate') {
+    await printMigration(process.cwd(), rest);
   } else {
     console.error(USAGE);
     process.exit(2);

@@ -9,6 +9,7 @@ import {
 import { reapRunOnExit } from '../provider/framework/pulumi-run';
 import { PACKAGE } from '../provider/kinds/tokens';
 import { computed } from './computed';
+import { assertNotMovedToPlugin } from './moved-to-plugin';
 import { assertApiKeyIsSecret } from './secret-config';
 
 export interface ResourceClassOptions {
@@ -43,8 +44,10 @@ export function resourceClass<F extends Fields>(
   const outputs = outputNames(fields);
   class SvcResource extends pulumi.dynamic.Resource {
     constructor(name: string, args: ArgsOf<F>, opts?: pulumi.CustomResourceOptions) {
-      // Refuse to start when `svc:apiKey` is set in plain text (secret-config.ts).
+      // Refuse to start when `svc:apiKey` is set in plain text (secret-config.ts), or on a stack
+      // moved to the provider plugin (moved-to-plugin.ts).
       assertApiKeyIsSecret();
+      assertNotMovedToPlugin();
       super(
         provider,
         name,

@@ -4,11 +4,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { VirtualGuestManager, type VirtualGuest } from '../../provider/managers';
-import { PACKAGE_ROOT } from '../../scripts/pulumi-cli';
 import { cliFixture, hasTag, writeCalls, type CliFixture } from './cli';
-
-/** Where a project names the plugin: the launcher folder the package ships. */
-const PLUGIN_DIR = path.join(PACKAGE_ROOT, 'provider', 'plugin', 'bin');
+import { yamlOnPlugin } from './plugin-project';
 
 /** A YAML program using the plugin: `resources` is the YAML of its resources section. */
 function yamlProject(resources: string, outputs = ''): string {
@@ -16,12 +13,7 @@ function yamlProject(resources: string, outputs = ''): string {
   fs.writeFileSync(
     path.join(dir, 'Pulumi.yaml'),
     [
-      'name: yaml-plugin',
-      'runtime: yaml',
-      'plugins:',
-      '  providers:',
-      '    - name: svc',
-      `      path: ${PLUGIN_DIR}`,
+      ...yamlOnPlugin('yaml-plugin'),
       'resources:',
       resources,
       outputs ? `outputs:\n${outputs}` : '',
