@@ -76,7 +76,14 @@ function withObserved(types: Record<string, CatalogType>): Record<string, Catalo
   }
   return out;
 }
-const registry = new Map<string, TypeDef>();
+/** A type as the registry keeps it: rebuilt in place when a folder extends it. */
+interface BuiltType extends TypeDef {
+  readonly locals: Map<string, Getter<unknown>>;
+  readonly relations: Map<string, Relation>;
+  readonly onDemand: Map<string, Getter<unknown>>;
+}
+
+const registry = new Map<string, BuiltType>();
 
 interface TypeSpec<T> {
   locals: Record<string, Getter<T>>;
@@ -97,18 +104,51 @@ const isObjectType = (target: string) => /^[A-Z]/.test(target);
  */
 export function defineType<T>(names: string | readonly string[], spec: TypeSpec<T>): void {
   for (const name of typeof names === 'string' ? [names] : names) {
-    const locals = new Map(Object.entries(spec.locals)) as Map<string, Getter<unknown>>;
-    const relations = new Map<string, Relation>(
-      Object.entries(spec.relations ?? {}).map(([key, r]) => [
-        key,
-        { type: r.type, many: r.many ?? false, get: r.get as Getter<unknown> },
-      ]),
-    );
-    const onDemand = new Map(Object.entries(spec.onDemand ?? {})) as Map<string, Getter<unknown>>;
-    const def: TypeDef = { name, locals, relations, onDemand };
-    completeFromCatalog(def, locals, relations, onDemand);
-    registry.set(name, def);
+    specOf(name).base = spec as TypeSpec<never>;
+    build(name);
   }
+}
+
+/**
+ * Adds properties to a type that another folder defines: a service's objects listed on the
+ * account (`Svc_Account.iscsiNetworkStorage`) are declared by that service's folder, not by
+ * account/. Either may load first.
+ */
+export function extendType<T>(name: string, spec: Partial<TypeSpec<T>>): void {
+  specOf(name).added.push(spec as Partial<TypeSpec<never>>);
+  build(name);
+}
+
+/** Each type's own spec and what other folders add to it (extendType). */
+const specs = new Map<string, { base: TypeSpec<never>; added: Partial<TypeSpec<never>>[] }>();
+
+function specOf(name: string) {
+  let spec = specs.get(name);
+  if (!spec) specs.set(name, (spec = { base: { locals: {} }, added: [] }));
+  return spec;
+}
+
+/** (Re)builds a type from its specs, in place: a definition read before an extension sees it. */
+function build(name: string): void {
+  const def = registry.get(name) ?? {
+    name,
+    locals: new Map(),
+    relations: new Map(),
+    onDemand: new Map(),
+  };
+  const { locals, relations, onDemand } = def;
+  for (const map of [locals, relations, onDemand]) map.clear();
+  const { base, added } = specOf(name);
+  for (const spec of [base, ...added]) {
+    for (const [key, get] of Object.entries(spec.locals ?? {}))
+      locals.set(key, get as Getter<unknown>);
+    for (const [key, r] of Object.entries(spec.relations ?? {}))
+      relations.set(key, { type: r.type, many: r.many ?? false, get: r.get as Getter<unknown> });
+    for (const [key, get] of Object.entries(spec.onDemand ?? {}))
+      onDemand.set(key, get as Getter<unknown>);
+  }
+  completeFromCatalog(def, locals, relations, onDemand);
+  registry.set(name, def);
 }
 
 /** A type whose objects are plain structs: every listed key is a local property read as is. */

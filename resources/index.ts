@@ -1,7 +1,64 @@
+/**
+ * What programs import: one resource class per kind of the registry (provider/kinds/index.ts),
+ * built from its field table by `resourceClass`, with its `Args` and instance types, and the
+ * lookups. A kind's class is a block here: its const, annotated `ResourceClass<typeof TABLE>` so
+ * the .d.ts keeps every field's doc for the IDE, its two types, and the Promise and Output forms
+ * of the lookups registered with the kind (lookup-forms.ts). VirtualGuest has a file of its own:
+ * its class adds inputs the program does not set (virtual-guest.ts).
+ */
+import type { ArgsOf } from '../provider/framework/fields';
+import { DNS_RECORD_FIELDS } from '../provider/kinds/dns-record/fields';
+import { DNS_ZONE_FIELDS } from '../provider/kinds/dns-zone/fields';
+import { DNS_ZONE_LOOKUPS } from '../provider/kinds/dns-zone/lookups';
+import { SSH_KEY_FIELDS } from '../provider/kinds/ssh-key/fields';
+import { TICKET_UPDATE_FIELDS } from '../provider/kinds/ticket-update/fields';
+import { inProgram, outputForm } from './lookup-forms';
+import { resourceClass, type ResourceClass } from './resource-class';
+
 export * from './virtual-guest';
-export * from './dns-record';
-export * from './dns-zone';
-export * from './ssh-key';
-export * from './ticket-update';
 export * from './lookups';
 export { ValidationError } from '../provider/framework/failures';
+
+/** A resource record in a DNS zone (`Svc_Dns_Domain_ResourceRecord`). */
+export const DnsRecord: ResourceClass<typeof DNS_RECORD_FIELDS> = resourceClass(
+  'DnsRecord',
+  DNS_RECORD_FIELDS,
+);
+export type DnsRecord = InstanceType<typeof DnsRecord>;
+/** The arguments of a DnsRecord: see its field table (provider/kinds/dns-record/fields.ts). */
+export type DnsRecordArgs = ArgsOf<typeof DNS_RECORD_FIELDS>;
+
+/**
+ * A DNS zone (`Svc_Dns_Domain`). Add records with `records` or with
+ * `new DnsRecord(..., { zoneId: zone.zoneId, ... })`.
+ */
+export const DnsZone: ResourceClass<typeof DNS_ZONE_FIELDS> = resourceClass(
+  'DnsZone',
+  DNS_ZONE_FIELDS,
+);
+export type DnsZone = InstanceType<typeof DnsZone>;
+/** The arguments of a DnsZone: see its field table (provider/kinds/dns-zone/fields.ts). */
+export type DnsZoneArgs = ArgsOf<typeof DNS_ZONE_FIELDS>;
+export type { DnsZoneRecordArgs, DnsZoneRecordOutput } from '../provider/kinds/dns-zone/fields';
+export type { GetDnsZoneArgs } from '../provider/kinds/dns-zone/lookups';
+/** The zone with its records; rejects with `DNSZoneNotFound` when the account has no such zone. */
+export const getDnsZone = inProgram(DNS_ZONE_LOOKUPS.getDnsZone.call);
+export const getDnsZoneOutput = outputForm(getDnsZone);
+
+/**
+ * An SSH public key on the account (`Svc_Security_Ssh_Key`), to install on guests:
+ * `new VirtualGuest('web', { ..., sshKeyIds: [key.keyId] })`.
+ */
+export const SshKey: ResourceClass<typeof SSH_KEY_FIELDS> = resourceClass('SshKey', SSH_KEY_FIELDS);
+export type SshKey = InstanceType<typeof SshKey>;
+/** The arguments of an SshKey: see its field table (provider/kinds/ssh-key/fields.ts). */
+export type SshKeyArgs = ArgsOf<typeof SSH_KEY_FIELDS>;
+
+/** An update posted to a support ticket (`Ticket.addUpdate`). Destroying it only forgets it. */
+export const TicketUpdate: ResourceClass<typeof TICKET_UPDATE_FIELDS> = resourceClass(
+  'TicketUpdate',
+  TICKET_UPDATE_FIELDS,
+);
+export type TicketUpdate = InstanceType<typeof TicketUpdate>;
+/** The arguments of a TicketUpdate: see its field table (provider/kinds/ticket-update/fields.ts). */
+export type TicketUpdateArgs = ArgsOf<typeof TICKET_UPDATE_FIELDS>;

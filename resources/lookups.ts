@@ -1,23 +1,15 @@
-import type { Client } from '../provider/client';
 import * as lookups from '../provider/lookups';
-import { programClient } from './connection';
-import { outputForm } from './output-form';
+import { inProgram, outputForm } from './lookup-forms';
 
 /**
- * Data sources. Dynamic providers have no Invoke, so in a program these are plain functions that
- * call the API from the program process (during preview too), each with a Promise form and an
- * Output form. Their arguments are checked first: wrong ones reject with a `ValidationError`
- * naming each, before any call. (The provider plugin serves the same lookups as invokes.)
+ * Data sources, each with a Promise form and an Output form (lookup-forms.ts). Their arguments are
+ * checked first: wrong ones reject with a `ValidationError` naming each, before any call. (The
+ * provider plugin serves the same lookups as invokes.) A kind's own lookups are exported next to
+ * its class (index.ts).
  */
-const inProgram =
-  <P extends unknown[], R>(lookup: (client: Client, ...args: P) => Promise<R>) =>
-  async (...args: P): Promise<R> =>
-    // async: a refused configuration (a plain-text key) rejects, as every lookup's errors do
-    lookup(programClient(), ...args);
 
 export type {
   GetAccountArgs,
-  GetDnsZoneArgs,
   GetHardwareServerArgs,
   GetHardwareServersArgs,
   GetTicketsArgs,
@@ -25,10 +17,6 @@ export type {
   GetVirtualGuestsArgs,
   VirtualGuestResult,
 } from '../provider/lookups';
-
-/** The zone with its records; rejects with `DNSZoneNotFound` when the account has no such zone. */
-export const getDnsZone = inProgram(lookups.getDnsZone);
-export const getDnsZoneOutput = outputForm(getDnsZone);
 
 /** The account (its company name, email and country unless `mask` says otherwise). */
 export const getAccount = inProgram(lookups.getAccount);

@@ -34,7 +34,7 @@ export interface KindOperations {
   /** Applies a change of the table's `update` fields (`changed`, never empty) in place. */
   edit?(c: Connection, id: string, news: Bag, changed: string[]): Promise<void>;
   /** Deletes the object exactly once; a message returned replaces the usual "deleted". */
-  delete(c: Connection, id: string, props: Bag): Promise<void | string>;
+  delete(c: Connection, id: string, props: Bag): Promise<unknown>;
   /** Checks that need the API; they run once the table's rules pass. */
   checkWithApi?(c: Connection, inputs: Bag, olds: Bag, failures: Failures): Promise<void>;
   /**
@@ -146,7 +146,8 @@ export function kindProvider(
       const c = connect();
       if (ops.owned) await requireOwner(c, props, ops.describe(props, id), 'delete');
       const said = await ops.delete(c, id, props);
-      say(`${ops.describe(props, id)}: ${said ?? 'deleted'}`);
+      // Only a message counts: a write's own answer (`true`) is not one.
+      say(`${ops.describe(props, id)}: ${typeof said === 'string' ? said : 'deleted'}`);
     },
   };
   return { ...provider, ...overrides };

@@ -1,15 +1,17 @@
 /**
  * The one list of resource kinds. Each is registered once: its field table (inputs, outputs,
  * checks, defaults, what a change does, where each field is read back) and its provider (the
- * operations). Every front door is served from here: the dynamic resource classes' runtime
- * (provider/dynamic/runtime.ts), the provider plugin and its schema (provider/plugin/), the
- * README's reference tables.
+ * operations) and its lookups. Every front door is served from here: the dynamic resource
+ * classes' runtime (provider/dynamic/runtime.ts), the provider plugin, its functions and its
+ * schema (provider/plugin/), the README's reference tables.
  */
 import { DNS_RECORD_FIELDS } from './dns-record/fields';
 import { dnsRecordProvider } from './dns-record/provider';
 import { DNS_ZONE_FIELDS } from './dns-zone/fields';
+import { DNS_ZONE_LOOKUPS } from './dns-zone/lookups';
 import { dnsZoneProvider } from './dns-zone/provider';
 import type { Fields } from '../framework/fields';
+import type { Lookup } from '../lookups/define';
 import type { RuntimeProvider } from '../framework/runtime-provider';
 import { SSH_KEY_FIELDS } from './ssh-key/fields';
 import { sshKeyProvider } from './ssh-key/provider';
@@ -22,12 +24,14 @@ import { kindOf, pluginToken } from './tokens';
 export interface KindSpec {
   fields: Fields;
   provider: RuntimeProvider;
+  /** Its lookups by name (lookups/define.ts), served as the plugin's functions. */
+  lookups?: Readonly<Record<string, Lookup>>;
 }
 
 export const KINDS = {
   VirtualGuest: { fields: GUEST_FIELDS, provider: virtualGuestProvider },
   DnsRecord: { fields: DNS_RECORD_FIELDS, provider: dnsRecordProvider },
-  DnsZone: { fields: DNS_ZONE_FIELDS, provider: dnsZoneProvider },
+  DnsZone: { fields: DNS_ZONE_FIELDS, provider: dnsZoneProvider, lookups: DNS_ZONE_LOOKUPS },
   SshKey: { fields: SSH_KEY_FIELDS, provider: sshKeyProvider },
   TicketUpdate: { fields: TICKET_UPDATE_FIELDS, provider: ticketUpdateProvider },
 } satisfies Record<string, KindSpec>;

@@ -1,10 +1,8 @@
 import {
   AccountManager,
-  DnsManager,
   TicketManager,
   type Account,
   type Datacenter,
-  type DnsZone,
   type HardwareServer,
   type IpAddress,
   type Ticket,
@@ -16,25 +14,11 @@ import { checkDateRange, checkFilter, checkIdOrName, checkMask, lookupArgs } fro
 import { LIMITS } from '../framework/failures';
 
 /**
- * Data sources. Dynamic providers have no Invoke, so these are plain functions that call the API
- * from the program (during preview too), each with a Promise form and an Output form.
- */
-
-export interface GetDnsZoneArgs {
-  name: string;
-}
-
-/**
- * The zone with its records; rejects with `DNSZoneNotFound` when the account has no such zone.
+ * Data sources of the account. Dynamic providers have no Invoke, so these are plain functions that
+ * call the API from the program (during preview too), each with a Promise form and an Output form.
  * Every lookup checks its arguments first and rejects with a `ValidationError` naming each wrong
- * one, before any call.
+ * one, before any call. A kind's own lookups are registered with the kind (define.ts).
  */
-export async function getDnsZone(client: Client, args: GetDnsZoneArgs): Promise<DnsZone> {
-  const { name } = lookupArgs<GetDnsZoneArgs>('getDnsZone', args, ['name'], (a, failures) =>
-    failures.domain('name', a.name, true),
-  );
-  return new DnsManager(client).getZoneByName(name);
-}
 
 export interface GetAccountArgs {
   mask?: string;

@@ -1,44 +1,44 @@
 import type { Client } from '../client';
 import type { Bag } from '../framework/fields';
+import { KINDS, type KindSpec } from '../kinds/index';
 import * as lookups from '../lookups';
+import { ANY, BOOLEAN, INTEGER, LIST, STRING, type Lookup } from '../lookups/define';
 
 /**
  * The lookups served as the plugin's functions (`svc:index:<name>`), with what the schema says of
- * their arguments and answers. A function answers an object: a lookup that lists answers its list
- * as `items`. Shapes the API decides (masks choose the properties) are `Any`.
+ * their arguments and answers: the account's, listed here, and each kind's, registered with the
+ * kind (kinds/index.ts). A function answers an object: a lookup that lists answers its list as
+ * `items`. Shapes the API decides (masks choose the properties) are `Any`.
  */
-const ANY = { $ref: 'pulumi.json#/Any' };
-const STRING = { type: 'string' };
-const INTEGER = { type: 'integer' };
-const LIST = { items: { type: 'array', items: ANY } };
-
-interface FunctionSpec {
-  description: string;
-  inputs: Record<string, object>;
-  required?: string[];
-  outputs: Record<string, object>;
+interface FunctionSpec extends Omit<Lookup, 'call' | 'check'> {
   answer(client: Client, args: Bag): Promise<unknown>;
 }
 
 const listed = (list: Promise<unknown[]>) => list.then((items) => ({ items }));
 
-export const FUNCTIONS: Record<string, FunctionSpec> = {
+/** A kind's lookup as a function: its answer, a list as `items`. */
+const served = (lookup: Lookup): FunctionSpec => ({
+  ...lookup,
+  answer: async (client, args) => {
+    const answer = await lookup.call(client, args as never);
+    return Array.isArray(answer) ? { items: answer } : answer;
+  },
+});
+
+const KIND_FUNCTIONS = Object.values(KINDS).flatMap((kind: KindSpec) =>
+  Object.entries(kind.lookups ?? {}).map(([name, lookup]) => [name, served(lookup)] as const),
+);
+
+const ACCOUNT_FUNCTIONS: Record<string, FunctionSpec> = {
   getAccount: {
     description: 'The account (its company name, email and country unless `mask` says otherwise).',
     inputs: { mask: STRING },
     outputs: { id: INTEGER, companyName: STRING, email: STRING, country: STRING },
     answer: (client, args) => lookups.getAccount(client, args),
   },
-  getDnsZone: {
-    description: 'A DNS zone of the account, with its records.',
-    inputs: { name: STRING },
-    required: ['name'],
-    outputs: { id: INTEGER, name: STRING, serial: INTEGER, resourceRecords: ANY },
-    answer: (client, args) => lookups.getDnsZone(client, args as unknown as lookups.GetDnsZoneArgs),
-  },
   getVirtualGuest: {
     description: "One guest, by id or by hostname and domain, with a VirtualGuest's outputs.",
-    inputs: { id: STRING, hostname: STRING, domain: STRING, mostRecent: { type: 'boolean' } },
+    inputs: { id: STRING, hostname: STRING, domain: STRING, mostRecent: BOOLEAN },
     outputs: { id: STRING, guestId: INTEGER, hostname: STRING, domain: STRING, details: ANY },
     answer: async (client, args) => {
       const guest = await lookups.getVirtualGuest(client, args);
@@ -84,4 +84,9 @@ export const FUNCTIONS: Record<string, FunctionSpec> = {
     outputs: LIST,
     answer: (client, args) => listed(lookups.getHardwareServers(client, args)),
   },
+};
+
+export const FUNCTIONS: Record<string, FunctionSpec> = {
+  ...ACCOUNT_FUNCTIONS,
+  ...Object.fromEntries(KIND_FUNCTIONS),
 };

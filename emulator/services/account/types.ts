@@ -106,18 +106,12 @@ defineType<AccountRec>('Svc_Account', {
       many: true,
       get: (a, ctx) => subnetsOf(vlansIn('PRIVATE')(a, ctx)),
     },
-    sshKeys: {
-      type: 'Svc_Security_Ssh_Key',
-      many: true,
-      get: (a, ctx) => ctx.store.by('sshKeys', 'accountId', a.id),
-    },
   },
   onDemand: {
     virtualGuestCount: (a, ctx) => ctx.store.countBy('guests', 'accountId', a.id),
     hardwareCount: (a, ctx) => ctx.store.countBy('hardware', 'accountId', a.id),
     domainCount: (a, ctx) => ctx.store.countBy('dnsDomains', 'accountId', a.id),
     userCount: (a, ctx) => ctx.store.countBy('users', 'accountId', a.id),
-    sshKeyCount: (a, ctx) => ctx.store.countBy('sshKeys', 'accountId', a.id),
     openTicketCount: (a, ctx) =>
       ctx.store.by('tickets', 'accountId', a.id).filter((t) => t.statusId === TICKET_OPEN).length,
   },

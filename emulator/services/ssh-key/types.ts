@@ -1,8 +1,10 @@
 /**
- * Svc_Security_Ssh_Key: a public key stored on the account, installed on guests ordered with it.
+ * Svc_Security_Ssh_Key: a public key stored on the account, installed on guests ordered with it;
+ * the account lists its keys (`Account.getSshKeys`, `sshKeyCount`).
  */
 import { formatApiDate } from '../../dates';
-import { defineType } from '../../schema';
+import { defineType, extendType } from '../../schema';
+import type { AccountRec } from '../account/model';
 import type { SshKeyRec } from './model';
 
 /** A guest may list a key deleted since its order: then only `{ id }` is known. */
@@ -25,4 +27,15 @@ defineType<SshKeyRec>('Svc_Security_Ssh_Key', {
         k.accountId === undefined ? undefined : ctx.store.get('accounts', k.accountId),
     },
   },
+});
+
+extendType<AccountRec>('Svc_Account', {
+  relations: {
+    sshKeys: {
+      type: 'Svc_Security_Ssh_Key',
+      many: true,
+      get: (a, ctx) => ctx.store.by('sshKeys', 'accountId', a.id),
+    },
+  },
+  onDemand: { sshKeyCount: (a, ctx) => ctx.store.countBy('sshKeys', 'accountId', a.id) },
 });

@@ -1,0 +1,23 @@
+import * as pulumi from '@pulumi/pulumi';
+import type { Client } from '../provider/client';
+import { programClient } from './connection';
+
+/**
+ * The two forms of a lookup in a program. Dynamic providers have no Invoke, so a lookup is a plain
+ * function that calls the API from the program process (during preview too).
+ */
+
+/** The Promise form: the lookup called with the program's client (connection.ts). */
+export const inProgram =
+  <P extends unknown[], R>(lookup: (client: Client, ...args: P) => Promise<R>) =>
+  async (...args: P): Promise<R> =>
+    // async: a refused configuration (a plain-text key) rejects, as every lookup's errors do
+    lookup(programClient(), ...args);
+
+export type InputsOf<T> = { [K in keyof T]: pulumi.Input<T[K]> };
+
+/** The Output form: takes Inputs, calls the Promise form once they are known. */
+export function outputForm<A extends object, R>(lookup: (args: A) => Promise<R>) {
+  return (args?: InputsOf<A>): pulumi.Output<R> =>
+    pulumi.output((args ?? {}) as pulumi.Input<A>).apply((plain) => lookup(plain as A));
+}
