@@ -8,10 +8,10 @@ import { promisify } from 'node:util';
 import { PACKAGE_ROOT } from '../../scripts/pulumi-cli';
 import { ensureVenv, type Venv } from '../interop/python-venv';
 import { cliFixture, hasTag, previewBilling, writeCalls, type CliFixture } from './cli';
+import { PLUGIN_DIR } from './front-door';
 
 const run = promisify(execFile);
 const EXAMPLE = path.join(PACKAGE_ROOT, 'examples', 'python-web-tier');
-const PLUGIN_DIR = path.join(PACKAGE_ROOT, 'provider', 'plugin', 'bin');
 
 /** A copy of the example whose Pulumi.yaml names this checkout's plugin; `main` replaces its program. */
 function project(main?: string): string {
