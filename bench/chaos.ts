@@ -1,24 +1,33 @@
 import { parseArgs } from 'node:util';
 import { describeFailure, runSequence, type ChaosResult } from '../test/stack/chaos';
+import { DOORS, type DoorName } from '../test/stack/front-door';
 import { printResult, printTable } from './support/report';
 
 /**
- * `npm run bench -- chaos [--sequences 50] [--seed 1]`: seeded random sequences of up, input
- * changes, --replace, refresh, destroy and SIGKILLs of the CLI, through the Pulumi CLI, against an
- * emulator injecting slow commits past the client timeout, lost responses, 5xx before and after
- * the commit, resets and the rate limit (test/stack/chaos.ts). Prints one row per sequence, the
- * seeds and steps of any that broke an invariant, and the totals as its last line.
+ * `npm run bench -- chaos [--door dynamic|plugin] [--sequences 50] [--seed 1]`: seeded random
+ * sequences of up, input changes, --replace, refresh, destroy and SIGKILLs of the CLI, through
+ * the Pulumi CLI, against an emulator injecting slow commits past the client timeout, lost
+ * responses, 5xx before and after the commit, resets and the rate limit (test/stack/chaos.ts),
+ * on the dynamic resources (a TypeScript program, the default) or the plugin (a YAML program).
+ * Prints one row per sequence, the seeds and steps of any that broke an invariant, and the
+ * totals as its last line.
  */
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { sequences: { type: 'string' }, seed: { type: 'string' } },
+    options: {
+      sequences: { type: 'string' },
+      seed: { type: 'string' },
+      door: { type: 'string', default: 'dynamic' },
+    },
   });
+  if (!Object.hasOwn(DOORS, values.door)) throw new Error(`--door: dynamic or plugin`);
+  const door = DOORS[values.door as DoorName];
   const sequences = Number(values.sequences ?? 50);
   const first = Number(values.seed ?? 1);
   const results: ChaosResult[] = [];
   for (let seed = first; seed < first + sequences; seed++) {
     const started = Date.now();
-    const result = await runSequence(seed, { log: (line) => console.log(line) });
+    const result = await runSequence(seed, { door, log: (line) => console.log(line) });
     results.push(result);
     console.log(
       `seed ${seed}: ${result.steps.length} steps, ${result.faultsInjected} faults, ${result.extraUps} settling up(s), ${result.problems.length === 0 ? 'ok' : 'BROKEN'} (${Math.round((Date.now() - started) / 1000)} s)`,
@@ -43,6 +52,7 @@ async function main(): Promise<void> {
   );
   printResult({
     bench: 'chaos',
+    door: door.name,
     sequences: results.length,
     operations: sum('operations'),
     faultsInjected: sum('faultsInjected'),

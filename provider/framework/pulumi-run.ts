@@ -21,7 +21,8 @@ const RUN_COMMANDS = [
   /cmd[/\\]dynamic-provider([/\\]index\.js)?$/,
 ];
 
-const argvOf = (pid: number): string[] | undefined => {
+/** A process's argv from /proc; undefined when it is gone or not readable. */
+export const argvOf = (pid: number): string[] | undefined => {
   try {
     return fs.readFileSync(`/proc/${pid}/cmdline`, 'latin1').split('\0').slice(0, -1);
   } catch {
@@ -67,7 +68,7 @@ export function reapRun(engine: string): void {
 }
 
 /** From /proc/<pid>/stat (after the command name): its state, parent and start time. */
-const stat = (pid: number): { state: string; ppid: number; started: string } | undefined => {
+export const stat = (pid: number): { state: string; ppid: number; started: string } | undefined => {
   try {
     const text = fs.readFileSync(`/proc/${pid}/stat`, 'latin1');
     const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
@@ -78,7 +79,7 @@ const stat = (pid: number): { state: string; ppid: number; started: string } | u
 };
 
 /** Gone, or a zombie its parent has not reaped yet (a killed CLI is one for a moment). */
-const ended = (proc: { pid: number; started: string }) => {
+export const ended = (proc: { pid: number; started: string }) => {
   const now = stat(proc.pid);
   return !now || now.started !== proc.started || now.state === 'Z';
 };

@@ -9,14 +9,16 @@ import { Struct } from 'google-protobuf/google/protobuf/struct_pb';
 import { packageVersion } from '../client/version';
 import { configure, connect } from '../framework/connection';
 import { changedBetween, type Bag, type Field } from '../framework/fields';
-import { scrub } from '../framework/log';
+import { say, scrub } from '../framework/log';
 import { scrubError } from '../framework/redacting';
 import { providers } from '../dynamic/runtime';
 import { KINDS, kindOfToken, type ResourceKind } from '../kinds/index';
-import { asSecret, providerConfig, unwrapSecrets } from './config';
+import { asSecret, changedSettings, providerConfig, secretApiKey, unwrapSecrets } from './config';
+import { cancelledCreate, cancelledDelete, cancelledUpdate } from './cancelled';
 import { withDeadline } from './deadline';
 import { FUNCTIONS } from './functions';
 import { internalInputs } from './identity';
+import { cancelAll, cancelRequested, gateWrites, runOperation } from './operations';
 import schema from './schema.json';
 
 /**
@@ -88,6 +90,18 @@ function serve<Req, Res>(handler: (request: Req) => Promise<Res>) {
 /** The runtime's provider of a kind: the dynamic resources' own, redacted and encodable. */
 const providerOf = (kind: ResourceKind) => providers[kind];
 
+/**
+ * Before a call that may write: the connection's client sends its writes through the gate
+ * (operations.ts). A connection that cannot be made is left for the kind to report.
+ */
+function gated(): void {
+  try {
+    gateWrites(connect().client);
+  } catch {
+    // the kind's own connect() raises it, in its words
+  }
+}
+
 /** The input fields of a kind whose values differ (what the engine shows as the diff). */
 function detailedDiff(kind: ResourceKind, olds: Bag, news: Bag, replaces: string[]) {
   const inputs = Object.entries(KINDS[kind].fields as Record<string, Field>)
@@ -119,13 +133,24 @@ export const service: provrpc.IResourceProviderServer = {
 
   getSchema: serve(async () => new provproto.GetSchemaResponse().setSchema(JSON.stringify(schema))),
 
+  // What CheckConfig answers is what the state keeps: the API key marked secret (config.ts).
   checkConfig: serve(async (req: provproto.CheckRequest) =>
-    new provproto.CheckResponse().setInputs(req.getNews()),
+    new provproto.CheckResponse().setInputs(secretApiKey(req.getNews())),
   ),
 
-  diffConfig: serve(async () =>
-    new provproto.DiffResponse().setChanges(provproto.DiffResponse.DiffChanges.DIFF_NONE),
-  ),
+  // A changed setting (other credentials, another endpoint) is a change of the provider, so that
+  // the engine configures it anew (a refresh --run-program included); no resource is replaced.
+  diffConfig: serve(async (req: provproto.DiffRequest) => {
+    const olds = { ...json(req.getOlds()), ...json(req.getOldInputs()) };
+    const changed = changedSettings(olds, json(req.getNews()));
+    return new provproto.DiffResponse()
+      .setChanges(
+        changed.length > 0
+          ? provproto.DiffResponse.DiffChanges.DIFF_SOME
+          : provproto.DiffResponse.DiffChanges.DIFF_NONE,
+      )
+      .setDiffsList(changed);
+  }),
 
   configure: serve(async (req: provproto.ConfigureRequest) => {
     await configure({ config: providerConfig(req.getArgs()?.toJavaScript() ?? {}) });
@@ -181,8 +206,11 @@ export const service: provrpc.IResourceProviderServer = {
     if (req.getPreview()) {
       return new provproto.CreateResponse().setProperties(outputsOf(kind, inputs));
     }
-    const result = await withDeadline(req.getTimeout(), inputs, (bounded) =>
-      providerOf(kind).create(bounded),
+    gated();
+    const result = await runOperation(
+      `create of ${req.getUrn()}`,
+      () => withDeadline(req.getTimeout(), inputs, (bounded) => providerOf(kind).create(bounded)),
+      cancelledCreate(kind, inputs, Date.now()),
     );
     return new provproto.CreateResponse()
       .setId(result.id)
@@ -211,8 +239,14 @@ export const service: provrpc.IResourceProviderServer = {
     if (req.getPreview()) {
       return new provproto.UpdateResponse().setProperties(outputsOf(kind, { ...olds, ...news }));
     }
-    const result = await withDeadline(req.getTimeout(), news, (bounded) =>
-      providerOf(kind).update(req.getId(), olds, bounded),
+    gated();
+    const result = await runOperation(
+      `update of ${req.getUrn()}`,
+      () =>
+        withDeadline(req.getTimeout(), news, (bounded) =>
+          providerOf(kind).update(req.getId(), olds, bounded),
+        ),
+      cancelledUpdate(kind, req.getId()),
     );
     return new provproto.UpdateResponse().setProperties(outputsOf(kind, result.outs));
   }),
@@ -220,7 +254,12 @@ export const service: provrpc.IResourceProviderServer = {
   delete: serve(async (req: provproto.DeleteRequest) => {
     const kind = kindOf(req.getUrn());
     const props = { ...json(req.getProperties()), ...json(req.getOldInputs()) };
-    await providerOf(kind).delete(req.getId(), props);
+    gated();
+    await runOperation(
+      `delete of ${req.getUrn()}`,
+      () => providerOf(kind).delete(req.getId(), props),
+      cancelledDelete(kind, req.getId()),
+    );
     return new Empty();
   }),
 
@@ -237,5 +276,13 @@ export const service: provrpc.IResourceProviderServer = {
     );
   }),
 
-  cancel: serve(async () => new Empty()),
+  // The engine cancels (a first Ctrl-C): nothing is written from now on, and what still waits
+  // is answered at once with what exists (operations.ts, cancelled.ts).
+  cancel: serve(async () => {
+    const first = !cancelRequested();
+    const running = cancelAll();
+    if (first)
+      say(`cancelled: nothing more is written; ${running} operation(s) in progress end now`);
+    return new Empty();
+  }),
 } as unknown as provrpc.IResourceProviderServer;

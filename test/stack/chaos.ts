@@ -1,3 +1,5 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FaultOptions, InjectedFault, OnceFault } from '../../emulator/faults';
 import { mulberry32 } from '../../emulator/prng';
@@ -10,11 +12,11 @@ import {
   type VirtualGuest,
 } from '../../provider/managers';
 import { commandLine, killTree, livePids } from '../../scripts/processes';
-import { cliFixture } from './cli';
+import { DOORS, ownerUrn, type FrontDoor, type OwnerProgram } from './front-door';
 
 /**
- * Seeded, randomized sequences of Pulumi operations on test/stack/programs/owner (two guests and
- * a DNS record) while the emulator injects faults around the commit of writes, with the CLI
+ * Seeded, randomized sequences of Pulumi operations on the owner program (two guests and a DNS
+ * record), through either front door (test/stack/front-door.ts), while the emulator injects faults around the commit of writes, with the CLI
  * killed (SIGKILL) at random moments. After each sequence the stack settles (at most two more
  * `pulumi up --refresh`), then the invariants of the ownership protocol are checked against the
  * emulator's objects and the state:
@@ -56,6 +58,8 @@ const OPERATIONS: Operation[] = [
 
 export interface ChaosResult {
   seed: number;
+  /** The front door the sequence went through. */
+  door: string;
   /** What ran, in order, with the faults of each step: printed when a sequence fails. */
   steps: string[];
   operations: number;
@@ -78,14 +82,10 @@ interface Program {
   notes: string;
 }
 
-const programConfig = (program: Program) => ({
-  'owner:guests': { value: JSON.stringify(NAMES) },
-  'owner:guest': {
-    value: JSON.stringify({ startCpus: program.cpus, notes: program.notes, tags: ['owner'] }),
-  },
-  'owner:options': { value: '{}' },
-  'owner:record': { value: JSON.stringify(RECORD) },
-  'owner:ticket': { value: 'null' },
+const ownerProgram = (program: Program): OwnerProgram => ({
+  guests: NAMES,
+  guest: { startCpus: program.cpus, notes: program.notes, tags: ['owner'] },
+  record: RECORD,
 });
 
 const WRITE_TARGETS: [string, string][] = [
@@ -179,12 +179,14 @@ const guestText = (g: VirtualGuest) =>
 /** Runs one sequence; never throws for what the stack does (that is what it measures). */
 export async function runSequence(
   seed: number,
-  options: { steps?: number; log?: (line: string) => void } = {},
+  options: { steps?: number; log?: (line: string) => void; door?: FrontDoor } = {},
 ): Promise<ChaosResult> {
   const steps = plan(seed, options.steps);
   const log = options.log ?? (() => undefined);
+  const door = options.door ?? DOORS.dynamic;
   const result: ChaosResult = {
     seed,
+    door: door.name,
     steps: [],
     operations: 0,
     faultsInjected: 0,
@@ -199,29 +201,21 @@ export async function runSequence(
     problems: [],
   };
   const program: Program = { cpus: 1, notes: 'n0' };
-  const f = await cliFixture({
-    program: 'owner',
+  const f = await door.owner(ownerProgram(program), {
     provisioningDelayMs: 1500,
-    config: {
-      ...programConfig(program),
-      'svc:timeout': { value: '2' },
-      'svc:outcomeWindow': { value: '10' },
-    },
+    config: { 'svc:timeout': { value: '2' }, 'svc:outcomeWindow': { value: '10' } },
   });
   const step = (line: string) => {
     result.steps.push(line);
-    log(`  [seed ${seed}] ${line}`);
+    log(`  [${door.name} seed ${seed}] ${line}`);
   };
+  /** What the creation token of guest `name` of this stack is seeded with, through this door. */
+  const provenance = (name: string) =>
+    door.provenance(ownerUrn(door, 'test', 'VirtualGuest', name));
   try {
     const guests = new VirtualGuestManager(f.client);
     const backend = f.stack.env.PULUMI_BACKEND_URL;
-    const tokenOf = (name: string) =>
-      creationToken(
-        {
-          provenance: `organization/urn:pulumi:test::owner::pulumi-nodejs:dynamic/svc:VirtualGuest::${name}`,
-        },
-        backend,
-      );
+    const tokenOf = (name: string) => creationToken({ provenance: provenance(name) }, backend);
     const tokens = new Map(NAMES.map((name) => [tokenOf(name), name]));
 
     // Things the stack does not own and must leave alone.
@@ -250,15 +244,7 @@ export async function runSequence(
       memory: 1024,
       os: 'UBUNTU_LATEST',
       datacenter: 'dal10',
-      tags: [
-        'owner',
-        creationToken(
-          {
-            provenance: `organization/urn:pulumi:test::owner::pulumi-nodejs:dynamic/svc:VirtualGuest::g1`,
-          },
-          'file:///another/backend',
-        ),
-      ],
+      tags: ['owner', creationToken({ provenance: provenance('g1') }, 'file:///another/backend')],
     });
     await guests.setTags(otherBackend.id, [
       ...tagNames(await guests.getInstance(otherBackend.id, 'id,tagReferences.tag.name')),
@@ -301,7 +287,9 @@ export async function runSequence(
       // engine; the program reaps what its run started). Whatever is still left after the wait
       // is killed, so one sequence's leftovers cannot disturb the next.
       const providers = () =>
-        livePids('SVC_FIXTURE', marker).filter((pid) => /dynamic-provider/.test(commandLine(pid)));
+        livePids('SVC_FIXTURE', marker).filter((pid) =>
+          door.providerProcess.test(commandLine(pid)),
+        );
       for (let i = 0; i < 50 && providers().length > 0; i++) await sleep(200);
       for (const pid of livePids('SVC_FIXTURE', marker)) killTree(pid);
       await f.stack.run(['cancel', '--yes']).catch(() => undefined);
@@ -330,7 +318,7 @@ export async function runSequence(
       await reap();
       return outcome === 'kill' ? `killed after ${at} ms` : 'finished before the kill';
     };
-    const setProgram = () => f.stack.setConfig(programConfig(program));
+    const setProgram = () => door.setOwner(f, ownerProgram(program));
 
     for (const [i, { operation, faults, killAtMs = 0, changeFirst, target }] of steps.entries()) {
       f.emulator.setFaults(null);
@@ -521,6 +509,30 @@ export function describeFailure(result: ChaosResult): string {
     ...result.problems.map((p) => `  - ${p}`),
     'steps:',
     ...result.steps.map((s) => `  ${s}`),
-    `rerun: npm run bench -- chaos --seed ${result.seed} --sequences 1`,
+    `rerun: npm run bench -- chaos --door ${result.door} --seed ${result.seed} --sequences 1`,
   ].join('\n');
+}
+
+/**
+ * The chaos sequences of `seeds` as tests through `door` (chaos.test.ts, chaos-plugin.test.ts):
+ * between them they must kill the CLI during an up and a destroy, replace a guest with --replace
+ * and by an ordered change, and destroy, all under faults around the commit of writes.
+ */
+export function chaosTests(door: FrontDoor, seeds: readonly number[]): void {
+  describe(`chaos: seeded random operations under faults through the Pulumi CLI (${door.name})`, () => {
+    it('the fixed seeds cover kills, replacements and destroys', () => {
+      const operations = new Set(seeds.flatMap((seed) => plan(seed).map((s) => s.operation)));
+      for (const op of ['kill-up', 'kill-destroy', 'replace', 'change-ordered', 'destroy'] as const)
+        assert.ok(operations.has(op), op);
+    });
+
+    for (const seed of seeds) {
+      it(`seed ${seed}: no duplicate, no orphan, no id lost, nothing else touched`, async () => {
+        const result = await runSequence(seed, { door });
+        assert.deepEqual(result.problems, [], describeFailure(result));
+        assert.ok(result.extraUps <= 2);
+        assert.ok(result.faultsInjected > 0, 'faults were injected');
+      });
+    }
+  });
 }

@@ -133,12 +133,31 @@ export async function cliFixture(options: CliFixtureOptions): Promise<CliFixture
     async close() {
       for (const pid of livePids('SVC_FIXTURE', marker)) killTree(pid);
       if (!options.emulator) await emulator.close();
-      // Kept for scripts/check-no-secrets.ts, which searches all test output for credentials.
+      // Kept for scripts/check-no-secrets.ts, which searches all test output for credentials:
+      // what the CLI printed (the provider's lines among it) and every state the file backend
+      // stored.
       const logDir = process.env.SVC_TEST_LOG_DIR;
-      if (logDir) fs.writeFileSync(path.join(logDir, `pulumi-${path.basename(root)}.log`), output);
+      if (logDir) {
+        fs.writeFileSync(path.join(logDir, `pulumi-${path.basename(root)}.log`), output);
+        keepStates(path.join(root, 'state'), path.join(logDir, `state-${path.basename(root)}`));
+      }
       fs.rmSync(root, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * The states a file backend stored (the stack's checkpoint, its backups and the checkpoint of
+ * every update in its history), copied to `to`. Not the updates' `.history.json` records: they
+ * hold the stack config as it was set (a test sets `svc:apiKey` in plain text on purpose).
+ */
+function keepStates(stateDir: string, to: string): void {
+  if (!fs.existsSync(stateDir)) return;
+  fs.cpSync(stateDir, to, {
+    recursive: true,
+    filter: (src) =>
+      fs.statSync(src).isDirectory() || (src.endsWith('.json') && !src.endsWith('.history.json')),
+  });
 }
 
 export const hasTag = (tag: string) => (guest: VirtualGuest) =>

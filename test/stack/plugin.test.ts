@@ -3,7 +3,9 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, describe, it } from 'node:test';
-import { VirtualGuestManager, type VirtualGuest } from '../../provider/managers';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { OWNED_TAG } from '../../provider/kinds/virtual-guest/provenance';
+import { VirtualGuestManager, tagNames, type VirtualGuest } from '../../provider/managers';
 import { cliFixture, hasTag, writeCalls, type CliFixture } from './cli';
 import { yamlOnPlugin } from './plugin-project';
 
@@ -189,6 +191,56 @@ describe('the provider plugin through the Pulumi CLI (YAML)', { concurrency: tru
     assert.deepEqual(
       (await plugin(f)).map((g) => g.id),
       [ordered.id],
+    );
+    await f.stack.destroy();
+  });
+
+  it('Ctrl-C during a slow guest create: Cancel ends the wait at once with the id kept; the next up orders nothing', async () => {
+    const f = await fixture(yamlProject(guest('slow', 1)), 20_000);
+    const run = f.stack.spawn(['up', '--yes', '--non-interactive', '--skip-preview']);
+    while (
+      writeCalls(f.emulator, 'Virtual_Guest.createObject') === 0 &&
+      run.child.exitCode === null
+    )
+      await sleep(50);
+    await sleep(1_000); // the create now waits for the guest to be ready
+    const interrupted = Date.now();
+    process.kill(run.child.pid!, 'SIGINT'); // a first Ctrl-C: the engine cancels, gracefully
+    const { code, stdout } = await run.done;
+    const waited = Date.now() - interrupted;
+    assert.notEqual(code, 0);
+    assert.match(stdout, /cancelled after \d+ s while guest \d+ was not ready yet/);
+    assert.ok(
+      waited < 10_000,
+      `the up ended ${waited} ms after Ctrl-C, not when the guest was ready`,
+    );
+    const [ordered] = (await plugin(f)) as VirtualGuest[];
+    assert.deepEqual(await f.stateIds('VirtualGuest'), [String(ordered.id)], 'the id is kept');
+    assert.ok(tagNames(ordered).includes(OWNED_TAG), 'marked owned: handed to the state');
+
+    // No lock, no pending operation to clear: the next up waits for the guest, orders nothing.
+    await f.stack.up();
+    assert.equal(writeCalls(f.emulator, 'Virtual_Guest.createObject'), 1, 'no second order');
+    assert.deepEqual(
+      (await plugin(f)).map((g) => g.id),
+      [ordered.id],
+    );
+    await f.stack.up(['--expect-no-changes']);
+    await f.stack.destroy();
+    assert.deepEqual(await plugin(f), []);
+  });
+
+  it('a plain-text svc:apiKey is kept encrypted in the state', async () => {
+    const f = await fixture(yamlProject(guest('web', 1)));
+    const { apiKey } = f.emulator.credentials;
+    await f.stack.setConfig({ 'svc:apiKey': { value: apiKey } });
+    await f.stack.up();
+    const exported = await f.stack.capture(['stack', 'export']);
+    assert.ok(!exported.includes(apiKey), 'the key is not in the state in plain text');
+    const provider = (await f.stack.resources()).find((r) => r.type === 'pulumi:providers:svc');
+    assert.ok(
+      JSON.stringify(provider?.inputs?.apiKey).includes('ciphertext'),
+      "the provider's apiKey input is a secret",
     );
     await f.stack.destroy();
   });

@@ -1,0 +1,87 @@
+import { connect } from '../framework/connection';
+import type { Bag } from '../framework/fields';
+import { initFailure } from '../framework/runtime-provider';
+import { providers } from '../dynamic/runtime';
+import { claim, earlierAttempt } from '../kinds/virtual-guest/create';
+import type { GuestInputs } from '../kinds/virtual-guest/inputs';
+import type { ResourceKind } from '../kinds/index';
+import type { Operation } from './operations';
+
+/**
+ * What the engine is told about an operation it cancelled while the operation still waits (the
+ * only long waits are a guest's: readiness, an upgrade's transaction, a delete until the guest is
+ * idle, the search for an order whose answer was lost). Everything here reads, except the claim
+ * of a kept guest, which is what a create does right before the engine records its id.
+ */
+
+const seconds = (ms: number) => `${Math.round(ms / 1000)} s`;
+
+/**
+ * A guest create cancelled while it waits: the guest it ordered (the id its order answered, the
+ * guest it marked, or the one guest carrying its creation token that no state owns yet), marked
+ * owned and read, goes to the engine as "created but failed to initialize": the id is kept and
+ * the next `pulumi up` waits for it, no second order. Without a guest, nothing was ordered (or an
+ * order's answer was lost and it has not shown yet: its token is looked for again before the next
+ * order).
+ */
+export function cancelledCreate(kind: ResourceKind, inputs: Bag, started: number) {
+  if (kind !== 'VirtualGuest') return undefined;
+  return (op: Operation) => async (): Promise<never> => {
+    const guestInputs = inputs as unknown as GuestInputs;
+    const name = guestInputs.resourceName;
+    const c = connect();
+    const [touched] = op.touched;
+    const token = guestInputs.creationToken;
+    const found =
+      touched ??
+      (guestInputs.adoptId
+        ? Number(guestInputs.adoptId)
+        : token
+          ? (await earlierAttempt(c, name, token, guestInputs, 'now')).guest?.id
+          : undefined);
+    if (found === undefined) {
+      throw new Error(
+        `VirtualGuest "${name}": cancelled before it had a guest. No guest carries its creation token ${token ?? '(none)'}: nothing was ordered, or an order whose answer was lost has not shown yet; the next \`pulumi up\` looks for that token before it orders`,
+      );
+    }
+    await claim(c, found);
+    const read = await providers[kind].read(String(found), inputs);
+    const message = `VirtualGuest "${name}": cancelled after ${seconds(Date.now() - started)} while guest ${found} was not ready yet; the guest is kept in the stack (id ${found}) and the next \`pulumi up\` waits for it again (no new order)`;
+    throw initFailure(message, String(found), {
+      ...inputs,
+      ...(read.props ?? {}),
+      guestId: found,
+    });
+  };
+}
+
+/**
+ * A guest update cancelled while it waits (for an upgrade to finish, or for readiness): the
+ * engine keeps the guest's last recorded state; an upgrade already ordered is found by the next
+ * `pulumi up` from the guest's size and transactions, never ordered again.
+ */
+export function cancelledUpdate(kind: ResourceKind, id: string) {
+  if (kind !== 'VirtualGuest') return undefined;
+  return () => async (): Promise<never> => {
+    throw new Error(
+      `VirtualGuest (id ${id}): cancelled while the update waited; the guest stays in the stack as it was recorded, and the next \`pulumi up\` finishes the update (an upgrade already ordered is not ordered again)`,
+    );
+  };
+}
+
+/**
+ * A guest delete cancelled while it waits for the guest to be idle, before it sent the deletion:
+ * the guest is not deleted and stays in the stack. One that sent it runs to its end (it only
+ * checks the deletion's effect now).
+ */
+export function cancelledDelete(kind: ResourceKind, id: string) {
+  if (kind !== 'VirtualGuest') return undefined;
+  return (op: Operation) =>
+    op.writes > 0
+      ? undefined
+      : async (): Promise<never> => {
+          throw new Error(
+            `VirtualGuest (id ${id}): cancelled before it was deleted; the guest is not deleted and stays in the stack`,
+          );
+        };
+}

@@ -1,0 +1,153 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { SvcAPIError, type Client } from '../client';
+
+/**
+ * The plugin's writes to the API, gated, and the engine calls (Create, Update, Delete) that make
+ * them, tracked so that `Cancel` can stop them gracefully.
+ *
+ * Every write of the connection's client passes `gateWrites`:
+ * - first the engine that started the plugin is asked whether it is still there (what the dynamic
+ *   provider's `requireEngine` does before an order): a write whose result only the engine could
+ *   record is never sent for an engine that is gone;
+ * - after `Cancel`, no write is sent: it is refused with `CancelledWrite`, a refusal before
+ *   anything was written (the exactly-once code raises it as it is, never looks for its effect).
+ *
+ * An engine call runs as an `Operation` (AsyncLocalStorage follows it through its promises and
+ * timers), which records the writes it has in flight and the ids they made or touched. On
+ * `Cancel` every running operation is given the time to finish the writes it has sent and a short
+ * grace; one still running after that (waiting for a guest to be ready, an upgrade to finish, a
+ * guest to be idle) is answered at once by its `early` answer (see server.ts), with what its
+ * writes made, so that the engine records what exists. Its own code runs on until the engine
+ * closes the plugin, but can write nothing more.
+ */
+
+/** A write refused because the engine cancelled the operation: nothing was sent. */
+export class CancelledWrite extends SvcAPIError {
+  /** `refused`: what did not happen, e.g. `Virtual_Guest.createObject was not sent`. */
+  constructor(refused: string) {
+    super(
+      'Cancelled',
+      `${refused}: the Pulumi operation was cancelled (Ctrl-C), and a cancelled operation writes nothing more`,
+    );
+  }
+}
+
+/** One Create, Update or Delete call of the engine. */
+export interface Operation {
+  readonly label: string;
+  /** Writes sent and not answered yet. */
+  readonly inFlight: Set<Promise<unknown>>;
+  /** Writes sent so far. */
+  writes: number;
+  /** Ids of the objects its writes made (a create's answer) or wrote to (`id` of the call). */
+  readonly touched: Set<number>;
+  /** Its early answer runs in an operation that may write (the claim of a kept guest). */
+  readonly mayWriteAfterCancel?: boolean;
+}
+
+const WRITE = /^(create|edit|delete|set|add|cancel|place|power|reboot|reload)/;
+
+/** What a grace period after the sent writes are answered leaves an operation to end by itself. */
+export const GRACE_MS = 1_500;
+
+const current = new AsyncLocalStorage<Operation>();
+const running = new Set<{ cancelled: () => void }>();
+let cancelled = false;
+let beforeWrite: () => Promise<void> = async () => undefined;
+
+/** Whether the engine has cancelled (it does so once, for the rest of the plugin's life). */
+export const cancelRequested = (): boolean => cancelled;
+
+/** What must hold before any write is sent (main.ts: the engine is still there). */
+export function setBeforeWrite(check: () => Promise<void>): void {
+  beforeWrite = check;
+}
+
+/** Cancel: no write from now on; running operations end (see the module comment). */
+export function cancelAll(): number {
+  cancelled = true;
+  for (const op of running) op.cancelled();
+  return running.size;
+}
+
+const idOf = (value: unknown): number | undefined => {
+  const id = (value as { id?: unknown } | undefined)?.id;
+  return typeof id === 'number' && Number.isSafeInteger(id) ? id : undefined;
+};
+
+const gated = new WeakSet<Client>();
+
+/** Routes every write of `client` through the gate (once per client). */
+export function gateWrites(client: Client): void {
+  if (gated.has(client)) return;
+  gated.add(client);
+  const call = client.call.bind(client) as (s: string, m: string, o?: object) => unknown;
+  const gatedCall = (service: string, method: string, options?: { id?: unknown }) => {
+    if (!WRITE.test(method) || (options as { iter?: boolean } | undefined)?.iter) {
+      return call(service, method, options);
+    }
+    return sendWrite(`${service}.${method}`, options, () => call(service, method, options));
+  };
+  Object.defineProperty(client, 'call', { value: gatedCall, configurable: true, writable: true });
+}
+
+async function sendWrite(what: string, options: { id?: unknown } | undefined, send: () => unknown) {
+  const op = current.getStore();
+  if (cancelled && !op?.mayWriteAfterCancel) throw new CancelledWrite(`${what} was not sent`);
+  await beforeWrite();
+  if (cancelled && !op?.mayWriteAfterCancel) throw new CancelledWrite(`${what} was not sent`);
+  const target = Number(options?.id);
+  if (op && Number.isSafeInteger(target) && target > 0) op.touched.add(target);
+  const sent = Promise.resolve(send());
+  if (!op) return sent;
+  op.writes += 1;
+  op.inFlight.add(sent);
+  try {
+    const answer = await sent;
+    const made = /^create/.test(what.split('.')[1]) ? idOf(answer) : undefined;
+    if (made !== undefined) op.touched.add(made);
+    return answer;
+  } finally {
+    op.inFlight.delete(sent);
+  }
+}
+
+/** Waits until no write of `op` is in flight (each is bounded by the client's timeout). */
+async function writesSettled(op: Operation): Promise<void> {
+  while (op.inFlight.size > 0) await Promise.allSettled([...op.inFlight]);
+}
+
+/**
+ * Runs one engine call as an operation. Once cancelled: refused before it starts; while it runs,
+ * answered by `early(op)` if it has not ended within the grace after its sent writes. Without
+ * `early`, or when it returns undefined, the operation runs to its end, which comes soon: it can
+ * write nothing more.
+ */
+export async function runOperation<T>(
+  label: string,
+  work: () => Promise<T>,
+  early?: (op: Operation) => (() => Promise<T>) | undefined,
+): Promise<T> {
+  if (cancelled) throw new CancelledWrite(`${label} was not started`);
+  const op: Operation = { label, inFlight: new Set(), writes: 0, touched: new Set() };
+  let onCancel = () => undefined as void;
+  const cancelledNow = new Promise<void>((resolve) => (onCancel = resolve));
+  const entry = { cancelled: () => onCancel() };
+  running.add(entry);
+  let ended = false;
+  const result = current.run(op, work).finally(() => {
+    ended = true;
+    running.delete(entry);
+  });
+  if (!early) return result;
+  const cut = cancelledNow.then(async () => {
+    await writesSettled(op);
+    await Promise.race([result.catch(() => undefined), sleep(GRACE_MS)]);
+    const answer = ended ? undefined : early(op);
+    if (!answer) return result;
+    const answering: Operation = { ...op, touched: new Set(op.touched), mayWriteAfterCancel: true };
+    return current.run(answering, answer);
+  });
+  return Promise.race([result, cut]);
+}

@@ -1,0 +1,178 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { after, it } from 'node:test';
+import { cliFixture, type CliFixture, type CliFixtureOptions } from './cli';
+import { PLUGIN_DIR } from './projects';
+
+/**
+ * The two front doors to the same kinds, as a parameter of the stack tests: the dynamic resources
+ * (a TypeScript program on the classes of `pulumi-svc`, run by the Node.js language host, the
+ * provider serialized into the state) and the provider plugin `pulumi-resource-svc` (a YAML
+ * program, run by the YAML language host, on the plugin the project names in `plugins:`). A
+ * door decides how a test's program is written, which type tokens its URNs carry, how the
+ * creation token of a guest is seeded and which process is the provider; what the tests assert
+ * (the emulator's objects, the state's ids) is the same for both.
+ */
+
+export type DoorName = 'dynamic' | 'plugin';
+
+/**
+ * The owner program (test/stack/programs/owner): guests (a name `a/server` puts `server` under
+ * a component `a`), arguments over the base spec of every guest, resource options for every
+ * guest, a DNS record `record`, a ticket update `note`. Through the dynamic door it is stack
+ * config of that TypeScript program; through the plugin it is written as a YAML program.
+ */
+export interface OwnerProgram {
+  guests?: string[];
+  guest?: Record<string, unknown>;
+  options?: Record<string, unknown>;
+  record?: Record<string, unknown> | null;
+  ticket?: Record<string, unknown> | null;
+}
+
+/** Options of a fixture besides its program (the program's own config is the door's). */
+export type DoorFixtureOptions = Omit<CliFixtureOptions, 'program' | 'inPlace'>;
+
+export interface FrontDoor {
+  readonly name: DoorName;
+  /** The type token of a kind (`VirtualGuest`) in this door's URNs and state. */
+  type(kind: string): string;
+  /** What a guest's creation token is seeded with (`provenance`), from its full URN. */
+  provenance(urn: string): string;
+  /** Whether programs can put resources under component parents (YAML programs have none). */
+  readonly components: boolean;
+  /** Matches the command line of the provider process of a run. */
+  readonly providerProcess: RegExp;
+  /** A fixture of the owner program through this door. */
+  owner(program?: OwnerProgram, options?: DoorFixtureOptions): Promise<CliFixture>;
+  /** Changes the program of a fixture made by `owner`. */
+  setOwner(f: CliFixture, program: OwnerProgram): Promise<void>;
+}
+
+/** Every key stated (what is not given at its default), so each call states the whole program. */
+const withDefaults = (program: OwnerProgram): Required<OwnerProgram> => ({
+  guests: ['server'],
+  guest: {},
+  options: {},
+  record: null,
+  ticket: null,
+  ...program,
+});
+
+/** The owner program's base guest (test/stack/programs/owner/index.ts). */
+const BASE_GUEST = {
+  domain: 'owner.example.com',
+  datacenter: 'dal10',
+  startCpus: 1,
+  maxMemory: 1024,
+  operatingSystemReferenceCode: 'UBUNTU_LATEST',
+  tags: ['owner'],
+};
+
+const ownerConfig = (program: OwnerProgram) =>
+  Object.fromEntries(
+    Object.entries(withDefaults(program)).map(([key, value]) => [
+      `owner:${key}`,
+      { value: JSON.stringify(value) },
+    ]),
+  );
+
+const dynamic: FrontDoor = {
+  name: 'dynamic',
+  type: (kind) => `pulumi-nodejs:dynamic/svc:${kind}`,
+  provenance: (urn) => `organization/${urn}`,
+  components: true,
+  providerProcess: /dynamic-provider/,
+  owner: (program = {}, options = {}) =>
+    cliFixture({
+      program: 'owner',
+      ...options,
+      config: { ...ownerConfig(program), ...options.config },
+    }),
+  setOwner: (f, program) => f.stack.setConfig(ownerConfig(program)),
+};
+
+/**
+ * The owner program as a YAML project on the plugin (JSON, which is YAML): the same resources,
+ * names and options; its `ids` output lists the guests' ids.
+ */
+function ownerYaml(program: OwnerProgram): string {
+  const { guests, guest, options, record, ticket } = withDefaults(program);
+  const resources: Record<string, object> = {};
+  for (const name of guests) {
+    if (name.includes('/')) throw new Error(`${name}: a YAML program has no component parents`);
+    resources[name] = {
+      type: 'svc:index:VirtualGuest',
+      properties: { ...BASE_GUEST, ...guest },
+      ...(Object.keys(options).length > 0 ? { options } : {}),
+    };
+  }
+  if (record) resources.record = { type: 'svc:index:DnsRecord', properties: record };
+  if (ticket) resources.note = { type: 'svc:index:TicketUpdate', properties: ticket };
+  const project = {
+    name: 'owner',
+    runtime: 'yaml',
+    plugins: { providers: [{ name: 'svc', path: PLUGIN_DIR }] },
+    resources,
+    outputs: { ids: guests.map((name) => `\${${name}.id}`) },
+  };
+  return `${JSON.stringify(project, null, 2)}\n`;
+}
+
+const plugin: FrontDoor = {
+  name: 'plugin',
+  type: (kind) => `svc:index:${kind}`,
+  provenance: (urn) => `plugin/${urn}`,
+  components: false,
+  providerProcess: /provider\/plugin\/main\.js/,
+  owner: async (program = {}, options = {}) => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-owner-yaml-'));
+    fs.writeFileSync(path.join(dir, 'Pulumi.yaml'), ownerYaml(program));
+    const f = await cliFixture({ program: dir, inPlace: true, ...options });
+    return {
+      ...f,
+      close: async () => {
+        await f.close();
+        fs.rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  },
+  setOwner: async (f, program) =>
+    fs.writeFileSync(path.join(f.dir, 'Pulumi.yaml'), ownerYaml(program)),
+};
+
+export const DOORS: Record<DoorName, FrontDoor> = { dynamic, plugin };
+
+/**
+ * The doors a test file runs through: both, or those `SVC_DOORS` names (`dynamic`, `plugin`,
+ * comma-separated), to run one door's variants alone.
+ */
+export function frontDoors(): FrontDoor[] {
+  const named = (process.env.SVC_DOORS ?? 'dynamic,plugin').split(',').map((s) => s.trim());
+  return (Object.keys(DOORS) as DoorName[]).filter((n) => named.includes(n)).map((n) => DOORS[n]);
+}
+
+/** The URN of a resource of this door's type in a stack of the owner project. */
+export const ownerUrn = (door: FrontDoor, stack: string, kind: string, name: string): string =>
+  `urn:pulumi:${stack}::owner::${door.type(kind)}::${name}`;
+
+/**
+ * In a `describe`: fixtures of the owner program through `door`, each closed when the suite ends.
+ */
+export function ownerFixtures(door: FrontDoor) {
+  const fixtures: CliFixture[] = [];
+  after(() => Promise.all(fixtures.map((f) => f.close())));
+  return async (program?: OwnerProgram, options?: DoorFixtureOptions): Promise<CliFixture> => {
+    const f = await door.owner(program, options);
+    fixtures.push(f);
+    return f;
+  };
+}
+
+/** `it` for the cases of a suite that a door runs: every case, or the keys `only` lists. */
+export const casesOf =
+  <K extends string>(only?: readonly K[]) =>
+  (key: K, title: string, body: () => Promise<void>): void => {
+    if (!only || only.includes(key)) it(title, body);
+  };
