@@ -1,3 +1,4 @@
+import { asSecret, isSecretValue, unwrapSecrets } from './secrets';
 import { Struct } from 'google-protobuf/google/protobuf/struct_pb';
 import type { ProviderConfig } from '../framework/connection';
 
@@ -33,28 +34,6 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
     description: 'Seconds to look for the effect of a write whose answer was lost (default 300).',
   },
 ];
-
-const SECRET_SIG = '4dabf18193072939515e22adb298388d';
-const SECRET_VALUE = '1b47061264138c4ac30d75fd1eb44270';
-
-/** Whether a property value is the engine's wrapped secret. */
-export const isSecretValue = (value: unknown): value is { value: unknown } =>
-  typeof value === 'object' &&
-  value !== null &&
-  (value as Record<string, unknown>)[SECRET_SIG] === SECRET_VALUE;
-
-/** A value with every wrapped secret in it unwrapped (the provider works on plain values). */
-export function unwrapSecrets(value: unknown): unknown {
-  if (isSecretValue(value)) return unwrapSecrets(value.value);
-  if (Array.isArray(value)) return value.map(unwrapSecrets);
-  if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, unwrapSecrets(v)]));
-  }
-  return value;
-}
-
-/** A value wrapped as a secret, as the engine keeps it encrypted in the state. */
-export const asSecret = (value: unknown) => ({ [SECRET_SIG]: SECRET_VALUE, value });
 
 /** Configure's arguments (`apiKey`, ...) as the `svc:apiKey` reader `configure()` takes. */
 export function providerConfig(args: Record<string, unknown>): ProviderConfig {

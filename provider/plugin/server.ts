@@ -13,7 +13,8 @@ import { say, scrub } from '../framework/log';
 import { scrubError } from '../framework/redacting';
 import { providers } from '../dynamic/runtime';
 import { KINDS, kindOfToken, type ResourceKind } from '../kinds/index';
-import { asSecret, changedSettings, providerConfig, secretApiKey, unwrapSecrets } from './config';
+import { changedSettings, providerConfig, secretApiKey } from './config';
+import { asSecret, secretKeys, unwrapSecrets, withSecrets } from './secrets';
 import { cancelledCreate, cancelledDelete, cancelledUpdate } from './cancelled';
 import { withDeadline } from './deadline';
 import { FUNCTIONS } from './functions';
@@ -31,8 +32,11 @@ import schema from './schema.json';
 type Call<Req> = grpc.ServerUnaryCall<Req, unknown>;
 type Done<Res> = grpc.sendUnaryData<Res>;
 
-const json = (struct: Struct | undefined): Bag =>
-  unwrapSecrets(struct?.toJavaScript() ?? {}) as Bag;
+const raw = (struct: Struct | undefined): Bag => (struct?.toJavaScript() ?? {}) as Bag;
+/** A request's properties as the kinds take them: plain values. */
+const json = (struct: Struct | undefined): Bag => unwrapSecrets(raw(struct)) as Bag;
+/** The properties that came in secret in any of these (they go back out secret). */
+const secretsOf = (...structs: (Struct | undefined)[]) => secretKeys(...structs.map(raw));
 
 /** The provider of a resource's URN (`urn:pulumi:stack::project::svc:index:Kind::name`). */
 function kindOf(urn: string): ResourceKind {
@@ -42,14 +46,30 @@ function kindOf(urn: string): ResourceKind {
   return kind;
 }
 
-/** Outputs as the engine keeps them: fields the table marks secret wrapped as secrets. */
-function outputsOf(kind: ResourceKind, outs: Bag | undefined): Struct {
+/**
+ * Outputs as the engine keeps them: fields the table marks secret, and those that came in secret
+ * (`secret`), wrapped as secrets.
+ */
+function markedOutputs(kind: ResourceKind, outs: Bag | undefined, secret: Set<string>): Bag {
   const fields = KINDS[kind].fields as Record<string, Field>;
   const marked = Object.fromEntries(
     Object.entries(outs ?? {}).map(([k, v]) => [k, fields[k]?.secret ? asSecret(v) : v]),
   );
-  return Struct.fromJavaScript(marked as Record<string, never>);
+  return withSecrets(marked, secret);
 }
+
+const outputsOf = (kind: ResourceKind, outs: Bag | undefined, secret: Set<string>): Struct =>
+  Struct.fromJavaScript(markedOutputs(kind, outs, secret) as Record<string, never>);
+
+/** A create or update that failed after its write: the properties it keeps are marked as outputs. */
+const keepingSecrets =
+  (kind: ResourceKind, secret: Set<string>) =>
+  (err: unknown): never => {
+    const failed = err as { properties?: Bag } | undefined;
+    if (failed && typeof failed === 'object' && failed.properties)
+      failed.properties = markedOutputs(kind, failed.properties, secret);
+    throw err;
+  };
 
 /** An error the engine prints; one with an id is "created but failed to initialize": kept. */
 function grpcError(err: unknown): grpc.ServiceError {
@@ -167,7 +187,8 @@ export const service: provrpc.IResourceProviderServer = {
     const news = { ...json(req.getNews()), ...internalInputs(kind, urn) };
     const result = await providerOf(kind).check(olds, news);
     const response = new provproto.CheckResponse();
-    response.setInputs(Struct.fromJavaScript((result.inputs ?? news) as Record<string, never>));
+    const inputs = withSecrets(result.inputs ?? news, secretsOf(req.getNews()));
+    response.setInputs(Struct.fromJavaScript(inputs as Record<string, never>));
     for (const failure of result.failures ?? []) {
       const item = new provproto.CheckFailure();
       item.setProperty(failure.property);
@@ -203,18 +224,19 @@ export const service: provrpc.IResourceProviderServer = {
   create: serve(async (req: provproto.CreateRequest) => {
     const kind = kindOf(req.getUrn());
     const inputs = json(req.getProperties());
+    const secret = secretsOf(req.getProperties());
     if (req.getPreview()) {
-      return new provproto.CreateResponse().setProperties(outputsOf(kind, inputs));
+      return new provproto.CreateResponse().setProperties(outputsOf(kind, inputs, secret));
     }
     gated();
     const result = await runOperation(
       `create of ${req.getUrn()}`,
       () => withDeadline(req.getTimeout(), inputs, (bounded) => providerOf(kind).create(bounded)),
       cancelledCreate(kind, inputs, Date.now()),
-    );
+    ).catch(keepingSecrets(kind, secret));
     return new provproto.CreateResponse()
       .setId(result.id)
-      .setProperties(outputsOf(kind, result.outs));
+      .setProperties(outputsOf(kind, result.outs, secret));
   }),
 
   read: serve(async (req: provproto.ReadRequest) => {
@@ -226,18 +248,22 @@ export const service: provrpc.IResourceProviderServer = {
     const response = new provproto.ReadResponse();
     if (!result.id) return response; // gone: the engine drops it from the state
     const inputs = { ...internalInputs(kind, req.getUrn()), ...(result.inputs ?? {}) };
+    const secret = secretsOf(req.getProperties(), req.getInputs());
     return response
       .setId(result.id)
-      .setProperties(outputsOf(kind, result.props))
-      .setInputs(Struct.fromJavaScript(inputs as Record<string, never>));
+      .setProperties(outputsOf(kind, result.props, secret))
+      .setInputs(Struct.fromJavaScript(withSecrets(inputs, secret) as Record<string, never>));
   }),
 
   update: serve(async (req: provproto.UpdateRequest) => {
     const kind = kindOf(req.getUrn());
     const olds = { ...json(req.getOlds()), ...json(req.getOldInputs()) };
     const news = json(req.getNews());
+    const secret = secretsOf(req.getOlds(), req.getOldInputs(), req.getNews());
     if (req.getPreview()) {
-      return new provproto.UpdateResponse().setProperties(outputsOf(kind, { ...olds, ...news }));
+      return new provproto.UpdateResponse().setProperties(
+        outputsOf(kind, { ...olds, ...news }, secret),
+      );
     }
     gated();
     const result = await runOperation(
@@ -247,8 +273,8 @@ export const service: provrpc.IResourceProviderServer = {
           providerOf(kind).update(req.getId(), olds, bounded),
         ),
       cancelledUpdate(kind, req.getId()),
-    );
-    return new provproto.UpdateResponse().setProperties(outputsOf(kind, result.outs));
+    ).catch(keepingSecrets(kind, secret));
+    return new provproto.UpdateResponse().setProperties(outputsOf(kind, result.outs, secret));
   }),
 
   delete: serve(async (req: provproto.DeleteRequest) => {

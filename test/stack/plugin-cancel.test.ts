@@ -12,7 +12,7 @@ import { Struct } from 'google-protobuf/google/protobuf/struct_pb';
 import { startEmulator } from '../../emulator';
 import { Client } from '../../provider/client';
 import { OWNED_TAG } from '../../provider/kinds/virtual-guest/provenance';
-import { asSecret } from '../../provider/plugin/config';
+import { asSecret } from '../../provider/plugin/secrets';
 import { VirtualGuestManager, tagNames } from '../../provider/managers';
 import { killTree } from '../../scripts/processes';
 import { PACKAGE_ROOT } from '../../scripts/pulumi-cli';
