@@ -230,13 +230,19 @@ describe('the provider plugin through the Pulumi CLI (YAML)', { concurrency: tru
     assert.deepEqual(await plugin(f), []);
   });
 
-  it('a plain-text svc:apiKey is kept encrypted in the state', async () => {
-    const f = await fixture(yamlProject(guest('web', 1)));
+  it('a plain-text svc:apiKey and a secret input are kept encrypted in the state', async () => {
+    const notes = 'private-notes-7f3a9';
+    const secretNotes = `tags: [plugin]\n      notes:\n        fn::secret: ${notes}`;
+    const f = await fixture(yamlProject(guest('web', 1).replace('tags: [plugin]', secretNotes)));
     const { apiKey } = f.emulator.credentials;
     await f.stack.setConfig({ 'svc:apiKey': { value: apiKey } });
     await f.stack.up();
     const exported = await f.stack.capture(['stack', 'export']);
     assert.ok(!exported.includes(apiKey), 'the key is not in the state in plain text');
+    assert.ok(!exported.includes(notes), 'nor the secret input, in its inputs or outputs');
+    const [web] = await plugin(f);
+    const { notes: onGuest } = await new VirtualGuestManager(f.client).getInstance(web.id, 'notes');
+    assert.equal(onGuest, notes, 'the guest has it');
     const provider = (await f.stack.resources()).find((r) => r.type === 'pulumi:providers:svc');
     assert.ok(
       JSON.stringify(provider?.inputs?.apiKey).includes('ciphertext'),
