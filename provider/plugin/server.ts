@@ -14,7 +14,7 @@ import { scrubError } from '../framework/redacting';
 import { providers } from '../dynamic/runtime';
 import { KINDS, kindOfToken, type ResourceKind } from '../kinds/index';
 import { asSecret, changedSettings, providerConfig, secretApiKey, unwrapSecrets } from './config';
-import { cancelledCreate, cancelledDelete, cancelledUpdate } from './cancelled';
+import { cancelledCreate, cancelledDelete, cancelledUpdate, guestClaims } from './cancelled';
 import { withDeadline } from './deadline';
 import { FUNCTIONS } from './functions';
 import { internalInputs } from './identity';
@@ -78,9 +78,9 @@ function grpcError(err: unknown): grpc.ServiceError {
 }
 
 /** Runs a handler, answering its result or its error. */
-function serve<Req, Res>(handler: (request: Req) => Promise<Res>) {
+function serve<Req, Res>(handler: (request: Req, call: Call<Req>) => Promise<Res>) {
   return (call: Call<Req>, done: Done<Res>) => {
-    handler(call.request).then(
+    handler(call.request, call).then(
       (response) => done(null, response),
       (err: unknown) => done(grpcError(err)),
     );
@@ -200,7 +200,7 @@ export const service: provrpc.IResourceProviderServer = {
     return response;
   }),
 
-  create: serve(async (req: provproto.CreateRequest) => {
+  create: serve(async (req: provproto.CreateRequest, call) => {
     const kind = kindOf(req.getUrn());
     const inputs = json(req.getProperties());
     if (req.getPreview()) {
@@ -210,7 +210,7 @@ export const service: provrpc.IResourceProviderServer = {
     const result = await runOperation(
       `create of ${req.getUrn()}`,
       () => withDeadline(req.getTimeout(), inputs, (bounded) => providerOf(kind).create(bounded)),
-      cancelledCreate(kind, inputs, Date.now()),
+      { early: cancelledCreate(kind, inputs, Date.now()), call, claims: guestClaims(kind) },
     );
     return new provproto.CreateResponse()
       .setId(result.id)
@@ -246,7 +246,7 @@ export const service: provrpc.IResourceProviderServer = {
         withDeadline(req.getTimeout(), news, (bounded) =>
           providerOf(kind).update(req.getId(), olds, bounded),
         ),
-      cancelledUpdate(kind, req.getId()),
+      { early: cancelledUpdate(kind, req.getId()) },
     );
     return new provproto.UpdateResponse().setProperties(outputsOf(kind, result.outs));
   }),
@@ -258,7 +258,7 @@ export const service: provrpc.IResourceProviderServer = {
     await runOperation(
       `delete of ${req.getUrn()}`,
       () => providerOf(kind).delete(req.getId(), props),
-      cancelledDelete(kind, req.getId()),
+      { early: cancelledDelete(kind, req.getId()) },
     );
     return new Empty();
   }),
