@@ -1,17 +1,21 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { tagNames } from '../managers';
 import { connect } from '../framework/connection';
 import type { Bag } from '../framework/fields';
 import { initFailure } from '../framework/runtime-provider';
 import { providers } from '../dynamic/runtime';
 import { claim, earlierAttempt } from '../kinds/virtual-guest/create';
 import type { GuestInputs } from '../kinds/virtual-guest/inputs';
+import { OWNED_TAG } from '../kinds/virtual-guest/provenance';
 import type { ResourceKind } from '../kinds/index';
-import type { Operation } from './operations';
+import type { Claims, Operation } from './operations';
 
 /**
- * What the engine is told about an operation it cancelled while the operation still waits (the
+ * What the plugin does for a guest's operation that the engine cancels while it still waits (the
  * only long waits are a guest's: readiness, an upgrade's transaction, a delete until the guest is
- * idle, the search for an order whose answer was lost). Everything here reads, except the claim
- * of a kept guest, which is what a create does right before the engine records its id.
+ * idle, the search for an order whose answer was lost), or abandons. Everything here reads,
+ * except the claim of a kept guest (what a create does right before the engine records its id)
+ * and the release of a claim the engine never saw.
  */
 
 const seconds = (ms: number) => `${Math.round(ms / 1000)} s`;
@@ -84,4 +88,40 @@ export function cancelledDelete(kind: ResourceKind, id: string) {
             `VirtualGuest (id ${id}): cancelled before it was deleted; the guest is not deleted and stays in the stack`,
           );
         };
+}
+
+/** How long a release waits for an owned-tag write whose answer was lost to land. */
+const CLAIM_LANDING_MS = 5_000;
+
+/**
+ * A guest create's claim is its owned tag (provenance.ts). Released when the engine abandons the
+ * create (a killed CLI while the tag was being written, which a slow or lost answer stretches to
+ * seconds): the guest goes back to an unfinished create's, which the next `up` adopts; left
+ * owned, it would be a billed guest outside the state, and the next `up` would order another.
+ */
+export function guestClaims(kind: ResourceKind): Claims | undefined {
+  if (kind !== 'VirtualGuest') return undefined;
+  return {
+    isClaim: (what, options) =>
+      what === 'Virtual_Guest.setTags' &&
+      String(options?.args?.[0] ?? '')
+        .split(',')
+        .includes(OWNED_TAG),
+    release: async (id) => {
+      const { guests } = connect();
+      const started = Date.now();
+      for (;;) {
+        const tags = tagNames(await guests.getInstance(id, 'id,tagReferences.tag.name'));
+        if (tags.includes(OWNED_TAG)) {
+          await guests.setTags(
+            id,
+            tags.filter((tag) => tag !== OWNED_TAG),
+          );
+          return;
+        }
+        if (Date.now() - started > CLAIM_LANDING_MS) return;
+        await sleep(500);
+      }
+    },
+  };
 }

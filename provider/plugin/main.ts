@@ -17,26 +17,35 @@ import * as engineproto from '@pulumi/pulumi/proto/engine_pb';
 import { engineAlive } from '../framework/engine-watch';
 import { say, setLineSink } from '../framework/log';
 import { reapRun } from '../framework/pulumi-run';
-import { setBeforeWrite } from './operations';
+import { releasesDone, setBeforeWrite } from './operations';
 import { cliEnded, pulumiRun, type PulumiRun } from './run';
 import { service } from './server';
 
 const ENGINE_CHECK_MS = 2_000;
 
+/** How long an exiting plugin waits for the release of claims the engine never saw. */
+const RELEASE_WAIT_MS = 15_000;
+let stopping: Promise<never> | undefined;
+
 /**
  * Ends this process; when the run's CLI is gone (killed), with what is left of its run: the
- * language host (pulumi-run.ts). A CLI that is still there closes its run itself.
+ * language host (pulumi-run.ts). A CLI that is still there closes its run itself. Before it
+ * exits, what creates the engine abandoned had marked owned is released (operations.ts).
  */
-function stop(run: PulumiRun): never {
-  if (!run.cli || cliEnded(run)) reapRun(run.engine);
-  process.exit(1);
+function stop(run: PulumiRun): Promise<never> {
+  stopping ??= (async () => {
+    if (!run.cli || cliEnded(run)) reapRun(run.engine);
+    await releasesDone(RELEASE_WAIT_MS);
+    process.exit(1);
+  })();
+  return stopping;
 }
 
 /** Stops the plugin once its engine, or its run's, is gone (see the module comment). */
 function watchEngine(engine: string): void {
   const run = pulumiRun(engine);
   const check = async () => {
-    if (!(await engineAlive(run.engine))) stop(run);
+    if (!(await engineAlive(run.engine))) await stop(run);
     // The language host that started this process for the schema is gone: its run goes on.
     if (run.engine !== engine && !(await engineAlive(engine))) process.exit(0);
   };
@@ -51,12 +60,12 @@ function watchEngine(engine: string): void {
   // How a language host or the CLI closes its plugins (SIGINT, then SIGKILL): the YAML host
   // closes the one it started when its program ends, which is at once when the CLI is killed.
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.once(signal, () => (cliEnded(run) ? stop(run) : process.exit(0)));
+    process.once(signal, () => (cliEnded(run) ? void stop(run) : process.exit(0)));
   }
   setBeforeWrite(async () => {
     if (await engineAlive(run.engine)) return;
     say(`the Pulumi engine at ${run.engine} is gone; stopping before anything else is written`);
-    stop(run);
+    await stop(run);
   });
 }
 

@@ -22,14 +22,16 @@ import { SvcAPIError, type Client } from '../client';
  * closes the plugin, but can write nothing more.
  */
 
-/** A write refused because the engine cancelled the operation: nothing was sent. */
+const CANCELLED =
+  'the Pulumi operation was cancelled (Ctrl-C), and a cancelled operation writes nothing more';
+const ABANDONED =
+  'the engine that asked for it has gone away (its call was cancelled), so nothing it asked for is written any more';
+
+/** A write refused because the engine cancelled (or abandoned) the operation: nothing was sent. */
 export class CancelledWrite extends SvcAPIError {
   /** `refused`: what did not happen, e.g. `Virtual_Guest.createObject was not sent`. */
-  constructor(refused: string) {
-    super(
-      'Cancelled',
-      `${refused}: the Pulumi operation was cancelled (Ctrl-C), and a cancelled operation writes nothing more`,
-    );
+  constructor(refused: string, why = CANCELLED) {
+    super('Cancelled', `${refused}: ${why}`);
   }
 }
 
@@ -44,6 +46,29 @@ export interface Operation {
   readonly touched: Set<number>;
   /** Its early answer runs in an operation that may write (the claim of a kept guest). */
   readonly mayWriteAfterCancel?: boolean;
+  /** Writes of the plugin's own that must go out even for an engine that is gone (a release). */
+  readonly bypass?: boolean;
+  /** Its engine call was cancelled (the engine went away): nothing it does can be recorded. */
+  abandoned?: boolean;
+  /** Ids its writes marked as handed to the state (see `Claims`). */
+  readonly claimed: Set<number>;
+  claims?: Claims;
+}
+
+/**
+ * The writes that mark an object as handed to the state (a guest's owned tag), and how to take
+ * that back. A create whose engine call is cancelled (the engine went away: a killed CLI) never
+ * gets its id into the state, so what it marked is unmarked, to be adopted by the next `up` as
+ * the object of an unfinished create; otherwise the next `up` would order another.
+ */
+export interface Claims {
+  isClaim(what: string, options: { id?: unknown; args?: unknown[] } | undefined): boolean;
+  release(id: number): Promise<void>;
+}
+
+/** The engine's side of a call: told when the engine cancels it or goes away. */
+export interface EngineCall {
+  on(event: 'cancelled', listener: () => void): unknown;
 }
 
 const WRITE = /^(create|edit|delete|set|add|cancel|place|power|reboot|reload)/;
@@ -53,6 +78,8 @@ export const GRACE_MS = 1_500;
 
 const current = new AsyncLocalStorage<Operation>();
 const running = new Set<{ cancelled: () => void }>();
+/** Releases of abandoned creates' claims under way (main.ts waits for them before it exits). */
+const releasing = new Set<Promise<void>>();
 let cancelled = false;
 let beforeWrite: () => Promise<void> = async () => undefined;
 
@@ -83,7 +110,11 @@ export function gateWrites(client: Client): void {
   if (gated.has(client)) return;
   gated.add(client);
   const call = client.call.bind(client) as (s: string, m: string, o?: object) => unknown;
-  const gatedCall = (service: string, method: string, options?: { id?: unknown }) => {
+  const gatedCall = (
+    service: string,
+    method: string,
+    options?: { id?: unknown; args?: unknown[] },
+  ) => {
     if (!WRITE.test(method) || (options as { iter?: boolean } | undefined)?.iter) {
       return call(service, method, options);
     }
@@ -92,13 +123,29 @@ export function gateWrites(client: Client): void {
   Object.defineProperty(client, 'call', { value: gatedCall, configurable: true, writable: true });
 }
 
-async function sendWrite(what: string, options: { id?: unknown } | undefined, send: () => unknown) {
+/** Why `op` may not write now, if it may not. */
+function refusal(op: Operation | undefined): string | undefined {
+  if (op?.bypass) return undefined;
+  if (op?.abandoned) return ABANDONED;
+  return cancelled && !op?.mayWriteAfterCancel ? CANCELLED : undefined;
+}
+
+async function sendWrite(
+  what: string,
+  options: { id?: unknown; args?: unknown[] } | undefined,
+  send: () => unknown,
+) {
   const op = current.getStore();
-  if (cancelled && !op?.mayWriteAfterCancel) throw new CancelledWrite(`${what} was not sent`);
-  await beforeWrite();
-  if (cancelled && !op?.mayWriteAfterCancel) throw new CancelledWrite(`${what} was not sent`);
+  const refuse = () => {
+    const why = refusal(op);
+    if (why) throw new CancelledWrite(`${what} was not sent`, why);
+  };
+  refuse();
+  if (!op?.bypass) await beforeWrite();
+  refuse();
   const target = Number(options?.id);
   if (op && Number.isSafeInteger(target) && target > 0) op.touched.add(target);
+  if (op?.claims?.isClaim(what, options)) op.claimed.add(target);
   const sent = Promise.resolve(send());
   if (!op) return sent;
   op.writes += 1;
@@ -118,19 +165,57 @@ async function writesSettled(op: Operation): Promise<void> {
   while (op.inFlight.size > 0) await Promise.allSettled([...op.inFlight]);
 }
 
+/** Takes back what an abandoned create marked, once its writes have been answered. */
+function abandon(op: Operation): void {
+  if (op.abandoned) return;
+  op.abandoned = true;
+  const claims = op.claims;
+  if (!claims) return;
+  const release = (async () => {
+    await writesSettled(op);
+    const releasing: Operation = { ...op, bypass: true, abandoned: false };
+    for (const id of op.claimed) await current.run(releasing, () => claims.release(id));
+  })().catch(() => undefined);
+  releasing.add(release);
+  void release.finally(() => releasing.delete(release));
+}
+
+/** Waits (at most `timeoutMs`) for the releases under way (before the plugin exits). */
+export async function releasesDone(timeoutMs: number): Promise<void> {
+  await Promise.race([Promise.allSettled([...releasing]), sleep(timeoutMs)]);
+}
+
+export interface OperationOptions<T> {
+  /** Its answer when cancelled while it still runs (see runOperation). */
+  early?: (op: Operation) => (() => Promise<T>) | undefined;
+  /** The engine's call, to know when the engine abandons it. */
+  call?: EngineCall;
+  /** What it marks as handed to the state, released if it is abandoned (creates). */
+  claims?: Claims;
+}
+
 /**
  * Runs one engine call as an operation. Once cancelled: refused before it starts; while it runs,
  * answered by `early(op)` if it has not ended within the grace after its sent writes. Without
  * `early`, or when it returns undefined, the operation runs to its end, which comes soon: it can
- * write nothing more.
+ * write nothing more. An operation whose call the engine abandons writes nothing more either,
+ * and what it marked as handed to the state is released.
  */
 export async function runOperation<T>(
   label: string,
   work: () => Promise<T>,
-  early?: (op: Operation) => (() => Promise<T>) | undefined,
+  options: OperationOptions<T> = {},
 ): Promise<T> {
   if (cancelled) throw new CancelledWrite(`${label} was not started`);
-  const op: Operation = { label, inFlight: new Set(), writes: 0, touched: new Set() };
+  const op: Operation = {
+    label,
+    inFlight: new Set(),
+    writes: 0,
+    touched: new Set(),
+    claimed: new Set(),
+    claims: options.claims,
+  };
+  options.call?.on('cancelled', () => abandon(op));
   let onCancel = () => undefined as void;
   const cancelledNow = new Promise<void>((resolve) => (onCancel = resolve));
   const entry = { cancelled: () => onCancel() };
@@ -140,6 +225,7 @@ export async function runOperation<T>(
     ended = true;
     running.delete(entry);
   });
+  const { early } = options;
   if (!early) return result;
   const cut = cancelledNow.then(async () => {
     await writesSettled(op);

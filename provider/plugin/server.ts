@@ -15,7 +15,7 @@ import { providers } from '../dynamic/runtime';
 import { KINDS, kindOfToken, type ResourceKind } from '../kinds/index';
 import { changedSettings, providerConfig, secretApiKey } from './config';
 import { asSecret, secretKeys, unwrapSecrets, withSecrets } from './secrets';
-import { cancelledCreate, cancelledDelete, cancelledUpdate } from './cancelled';
+import { cancelledCreate, cancelledDelete, cancelledUpdate, guestClaims } from './cancelled';
 import { withDeadline } from './deadline';
 import { FUNCTIONS } from './functions';
 import { internalInputs } from './identity';
@@ -98,9 +98,9 @@ function grpcError(err: unknown): grpc.ServiceError {
 }
 
 /** Runs a handler, answering its result or its error. */
-function serve<Req, Res>(handler: (request: Req) => Promise<Res>) {
+function serve<Req, Res>(handler: (request: Req, call: Call<Req>) => Promise<Res>) {
   return (call: Call<Req>, done: Done<Res>) => {
-    handler(call.request).then(
+    handler(call.request, call).then(
       (response) => done(null, response),
       (err: unknown) => done(grpcError(err)),
     );
@@ -221,7 +221,7 @@ export const service: provrpc.IResourceProviderServer = {
     return response;
   }),
 
-  create: serve(async (req: provproto.CreateRequest) => {
+  create: serve(async (req: provproto.CreateRequest, call) => {
     const kind = kindOf(req.getUrn());
     const inputs = json(req.getProperties());
     const secret = secretsOf(req.getProperties());
@@ -232,7 +232,7 @@ export const service: provrpc.IResourceProviderServer = {
     const result = await runOperation(
       `create of ${req.getUrn()}`,
       () => withDeadline(req.getTimeout(), inputs, (bounded) => providerOf(kind).create(bounded)),
-      cancelledCreate(kind, inputs, Date.now()),
+      { early: cancelledCreate(kind, inputs, Date.now()), call, claims: guestClaims(kind) },
     ).catch(keepingSecrets(kind, secret));
     return new provproto.CreateResponse()
       .setId(result.id)
@@ -272,7 +272,7 @@ export const service: provrpc.IResourceProviderServer = {
         withDeadline(req.getTimeout(), news, (bounded) =>
           providerOf(kind).update(req.getId(), olds, bounded),
         ),
-      cancelledUpdate(kind, req.getId()),
+      { early: cancelledUpdate(kind, req.getId()) },
     ).catch(keepingSecrets(kind, secret));
     return new provproto.UpdateResponse().setProperties(outputsOf(kind, result.outs, secret));
   }),
@@ -284,7 +284,7 @@ export const service: provrpc.IResourceProviderServer = {
     await runOperation(
       `delete of ${req.getUrn()}`,
       () => providerOf(kind).delete(req.getId(), props),
-      cancelledDelete(kind, req.getId()),
+      { early: cancelledDelete(kind, req.getId()) },
     );
     return new Empty();
   }),

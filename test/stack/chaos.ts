@@ -395,15 +395,20 @@ export async function runSequence(
         break;
       } catch (err) {
         const message = (err as Error).message;
-        // The provider names a leftover it will not adopt (its ordered fields changed since the
-        // unfinished create): the user cancels it, as the message suggests.
-        const leftover = /cancel guest (\d+) if it is not wanted/.exec(message);
-        if (leftover) {
+        // The provider names each leftover it will not adopt (its ordered fields changed since
+        // the unfinished create; one per guest resource): the user cancels them, as the
+        // messages suggest.
+        const leftovers = [
+          ...new Set(
+            [...message.matchAll(/cancel guest (\d+) if it is not wanted/g)].map((m) => m[1]),
+          ),
+        ];
+        for (const id of leftovers) {
           result.userDecisions += 1;
-          await guests.cancelInstance(Number(leftover[1]));
+          await guests.cancelInstance(Number(id));
         }
         step(
-          `settle up ${result.extraUps}: failed${leftover ? `; cancelled leftover ${leftover[1]}` : ''}`,
+          `settle up ${result.extraUps}: failed${leftovers.length > 0 ? `; cancelled leftover(s) ${leftovers.join(', ')}` : ''}`,
         );
       }
     }

@@ -37,41 +37,45 @@ function keptId(err: grpc.ServiceError): string | undefined {
   );
 }
 
-// The plugin's Cancel, spoken to directly over Pulumi's provider protocol (what the engine sends
-// on a first Ctrl-C; test/stack/plugin.test.ts does it through the CLI): a create waiting for its
-// guest is answered at once with the id kept, a create that has not ordered yet orders nothing,
-// and no create starts after it.
-describe('the plugin cancelled over the provider protocol', () => {
-  let emulator: Emulator;
-  let plugin: ChildProcess;
-  let client: provrpc.ResourceProviderClient;
-
+/**
+ * In a `describe`: an emulator and the plugin (started as the engine starts it, less the engine's
+ * address), configured for it over the protocol, with what the tests ask of them.
+ */
+function pluginSession(provisioningDelayMs: number, settings: Record<string, unknown> = {}) {
+  const session = {} as {
+    emulator: Emulator;
+    plugin: ChildProcess;
+    client: provrpc.ResourceProviderClient;
+    guests: VirtualGuestManager;
+  };
   before(async () => {
-    emulator = await startEmulator({ port: 0, seed: 'demo', provisioningDelayMs: 30_000 });
-    plugin = spawn(process.execPath, [PLUGIN], { stdio: ['ignore', 'pipe', 'inherit'] });
+    session.emulator = await startEmulator({ port: 0, seed: 'demo', provisioningDelayMs });
+    session.plugin = spawn(process.execPath, [PLUGIN], { stdio: ['ignore', 'pipe', 'inherit'] });
     const port = await new Promise<string>((resolve) =>
-      plugin.stdout!.once('data', (data: Buffer) => resolve(data.toString().trim())),
+      session.plugin.stdout!.once('data', (data: Buffer) => resolve(data.toString().trim())),
     );
-    client = new provrpc.ResourceProviderClient(
+    session.client = new provrpc.ResourceProviderClient(
       `127.0.0.1:${port}`,
       grpc.credentials.createInsecure(),
     );
-    const { username, apiKey } = emulator.credentials;
-    const args = { endpointUrl: emulator.url, username, apiKey: asSecret(apiKey) };
+    const { username, apiKey } = session.emulator.credentials;
+    const endpointUrl = session.emulator.url;
+    session.guests = new VirtualGuestManager(new Client({ username, apiKey, endpointUrl }));
+    const args = { endpointUrl, username, apiKey: asSecret(apiKey), ...settings };
     await ask(
-      client.configure.bind(client),
+      session.client.configure.bind(session.client),
       new provproto.ConfigureRequest().setArgs(
         Struct.fromJavaScript(args as unknown as Record<string, never>),
       ),
     );
   });
   after(async () => {
-    client?.close();
-    if (plugin?.pid) killTree(plugin.pid);
-    await emulator?.close();
+    session.client?.close();
+    if (session.plugin?.pid) killTree(session.plugin.pid);
+    await session.emulator?.close();
   });
-
-  const checked = async (name: string) => {
+  /** A create request of a guest named `name`, with the inputs the plugin's Check made. */
+  const createRequest = async (name: string) => {
     const news = {
       domain: 'cancel.example.com',
       datacenter: 'dal10',
@@ -84,22 +88,48 @@ describe('the plugin cancelled over the provider protocol', () => {
       .setOlds(new Struct())
       .setNews(Struct.fromJavaScript(news));
     const response = await ask<provproto.CheckRequest, provproto.CheckResponse>(
-      client.check.bind(client),
+      session.client.check.bind(session.client),
       request,
     );
     assert.deepEqual(response.getFailuresList(), []);
-    return response.getInputs()!;
+    return new provproto.CreateRequest().setUrn(urn(name)).setProperties(response.getInputs());
   };
-  const create = async (name: string) =>
-    ask(
-      client.create.bind(client),
-      new provproto.CreateRequest().setUrn(urn(name)).setProperties(await checked(name)),
-    );
-  const orders = () => writeCalls(emulator, 'Virtual_Guest.createObject');
+  return {
+    session,
+    createRequest,
+    create: async (name: string) =>
+      ask(session.client.create.bind(session.client), await createRequest(name)),
+    orders: () => writeCalls(session.emulator, 'Virtual_Guest.createObject'),
+  };
+}
 
-  it('ends the waits with the ids kept, orders nothing more, and starts no create', async () => {
+// The plugin's Cancel, spoken to directly over Pulumi's provider protocol (what the engine sends
+// on a first Ctrl-C; test/stack/plugin.test.ts does it through the CLI): a create waiting for its
+// guest is answered at once with the id kept, a create that has not ordered yet orders nothing, a
+// delete waiting for its guest deletes nothing, and no create starts after it.
+describe('the plugin cancelled over the provider protocol', () => {
+  const { session, create, orders } = pluginSession(30_000);
+
+  it('ends the waits with the ids kept, orders and deletes nothing more, and starts no create', async () => {
+    const { emulator, client, guests } = session;
+    // A delete waits while its guest provisions (deletes are refused during a transaction).
+    const busy = await guests.createInstance({
+      hostname: 'busy',
+      domain: 'cancel.example.com',
+      cpus: 1,
+      memory: 1024,
+      os: 'UBUNTU_LATEST',
+      datacenter: 'dal10',
+    });
+    const deleting = ask(
+      client.delete.bind(client),
+      new provproto.DeleteRequest()
+        .setUrn(urn('busy'))
+        .setId(String(busy.id))
+        .setProperties(Struct.fromJavaScript({ resourceName: 'busy' })),
+    ).catch((err: grpc.ServiceError) => err);
     const waiting = create('waiting').catch((err: grpc.ServiceError) => err);
-    while (orders() === 0) await sleep(50);
+    while (orders() === 1) await sleep(50);
     // The next create is held up in its lookup for an earlier attempt, before its order.
     emulator.setFaults({
       once: { service: 'Account', method: 'getVirtualGuests', fault: 'latency', delayMs: 3000 },
@@ -115,10 +145,6 @@ describe('the plugin cancelled over the provider protocol', () => {
     const id = keptId(answer as grpc.ServiceError);
     assert.ok(id, 'with the id of its guest, kept in the state');
     assert.match(answer.message, new RegExp(`cancelled after \\d+ s while guest ${id}`));
-    const { username, apiKey } = emulator.credentials;
-    const guests = new VirtualGuestManager(
-      new Client({ username, apiKey, endpointUrl: emulator.url }),
-    );
     const kept = await guests.getInstance(Number(id), 'id,tagReferences.tag.name');
     assert.ok(tagNames(kept).includes(OWNED_TAG), 'marked owned, as the state now holds it');
 
@@ -126,7 +152,48 @@ describe('the plugin cancelled over the provider protocol', () => {
     assert.ok(refused instanceof Error, 'the create that had not ordered fails');
     assert.equal(keptId(refused as grpc.ServiceError), undefined, 'with no guest');
     await assert.rejects(create('late'), /was not started: the Pulumi operation was cancelled/);
+    const deleted = await deleting;
+    assert.match(String(deleted), /cancelled before it was deleted/);
     await sleep(4_000); // what the held-up create would do next, it may not: order
-    assert.equal(orders(), 1, 'one order: the guest of the create that was waiting');
+    assert.equal(orders(), 2, 'one order of the plugin: the guest of the create that was waiting');
+    assert.equal(writeCalls(emulator, 'Virtual_Guest.deleteObject'), 0, 'nothing deleted');
+    assert.ok(await guests.findInstance(busy.id), 'the guest being deleted is still there');
+  });
+});
+
+// A create whose engine goes away (a killed CLI) while it marks its guest owned: the engine never
+// gets the id, so the mark is taken back and the guest is left as an unfinished create's, which
+// the next `up` adopts. Marking it is slowed past the client's timeout, as a slow API would.
+describe('a create the engine abandons while it marks its guest owned', () => {
+  const { session, createRequest } = pluginSession(500, { timeout: 1 });
+
+  it('leaves the guest unowned, with its creation token, for the next up to adopt', async () => {
+    const { emulator, client, guests } = session;
+    emulator.setFaults({
+      once: { service: 'Virtual_Guest', method: 'setTags', fault: 'slow-commit', delayMs: 3000 },
+    });
+    const request = await createRequest('abandoned');
+    const token = String(request.getProperties()?.toJavaScript().creationToken);
+    const answered = new Promise<unknown>((resolve) => {
+      const call = client.create(request, (err) => resolve(err));
+      const abandonWhenMarking = async () => {
+        while (!emulator.stats().faultsInjected['slow-commit']) await sleep(20);
+        call.cancel(); // the engine is gone: nothing will record this create
+      };
+      void abandonWhenMarking();
+    });
+    assert.match(String(await answered), /Cancelled/);
+    const [guest] = await guests.listInstances({
+      tags: [token],
+      mask: 'id,tagReferences.tag.name',
+    });
+    assert.ok(guest, 'the guest was ordered');
+    const owned = async () =>
+      tagNames(await guests.getInstance(guest.id, 'id,tagReferences.tag.name')).includes(OWNED_TAG);
+    await sleep(3_500); // the owned tag lands, late
+    for (let i = 0; i < 40 && (await owned()); i++) await sleep(250);
+    assert.equal(await owned(), false, 'its owned tag is taken back');
+    const tags = tagNames(await guests.getInstance(guest.id, 'id,tagReferences.tag.name'));
+    assert.ok(tags.includes(token), 'its creation token stays: the next up adopts it');
   });
 });
