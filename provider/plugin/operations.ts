@@ -215,25 +215,35 @@ export async function runOperation<T>(
     claimed: new Set(),
     claims: options.claims,
   };
-  options.call?.on('cancelled', () => abandon(op));
+  let ended = false;
+  let answered = false;
+  // Once answered (by the work or, after a Cancel, early), a cancelled call may be only the engine
+  // closing its connection after it took the answer (an up ended by Ctrl-C): the claim stays, as
+  // the state may hold it.
+  options.call?.on('cancelled', () => {
+    if (!answered) abandon(op);
+  });
   let onCancel = () => undefined as void;
   const cancelledNow = new Promise<void>((resolve) => (onCancel = resolve));
   const entry = { cancelled: () => onCancel() };
   running.add(entry);
-  let ended = false;
   const result = current.run(op, work).finally(() => {
     ended = true;
     running.delete(entry);
   });
+  const answer = <A>(settled: Promise<A>) =>
+    settled.finally(() => {
+      answered = true;
+    });
   const { early } = options;
-  if (!early) return result;
+  if (!early) return answer(result);
   const cut = cancelledNow.then(async () => {
     await writesSettled(op);
     await Promise.race([result.catch(() => undefined), sleep(GRACE_MS)]);
-    const answer = ended ? undefined : early(op);
-    if (!answer) return result;
+    const quick = ended ? undefined : early(op);
+    if (!quick) return result;
     const answering: Operation = { ...op, touched: new Set(op.touched), mayWriteAfterCancel: true };
-    return current.run(answering, answer);
+    return current.run(answering, quick);
   });
-  return Promise.race([result, cut]);
+  return answer(Promise.race([result, cut]));
 }
