@@ -1,4 +1,5 @@
 import * as net from 'node:net';
+import { releaseUnanswered } from './claims';
 import { say } from './log';
 import { reapRun } from './pulumi-run';
 
@@ -11,7 +12,9 @@ import { reapRun } from './pulumi-run';
  *   memory growing by the second). A broken pipe ends the process.
  * - A create it finished could never reach the state. So the provider checks the engine every few
  *   seconds, and again right before it orders anything or marks a guest owned: the guest of an
- *   unfinished create must stay recognisable to the next `pulumi up`, which then adopts it.
+ *   unfinished create must stay recognisable to the next `pulumi up`, which then adopts it. For
+ *   the same reason, before it exits it takes back the claims its unanswered creates sent
+ *   (claims.ts), and writes nothing else meanwhile.
  */
 const ENGINE_CHECK_MS = 2_000;
 let watching = false;
@@ -39,10 +42,19 @@ export function engineAlive(address: string, timeoutMs = 2000): Promise<boolean>
   });
 }
 
-/** Ends this process and what is left of its run (the language host; see pulumi-run.ts). */
-function stopRun(address: string): never {
-  reapRun(address);
-  process.exit(1);
+let stopping: Promise<never> | undefined;
+
+/**
+ * Ends this process and what is left of its run (the language host; see pulumi-run.ts), once the
+ * claims of creates that never answered are taken back. Whoever asks meanwhile waits for the end.
+ */
+function stopRun(address: string): Promise<never> {
+  stopping ??= (async () => {
+    await releaseUnanswered(say);
+    reapRun(address);
+    process.exit(1);
+  })();
+  return stopping;
 }
 
 export function watchEngine(): void {
@@ -57,6 +69,10 @@ export function watchEngine(): void {
   process.stdout.on('error', exitOnBrokenPipe);
   process.stderr.on('error', exitOnBrokenPipe);
   if (!address) return;
+  // A killed CLI's program reaps the run's dynamic providers as it exits (reapRunOnExit): one
+  // that never loaded this runtime cannot notice by itself. This one can, and must outlive the
+  // program to hand back its claims, so it drops the command line the reaper matches.
+  process.title = `pulumi-svc dynamic-provider (watching its engine)`;
   setInterval(() => {
     void engineAlive(address).then((alive) => alive || stopRun(address));
   }, ENGINE_CHECK_MS).unref();
@@ -64,9 +80,10 @@ export function watchEngine(): void {
 
 /** Before a write whose result only the engine can record: stops here if the engine is gone. */
 export async function requireEngine(): Promise<void> {
+  if (stopping) await stopping;
   const address = engineAddress();
   if (address && !(await engineAlive(address))) {
     say(`the Pulumi engine at ${address} is gone; stopping before anything else is written`);
-    stopRun(address);
+    await stopRun(address);
   }
 }

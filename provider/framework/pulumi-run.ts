@@ -100,7 +100,9 @@ let watching = false;
 /**
  * In a Pulumi program's process: when it exits because its CLI is gone (killed), it takes the
  * run's language host and dynamic-provider processes with it. Those may have been started but
- * never called, so no code of this package runs in them to notice the engine is gone.
+ * never called, so no code of this package runs in them to notice the engine is gone. (One that
+ * was called watches its engine itself and no longer carries the command line matched here:
+ * engine-watch.ts.)
  */
 export function reapRunOnExit(env: NodeJS.ProcessEnv = process.env): void {
   const engine = env.PULUMI_NODEJS_ENGINE;

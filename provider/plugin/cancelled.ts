@@ -1,10 +1,8 @@
-import { setTimeout as sleep } from 'node:timers/promises';
-import { tagNames } from '../managers';
 import { connect } from '../framework/connection';
 import type { Bag } from '../framework/fields';
 import { initFailure } from '../framework/runtime-provider';
 import { providers } from '../dynamic/runtime';
-import { claim, earlierAttempt } from '../kinds/virtual-guest/create';
+import { claim, earlierAttempt, releaseClaim } from '../kinds/virtual-guest/create';
 import type { GuestInputs } from '../kinds/virtual-guest/inputs';
 import { OWNED_TAG } from '../kinds/virtual-guest/provenance';
 import type { ResourceKind } from '../kinds/index';
@@ -90,9 +88,6 @@ export function cancelledDelete(kind: ResourceKind, id: string) {
         };
 }
 
-/** How long a release waits for an owned-tag write whose answer was lost to land. */
-const CLAIM_LANDING_MS = 5_000;
-
 /**
  * A guest create's claim is its owned tag (provenance.ts). Released when the engine abandons the
  * create (a killed CLI while the tag was being written, which a slow or lost answer stretches to
@@ -107,21 +102,6 @@ export function guestClaims(kind: ResourceKind): Claims | undefined {
       String(options?.args?.[0] ?? '')
         .split(',')
         .includes(OWNED_TAG),
-    release: async (id) => {
-      const { guests } = connect();
-      const started = Date.now();
-      for (;;) {
-        const tags = tagNames(await guests.getInstance(id, 'id,tagReferences.tag.name'));
-        if (tags.includes(OWNED_TAG)) {
-          await guests.setTags(
-            id,
-            tags.filter((tag) => tag !== OWNED_TAG),
-          );
-          return;
-        }
-        if (Date.now() - started > CLAIM_LANDING_MS) return;
-        await sleep(500);
-      }
-    },
+    release: (id) => releaseClaim(connect(), id),
   };
 }

@@ -11,8 +11,8 @@ import {
   type DnsZone,
   type VirtualGuest,
 } from '../../provider/managers';
-import { commandLine, killTree, livePids } from '../../scripts/processes';
-import { DOORS, ownerUrn, type FrontDoor, type OwnerProgram } from './front-door';
+import { killTree, livePids } from '../../scripts/processes';
+import { DOORS, ownerUrn, providersEnded, type FrontDoor, type OwnerProgram } from './front-door';
 
 /**
  * Seeded, randomized sequences of Pulumi operations on the owner program (two guests and a DNS
@@ -32,6 +32,11 @@ import { DOORS, ownerUrn, type FrontDoor, type OwnerProgram } from './front-door
 const NAMES = ['g0', 'g1'];
 const RECORD = { zoneName: 'example.com', host: 'chaos', type: 'A', data: '10.7.7.7' };
 const DOMAIN = 'owner.example.com';
+/**
+ * How long a killed CLI's provider may take to end: it notices within 2 s, then waits for the
+ * claims of its unanswered creates to land (at most the sequence's 10 s outcome window).
+ */
+const PROVIDER_END_MS = 20_000;
 
 export type Operation =
   | 'up'
@@ -284,13 +289,10 @@ export async function runSequence(
     const marker = f.stack.env.SVC_FIXTURE;
     const reap = async () => {
       // A killed CLI's provider and language host stop on their own (the provider watches its
-      // engine; the program reaps what its run started). Whatever is still left after the wait
-      // is killed, so one sequence's leftovers cannot disturb the next.
-      const providers = () =>
-        livePids('SVC_FIXTURE', marker).filter((pid) =>
-          door.providerProcess.test(commandLine(pid)),
-        );
-      for (let i = 0; i < 50 && providers().length > 0; i++) await sleep(200);
+      // engine, hands back the claims of its unanswered creates, and reaps what its run started).
+      // Whatever is still left after the wait is killed, so one sequence's leftovers cannot
+      // disturb the next.
+      await providersEnded(door, f, PROVIDER_END_MS);
       for (const pid of livePids('SVC_FIXTURE', marker)) killTree(pid);
       await f.stack.run(['cancel', '--yes']).catch(() => undefined);
     };

@@ -2,6 +2,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { commandLine, livePids } from '../../scripts/processes';
 import { cliFixture, type CliFixture, type CliFixtureOptions } from './cli';
 import { PLUGIN_DIR } from './projects';
 
@@ -176,3 +178,16 @@ export const casesOf =
   (key: K, title: string, body: () => Promise<void>): void => {
     if (!only || only.includes(key)) it(title, body);
   };
+
+/**
+ * Waits at most `ms` for the provider processes of `f`'s runs to end (a killed CLI's provider
+ * outlives it until it notices, and first hands back what it claimed); whether they all did.
+ */
+export async function providersEnded(door: FrontDoor, f: CliFixture, ms: number): Promise<boolean> {
+  const providers = () =>
+    livePids('SVC_FIXTURE', f.stack.env.SVC_FIXTURE).filter((pid) =>
+      door.providerProcess.test(commandLine(pid)),
+    );
+  for (let waited = 0; waited < ms && providers().length > 0; waited += 200) await sleep(200);
+  return providers().length === 0;
+}

@@ -9,14 +9,22 @@ import {
   type TicketUpdateRecord,
   type VirtualGuest,
 } from '../../provider/managers';
+import { OWNED_TAG } from '../../provider/kinds/virtual-guest/provenance';
 import { hasTag, writeCalls, type CliFixture } from './cli';
-import { casesOf, ownerFixtures, type FrontDoor, type OwnerProgram } from './front-door';
+import {
+  casesOf,
+  ownerFixtures,
+  providersEnded,
+  type FrontDoor,
+  type OwnerProgram,
+} from './front-door';
 
 const owned = hasTag('owner');
 const ids = (guests: VirtualGuest[]) => guests.map((g) => String(g.id)).sort();
 
 /** The scenarios, by the key a door's test file picks them with. */
-export type OwnershipScenario = '1' | '2' | '3' | '4' | '5' | '6' | '6b' | '7' | 'protect' | 'dbr';
+export type OwnershipScenario =
+  '1' | '2' | '3' | '4' | '5' | '6' | '6b' | '7' | '8' | 'protect' | 'dbr';
 
 /**
  * The seven ways issue 10 broke "one guest per resource, never a wrong delete", each through the
@@ -296,6 +304,45 @@ export function ownershipTests(door: FrontDoor, only?: readonly OwnershipScenari
         await f.stack.destroy();
         assert.deepEqual(await f.guests(owned), []);
         assert.deepEqual(await guestIds(f), []);
+      },
+    );
+
+    scenario(
+      '8',
+      '8. a claim that lands after its CLI was killed is taken back: the next up adopts the guest, no second order',
+      async () => {
+        const f = await fixture(
+          {},
+          { config: { 'svc:timeout': { value: '1' }, 'svc:outcomeWindow': { value: '10' } } },
+        );
+        // The owned tag, the create's last write, commits after the client gave up; the CLI is
+        // killed while it is on its way, so the engine never records the id.
+        f.emulator.setFaults({
+          once: {
+            service: 'Virtual_Guest',
+            method: 'setTags',
+            fault: 'slow-commit',
+            delayMs: 3000,
+          },
+        });
+        const run = f.stack.spawn(['up', '--yes', '--non-interactive', '--skip-preview']);
+        const claiming = () => (f.emulator.stats().faultsInjected['slow-commit'] ?? 0) > 0;
+        while (!claiming() && run.child.exitCode === null) await sleep(20);
+        assert.ok(claiming(), 'the owned tag was being written');
+        process.kill(run.child.pid!, 'SIGKILL');
+        await run.done;
+        assert.ok(await providersEnded(door, f, 20_000), "the killed CLI's provider ended");
+        assert.deepEqual(await guestIds(f), [], 'the engine never recorded the guest');
+        const [ordered] = await f.guests(owned);
+        assert.ok(ordered, 'the guest was ordered');
+        assert.equal(hasTag(OWNED_TAG)(ordered), false, 'its owned tag was taken back');
+
+        await f.stack.run(['cancel', '--yes']).catch(() => undefined);
+        await f.stack.up();
+        assert.deepEqual(await guestIds(f), [String(ordered.id)], 'the next up adopted it');
+        assert.equal(writeCalls(f.emulator, 'createObject'), 1, 'no second order');
+        const [live] = await f.guests(owned);
+        assert.ok(hasTag(OWNED_TAG)(live), 'owned again, now that the state holds it');
       },
     );
 

@@ -2,7 +2,8 @@ import { DETAIL_MASK, WaitTimeoutError, tagNames, type VirtualGuest } from '../.
 import { changedFields } from '../../framework/compare';
 import { initFailure } from '../../framework/runtime-provider';
 import { freeWriteWindowMs, outcomeWindowMs, type Connection } from '../../framework/connection';
-import { createOnce, writeIdempotent } from '../../framework/exactly-once';
+import { answering, type Claim } from '../../framework/claims';
+import { createOnce, lookFor, writeIdempotent } from '../../framework/exactly-once';
 import { requireEngine } from '../../framework/engine-watch';
 import { say } from '../../framework/log';
 import { accountIdOf } from '../../framework/owner';
@@ -128,21 +129,60 @@ async function orderOrRecover(
   return { guest, ordered: true };
 }
 
+/** The guest's tags as they are now. */
+const tagsNow = async (c: Connection, id: number) =>
+  tagNames(await c.guests.getInstance(id, 'id,tagReferences.tag.name'));
+
 /**
  * Marks the guest as handed to a state (the owned tag), keeping all its other tags (`known`: as
  * just read, else they are read now). Done last, right before the engine records the id, so that
- * a create killed before it leaves a guest the next attempt can still recognise as its own.
+ * a create killed before it leaves a guest the next attempt can still recognise as its own. The
+ * claim is reported to `sent` before its write goes out: if the engine is gone before the create
+ * answers, the provider takes it back (framework/claims.ts).
  */
-export async function claim(c: Connection, id: number, known?: VirtualGuest): Promise<void> {
-  const tagsNow = async () => tagNames(await c.guests.getInstance(id, 'id,tagReferences.tag.name'));
-  const tags = known ? tagNames(known) : await tagsNow();
+export async function claim(
+  c: Connection,
+  id: number,
+  known?: VirtualGuest,
+  sent?: (claim: Claim) => void,
+): Promise<void> {
+  const tags = known ? tagNames(known) : await tagsNow(c, id);
   if (tags.includes(OWNED_TAG)) return;
   await requireEngine();
+  sent?.({ what: `guest ${id}`, release: () => releaseClaim(c, id) });
   await writeIdempotent({
     what: `guest ${id}: marking it owned`,
     write: () => c.guests.setTags(id, [...tags, OWNED_TAG]),
-    done: async () => (await tagsNow()).includes(OWNED_TAG),
+    done: async () => (await tagsNow(c, id)).includes(OWNED_TAG),
     windowMs: freeWriteWindowMs(),
+  });
+}
+
+/**
+ * Takes back the owned tag of a guest whose create never answered its engine. Its claim may still
+ * be on its way (a slow commit lands after the client gave up), so the tag is waited for as long
+ * as the claim itself would have been looked for, then removed; a claim that never shows was
+ * never made.
+ */
+export async function releaseClaim(
+  c: Connection,
+  id: number,
+  windowMs = freeWriteWindowMs(),
+): Promise<void> {
+  const { found: tags } = await lookFor(async () => {
+    const tags = await tagsNow(c, id);
+    return tags.includes(OWNED_TAG) ? tags : undefined;
+  }, windowMs);
+  if (!tags) return;
+  await writeIdempotent({
+    what: `guest ${id}: taking back its owned mark`,
+    write: () =>
+      c.guests.setTags(
+        id,
+        tags.filter((tag) => tag !== OWNED_TAG),
+      ),
+    done: async () => !(await tagsNow(c, id)).includes(OWNED_TAG),
+    windowMs,
   });
 }
 
@@ -184,31 +224,33 @@ export interface Settle {
  * failure after the id is known keeps it: the error carries the id, so the engine records the
  * guest in the state and `refresh`, `up` and `destroy` see it.
  */
-export async function createGuest(
+export function createGuest(
   c: Connection,
   inputs: GuestInputs,
   settle: Settle,
 ): Promise<{ id: string; outs: Bag }> {
-  const accountId = await accountIdOf(c);
-  const { guest, ordered } = await orderOrRecover(c, inputs);
-  const id = guest.id;
-  const token = inputs.adoptId ? undefined : (inputs.creationToken ?? creationToken(inputs));
-  const kept = { ...inputs, creationToken: token, guestId: id, accountId };
-  try {
-    if (!ordered) await converge(c, id, inputs);
-    const { guest: settled, outs } = await settle(id);
-    await claim(c, id, settled);
-    return { id: String(id), outs: { ...outs, creationToken: token, accountId } };
-  } catch (err) {
-    await claim(c, id).catch((claimErr: Error) =>
-      say(
-        `VirtualGuest "${inputs.resourceName}" (id ${id}): could not mark it owned yet (${claimErr.message}); the next \`pulumi up\` does`,
-      ),
-    );
-    const message =
-      err instanceof WaitTimeoutError
-        ? `${err.message}; the guest is kept in the stack and the next \`pulumi up\` waits for it again (no new order)`
-        : `VirtualGuest "${inputs.resourceName}": guest ${id} was ordered, then this failed: ${(err as Error).message}. The guest is kept in the stack (id ${id}); the next \`pulumi up\` carries on with it (no new order), \`pulumi destroy\` cancels it`;
-    throw initFailure(message, String(id), { ...kept, status: 'unknown' });
-  }
+  return answering(async (sent) => {
+    const accountId = await accountIdOf(c);
+    const { guest, ordered } = await orderOrRecover(c, inputs);
+    const id = guest.id;
+    const token = inputs.adoptId ? undefined : (inputs.creationToken ?? creationToken(inputs));
+    const kept = { ...inputs, creationToken: token, guestId: id, accountId };
+    try {
+      if (!ordered) await converge(c, id, inputs);
+      const { guest: settled, outs } = await settle(id);
+      await claim(c, id, settled, sent);
+      return { id: String(id), outs: { ...outs, creationToken: token, accountId } };
+    } catch (err) {
+      await claim(c, id, undefined, sent).catch((claimErr: Error) =>
+        say(
+          `VirtualGuest "${inputs.resourceName}" (id ${id}): could not mark it owned yet (${claimErr.message}); the next \`pulumi up\` does`,
+        ),
+      );
+      const message =
+        err instanceof WaitTimeoutError
+          ? `${err.message}; the guest is kept in the stack and the next \`pulumi up\` waits for it again (no new order)`
+          : `VirtualGuest "${inputs.resourceName}": guest ${id} was ordered, then this failed: ${(err as Error).message}. The guest is kept in the stack (id ${id}); the next \`pulumi up\` carries on with it (no new order), \`pulumi destroy\` cancels it`;
+      throw initFailure(message, String(id), { ...kept, status: 'unknown' });
+    }
+  });
 }
