@@ -16,6 +16,7 @@ export {
   DEFAULT_RETRY,
   isRetriable,
   isSafeToRepeat,
+  isWrite,
   type RetryInfo,
   type RetryOptions,
   type RequestInfo,

@@ -16,7 +16,9 @@ import { say } from './log';
  *
  * - a refusal the API gives before doing anything (a fault: validation, authentication, not
  *   found) means nothing was written; the error is raised as it is;
- * - the rate-limit fault means nothing was written yet: the same write is sent again after a pause;
+ * - the rate-limit fault means nothing was written; the transport alone sends the write again after
+ *   a pause (a second retry layer here multiplied the sends of one write while the account was
+ *   over its limit), and one that still comes back fails as OverRateLimitError;
  * - anything else (a timeout, a dropped or reset connection, an HTTP error from a proxy that may
  *   have answered after the backend committed, an internal-error fault, an answer that cannot be
  *   read) leaves the outcome unknown. Unknown is not failed: the effect is looked for, with
@@ -46,13 +48,7 @@ export class OutcomeUnknownError extends Error {
   }
 }
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
 const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err));
-
-/** Pauses after the rate-limit fault: 1 s, 2 s, 4 s, ... up to 15 s. */
-const THROTTLE_RETRIES = 6;
-const throttlePause = (attempt: number) => Math.min(1000 * 2 ** (attempt - 1), 15_000);
 
 /**
  * Polls `probe` with backoff (0.5 s, growing by half, at most 10 s apart) until it returns a value
@@ -94,26 +90,35 @@ export interface CreateOnce<T> {
 }
 
 /**
- * Sends `write`, and sends it again after a pause each time the rate limit refuses it (nothing was
- * written then); any other failure is raised as it is, and so is the rate limit's after
- * THROTTLE_RETRIES.
+ * The account stayed over its API rate limit for as long as the transport kept sending a write
+ * (it alone retries the rate-limit fault: transport/retry.ts, at most `rateLimitRetries` more
+ * sends over about a minute). The API refused every send before doing anything: nothing was
+ * written, and sending it again now would only add to the load that keeps the account over.
  */
-async function pastTheRateLimit<T>(what: string, write: () => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await write();
-    } catch (err) {
-      if (classifyFailure(err) !== 'throttled' || attempt > THROTTLE_RETRIES) throw err;
-      say(`${what}: refused by the rate limit, nothing was written; sending it again`);
-      await sleep(throttlePause(attempt));
-    }
+export class OverRateLimitError extends SvcAPIError {
+  constructor(what: string, err: SvcAPIError) {
+    super(
+      err.faultCode,
+      `${what}: the account is over its API rate limit: the API refused every send of it (${err.faultString}), so nothing was written. Other clients of the account are using its calls; run it again once they slow down, or lower svc:maxCallsPerSecond for this stack`,
+    );
+  }
+}
+
+/** Sends `write` once (the transport has retried the rate limit); see OverRateLimitError. */
+async function send<T>(what: string, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (err) {
+    if (classifyFailure(err) === 'throttled')
+      throw new OverRateLimitError(what, err as SvcAPIError);
+    throw err;
   }
 }
 
 /** Sends a creating write once; see the module comment for what a failure leads to. */
 export async function createOnce<T>(options: CreateOnce<T>): Promise<T> {
   try {
-    return await pastTheRateLimit(options.what, options.write);
+    return await send(options.what, options.write);
   } catch (err) {
     if (classifyFailure(err) !== 'unknown') throw err;
     return confirmUnknown(options, err);
@@ -156,7 +161,7 @@ export async function writeIdempotent(options: IdempotentWrite): Promise<void> {
   const attempts = options.attempts ?? 3;
   for (let attempt = 1; ; attempt++) {
     try {
-      return await pastTheRateLimit(options.what, options.write);
+      return await send(options.what, options.write);
     } catch (err) {
       if (classifyFailure(err) !== 'unknown') throw err;
       const { found } = await lookFor(

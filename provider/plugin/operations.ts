@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { SvcAPIError, type Client } from '../client';
+import { SvcAPIError, isWrite, type Client } from '../client';
 
 /**
  * The plugin's writes to the API, gated, and the engine calls (Create, Update, Delete) that make
@@ -71,8 +71,6 @@ export interface EngineCall {
   on(event: 'cancelled', listener: () => void): unknown;
 }
 
-const WRITE = /^(create|edit|delete|set|add|cancel|place|power|reboot|reload)/;
-
 /** What a grace period after the sent writes are answered leaves an operation to end by itself. */
 export const GRACE_MS = 1_500;
 
@@ -115,7 +113,7 @@ export function gateWrites(client: Client): void {
     method: string,
     options?: { id?: unknown; args?: unknown[] },
   ) => {
-    if (!WRITE.test(method) || (options as { iter?: boolean } | undefined)?.iter) {
+    if (!isWrite(method) || (options as { iter?: boolean } | undefined)?.iter) {
       return call(service, method, options);
     }
     return sendWrite(`${service}.${method}`, options, () => call(service, method, options));

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { startEmulator, type EmulatorHandle } from '../../emulator';
 import { Client, isRateLimited } from '../../provider/client';
+import { AdaptivePace } from '../../provider/client/transport/rate-limit';
 import { EMPTY_SETTINGS } from '../support/client-setup';
 
 // A client with maxCallsPerSecond stays under an account-wide limit instead of bouncing off it:
@@ -112,4 +113,44 @@ it('a slot directory open to other users is not trusted: nothing is written in i
   chmodSync(planted, 0o777);
   assert.deepEqual(await processes([tmp], 12, 9), { refused: 0, failed: 0 });
   assert.deepEqual(readdirSync(planted), [], 'no slot file in a directory others can write');
+});
+
+// Past one machine the slot files no longer share the account's budget; the API's rate-limit
+// fault is then the only sign, and each process's pace follows it (AIMD, as the AWS SDKs' adaptive
+// retry mode): a fault halves its share of the configured rate, answered calls creep it back.
+it('the adaptive pace halves on a fault, never below 1/16, spaces calls at its share, and creeps back', async () => {
+  const pace = new AdaptivePace(50); // 20 calls/s configured
+  for (let i = 0; i < 6; i++) pace.throttled();
+  assert.equal(pace.currentShare, AdaptivePace.MIN_SHARE, 'halved down to the floor');
+  const started = Date.now();
+  for (let i = 0; i < 3; i++) await pace.wait();
+  // At 1/16 of 20/s, calls go 800 ms apart: the first at once, two more after it.
+  assert.ok(Date.now() - started >= 1_550, `3 calls took ${Date.now() - started} ms`);
+  for (let i = 0; i < 8; i++) pace.answered();
+  assert.equal(pace.currentShare, AdaptivePace.MIN_SHARE + 8 * AdaptivePace.STEP, 'creeps back');
+  for (let i = 0; i < 40; i++) pace.answered();
+  assert.equal(pace.currentShare, 1, 'back to the full rate, never above');
+  const free = Date.now();
+  for (let i = 0; i < 5; i++) await pace.wait();
+  assert.ok(Date.now() - free < 50, 'at the full share the slots alone pace the calls');
+});
+
+it('a client at 30 calls/s against a 10 calls/s account slows itself down after the first faults', async () => {
+  await refill();
+  const c = new Client({
+    configFile: EMPTY_SETTINGS,
+    endpointUrl: emulator.url,
+    username: emulator.credentials.username,
+    apiKey: emulator.credentials.apiKey,
+    maxCallsPerSecond: 30,
+  });
+  const before = emulator.stats().faultsInjected['rate-limit'] ?? 0;
+  const workers = Array.from({ length: 6 }, async () => {
+    for (let i = 0; i < 10; i++) await c.call('Account', 'getObject', { mask: 'id' });
+  });
+  await Promise.all(workers);
+  const refused = (emulator.stats().faultsInjected['rate-limit'] ?? 0) - before;
+  // Measured: 7 refused sends with the pace; 33 with a pace that never slows (the retries'
+  // backoff alone spacing them).
+  assert.ok(refused < 20, `${refused} sends refused for 60 calls`);
 });

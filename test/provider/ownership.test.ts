@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Client } from '../../provider/client';
+import { DEFAULT_RETRY, type Client } from '../../provider/client';
 import { configure } from '../../provider/framework/connection';
 import { dnsRecordProvider as dns } from '../../provider/kinds/dns-record/provider';
 import { ticketUpdateProvider as tickets } from '../../provider/kinds/ticket-update/provider';
@@ -197,6 +197,23 @@ describe('ownership protocol: provenance, unknown outcomes, ids kept, owning acc
       (await tagged(String(inputs.creationToken))).map((g) => String(g.id)),
       [result.id],
     );
+  });
+
+  it('an account that stays over its rate limit: the order is sent a bounded number of times, then fails saying so', async () => {
+    const inputs = await checked('throttled');
+    emulator.setFaults({ once: { method: 'createObject', fault: 'rate-limit', times: 1000 } });
+    const refused = () => emulator.stats().faultsInjected['rate-limit'] ?? 0;
+    const before = refused();
+    const started = Date.now();
+    const failure = await failureOf(provider.create(inputs));
+    const elapsed = Date.now() - started;
+    emulator.setFaults(null);
+    // One layer retries the rate limit: the transport, 10 more sends (DEFAULT_RETRY).
+    assert.equal(refused() - before, 1 + DEFAULT_RETRY.rateLimitRetries, 'sends of the order');
+    assert.ok(elapsed < 180_000, `gave up after ${elapsed} ms`);
+    assert.match(failure.message, /over its API rate limit/);
+    assert.match(failure.message, /nothing was written/);
+    assert.equal((await tagged(String(inputs.creationToken))).length, 0, 'nothing ordered');
   });
 
   it('a failure after the order was accepted keeps the id; the next update finishes the job', async () => {

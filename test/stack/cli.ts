@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { startEmulator } from '../../emulator';
-import { Client } from '../../provider/client';
+import { Client, isWrite } from '../../provider/client';
 import type { VirtualGuest } from '../../provider/managers';
 import { PACKAGE_ROOT } from '../../scripts/pulumi-cli';
 import { killTree, livePids } from '../../scripts/processes';
@@ -163,12 +163,10 @@ function keepStates(stateDir: string, to: string): void {
 export const hasTag = (tag: string) => (guest: VirtualGuest) =>
   (guest.tagReferences ?? []).some((ref) => ref.tag?.name === tag);
 
-const WRITE_METHOD = /\.(create|edit|delete|set|add|cancel|power|place)[A-Za-z]*$/;
-
 /** Calls of write methods the emulator served: all, one method name, or one `Service.method`. */
 export function writeCalls(emulator: Emulator, method?: string): number {
   const matches = (call: string) =>
-    method ? call === method || call.endsWith(`.${method}`) : WRITE_METHOD.test(call);
+    method ? call === method || call.endsWith(`.${method}`) : isWrite(call.split('.').pop()!);
   return Object.entries(emulator.stats().calls)
     .filter(([call]) => matches(call))
     .reduce((sum, [, count]) => sum + count, 0);

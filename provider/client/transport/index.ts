@@ -20,11 +20,11 @@ export {
 } from './debug';
 export { withTiming, type Outcome } from './timing';
 export { withRateLimit } from './rate-limit';
+export { isSafeToRepeat, isWrite } from './writes';
 export {
   DEFAULT_RETRY,
   checkRetryOptions,
   isRetriable,
-  isSafeToRepeat,
   withRetry,
   type RetryInfo,
   type RetryOptions,

@@ -3,6 +3,7 @@ import { lstat, mkdir, readdir, rmdir, unlink, writeFile } from 'node:fs/promise
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { endpointBase } from '../endpoints';
+import { isRateLimited } from '../errors';
 import type { Transport } from './call';
 
 /**
@@ -142,8 +143,51 @@ function slotDirectory(
 }
 
 /**
+ * This process's share of the configured rate, adapted to the API's rate-limit faults (as the AWS
+ * SDKs' adaptive retry mode does). The slot files share one machine's budget; runners on several
+ * machines, each at the configured rate, can together exceed the account's limit, and a fault
+ * says the account is over it, whoever is to blame. So a fault halves this process's share (down
+ * to 1/16), and each answered call creeps it back up by 1/32 (the full rate again after a few dozen
+ * calls); below the full share, this process's calls are spaced at the rate its share allows.
+ */
+export class AdaptivePace {
+  static readonly MIN_SHARE = 1 / 16;
+  static readonly STEP = 1 / 32;
+  private share = 1;
+  /** When this process's latest call was, or will be, sent. */
+  private last = 0;
+
+  constructor(private readonly intervalMs: number) {}
+
+  get currentShare(): number {
+    return this.share;
+  }
+
+  /** Resolves when a call may go at this process's current share of the rate. */
+  async wait(): Promise<void> {
+    if (this.share >= 1) {
+      this.last = Date.now();
+      return;
+    }
+    const at = Math.max(Date.now(), this.last + this.intervalMs / this.share);
+    this.last = at;
+    const wait = at - Date.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+  }
+
+  throttled(): void {
+    this.share = Math.max(AdaptivePace.MIN_SHARE, this.share / 2);
+  }
+
+  answered(): void {
+    this.share = Math.min(1, this.share + AdaptivePace.STEP);
+  }
+}
+
+/**
  * The rate-limit stage: `next` at most `perSecond` times a second for the account, together with
- * every other client and process of this machine (see `RateSlots`); undefined: no limit.
+ * every other client and process of this machine (see `RateSlots`), at this process's share of
+ * that rate (`AdaptivePace`); undefined: no limit.
  */
 export function withRateLimit(
   next: Transport,
@@ -153,8 +197,17 @@ export function withRateLimit(
   if (perSecond === undefined) return next;
   const dir = slotDirectory(account.endpointUrl, account.username, perSecond);
   const slots = new RateSlots(dir, perSecond);
+  const pace = new AdaptivePace(1000 / perSecond);
   return async (call) => {
     await slots.take();
-    return next(call);
+    await pace.wait();
+    try {
+      const result = await next(call);
+      pace.answered();
+      return result;
+    } catch (err) {
+      if (isRateLimited(err)) pace.throttled();
+      throw err;
+    }
   };
 }

@@ -2,6 +2,7 @@ import pRetry from 'p-retry';
 import { isRateLimited } from '../errors';
 import type { RpcCall, RpcResult, Transport } from './call';
 import { transportFailure } from './failures';
+import { isSafeToRepeat } from './writes';
 
 /**
  * Which failures are retried, and how. Only calls that are safe to repeat are retried after a
@@ -46,37 +47,7 @@ export const DEFAULT_RETRY = {
   maxTimeoutMs: 5000,
 } as const;
 
-/** Methods that change something: never repeated after an ambiguous failure. */
-const UNSAFE_METHODS = new Set([
-  'createObject',
-  'createObjects',
-  'placeOrder',
-  'editObject',
-  'editObjects',
-  'deleteObject',
-  'setTags',
-  'addUpdate',
-  'createStandardTicket',
-  'cancelService',
-  'powerOn',
-  'powerOff',
-]);
-const UNSAFE_PREFIXES = ['create', 'place', 'edit', 'delete', 'set', 'add', 'cancel', 'power'];
-const SAFE_PREFIXES = ['get', 'find', 'list', 'verify', 'generate', 'is', 'count'];
 const RETRIABLE_STATUS = new Set([408, 429, 500, 502, 503, 504]);
-
-/** `getObject` starts with the word `get`; `isolate` does not start with the word `is`. */
-function startsWithWord(method: string, word: string): boolean {
-  return method.startsWith(word) && !/^[a-z]/.test(method.charAt(word.length));
-}
-
-/** Reads and other side-effect-free methods; anything not known to be safe is treated as unsafe. */
-export function isSafeToRepeat(method: string): boolean {
-  if (UNSAFE_METHODS.has(method) || UNSAFE_PREFIXES.some((word) => startsWithWord(method, word))) {
-    return false;
-  }
-  return SAFE_PREFIXES.some((word) => startsWithWord(method, word));
-}
 
 export function isRetriable(error: unknown, method: string): boolean {
   if (isRateLimited(error)) return true;
