@@ -46,6 +46,8 @@ export interface ListInstancesOptions {
   domain?: string;
   datacenter?: string;
   tags?: string[];
+  /** Only guests with a tag that starts with this (the server's `^=` filter). */
+  tagPrefix?: string;
   cpus?: number;
   memory?: number;
   mask?: string;
@@ -224,6 +226,10 @@ export class VirtualGuestManager {
     }
     if (options.tags?.length) {
       const condition = { operation: 'in', options: [{ name: 'data', value: options.tags }] };
+      filter = nestedFilter('virtualGuests.tagReferences.tag.name', condition, filter);
+    }
+    if (options.tagPrefix) {
+      const condition = queryFilter(`^= ${options.tagPrefix}`);
       filter = nestedFilter('virtualGuests.tagReferences.tag.name', condition, filter);
     }
     const guests: VirtualGuest[] = [];

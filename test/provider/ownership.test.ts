@@ -112,6 +112,27 @@ describe('ownership protocol: provenance, unknown outcomes, ids kept, owning acc
     assert.ok(tagNames(guest).includes(OWNED_TAG), 'owned once the create completes');
   });
 
+  it("the checks of a run share one listing of the tokens in use, and still announce an unfinished create's guest", async () => {
+    const leftover = await orderedByKilledCreate(await checked('announced'));
+    // The next run: a new provider process, configured afresh.
+    const { username, apiKey } = emulator.credentials;
+    await configure({
+      config: stackConfig({
+        'svc:endpointUrl': emulator.url,
+        'svc:username': username,
+        'svc:apiKey': apiKey,
+        ...config,
+      }),
+    });
+    const listings = () => emulator.stats().calls['Account.getVirtualGuests'] ?? 0;
+    const before = listings();
+    assert.equal((await checked('announced')).adopts, leftover.id, 'its create will adopt it');
+    for (const name of ['n1', 'n2', 'n3', 'n4', 'n5']) {
+      assert.equal((await checked(name)).adopts, undefined, `${name} orders a new guest`);
+    }
+    assert.equal(listings() - before, 2, "one listing of tokens, one of the leftover's details");
+  });
+
   it('an unfinished guest whose ordered fields differ is an error naming both, never an adoption', async () => {
     const inputs = await checked('changed');
     const leftover = await orderedByKilledCreate(inputs, 1);

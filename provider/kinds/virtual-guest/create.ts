@@ -10,7 +10,14 @@ import { accountIdOf } from '../../framework/owner';
 import { describeCost, type BilledCost } from './billing';
 import { ORDER_FIELDS, guestTemplate, type GuestInputs } from './inputs';
 import { observedInputs } from './observe';
-import { OWNED_TAG, creationToken, isOwned, providerTags } from './provenance';
+import {
+  OWNED_TAG,
+  TOKEN_TAG_PREFIX,
+  creationToken,
+  isOwned,
+  isProviderTag,
+  providerTags,
+} from './provenance';
 import type { Bag } from '../../framework/fields';
 
 /** What the order fixes: a candidate that differs in any of these is not this resource's guest. */
@@ -44,15 +51,37 @@ export interface EarlierAttempt {
   conflict?: string;
 }
 
+/** How long the checks of a run answer from one listing of the tokens in use. */
+const TOKENS_SEEN_MS = 60_000;
+const tokenListings = new WeakMap<Connection, { at: number; tokens: Promise<Set<string>> }>();
+
+/**
+ * The provider's tags carried by the account's guests, from one listing (ids and tags) shared by
+ * the checks of a run: the engine checks resources one after the other, so a listing per check was
+ * the largest share of an `up`'s calls. A check only announces what its create will bill; the
+ * create itself always looks again before it orders.
+ */
+function tokensInUse(c: Connection): Promise<Set<string>> {
+  const seen = tokenListings.get(c);
+  if (seen && Date.now() - seen.at < TOKENS_SEEN_MS) return seen.tokens;
+  const tokens = c.guests
+    .listInstances({ tagPrefix: TOKEN_TAG_PREFIX, mask: 'id,tagReferences.tag.name' })
+    .then((guests) => new Set(guests.flatMap((guest) => tagNames(guest).filter(isProviderTag))));
+  tokens.catch(() => tokenListings.delete(c));
+  tokenListings.set(c, { at: Date.now(), tokens });
+  return tokens;
+}
+
 export async function earlierAttempt(
   c: Connection,
   name: string,
   token: string,
   inputs: GuestInputs,
-  listing: 'gathered' | 'now' = 'gathered',
+  listing: 'gathered' | 'now' | 'seen' = 'gathered',
 ): Promise<EarlierAttempt> {
-  // Creates run in parallel and share one listing (gathered); checks run one after the other, so
-  // a check asks at once rather than wait for others that will not come.
+  // Creates run in parallel and share one listing (gathered); a cancelled create asks at once;
+  // checks ask only for a token that the run's listing of tokens in use holds (seen).
+  if (listing === 'seen' && !(await tokensInUse(c)).has(token)) return { owned: [] };
   const tagged =
     listing === 'gathered'
       ? await c.guests.listTagged(token, DETAIL_MASK)

@@ -106,7 +106,7 @@ async function check(olds: Bag, news: Bag): Promise<pulumi.dynamic.CheckResult> 
   // A create: say what it will bill, which is nothing new when it takes over an existing guest.
   const { guest = adoptable, conflict } =
     token && !announcedAsReplacement(known)
-      ? await earlierAttempt(c, known.resourceName, token, known, 'now')
+      ? await earlierAttempt(c, known.resourceName, token, known, 'seen')
       : {};
   const billed = guest && billedPrice(guest);
   const checked = { ...known, creationToken: token, adopts: guest?.id, ...costs(billed ?? price) };
