@@ -14,7 +14,7 @@ import {
   type TicketUpdateRecord,
   type VirtualGuest,
 } from '../../provider/managers';
-import { providerEnv, stackConfig, type Emulator } from '../support/provider-env';
+import { configureFor, providerEnv, stackConfig, type Emulator } from '../support/provider-env';
 
 type Bag = Record<string, unknown>;
 type Failure = Error & { id?: string; properties?: Bag };
@@ -114,16 +114,7 @@ describe('ownership protocol: provenance, unknown outcomes, ids kept, owning acc
 
   it("the checks of a run share one listing of the tokens in use, and still announce an unfinished create's guest", async () => {
     const leftover = await orderedByKilledCreate(await checked('announced'));
-    // The next run: a new provider process, configured afresh.
-    const { username, apiKey } = emulator.credentials;
-    await configure({
-      config: stackConfig({
-        'svc:endpointUrl': emulator.url,
-        'svc:username': username,
-        'svc:apiKey': apiKey,
-        ...config,
-      }),
-    });
+    await configureFor(emulator, config); // the next run: a provider process configured afresh
     const listings = () => emulator.stats().calls['Account.getVirtualGuests'] ?? 0;
     const before = listings();
     assert.equal((await checked('announced')).adopts, leftover.id, 'its create will adopt it');

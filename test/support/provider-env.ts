@@ -10,9 +10,8 @@ export function stackConfig(values: Record<string, string>) {
   return { get: (key: string) => values[key] };
 }
 
-/** An emulator on loopback with the provider runtime configured against it (plus `config`). */
-export async function providerEnv(provisioningDelayMs = 300, config: Record<string, string> = {}) {
-  const emulator = await startEmulator({ port: 0, seed: 'demo', provisioningDelayMs });
+/** Configures the provider runtime against `emulator` (plus `config`), as a new run would. */
+export async function configureFor(emulator: Emulator, config: Record<string, string> = {}) {
   const { username, apiKey } = emulator.credentials;
   await configure({
     config: stackConfig({
@@ -22,6 +21,13 @@ export async function providerEnv(provisioningDelayMs = 300, config: Record<stri
       ...config,
     }),
   });
+}
+
+/** An emulator on loopback with the provider runtime configured against it (plus `config`). */
+export async function providerEnv(provisioningDelayMs = 300, config: Record<string, string> = {}) {
+  const emulator = await startEmulator({ port: 0, seed: 'demo', provisioningDelayMs });
+  await configureFor(emulator, config);
+  const { username, apiKey } = emulator.credentials;
   const client = new Client({ username, apiKey, endpointUrl: emulator.url });
   return { emulator, client };
 }
