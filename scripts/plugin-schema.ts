@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Field, Fields } from '../provider/framework/fields';
 import { KINDS, PACKAGE, pluginToken, type ResourceKind } from '../provider/kinds/index';
-import { CONFIG_KEYS } from '../provider/plugin/config';
+import { SETTINGS } from '../provider/framework/settings';
 import { FUNCTIONS } from '../provider/plugin/functions';
 import { fieldDocs } from './field-docs';
 
@@ -87,12 +87,25 @@ function resource(fields: Fields, docs: ReadonlyMap<string, string>, description
   };
 }
 
-const CONFIG = Object.fromEntries(
-  CONFIG_KEYS.map(({ key, description, secret, type }) => [
-    key,
-    { type, description, ...(secret ? { secret: true } : {}) },
-  ]),
-);
+/**
+ * The `svc:` settings (framework/settings.ts), with their defaults and environment variables. An
+ * explicit provider's inputs state no default for a setting the settings file `~/.svc` can give
+ * (the SDK would send it, and it would then win over the file), and no variable for a secret (the
+ * SDK would read the key in the program and send it through the state; the provider reads it).
+ */
+const settings = (explicit: boolean) =>
+  Object.fromEntries(
+    SETTINGS.map(({ key, description, secret, type, env, file, default: value }) => [
+      key,
+      {
+        type,
+        description,
+        ...(value === undefined || (explicit && file) ? {} : { default: value }),
+        ...(explicit && secret ? {} : { defaultInfo: { environment: [env] } }),
+        ...(secret ? { secret: true } : {}),
+      },
+    ]),
+  );
 
 export function pluginSchema(): Spec {
   const docs = fieldDocs();
@@ -104,9 +117,9 @@ export function pluginSchema(): Spec {
     description: 'Svc infrastructure (virtual guests, SSH keys, DNS, ticket updates) for Pulumi.',
     keywords: ['pulumi', 'svc', 'category/infrastructure'],
     license: 'MIT',
-    config: { variables: CONFIG },
+    config: { variables: settings(false) },
     types: objectTypes(docs),
-    provider: { description: 'The Svc provider.', inputProperties: CONFIG },
+    provider: { description: 'The Svc provider.', inputProperties: settings(true) },
     resources: Object.fromEntries(
       kinds.map((kind) => [
         pluginToken(kind),

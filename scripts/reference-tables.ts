@@ -1,16 +1,20 @@
 import type { Field, Fields } from '../provider/framework/fields';
+import { SETTINGS } from '../provider/framework/settings';
 import { KINDS } from '../provider/kinds/index';
 import { fieldDocs } from './field-docs';
 
 /**
  * The README's reference tables, one per resource, printed from the resources' field tables
  * (provider/kinds/<kind>/fields.ts), each field's meaning from its entry's JSDoc comment
- * (field-docs.ts): `node --import tsx scripts/reference-tables.ts`. README.md holds
- * them between the markers below; test/scripts/reference-tables.test.ts keeps the two the same.
+ * (field-docs.ts), and the table of the `svc:` settings: `node --import tsx
+ * scripts/reference-tables.ts`. README.md holds them between the markers below;
+ * test/scripts/reference-tables.test.ts keeps the two the same.
  */
 
 export const START_MARKER = '<!-- reference-tables:start (scripts/reference-tables.ts) -->';
 export const END_MARKER = '<!-- reference-tables:end -->';
+export const SETTINGS_START = '<!-- settings-table:start (scripts/reference-tables.ts) -->';
+export const SETTINGS_END = '<!-- settings-table:end -->';
 
 const HEADER = ['field', 'role', 'type', 'default', 'a change', 'rule', 'meaning'];
 
@@ -90,4 +94,17 @@ export function referenceTables(): string {
   return `${START_MARKER}\n\n${tables.join('\n\n')}\n\n${END_MARKER}`;
 }
 
-if (require.main === module) console.log(referenceTables());
+/** What README.md holds between the settings markers: the `svc:` settings (framework/settings.ts). */
+export function settingsTable(): string {
+  const rows = SETTINGS.map(({ key, secret, env, file, default: value, description }) => [
+    `\`svc:${key}\`${secret ? ' (secret)' : ''}`,
+    `\`${env}\``,
+    file ? `\`${file}\`` : '',
+    value === undefined ? '' : `\`${String(value)}\``,
+    description,
+  ]);
+  const header = ['key', 'environment', 'in `~/.svc`', 'default', 'meaning'];
+  return `${SETTINGS_START}\n\n${markdownTable([header, ...rows])}\n\n${SETTINGS_END}`;
+}
+
+if (require.main === module) console.log(`${referenceTables()}\n\n${settingsTable()}`);

@@ -53,21 +53,15 @@ interface Source {
   values: Partial<Record<Key, string | number | undefined>>;
 }
 
-const ENV_NAMES: Record<Key, string> = {
-  username: 'SVC_USERNAME',
-  apiKey: 'SVC_API_KEY',
-  endpointUrl: 'SVC_ENDPOINT_URL',
-  timeout: 'SVC_TIMEOUT',
-  maxCallsPerSecond: 'SVC_MAX_CALLS_PER_SECOND',
+/** Where each client setting comes from besides an argument: its variable and settings-file key. */
+export const CLIENT_SETTINGS: Readonly<Record<Key, { env: string; file: string }>> = {
+  username: { env: 'SVC_USERNAME', file: 'username' },
+  apiKey: { env: 'SVC_API_KEY', file: 'api_key' },
+  endpointUrl: { env: 'SVC_ENDPOINT_URL', file: 'endpoint_url' },
+  timeout: { env: 'SVC_TIMEOUT', file: 'timeout' },
+  maxCallsPerSecond: { env: 'SVC_MAX_CALLS_PER_SECOND', file: 'max_calls_per_second' },
 };
-const FILE_KEYS: Record<Key, string> = {
-  username: 'username',
-  apiKey: 'api_key',
-  endpointUrl: 'endpoint_url',
-  timeout: 'timeout',
-  maxCallsPerSecond: 'max_calls_per_second',
-};
-const KEYS = Object.keys(ENV_NAMES) as Key[];
+const KEYS = Object.keys(CLIENT_SETTINGS) as Key[];
 
 function expandHome(path: string, home: string): string {
   return path === '~' || path.startsWith('~/') ? join(home, path.slice(1)) : path;
@@ -84,7 +78,7 @@ function readSettingsFile(path: string, required: boolean): Source['values'] {
   }
   const section = parseIni(text, path).get(CONFIG_SECTION);
   if (!section) return {};
-  return Object.fromEntries(KEYS.map((key) => [key, section.get(FILE_KEYS[key])]));
+  return Object.fromEntries(KEYS.map((key) => [key, section.get(CLIENT_SETTINGS[key].file)]));
 }
 
 function present(value: string | number | undefined): value is string | number {
@@ -143,11 +137,11 @@ export function resolveSettings(
   const sources: Source[] = [
     { describe: input.argumentName ?? ((key) => `the ${key} argument`), values: input },
     {
-      describe: (key) => ENV_NAMES[key],
-      values: Object.fromEntries(KEYS.map((key) => [key, env[ENV_NAMES[key]]])),
+      describe: (key) => CLIENT_SETTINGS[key].env,
+      values: Object.fromEntries(KEYS.map((key) => [key, env[CLIENT_SETTINGS[key].env]])),
     },
     {
-      describe: (key) => `${FILE_KEYS[key]} in settings file ${file}`,
+      describe: (key) => `${CLIENT_SETTINGS[key].file} in settings file ${file}`,
       values: readSettingsFile(file, input.configFile !== undefined),
     },
   ];

@@ -1,15 +1,8 @@
 import { Client, type ClientOptions } from '../client';
+import { DEFAULT_MAX_CALLS_PER_SECOND } from './settings';
 
 /** Reads one stack config value by its full key (`svc:apiKey`); undefined when unset. */
 export type ConfigReader = (key: string) => string | undefined;
-
-/**
- * What the Pulumi processes of this package on one machine send at most per second together, for
- * one account (processes configured alike share one budget), unless `svc:maxCallsPerSecond` (or SVC_MAX_CALLS_PER_SECOND, or
- * `max_calls_per_second` in ~/.svc) says otherwise: four fifths of the API's account-wide limit of
- * 50, so every stack run at once fits below it with room for other tools of the account.
- */
-export const DEFAULT_MAX_CALLS_PER_SECOND = 40;
 
 /**
  * The one way from Pulumi stack config to a client, in the program (lookups) and in the provider

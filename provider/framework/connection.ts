@@ -3,6 +3,7 @@ import { numberSetting } from '../client/settings';
 import { AccountManager, DnsManager, TicketManager, VirtualGuestManager } from '../managers';
 import { clientFromConfig } from './config-client';
 import { protectSecrets, say } from './log';
+import { DEFAULT_OUTCOME_WINDOW_SECONDS } from './settings';
 
 /** The part of Pulumi's ConfigureRequest the runtime reads (stack config, namespaced keys). */
 export interface ProviderConfig {
@@ -30,8 +31,6 @@ export async function configure(req: { config: ProviderConfig }): Promise<void> 
   protectSecrets([req.config.get('svc:apiKey')]);
   outcomeWindowMs(); // a bad value fails here, before any resource's first call
 }
-
-const DEFAULT_OUTCOME_WINDOW_SECONDS = 300;
 
 /**
  * How long to keep looking for the effect of a write whose outcome is unknown (a timeout, a reset,

@@ -1,39 +1,7 @@
 import { asSecret, isSecretValue, unwrapSecrets } from './secrets';
 import { Struct } from 'google-protobuf/google/protobuf/struct_pb';
 import type { ProviderConfig } from '../framework/connection';
-
-/**
- * The provider's configuration: the same `svc:*` keys the dynamic resources read from stack
- * config, described for the schema. The plugin hands them to the same `configure()`.
- */
-export interface ConfigKey {
-  key: string;
-  type: 'string' | 'number';
-  description: string;
-  secret?: true;
-}
-
-export const CONFIG_KEYS: readonly ConfigKey[] = [
-  { key: 'username', type: 'string', description: 'API user name (else SVC_USERNAME, ~/.svc).' },
-  {
-    key: 'apiKey',
-    type: 'string',
-    secret: true,
-    description: 'API key (else SVC_API_KEY, ~/.svc): `pulumi config set --secret svc:apiKey`.',
-  },
-  { key: 'endpointUrl', type: 'string', description: 'XML-RPC endpoint (else SVC_ENDPOINT_URL).' },
-  { key: 'timeout', type: 'number', description: 'Request timeout in seconds.' },
-  {
-    key: 'maxCallsPerSecond',
-    type: 'number',
-    description: 'Calls per second sent at most for the account from this machine (default 40).',
-  },
-  {
-    key: 'outcomeWindow',
-    type: 'number',
-    description: 'Seconds to look for the effect of a write whose answer was lost (default 300).',
-  },
-];
+import { SETTINGS } from '../framework/settings';
 
 /** Configure's arguments (`apiKey`, ...) as the `svc:apiKey` reader `configure()` takes. */
 export function providerConfig(args: Record<string, unknown>): ProviderConfig {
@@ -64,5 +32,5 @@ export function secretApiKey(news: Struct | undefined): Struct | undefined {
 /** The `svc:*` settings whose values differ between two provider configurations (plain values). */
 export function changedSettings(olds: Record<string, unknown>, news: Record<string, unknown>) {
   const text = (value: unknown) => (value === undefined || value === null ? '' : String(value));
-  return CONFIG_KEYS.map(({ key }) => key).filter((key) => text(olds[key]) !== text(news[key]));
+  return SETTINGS.map(({ key }) => key).filter((key) => text(olds[key]) !== text(news[key]));
 }

@@ -23,6 +23,31 @@ func NewProvider(ctx *pulumi.Context,
 		args = &ProviderArgs{}
 	}
 
+	if args.EndpointUrl == nil {
+		if d := internal.GetEnvOrDefault(nil, nil, "SVC_ENDPOINT_URL"); d != nil {
+			args.EndpointUrl = pulumi.StringPtr(d.(string))
+		}
+	}
+	if args.MaxCallsPerSecond == nil {
+		if d := internal.GetEnvOrDefault(nil, internal.ParseEnvFloat, "SVC_MAX_CALLS_PER_SECOND"); d != nil {
+			args.MaxCallsPerSecond = pulumi.Float64Ptr(d.(float64))
+		}
+	}
+	if args.OutcomeWindow == nil {
+		if d := internal.GetEnvOrDefault(300.0, internal.ParseEnvFloat, "SVC_OUTCOME_WINDOW"); d != nil {
+			args.OutcomeWindow = pulumi.Float64Ptr(d.(float64))
+		}
+	}
+	if args.Timeout == nil {
+		if d := internal.GetEnvOrDefault(nil, internal.ParseEnvFloat, "SVC_TIMEOUT"); d != nil {
+			args.Timeout = pulumi.Float64Ptr(d.(float64))
+		}
+	}
+	if args.Username == nil {
+		if d := internal.GetEnvOrDefault(nil, nil, "SVC_USERNAME"); d != nil {
+			args.Username = pulumi.StringPtr(d.(string))
+		}
+	}
 	if args.ApiKey != nil {
 		args.ApiKey = pulumi.ToSecret(args.ApiKey).(pulumi.StringPtrInput)
 	}
@@ -36,33 +61,33 @@ func NewProvider(ctx *pulumi.Context,
 }
 
 type providerArgs struct {
-	// API key (else SVC_API_KEY, ~/.svc): `pulumi config set --secret svc:apiKey`.
+	// API key: `pulumi config set --secret svc:apiKey <key>`.
 	ApiKey *string `pulumi:"apiKey"`
-	// XML-RPC endpoint (else SVC_ENDPOINT_URL).
+	// XML-RPC endpoint of the API (the demo points it at the emulator).
 	EndpointUrl *string `pulumi:"endpointUrl"`
-	// Calls per second sent at most for the account from this machine (default 40).
+	// Calls per second sent at most for the account from this machine, by every Pulumi process of this package with the same setting together (below the API's account-wide limit of 50).
 	MaxCallsPerSecond *float64 `pulumi:"maxCallsPerSecond"`
-	// Seconds to look for the effect of a write whose answer was lost (default 300).
+	// How long, in seconds, to look for the effect of a write whose answer was lost before failing (at most 10 s for writes that bill nothing).
 	OutcomeWindow *float64 `pulumi:"outcomeWindow"`
-	// Request timeout in seconds.
+	// Request timeout, in seconds.
 	Timeout *float64 `pulumi:"timeout"`
-	// API user name (else SVC_USERNAME, ~/.svc).
+	// API user name.
 	Username *string `pulumi:"username"`
 }
 
 // The set of arguments for constructing a Provider resource.
 type ProviderArgs struct {
-	// API key (else SVC_API_KEY, ~/.svc): `pulumi config set --secret svc:apiKey`.
+	// API key: `pulumi config set --secret svc:apiKey <key>`.
 	ApiKey pulumi.StringPtrInput
-	// XML-RPC endpoint (else SVC_ENDPOINT_URL).
+	// XML-RPC endpoint of the API (the demo points it at the emulator).
 	EndpointUrl pulumi.StringPtrInput
-	// Calls per second sent at most for the account from this machine (default 40).
+	// Calls per second sent at most for the account from this machine, by every Pulumi process of this package with the same setting together (below the API's account-wide limit of 50).
 	MaxCallsPerSecond pulumi.Float64PtrInput
-	// Seconds to look for the effect of a write whose answer was lost (default 300).
+	// How long, in seconds, to look for the effect of a write whose answer was lost before failing (at most 10 s for writes that bill nothing).
 	OutcomeWindow pulumi.Float64PtrInput
-	// Request timeout in seconds.
+	// Request timeout, in seconds.
 	Timeout pulumi.Float64PtrInput
-	// API user name (else SVC_USERNAME, ~/.svc).
+	// API user name.
 	Username pulumi.StringPtrInput
 }
 

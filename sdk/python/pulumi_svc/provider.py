@@ -28,23 +28,33 @@ class ProviderArgs:
         """
         The set of arguments for constructing a Provider resource.
 
-        :param pulumi.Input[_builtins.str] api_key: API key (else SVC_API_KEY, ~/.svc): `pulumi config set --secret svc:apiKey`.
-        :param pulumi.Input[_builtins.str] endpoint_url: XML-RPC endpoint (else SVC_ENDPOINT_URL).
-        :param pulumi.Input[_builtins.float] max_calls_per_second: Calls per second sent at most for the account from this machine (default 40).
-        :param pulumi.Input[_builtins.float] outcome_window: Seconds to look for the effect of a write whose answer was lost (default 300).
-        :param pulumi.Input[_builtins.float] timeout: Request timeout in seconds.
-        :param pulumi.Input[_builtins.str] username: API user name (else SVC_USERNAME, ~/.svc).
+        :param pulumi.Input[_builtins.str] api_key: API key: `pulumi config set --secret svc:apiKey <key>`.
+        :param pulumi.Input[_builtins.str] endpoint_url: XML-RPC endpoint of the API (the demo points it at the emulator).
+        :param pulumi.Input[_builtins.float] max_calls_per_second: Calls per second sent at most for the account from this machine, by every Pulumi process of this package with the same setting together (below the API's account-wide limit of 50).
+        :param pulumi.Input[_builtins.float] outcome_window: How long, in seconds, to look for the effect of a write whose answer was lost before failing (at most 10 s for writes that bill nothing).
+        :param pulumi.Input[_builtins.float] timeout: Request timeout, in seconds.
+        :param pulumi.Input[_builtins.str] username: API user name.
         """
         if api_key is not None:
             pulumi.set(__self__, "api_key", api_key)
+        if endpoint_url is None:
+            endpoint_url = _utilities.get_env('SVC_ENDPOINT_URL')
         if endpoint_url is not None:
             pulumi.set(__self__, "endpoint_url", endpoint_url)
+        if max_calls_per_second is None:
+            max_calls_per_second = _utilities.get_env_float('SVC_MAX_CALLS_PER_SECOND')
         if max_calls_per_second is not None:
             pulumi.set(__self__, "max_calls_per_second", max_calls_per_second)
+        if outcome_window is None:
+            outcome_window = (_utilities.get_env_float('SVC_OUTCOME_WINDOW') or 300)
         if outcome_window is not None:
             pulumi.set(__self__, "outcome_window", outcome_window)
+        if timeout is None:
+            timeout = _utilities.get_env_float('SVC_TIMEOUT')
         if timeout is not None:
             pulumi.set(__self__, "timeout", timeout)
+        if username is None:
+            username = _utilities.get_env('SVC_USERNAME')
         if username is not None:
             pulumi.set(__self__, "username", username)
 
@@ -52,7 +62,7 @@ class ProviderArgs:
     @pulumi.getter(name="apiKey")
     def api_key(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        API key (else SVC_API_KEY, ~/.svc): `pulumi config set --secret svc:apiKey`.
+        API key: `pulumi config set --secret svc:apiKey <key>`.
         """
         return pulumi.get(self, "api_key")
 
@@ -64,7 +74,7 @@ class ProviderArgs:
     @pulumi.getter(name="endpointUrl")
     def endpoint_url(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        XML-RPC endpoint (else SVC_ENDPOINT_URL).
+        XML-RPC endpoint of the API (the demo points it at the emulator).
         """
         return pulumi.get(self, "endpoint_url")
 
@@ -76,7 +86,7 @@ class ProviderArgs:
     @pulumi.getter(name="maxCallsPerSecond")
     def max_calls_per_second(self) -> pulumi.Input[Optional[_builtins.float]]:
         """
-        Calls per second sent at most for the account from this machine (default 40).
+        Calls per second sent at most for the account from this machine, by every Pulumi process of this package with the same setting together (below the API's account-wide limit of 50).
         """
         return pulumi.get(self, "max_calls_per_second")
 
@@ -88,7 +98,7 @@ class ProviderArgs:
     @pulumi.getter(name="outcomeWindow")
     def outcome_window(self) -> pulumi.Input[Optional[_builtins.float]]:
         """
-        Seconds to look for the effect of a write whose answer was lost (default 300).
+        How long, in seconds, to look for the effect of a write whose answer was lost before failing (at most 10 s for writes that bill nothing).
         """
         return pulumi.get(self, "outcome_window")
 
@@ -100,7 +110,7 @@ class ProviderArgs:
     @pulumi.getter
     def timeout(self) -> pulumi.Input[Optional[_builtins.float]]:
         """
-        Request timeout in seconds.
+        Request timeout, in seconds.
         """
         return pulumi.get(self, "timeout")
 
@@ -112,7 +122,7 @@ class ProviderArgs:
     @pulumi.getter
     def username(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        API user name (else SVC_USERNAME, ~/.svc).
+        API user name.
         """
         return pulumi.get(self, "username")
 
@@ -139,12 +149,12 @@ class Provider(pulumi.ProviderResource):
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
-        :param pulumi.Input[_builtins.str] api_key: API key (else SVC_API_KEY, ~/.svc): `pulumi config set --secret svc:apiKey`.
-        :param pulumi.Input[_builtins.str] endpoint_url: XML-RPC endpoint (else SVC_ENDPOINT_URL).
-        :param pulumi.Input[_builtins.float] max_calls_per_second: Calls per second sent at most for the account from this machine (default 40).
-        :param pulumi.Input[_builtins.float] outcome_window: Seconds to look for the effect of a write whose answer was lost (default 300).
-        :param pulumi.Input[_builtins.float] timeout: Request timeout in seconds.
-        :param pulumi.Input[_builtins.str] username: API user name (else SVC_USERNAME, ~/.svc).
+        :param pulumi.Input[_builtins.str] api_key: API key: `pulumi config set --secret svc:apiKey <key>`.
+        :param pulumi.Input[_builtins.str] endpoint_url: XML-RPC endpoint of the API (the demo points it at the emulator).
+        :param pulumi.Input[_builtins.float] max_calls_per_second: Calls per second sent at most for the account from this machine, by every Pulumi process of this package with the same setting together (below the API's account-wide limit of 50).
+        :param pulumi.Input[_builtins.float] outcome_window: How long, in seconds, to look for the effect of a write whose answer was lost before failing (at most 10 s for writes that bill nothing).
+        :param pulumi.Input[_builtins.float] timeout: Request timeout, in seconds.
+        :param pulumi.Input[_builtins.str] username: API user name.
         """
         ...
     @overload
@@ -186,10 +196,20 @@ class Provider(pulumi.ProviderResource):
             __props__ = ProviderArgs.__new__(ProviderArgs)
 
             __props__.__dict__["api_key"] = None if api_key is None else pulumi.Output.secret(api_key)
+            if endpoint_url is None:
+                endpoint_url = _utilities.get_env('SVC_ENDPOINT_URL')
             __props__.__dict__["endpoint_url"] = endpoint_url
+            if max_calls_per_second is None:
+                max_calls_per_second = _utilities.get_env_float('SVC_MAX_CALLS_PER_SECOND')
             __props__.__dict__["max_calls_per_second"] = pulumi.Output.from_input(max_calls_per_second).apply(pulumi.runtime.to_json) if max_calls_per_second is not None else None
+            if outcome_window is None:
+                outcome_window = (_utilities.get_env_float('SVC_OUTCOME_WINDOW') or 300)
             __props__.__dict__["outcome_window"] = pulumi.Output.from_input(outcome_window).apply(pulumi.runtime.to_json) if outcome_window is not None else None
+            if timeout is None:
+                timeout = _utilities.get_env_float('SVC_TIMEOUT')
             __props__.__dict__["timeout"] = pulumi.Output.from_input(timeout).apply(pulumi.runtime.to_json) if timeout is not None else None
+            if username is None:
+                username = _utilities.get_env('SVC_USERNAME')
             __props__.__dict__["username"] = username
         super(Provider, __self__).__init__(
             'svc',

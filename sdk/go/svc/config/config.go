@@ -11,32 +11,80 @@ import (
 
 var _ = internal.GetEnvOrDefault
 
-// API key (else SVC_API_KEY, ~/.svc): `pulumi config set --secret svc:apiKey`.
+// API key: `pulumi config set --secret svc:apiKey <key>`.
 func GetApiKey(ctx *pulumi.Context) string {
-	return config.Get(ctx, "svc:apiKey")
+	v, err := config.Try(ctx, "svc:apiKey")
+	if err == nil {
+		return v
+	}
+	var value string
+	if d := internal.GetEnvOrDefault(nil, nil, "SVC_API_KEY"); d != nil {
+		value = d.(string)
+	}
+	return value
 }
 
-// XML-RPC endpoint (else SVC_ENDPOINT_URL).
+// XML-RPC endpoint of the API (the demo points it at the emulator).
 func GetEndpointUrl(ctx *pulumi.Context) string {
-	return config.Get(ctx, "svc:endpointUrl")
+	v, err := config.Try(ctx, "svc:endpointUrl")
+	if err == nil {
+		return v
+	}
+	var value string
+	if d := internal.GetEnvOrDefault("https://api.svc.example/xmlrpc/v3.1/", nil, "SVC_ENDPOINT_URL"); d != nil {
+		value = d.(string)
+	}
+	return value
 }
 
-// Calls per second sent at most for the account from this machine (default 40).
+// Calls per second sent at most for the account from this machine, by every Pulumi process of this package with the same setting together (below the API's account-wide limit of 50).
 func GetMaxCallsPerSecond(ctx *pulumi.Context) float64 {
-	return config.GetFloat64(ctx, "svc:maxCallsPerSecond")
+	v, err := config.TryFloat64(ctx, "svc:maxCallsPerSecond")
+	if err == nil {
+		return v
+	}
+	var value float64
+	if d := internal.GetEnvOrDefault(40.0, internal.ParseEnvFloat, "SVC_MAX_CALLS_PER_SECOND"); d != nil {
+		value = d.(float64)
+	}
+	return value
 }
 
-// Seconds to look for the effect of a write whose answer was lost (default 300).
+// How long, in seconds, to look for the effect of a write whose answer was lost before failing (at most 10 s for writes that bill nothing).
 func GetOutcomeWindow(ctx *pulumi.Context) float64 {
-	return config.GetFloat64(ctx, "svc:outcomeWindow")
+	v, err := config.TryFloat64(ctx, "svc:outcomeWindow")
+	if err == nil {
+		return v
+	}
+	var value float64
+	if d := internal.GetEnvOrDefault(300.0, internal.ParseEnvFloat, "SVC_OUTCOME_WINDOW"); d != nil {
+		value = d.(float64)
+	}
+	return value
 }
 
-// Request timeout in seconds.
+// Request timeout, in seconds.
 func GetTimeout(ctx *pulumi.Context) float64 {
-	return config.GetFloat64(ctx, "svc:timeout")
+	v, err := config.TryFloat64(ctx, "svc:timeout")
+	if err == nil {
+		return v
+	}
+	var value float64
+	if d := internal.GetEnvOrDefault(120.0, internal.ParseEnvFloat, "SVC_TIMEOUT"); d != nil {
+		value = d.(float64)
+	}
+	return value
 }
 
-// API user name (else SVC_USERNAME, ~/.svc).
+// API user name.
 func GetUsername(ctx *pulumi.Context) string {
-	return config.Get(ctx, "svc:username")
+	v, err := config.Try(ctx, "svc:username")
+	if err == nil {
+		return v
+	}
+	var value string
+	if d := internal.GetEnvOrDefault(nil, nil, "SVC_USERNAME"); d != nil {
+		value = d.(string)
+	}
+	return value
 }

@@ -16,31 +16,31 @@ from .. import _utilities
 
 apiKey: Optional[str]
 """
-API key (else SVC_API_KEY, ~/.svc): `pulumi config set --secret svc:apiKey`.
+API key: `pulumi config set --secret svc:apiKey <key>`.
 """
 
-endpointUrl: Optional[str]
+endpointUrl: str
 """
-XML-RPC endpoint (else SVC_ENDPOINT_URL).
-"""
-
-maxCallsPerSecond: Optional[float]
-"""
-Calls per second sent at most for the account from this machine (default 40).
+XML-RPC endpoint of the API (the demo points it at the emulator).
 """
 
-outcomeWindow: Optional[float]
+maxCallsPerSecond: float
 """
-Seconds to look for the effect of a write whose answer was lost (default 300).
+Calls per second sent at most for the account from this machine, by every Pulumi process of this package with the same setting together (below the API's account-wide limit of 50).
 """
 
-timeout: Optional[float]
+outcomeWindow: float
 """
-Request timeout in seconds.
+How long, in seconds, to look for the effect of a write whose answer was lost before failing (at most 10 s for writes that bill nothing).
+"""
+
+timeout: float
+"""
+Request timeout, in seconds.
 """
 
 username: Optional[str]
 """
-API user name (else SVC_USERNAME, ~/.svc).
+API user name.
 """
 

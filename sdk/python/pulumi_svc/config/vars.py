@@ -23,42 +23,42 @@ class _ExportableConfig(types.ModuleType):
     @_builtins.property
     def api_key(self) -> Optional[str]:
         """
-        API key (else SVC_API_KEY, ~/.svc): `pulumi config set --secret svc:apiKey`.
+        API key: `pulumi config set --secret svc:apiKey <key>`.
         """
-        return __config__.get('apiKey')
+        return __config__.get('apiKey') or _utilities.get_env('SVC_API_KEY')
 
     @_builtins.property
-    def endpoint_url(self) -> Optional[str]:
+    def endpoint_url(self) -> str:
         """
-        XML-RPC endpoint (else SVC_ENDPOINT_URL).
+        XML-RPC endpoint of the API (the demo points it at the emulator).
         """
-        return __config__.get('endpointUrl')
+        return __config__.get('endpointUrl') or (_utilities.get_env('SVC_ENDPOINT_URL') or 'https://api.svc.example/xmlrpc/v3.1/')
 
     @_builtins.property
-    def max_calls_per_second(self) -> Optional[float]:
+    def max_calls_per_second(self) -> float:
         """
-        Calls per second sent at most for the account from this machine (default 40).
+        Calls per second sent at most for the account from this machine, by every Pulumi process of this package with the same setting together (below the API's account-wide limit of 50).
         """
-        return __config__.get_float('maxCallsPerSecond')
+        return __config__.get_float('maxCallsPerSecond') or (_utilities.get_env_float('SVC_MAX_CALLS_PER_SECOND') or 40)
 
     @_builtins.property
-    def outcome_window(self) -> Optional[float]:
+    def outcome_window(self) -> float:
         """
-        Seconds to look for the effect of a write whose answer was lost (default 300).
+        How long, in seconds, to look for the effect of a write whose answer was lost before failing (at most 10 s for writes that bill nothing).
         """
-        return __config__.get_float('outcomeWindow')
+        return __config__.get_float('outcomeWindow') or (_utilities.get_env_float('SVC_OUTCOME_WINDOW') or 300)
 
     @_builtins.property
-    def timeout(self) -> Optional[float]:
+    def timeout(self) -> float:
         """
-        Request timeout in seconds.
+        Request timeout, in seconds.
         """
-        return __config__.get_float('timeout')
+        return __config__.get_float('timeout') or (_utilities.get_env_float('SVC_TIMEOUT') or 120)
 
     @_builtins.property
     def username(self) -> Optional[str]:
         """
-        API user name (else SVC_USERNAME, ~/.svc).
+        API user name.
         """
-        return __config__.get('username')
+        return __config__.get('username') or _utilities.get_env('SVC_USERNAME')
 
