@@ -1,7 +1,7 @@
 /**
  * The one list of resource kinds. Each is registered once: its field table (inputs, outputs,
  * checks, defaults, what a change does, where each field is read back) and its provider (the
- * operations) and its lookups. Every front door is served from here: the dynamic resource
+ * operations), its lookups and its capabilities. Every front door is served from here: the dynamic resource
  * classes' runtime (provider/dynamic/runtime.ts), the provider plugin, its functions and its
  * schema (provider/plugin/), the README's reference tables.
  */
@@ -10,18 +10,23 @@ import { dnsRecordProvider } from './dns-record/provider';
 import { DNS_ZONE_FIELDS } from './dns-zone/fields';
 import { DNS_ZONE_LOOKUPS } from './dns-zone/lookups';
 import { dnsZoneProvider } from './dns-zone/provider';
+import type { KindCapabilities } from '../framework/capabilities';
 import type { Fields } from '../framework/fields';
 import type { Lookup } from '../lookups/define';
+import { redacting } from '../framework/redacting';
 import type { RuntimeProvider } from '../framework/runtime-provider';
+import { structSafe } from '../framework/struct-safe';
 import { SSH_KEY_FIELDS } from './ssh-key/fields';
 import { sshKeyProvider } from './ssh-key/provider';
 import { TICKET_UPDATE_FIELDS } from './ticket-update/fields';
 import { ticketUpdateProvider } from './ticket-update/provider';
+import { GUEST_CAPABILITIES } from './virtual-guest/cancel';
 import { GUEST_FIELDS } from './virtual-guest/fields';
 import { virtualGuestProvider } from './virtual-guest/provider';
 import { kindOf, pluginToken } from './tokens';
 
-export interface KindSpec {
+/** A kind: its table and operations, and what it does beyond the lifecycle (capabilities.ts). */
+export interface KindSpec extends KindCapabilities {
   fields: Fields;
   provider: RuntimeProvider;
   /** Its lookups by name (lookups/define.ts), served as the plugin's functions. */
@@ -29,7 +34,7 @@ export interface KindSpec {
 }
 
 export const KINDS = {
-  VirtualGuest: { fields: GUEST_FIELDS, provider: virtualGuestProvider },
+  VirtualGuest: { fields: GUEST_FIELDS, provider: virtualGuestProvider, ...GUEST_CAPABILITIES },
   DnsRecord: { fields: DNS_RECORD_FIELDS, provider: dnsRecordProvider },
   DnsZone: { fields: DNS_ZONE_FIELDS, provider: dnsZoneProvider, lookups: DNS_ZONE_LOOKUPS },
   SshKey: { fields: SSH_KEY_FIELDS, provider: sshKeyProvider },
@@ -37,6 +42,14 @@ export const KINDS = {
 } satisfies Record<string, KindSpec>;
 
 export type ResourceKind = keyof typeof KINDS;
+
+/** A kind's spec with its optional capabilities typed (the registry's literal type drops them). */
+export const kindSpec = (kind: ResourceKind): KindSpec => KINDS[kind];
+
+/** Every kind's provider as the front doors serve it: credentials redacted, answers encodable. */
+export const PROVIDERS = Object.fromEntries(
+  Object.entries(KINDS).map(([kind, spec]) => [kind, redacting(structSafe(spec.provider))]),
+) as Record<ResourceKind, RuntimeProvider>;
 
 export { PACKAGE, pluginToken } from './tokens';
 

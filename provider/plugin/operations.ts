@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { SvcAPIError, isWrite, type Client } from '../client';
+import type { Claims } from '../framework/capabilities';
 
 /**
  * The plugin's writes to the API, gated, and the engine calls (Create, Update, Delete) that make
@@ -53,17 +54,6 @@ export interface Operation {
   /** Ids its writes marked as handed to the state (see `Claims`). */
   readonly claimed: Set<number>;
   claims?: Claims;
-}
-
-/**
- * The writes that mark an object as handed to the state (a guest's owned tag), and how to take
- * that back. A create whose engine call is cancelled (the engine went away: a killed CLI) never
- * gets its id into the state, so what it marked is unmarked, to be adopted by the next `up` as
- * the object of an unfinished create; otherwise the next `up` would order another.
- */
-export interface Claims {
-  isClaim(what: string, options: { id?: unknown; args?: unknown[] } | undefined): boolean;
-  release(id: number): Promise<void>;
 }
 
 /** The engine's side of a call: told when the engine cancels it or goes away. */

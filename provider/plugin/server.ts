@@ -11,11 +11,9 @@ import { configure, connect } from '../framework/connection';
 import { changedBetween, type Bag, type Field } from '../framework/fields';
 import { say, scrub } from '../framework/log';
 import { scrubError } from '../framework/redacting';
-import { providers } from '../dynamic/runtime';
-import { KINDS, kindOfToken, type ResourceKind } from '../kinds/index';
+import { KINDS, PROVIDERS, kindOfToken, kindSpec, type ResourceKind } from '../kinds/index';
 import { changedSettings, providerConfig, secretApiKey } from './config';
 import { asSecret, secretKeys, unwrapSecrets, withSecrets } from './secrets';
-import { cancelledCreate, cancelledDelete, cancelledUpdate, guestClaims } from './cancelled';
 import { withDeadline } from './deadline';
 import { FUNCTIONS } from './functions';
 import { internalInputs } from './identity';
@@ -107,8 +105,8 @@ function serve<Req, Res>(handler: (request: Req, call: Call<Req>) => Promise<Res
   };
 }
 
-/** The runtime's provider of a kind: the dynamic resources' own, redacted and encodable. */
-const providerOf = (kind: ResourceKind) => providers[kind];
+/** The provider of a kind, as every front door serves it: redacted and encodable. */
+const providerOf = (kind: ResourceKind) => PROVIDERS[kind];
 
 /**
  * Before a call that may write: the connection's client sends its writes through the gate
@@ -229,10 +227,14 @@ export const service: provrpc.IResourceProviderServer = {
       return new provproto.CreateResponse().setProperties(outputsOf(kind, inputs, secret));
     }
     gated();
+    const spec = kindSpec(kind);
     const result = await runOperation(
       `create of ${req.getUrn()}`,
-      () => withDeadline(req.getTimeout(), inputs, (bounded) => providerOf(kind).create(bounded)),
-      { early: cancelledCreate(kind, inputs, Date.now()), call, claims: guestClaims(kind) },
+      () =>
+        withDeadline(req.getTimeout(), inputs, spec.waitInput, (bounded) =>
+          providerOf(kind).create(bounded),
+        ),
+      { early: spec.cancel?.create?.(inputs, Date.now()), call, claims: spec.claims },
     ).catch(keepingSecrets(kind, secret));
     return new provproto.CreateResponse()
       .setId(result.id)
@@ -266,13 +268,14 @@ export const service: provrpc.IResourceProviderServer = {
       );
     }
     gated();
+    const spec = kindSpec(kind);
     const result = await runOperation(
       `update of ${req.getUrn()}`,
       () =>
-        withDeadline(req.getTimeout(), news, (bounded) =>
+        withDeadline(req.getTimeout(), news, spec.waitInput, (bounded) =>
           providerOf(kind).update(req.getId(), olds, bounded),
         ),
-      { early: cancelledUpdate(kind, req.getId()) },
+      { early: spec.cancel?.update?.(req.getId()) },
     ).catch(keepingSecrets(kind, secret));
     return new provproto.UpdateResponse().setProperties(outputsOf(kind, result.outs, secret));
   }),
@@ -284,7 +287,7 @@ export const service: provrpc.IResourceProviderServer = {
     await runOperation(
       `delete of ${req.getUrn()}`,
       () => providerOf(kind).delete(req.getId(), props),
-      { early: cancelledDelete(kind, req.getId()) },
+      { early: kindSpec(kind).cancel?.delete?.(req.getId()) },
     );
     return new Empty();
   }),
@@ -303,7 +306,7 @@ export const service: provrpc.IResourceProviderServer = {
   }),
 
   // The engine cancels (a first Ctrl-C): nothing is written from now on, and what still waits
-  // is answered at once with what exists (operations.ts, cancelled.ts).
+  // is answered at once with what exists (operations.ts, the kinds' capabilities).
   cancel: serve(async () => {
     const first = !cancelRequested();
     const running = cancelAll();

@@ -1,19 +1,18 @@
-import { connect } from '../framework/connection';
-import type { Bag } from '../framework/fields';
-import { initFailure } from '../framework/runtime-provider';
-import { providers } from '../dynamic/runtime';
-import { claim, earlierAttempt, releaseClaim } from '../kinds/virtual-guest/create';
-import type { GuestInputs } from '../kinds/virtual-guest/inputs';
-import { OWNED_TAG } from '../kinds/virtual-guest/provenance';
-import type { ResourceKind } from '../kinds/index';
-import type { Claims, Operation } from './operations';
+import type { Claims, EarlyAnswer, KindCapabilities } from '../../framework/capabilities';
+import { connect } from '../../framework/connection';
+import type { Bag } from '../../framework/fields';
+import { initFailure } from '../../framework/runtime-provider';
+import { claim, earlierAttempt, releaseClaim } from './create';
+import type { GuestInputs } from './inputs';
+import { OWNED_TAG } from './provenance';
+import { virtualGuestProvider } from './provider';
 
 /**
- * What the plugin does for a guest's operation that the engine cancels while it still waits (the
- * only long waits are a guest's: readiness, an upgrade's transaction, a delete until the guest is
- * idle, the search for an order whose answer was lost), or abandons. Everything here reads,
- * except the claim of a kept guest (what a create does right before the engine records its id)
- * and the release of a claim the engine never saw.
+ * A guest's operations that the engine cancels while they still wait (a guest's long waits:
+ * readiness, an upgrade's transaction, a delete until the guest is idle, the search for an order
+ * whose answer was lost), or abandons: the guest kind's capabilities (framework/capabilities.ts).
+ * Everything here reads, except the claim of a kept guest (what a create does right before the
+ * engine records its id) and the release of a claim the engine never saw.
  */
 
 const seconds = (ms: number) => `${Math.round(ms / 1000)} s`;
@@ -26,9 +25,8 @@ const seconds = (ms: number) => `${Math.round(ms / 1000)} s`;
  * order's answer was lost and it has not shown yet: its token is looked for again before the next
  * order).
  */
-export function cancelledCreate(kind: ResourceKind, inputs: Bag, started: number) {
-  if (kind !== 'VirtualGuest') return undefined;
-  return (op: Operation) => async (): Promise<never> => {
+function cancelledCreate(inputs: Bag, started: number): EarlyAnswer {
+  return (op) => async (): Promise<never> => {
     const guestInputs = inputs as unknown as GuestInputs;
     const name = guestInputs.resourceName;
     const c = connect();
@@ -47,7 +45,7 @@ export function cancelledCreate(kind: ResourceKind, inputs: Bag, started: number
       );
     }
     await claim(c, found);
-    const read = await providers[kind].read(String(found), inputs);
+    const read = await virtualGuestProvider.read(String(found), inputs);
     const message = `VirtualGuest "${name}": cancelled after ${seconds(Date.now() - started)} while guest ${found} was not ready yet; the guest is kept in the stack (id ${found}) and the next \`pulumi up\` waits for it again (no new order)`;
     throw initFailure(message, String(found), {
       ...inputs,
@@ -62,8 +60,7 @@ export function cancelledCreate(kind: ResourceKind, inputs: Bag, started: number
  * engine keeps the guest's last recorded state; an upgrade already ordered is found by the next
  * `pulumi up` from the guest's size and transactions, never ordered again.
  */
-export function cancelledUpdate(kind: ResourceKind, id: string) {
-  if (kind !== 'VirtualGuest') return undefined;
+function cancelledUpdate(id: string): EarlyAnswer {
   return () => async (): Promise<never> => {
     throw new Error(
       `VirtualGuest (id ${id}): cancelled while the update waited; the guest stays in the stack as it was recorded, and the next \`pulumi up\` finishes the update (an upgrade already ordered is not ordered again)`,
@@ -76,9 +73,8 @@ export function cancelledUpdate(kind: ResourceKind, id: string) {
  * the guest is not deleted and stays in the stack. One that sent it runs to its end (it only
  * checks the deletion's effect now).
  */
-export function cancelledDelete(kind: ResourceKind, id: string) {
-  if (kind !== 'VirtualGuest') return undefined;
-  return (op: Operation) =>
+function cancelledDelete(id: string): EarlyAnswer {
+  return (op) =>
     op.writes > 0
       ? undefined
       : async (): Promise<never> => {
@@ -94,14 +90,17 @@ export function cancelledDelete(kind: ResourceKind, id: string) {
  * seconds): the guest goes back to an unfinished create's, which the next `up` adopts; left
  * owned, it would be a billed guest outside the state, and the next `up` would order another.
  */
-export function guestClaims(kind: ResourceKind): Claims | undefined {
-  if (kind !== 'VirtualGuest') return undefined;
-  return {
-    isClaim: (what, options) =>
-      what === 'Virtual_Guest.setTags' &&
-      String(options?.args?.[0] ?? '')
-        .split(',')
-        .includes(OWNED_TAG),
-    release: (id) => releaseClaim(connect(), id),
-  };
-}
+const guestClaims: Claims = {
+  isClaim: (what, options) =>
+    what === 'Virtual_Guest.setTags' &&
+    String(options?.args?.[0] ?? '')
+      .split(',')
+      .includes(OWNED_TAG),
+  release: (id) => releaseClaim(connect(), id),
+};
+
+export const GUEST_CAPABILITIES: KindCapabilities = {
+  cancel: { create: cancelledCreate, update: cancelledUpdate, delete: cancelledDelete },
+  claims: guestClaims,
+  waitInput: 'readyTimeoutMinutes',
+};

@@ -1,0 +1,41 @@
+import type { Bag } from './fields';
+
+/**
+ * What some kinds do beyond the lifecycle, declared by the kind (kinds/index.ts) and used by any
+ * front door that can: no door names a kind. A kind that waits long (a guest's readiness) bounds
+ * that wait by one of its inputs; one whose waits can be cut short says what a cancelled operation
+ * answers; one that marks what it made as handed to a state says how to take that mark back.
+ */
+
+/** What a front door knows of an operation the engine cancels while it still runs. */
+export interface OperationProgress {
+  /** Ids of the objects its writes made (a create's answer) or wrote to. */
+  readonly touched: ReadonlySet<number>;
+  /** Writes it has sent. */
+  readonly writes: number;
+}
+
+/**
+ * The answer of an operation cancelled while it still waits, given at once instead of its own;
+ * undefined: the operation runs to its end (it can write nothing more).
+ */
+export type EarlyAnswer = (progress: OperationProgress) => (() => Promise<never>) | undefined;
+
+/** The writes that mark an object as handed to a state, and how to take that back. */
+export interface Claims {
+  isClaim(what: string, options: { id?: unknown; args?: unknown[] } | undefined): boolean;
+  release(id: number): Promise<void>;
+}
+
+export interface KindCapabilities {
+  /** What a create, update or delete cancelled while it still waits answers. */
+  cancel?: {
+    create?(inputs: Bag, started: number): EarlyAnswer;
+    update?(id: string): EarlyAnswer;
+    delete?(id: string): EarlyAnswer;
+  };
+  /** The claims its creates write (a guest's owned tag). */
+  claims?: Claims;
+  /** The input (in minutes) that bounds its long wait; the engine's timeouts bound it in turn. */
+  waitInput?: string;
+}
