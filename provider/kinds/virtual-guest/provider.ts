@@ -28,6 +28,7 @@ import {
 } from './inputs';
 import { computedOutputs, observedInputs } from './observe';
 import { billedPrice, priceOrder, type Price } from './pricing';
+import { importForm } from './import-form';
 import { creationToken } from './provenance';
 import { checkResize, reboots, resize } from './upgrade';
 import { changedBetween, type Bag } from '../../framework/fields';
@@ -206,7 +207,9 @@ async function read(id: string, props: Bag = {}): Promise<pulumi.dynamic.ReadRes
   const inputs = Object.fromEntries(
     Object.entries(observed).filter(([key]) => !computedOnly.has(key)),
   );
-  return { id, props: { ...observed, ...computed, accountId }, inputs };
+  // An import's program says what a user writes (import-form.ts); check fills the defaults in.
+  const stored = declared ? inputs : importForm(inputs, await catalog(c));
+  return { id, props: { ...observed, ...computed, accountId }, inputs: stored };
 }
 
 async function update(id: string, olds: Bag, news: Bag): Promise<pulumi.dynamic.UpdateResult> {
