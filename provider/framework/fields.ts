@@ -77,6 +77,8 @@ export interface Field<T = unknown, A = T> {
   /** The upgrade order's name of a field changed by `upgrade`, and whether that reboots. */
   upgradeAs?: string;
   reboots?: true;
+  /** A `replace` field that `onImageChange: reload` changes in place, by an OS reload. */
+  reloads?: true;
   /** Shown as a secret. */
   secret?: true;
   /** Where the field lives on the API object, so a resource can be read from its id alone. */
