@@ -1,18 +1,72 @@
-import type { VirtualGuest } from '../provider/managers';
+import * as fs from 'node:fs';
+import type { Client } from '../provider/client';
+import type { DnsZone, SshKey, VirtualGuest } from '../provider/managers';
+import { RECORD_MASK, SSH_KEY_MASK } from '../provider/managers';
 import { clientFromConfig } from '../provider/framework/config-client';
+import {
+  importFile,
+  narrowed,
+  unownedObjects,
+  type AccountObjects,
+  type AdoptFilters,
+  type ImportEntry,
+} from './adopt';
+import { option, options, refuseUnknown } from './args';
 import { AUDIT_MASK, audit, formatAudit, type AuditReport, type StackState } from './audit';
 import { pulumiJson, type StateResource } from './pulumi';
 
+export interface AuditArgs {
+  stacks: string[];
+  json: boolean;
+  /** Where to write Pulumi's bulk import file of what no stack owns. */
+  importFile?: string;
+  filters: AdoptFilters;
+}
+
+const FILTERS = ['datacenter', 'hostname', 'domain', 'tag'] as const;
+
+export function parseAuditArgs(args: string[]): AuditArgs {
+  const valued = ['--stack', '--import-file', ...FILTERS.map((f) => `--${f}`)];
+  refuseUnknown('audit', args, valued, ['--json']);
+  const filters: AdoptFilters = {};
+  for (const f of FILTERS) {
+    const value = option(args, `--${f}`);
+    if (value !== undefined) filters[f] = value;
+  }
+  return {
+    stacks: options(args, '--stack'),
+    json: args.includes('--json'),
+    importFile: option(args, '--import-file'),
+    filters,
+  };
+}
+
+/** A guest's datacenter too: the filters and the import's names need it. */
+const GUEST_MASK = `${AUDIT_MASK},datacenter.name`;
+
+/** Every guest, key, zone and record of the account. */
+async function accountObjects(client: Client): Promise<AccountObjects> {
+  const guests: VirtualGuest[] = [];
+  for await (const guest of client.iterCall('Account', 'getVirtualGuests', { mask: GUEST_MASK }))
+    guests.push(guest as VirtualGuest);
+  const keys = (await client.call('Account', 'getSshKeys', { mask: SSH_KEY_MASK })) as SshKey[];
+  const zones = (await client.call('Account', 'getDomains', {
+    mask: `id,name,resourceRecords[${RECORD_MASK}]`,
+  })) as DnsZone[];
+  return { guests, keys, zones };
+}
+
 /**
  * Reads the states (`pulumi stack export`) of the named stacks, or of every stack of the current
- * backend, and every guest of the account, then audits them. The account's credentials come from
+ * backend, and the account's objects, then audits them. The account's credentials come from
  * the first stack's `svc:*` config (read by this process, never printed), else SVC_* or ~/.svc.
  */
 export async function gatherAudit(
   cwd: string,
   stacks: string[],
   env: Record<string, string> = {},
-): Promise<AuditReport> {
+  filters: AdoptFilters = {},
+): Promise<AuditReport & { importable: ImportEntry[] }> {
   const names = stacks.length
     ? stacks
     : (await pulumiJson<{ name: string }[]>(['stack', 'ls', '--all', '--json'], { cwd, env })).map(
@@ -32,17 +86,19 @@ export async function gatherAudit(
         { cwd, env },
       ).catch(() => ({}) as Record<string, { value?: string }>)
     : {};
-  const client = clientFromConfig((key) => config[key]?.value);
-  const guests: VirtualGuest[] = [];
-  for await (const guest of client.iterCall('Account', 'getVirtualGuests', { mask: AUDIT_MASK }))
-    guests.push(guest as VirtualGuest);
-  return audit(states, guests);
+  const account = await accountObjects(clientFromConfig((key) => config[key]?.value));
+  const importable = importFile(narrowed(unownedObjects(states, account), filters)).resources;
+  return { ...audit(states, account.guests, importable), importable };
 }
 
-/** `pulumi-svc audit [--json] [--stack NAME]...` */
+/** `pulumi-svc audit [--json] [--stack NAME]... [--import-file PATH] [filters]` */
 export async function printAudit(cwd: string, args: string[]): Promise<AuditReport> {
-  const stacks = args.flatMap((arg, i) => (args[i - 1] === '--stack' ? [arg] : []));
-  const report = await gatherAudit(cwd, stacks);
-  console.log(args.includes('--json') ? JSON.stringify(report) : formatAudit(report));
+  const parsed = parseAuditArgs(args);
+  const { importable, ...report } = await gatherAudit(cwd, parsed.stacks, {}, parsed.filters);
+  if (parsed.importFile) {
+    // Written whole, even when empty: a stale file from an earlier run would adopt too much.
+    fs.writeFileSync(parsed.importFile, `${JSON.stringify({ resources: importable }, null, 2)}\n`);
+  }
+  console.log(parsed.json ? JSON.stringify(report) : formatAudit(report, parsed.importFile));
   return report;
 }

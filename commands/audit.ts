@@ -7,6 +7,7 @@ import { kindOf } from '../provider/kinds/tokens';
 import { observedInputs } from '../provider/kinds/virtual-guest/observe';
 import { billedPrice } from '../provider/kinds/virtual-guest/pricing';
 import { OWNED_TAG } from '../provider/kinds/virtual-guest/provenance';
+import type { ImportEntry } from './adopt';
 import type { StateResource } from './pulumi';
 
 /**
@@ -16,7 +17,9 @@ import type { StateResource } from './pulumi';
  *   `unfinished` ones were never handed to a state (no owned tag: a create that died after its
  *   order; the next `up` of that stack takes it over); the others were, and were dropped since;
  * - gone: state entries whose guest the account no longer has;
- * - drift: guests whose size, names or tags differ from what their state recorded.
+ * - drift: guests whose size, names or tags differ from what their state recorded;
+ * - unowned: guests, keys, zones and records no stack owns (adopt.ts), as the entries of the
+ *   bulk import file that adopts them.
  */
 
 /** The fields a state records that the account can change behind Pulumi's back. */
@@ -58,6 +61,8 @@ export interface AuditReport {
   orphans: Orphan[];
   gone: Gone[];
   drift: Drift[];
+  /** What no audited stack owns (narrowed by the filters), as import-file entries. */
+  unowned: ImportEntry[];
 }
 
 const normalTags = (tags: unknown): string[] =>
@@ -75,7 +80,11 @@ function observed(guest: VirtualGuest): Record<string, unknown> {
   return Object.fromEntries(DRIFT_FIELDS.map((field) => [field, now[field]]));
 }
 
-export function audit(states: StackState[], guests: VirtualGuest[]): AuditReport {
+export function audit(
+  states: StackState[],
+  guests: VirtualGuest[],
+  unowned: ImportEntry[] = [],
+): AuditReport {
   const live = new Map(guests.map((guest) => [String(guest.id), guest]));
   const owned = new Set<string>();
   const gone: Gone[] = [];
@@ -109,20 +118,57 @@ export function audit(states: StackState[], guests: VirtualGuest[]): AuditReport
       hourlyCost: hourlyCost(guest),
       unfinished: !tagNames(guest).includes(OWNED_TAG),
     }));
-  return { stacks: states.map((s) => s.stack), guests: guests.length, orphans, gone, drift };
+  return {
+    stacks: states.map((s) => s.stack),
+    guests: guests.length,
+    orphans,
+    gone,
+    drift,
+    unowned,
+  };
 }
 
 const name = (urn: string) => urn.split('::').pop() ?? urn;
 
+/** The unowned objects, counted per kind: `3 VirtualGuest, 1 DnsZone`. */
+const perKind = (entries: ImportEntry[]) =>
+  [...new Set(entries.map((e) => e.type))]
+    .map((type) => `${entries.filter((e) => e.type === type).length} ${type.split(':').pop()}`)
+    .join(', ');
+
+/** What no stack owns, and how to adopt it (`importFile`: where its import file was written). */
+function unownedSection(unowned: ImportEntry[], importFile: string | undefined): string[] {
+  const adopt = importFile
+    ? [
+        `  Written to ${importFile}: \`pulumi import --file ${importFile}\` in the stack that adopts them`,
+        '  (on the provider plugin) writes their program; remove `protect` where the stack may delete one.',
+      ]
+    : [
+        '  `pulumi-svc audit --import-file adopt.json` writes the file `pulumi import --file` adopts them from.',
+      ];
+  return [
+    '',
+    `Objects no audited stack owns (${unowned.length}: ${perKind(unowned)}):`,
+    ...unowned.map((e) => `  ${e.type.split(':').pop()}  ${e.id}  ${e.name}`),
+    ...adopt,
+  ];
+}
+
 /** The report for people: one section per finding, and what to do about each. */
-export function formatAudit(report: AuditReport): string {
+export function formatAudit(report: AuditReport, importFile?: string): string {
   const lines = [
     `Audited ${report.guests} guest(s) of the account against ${report.stacks.length} stack(s): ${report.stacks.join(', ') || '-'}`,
   ];
-  if (report.orphans.length + report.gone.length + report.drift.length === 0) {
-    lines.push('Nothing to report: every guest of these stacks is in a state and matches it.');
+  const findings =
+    report.orphans.length + report.gone.length + report.drift.length + report.unowned.length;
+  if (findings === 0) {
+    lines.push(
+      'Nothing to report: every guest, key, zone and record is in a state, and matches it.',
+    );
+    if (importFile) lines.push(`Nothing to adopt: ${importFile} lists no resource.`);
     return lines.join('\n');
   }
+  if (report.unowned.length > 0) lines.push(...unownedSection(report.unowned, importFile));
   if (report.orphans.length > 0) {
     const total = report.orphans.reduce((sum, o) => sum + (o.hourlyCost ?? 0), 0);
     lines.push(

@@ -10,10 +10,15 @@ const USAGE = `Usage: pulumi-svc <command> [--json] [options]   (in your Pulumi 
             runs \`pulumi preview --json\` and prints the plan's billing table: each guest
             ordered, replaced, upgraded in place (CPUs, memory, port speed, disks) or
             cancelled, with old and new hourly and monthly cost and the total change.
-  audit [--stack NAME]...
-            holds the account's guests against the states of the named stacks (default: every
-            stack of the current backend): billed guests that carry this provider's provenance
-            but are in no state, state entries whose guest is gone, guests changed outside Pulumi.
+  audit [--stack NAME]... [--import-file PATH] [--datacenter DC] [--hostname GLOB]
+        [--domain GLOB] [--tag TAG]
+            holds the account against the states of the named stacks (default: every stack of
+            the current backend): billed guests that carry this provider's provenance but are in
+            no state, state entries whose guest is gone, guests changed outside Pulumi, and the
+            guests, SSH keys, DNS zones and records no stack owns. --import-file writes Pulumi's
+            bulk import file for those (\`pulumi import --file PATH\` on the provider plugin);
+            --datacenter, --hostname, --tag keep only guests that match, --domain guests of
+            that domain and zones of that name with their records (GLOB: * and ?).
   migrate [--stack NAME] [--dry-run] [--provider-version V] [--backup FILE]
             moves a stack from the dynamic resource classes to the provider plugin
             (svc:index:<Kind>): \`pulumi stack export\`, the state rewritten (same ids, no

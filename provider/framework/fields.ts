@@ -77,6 +77,8 @@ export interface Field<T = unknown, A = T> {
   /** The upgrade order's name of a field changed by `upgrade`, and whether that reboots. */
   upgradeAs?: string;
   reboots?: true;
+  /** A `replace` field that `onImageChange: reload` changes in place, by an OS reload. */
+  reloads?: true;
   /** Shown as a secret. */
   secret?: true;
   /** Where the field lives on the API object, so a resource can be read from its id alone. */
@@ -249,6 +251,23 @@ export function readInputs(fields: Fields, api: unknown, declared?: Bag): Bag {
     else out[name] = observed;
   }
   return out;
+}
+
+/**
+ * An import's inputs as a program would declare them: a value equal to the field's default (the
+ * table's, or `apiDefaults`, what the API gives an order that leaves the field out) is left out,
+ * as a user leaves it out; `check` puts it back, so the stored inputs are the same.
+ */
+export function withoutDefaults(fields: Fields, inputs: Bag, apiDefaults: Bag = {}): Bag {
+  const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+  return Object.fromEntries(
+    Object.entries(inputs).filter(([name, value]) => {
+      const field = fields[name];
+      if (!field?.input) return true;
+      const fallback = name in apiDefaults ? apiDefaults[name] : field.default;
+      return fallback === undefined || !same(value, fallback);
+    }),
+  );
 }
 
 /** The outputs that are not inputs, read from the API object (those it reports). */

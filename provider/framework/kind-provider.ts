@@ -8,6 +8,7 @@ import {
   readInputs,
   readMask,
   withFieldDefaults,
+  withoutDefaults,
   type Bag,
   type Fields,
 } from './fields';
@@ -124,7 +125,9 @@ export function kindProvider(
       }
       const declared = Object.keys(props).length > 0 ? props : undefined;
       const refreshed = await outputsOf(c, object, declared);
-      return { id, props: refreshed, inputs: only(fields, refreshed, true) };
+      const inputs = only(fields, refreshed, true);
+      // An import's program says what a user writes: no default spelled out.
+      return { id, props: refreshed, inputs: declared ? inputs : withoutDefaults(fields, inputs) };
     },
 
     async update(id, olds, news) {

@@ -41,6 +41,8 @@ export interface VirtualGuest {
   operatingSystemReferenceCode?: string;
   datacenter?: Datacenter;
   activeTransaction?: ActiveTransaction | null;
+  /** The last OS reload's transaction (running or done). */
+  lastOperatingSystemReload?: { id?: number } | null;
   powerState?: { keyName?: string; name?: string };
   tagReferences?: TagReference[];
   billingItem?: { id: number; hourlyRecurringFee?: string; recurringFee?: string } | null;
@@ -52,6 +54,7 @@ export interface VirtualGuest {
 
 export interface PricedOption<T> {
   itemPrice?: {
+    id?: number;
     hourlyRecurringFee?: string;
     recurringFee?: string;
     item?: { description?: string };

@@ -85,7 +85,7 @@ export const DETAIL_MASK =
   'id,globalIdentifier,hostname,domain,fullyQualifiedDomainName,startCpus,maxCpu,maxMemory,hourlyBillingFlag,' +
   'localDiskFlag,privateNetworkOnlyFlag,notes,createDate,provisionDate,primaryIpAddress,primaryBackendIpAddress,' +
   'operatingSystemReferenceCode,datacenter[id,name],powerState,billingItem[id,hourlyRecurringFee,recurringFee],' +
-  'activeTransaction[id,transactionStatus[name,friendlyName]],tagReferences[id,tag.name],' +
+  'activeTransaction[id,transactionStatus[name,friendlyName]],lastOperatingSystemReload.id,tagReferences[id,tag.name],' +
   'networkComponents[maxSpeed],userData[value],sshKeys[id],blockDevices[device,diskImage[capacity]]';
 
 /** Ready = provisioned, no transaction running, and the addresses it will have are assigned. */
@@ -192,6 +192,15 @@ async function pollGuest<R>(
   if ('done' in value) return value.done;
   throw new WaitTimeoutError(id, value.status, pace.timeoutMs);
 }
+
+/** How a wait for a transaction polls: soon at first, then gently slower (x1.5). */
+const transactionPace = (options: WaitOptions) => ({
+  timeoutMs: options.timeoutMs,
+  firstMs: options.pollMs ?? 1000,
+  growth: 1.5,
+  maxMs: options.maxPollMs ?? 15_000,
+  onProgress: options.onProgress,
+});
 
 /** Cloud compute instances: list, order, wait, edit, cancel. */
 export class VirtualGuestManager {
@@ -408,13 +417,52 @@ export class VirtualGuestManager {
         const status = guest.activeTransaction?.id ? guestStatus(guest) : 'upgrade not started yet';
         return { pending: guest, status };
       },
-      {
-        timeoutMs: options.timeoutMs,
-        firstMs: options.pollMs ?? 1000,
-        growth: 1.5,
-        maxMs: options.maxPollMs ?? 15_000,
-        onProgress: options.onProgress,
+      transactionPace(options),
+    );
+  }
+
+  /**
+   * Reinstalls the guest's operating system in place (reference client: `reload_instance`):
+   * `config` may name the new OS by its item price (`itemPrices`) and the SSH keys to install.
+   * It erases the primary disk: the caller sends it at most once.
+   */
+  async reloadOperatingSystem(
+    id: number,
+    config: { itemPrices?: { id: number }[]; sshKeyIds?: number[] },
+  ): Promise<void> {
+    await this.client.call('Virtual_Guest', 'reloadOperatingSystem', {
+      id,
+      args: ['FORCE', config],
+    });
+  }
+
+  /** Replaces the guest's user data (what cloud-init reads on its next first boot). */
+  async setUserData(id: number, value: string | undefined): Promise<void> {
+    await this.client.call('Virtual_Guest', 'setUserMetadata', {
+      id,
+      args: [value === undefined ? [] : [value]],
+    });
+  }
+
+  /**
+   * Waits until a reload newer than the one `before` names has finished and the guest is ready
+   * (the reload's transaction, like provisioning; it may take a moment to appear).
+   */
+  async waitForReload(
+    id: number,
+    before: number | undefined,
+    options: WaitOptions,
+  ): Promise<VirtualGuest> {
+    return pollGuest<VirtualGuest>(
+      id,
+      async () => {
+        const guest = await this.getInstance(id, DETAIL_MASK);
+        const reload = guest.lastOperatingSystemReload?.id;
+        if (reload && reload !== before && isReady(guest)) return { done: guest };
+        const status = reload !== before ? guestStatus(guest) : 'reload not started yet';
+        return { pending: guest, status };
       },
+      transactionPace(options),
     );
   }
 

@@ -15,6 +15,7 @@ import {
 import type { RuntimeProvider } from '../../provider/framework/runtime-provider';
 import { DNS_RECORD_FIELDS } from '../../provider/kinds/dns-record/fields';
 import { dnsRecordProvider } from '../../provider/kinds/dns-record/provider';
+import { dnsZoneProvider } from '../../provider/kinds/dns-zone/provider';
 import { SSH_KEY_FIELDS } from '../../provider/kinds/ssh-key/fields';
 import { sshKeyProvider } from '../../provider/kinds/ssh-key/provider';
 import { ticketUpdateProvider } from '../../provider/kinds/ticket-update/provider';
@@ -81,27 +82,26 @@ describe('a VirtualGuest read from its id alone', () => {
         disks: [100],
         domain: 'read.example.com',
         hostname: 'imported',
-        hourlyBillingFlag: true,
         localDiskFlag: false,
         maxMemory: 2048,
         networkSpeed: 1000,
         notes: 'from elsewhere',
-        operatingSystemReferenceCode: 'UBUNTU_24_64',
-        privateNetworkOnly: false,
-        readyTimeoutMinutes: 30,
-        sshKeyIds: [],
+        operatingSystemReferenceCode: 'UBUNTU_LATEST',
         startCpus: 2,
         tags: ['blue', 'web'],
         userData: '#cloud-config\r\n',
-        waitForReady: true,
       },
+      'what a user writes: no default spelled out, the OS as the newest Ubuntu is named',
     );
 
-    // A program that declares what was read (and takes the guest over) changes nothing.
+    // The engine stores the import's inputs as check gives them back (defaults filled in); a
+    // program that declares what was read changes nothing.
     const program = { ...(inputs as Bag), resourceName: 'imported', identity: 'p/s/imported' };
-    const { inputs: news, failures } = await provider.check({}, { ...program, adoptId: id });
+    const stored = await provider.check(program, program);
+    assert.deepEqual(stored.failures, []);
+    const { inputs: news, failures } = await provider.check(stored.inputs as Bag, program);
     assert.deepEqual(failures, []);
-    const olds = { ...(inputs as Bag), ...program, adoptId: id };
+    const olds = stored.inputs as Bag;
     assert.deepEqual(await provider.diff(id, olds, news as Bag), { changes: false });
   });
 
@@ -118,7 +118,7 @@ describe('a VirtualGuest read from its id alone', () => {
 });
 
 // The other kinds, read through the same table rules (framework/kind-provider.ts).
-describe('SshKey, DnsRecord and TicketUpdate read from the id alone', () => {
+describe('SshKey, DnsRecord, DnsZone and TicketUpdate read from the id alone', () => {
   let emulator: Emulator;
   let client: Client;
   before(async () => ({ emulator, client } = await providerEnv(200)));
@@ -130,9 +130,8 @@ describe('SshKey, DnsRecord and TicketUpdate read from the id alone', () => {
     // The next `up` checks the declared inputs against the imported ones.
     const checked = await provider.check(inputs as Bag, inputs as Bag);
     assert.deepEqual(checked.failures, []);
-    assert.deepEqual(await provider.diff(id, props as Bag, checked.inputs as Bag), {
-      changes: false,
-    });
+    const diff = await provider.diff(id, props as Bag, checked.inputs as Bag);
+    assert.equal(diff.changes, false);
     return { inputs: inputs as Bag, props: props as Bag };
   }
 
@@ -166,6 +165,17 @@ describe('SshKey, DnsRecord and TicketUpdate read from the id alone', () => {
     });
     assert.deepEqual([props.recordId, props.resolvedZoneId], [record.id, zone.id]);
     assert.equal(typeof props.accountId, 'number', 'the owner is recorded, as on a create');
+  });
+
+  it('a zone added by hand, with a record: the zone is declared by its name alone', async () => {
+    const dns = new DnsManager(client);
+    const zone = await dns.createZone('zone-import.example.com', [
+      { host: 'www', type: 'A', data: '10.1.1.1' },
+    ]);
+    const { inputs, props } = await importAndDeclare(dnsZoneProvider, String(zone.id));
+    assert.deepEqual(inputs, { name: 'zone-import.example.com' });
+    assert.equal(props.zoneId, zone.id);
+    assert.deepEqual(props.records, [], 'its records are imported as DnsRecords of their own');
   });
 
   it('a ticket update cannot be read without its ticket, and the error says why', async () => {

@@ -1,12 +1,8 @@
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import * as path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
-import { promisify } from 'node:util';
-import { PACKAGE_ROOT, pulumiBinDir } from '../../scripts/pulumi-cli';
 import type { AuditReport } from '../../commands/audit';
-import { cliFixture, hasTag, writeCalls, type CliFixture } from './cli';
+import { cliFixture, hasTag, pulumiSvc, writeCalls, type CliFixture } from './cli';
 
 // `npx pulumi-svc audit --json` in the project, as a user runs it, on an account where orphans,
 // a vanished guest and drift were made on purpose: it must find exactly those.
@@ -18,21 +14,8 @@ describe('pulumi-svc audit', () => {
   });
   after(() => f?.close());
 
-  const runAudit = async (): Promise<AuditReport> => {
-    const { stdout } = await promisify(execFile)(
-      process.execPath,
-      [path.join(PACKAGE_ROOT, 'dist', 'commands', 'cli.js'), 'audit', '--json'],
-      {
-        cwd: f.dir,
-        env: {
-          ...process.env,
-          ...f.stack.env,
-          PATH: `${pulumiBinDir()}${path.delimiter}${process.env.PATH}`,
-        },
-      },
-    );
-    return JSON.parse(stdout) as AuditReport;
-  };
+  const runAudit = async (): Promise<AuditReport> =>
+    JSON.parse(await pulumiSvc(f, ['audit', '--json'])) as AuditReport;
   const idOf = async (name: string) =>
     Number((await f.stack.resources()).find((r) => r.urn.endsWith(`::${name}`))!.id);
 

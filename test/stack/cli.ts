@@ -1,11 +1,13 @@
+import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { promisify } from 'node:util';
 import { startEmulator } from '../../emulator';
 import { Client, isWrite } from '../../provider/client';
 import type { VirtualGuest } from '../../provider/managers';
-import { PACKAGE_ROOT } from '../../scripts/pulumi-cli';
+import { PACKAGE_ROOT, pulumiBinDir } from '../../scripts/pulumi-cli';
 import { killTree, livePids } from '../../scripts/processes';
 import {
   billingChanges,
@@ -184,4 +186,21 @@ export async function previewBilling(
     changes: billingChanges(preview),
     messages: (preview.diagnostics ?? []).map((d) => d.message ?? '').join(''),
   };
+}
+
+/** `npx pulumi-svc <args>` in the fixture's project, as a user runs it (the built command). */
+export async function pulumiSvc(f: CliFixture, args: string[]): Promise<string> {
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    [path.join(PACKAGE_ROOT, 'dist', 'commands', 'cli.js'), ...args],
+    {
+      cwd: f.dir,
+      env: {
+        ...process.env,
+        ...f.stack.env,
+        PATH: `${pulumiBinDir()}${path.delimiter}${process.env.PATH}`,
+      },
+    },
+  );
+  return stdout;
 }

@@ -1,6 +1,6 @@
 /**
  * Svc_Virtual_Guest: ordering (the order template is checked here, see the end of the file),
- * reading, editing, tagging, upgrade prices, power and cancelling guests.
+ * reading, editing, tagging, upgrade prices, OS reloads (./reload.ts), power and cancelling guests.
  */
 import {
   CPU_OPTIONS,
@@ -53,6 +53,7 @@ import {
   type GuestRec,
 } from './model';
 import { GUEST_ORDER, guestOrder } from './guest-order';
+import { reloadMethod } from './reload';
 import { checkGuestTemplate } from './template';
 import './types';
 import { UPGRADE, upgradeOrder } from './upgrade-order';
@@ -282,6 +283,7 @@ export const virtualGuest = serviceFolder({
             return ok(true);
           },
         },
+        reloadOperatingSystem: reloadMethod(loadGuest, readyAt),
         powerOn: power('RUNNING'),
         powerOff: power('HALTED'),
         powerOffSoft: power('HALTED'),

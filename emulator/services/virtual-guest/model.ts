@@ -62,6 +62,18 @@ export interface GuestUpgradeRec {
   recurringFee: string;
 }
 
+/**
+ * The guest's last OS reload (`reloadOperatingSystem`): from `readyAt` on the guest runs `osCode`
+ * with `sshKeyIds` installed; the id, addresses, billing item, size and tags are kept.
+ */
+export interface GuestReloadRec {
+  transactionId: number;
+  createDate: number;
+  readyAt: number;
+  osCode: string;
+  sshKeyIds: number[];
+}
+
 export interface GuestRec {
   id: number;
   accountId: number;
@@ -98,6 +110,8 @@ export interface GuestRec {
   orderId?: number;
   /** The last upgrade order, running or done. */
   upgrade?: GuestUpgradeRec;
+  /** The last OS reload, running or done. */
+  reload?: GuestReloadRec;
 }
 
 export const tables = {
@@ -165,33 +179,52 @@ function provisioning(guest: GuestRec, now: number): Record<string, unknown> {
   };
 }
 
-/** The running transaction (provisioning, then an upgrade while one runs), else null. */
+/** The running transaction (provisioning, then an upgrade or a reload while one runs), else null. */
 export function activeTransaction(guest: GuestRec, now: number): Record<string, unknown> | null {
   if (!isProvisioned(guest, now)) return provisioning(guest, now);
-  return upgradeRunning(guest, now) ? (upgradeTransaction(guest, now) ?? null) : null;
+  if (upgradeRunning(guest, now)) return upgradeTransaction(guest, now) ?? null;
+  return reloadRunning(guest, now) ? (reloadTransaction(guest, now) ?? null) : null;
 }
 
-/** The most recent transaction: the last upgrade's, else the provisioning one, running or finished. */
-export const lastTransaction = (guest: GuestRec, now: number) =>
-  upgradeTransaction(guest, now) ?? provisioning(guest, now);
+/** The most recent transaction: the last upgrade's or reload's, else the provisioning one. */
+export function lastTransaction(guest: GuestRec, now: number): Record<string, unknown> {
+  const latest = [guest.upgrade, guest.reload]
+    .filter((t) => t !== undefined)
+    .sort((a, b) => b.createDate - a.createDate)[0];
+  if (!latest) return provisioning(guest, now);
+  return latest === guest.reload ? reloadTransaction(guest, now)! : upgradeTransaction(guest, now)!;
+}
 
 const POWER = {
   RUNNING: { keyName: 'RUNNING', name: 'Running' },
   HALTED: { keyName: 'HALTED', name: 'Halted' },
 } as const;
 
-/** Halted until provisioned and while an upgrade of CPUs or memory reboots it, else the last power call's. */
+/**
+ * Halted until provisioned, while an upgrade of CPUs or memory reboots it and while its OS is
+ * reloaded, else the last power call's.
+ */
 export const powerState = (guest: GuestRec, now: number) =>
-  isProvisioned(guest, now) && !upgradeReboots(guest, now)
+  isProvisioned(guest, now) && !upgradeReboots(guest, now) && !reloadRunning(guest, now)
     ? { ...POWER[guest.power] }
     : { ...POWER.HALTED };
 
 export const upgradeRunning = (g: GuestRec, now: number) =>
   g.upgrade !== undefined && now < g.upgrade.readyAt;
 
-/** The guest as it is at `now`: with its last upgrade's size once that upgrade is done. */
+export const reloadRunning = (g: GuestRec, now: number) =>
+  g.reload !== undefined && now < g.reload.readyAt;
+
+/**
+ * The guest as it is at `now`: with its last upgrade's size once that upgrade is done, and its
+ * last reload's OS and SSH keys once that reload is done.
+ */
 export function sized(g: GuestRec, now: number): GuestRec {
-  return g.upgrade && now >= g.upgrade.readyAt ? { ...g, ...g.upgrade.size } : g;
+  const upgraded = g.upgrade && now >= g.upgrade.readyAt ? { ...g, ...g.upgrade.size } : g;
+  const r = g.reload;
+  return r && now >= r.readyAt
+    ? { ...upgraded, osCode: r.osCode, sshKeyIds: r.sshKeyIds }
+    : upgraded;
 }
 
 /** Whether the running upgrade changes CPUs or memory (the guest reboots for those). */
@@ -203,23 +236,37 @@ export function upgradeReboots(g: GuestRec, now: number): boolean {
 
 const UPGRADE_STATUS = { name: 'UPGRADE', friendlyName: 'Upgrade' };
 const UPGRADE_GROUP = { name: 'Cloud Upgrade', averageTimeToComplete: '5' };
+const RELOAD_STATUS = { name: 'RELOAD_OPERATING_SYSTEM', friendlyName: 'Reload Operating System' };
+const RELOAD_GROUP = { name: 'Cloud Instance OS Reload', averageTimeToComplete: '10' };
 
-/** The upgrade's transaction (running or finished); undefined for a guest never upgraded. */
-export function upgradeTransaction(g: GuestRec, now: number): Record<string, unknown> | undefined {
-  const u = g.upgrade;
-  if (!u) return undefined;
-  const end = Math.min(now, u.readyAt);
+/** A transaction that runs from `createDate` to `readyAt`, as the API shows it at `now`. */
+function transactionView(
+  g: GuestRec,
+  t: { transactionId: number; createDate: number; readyAt: number },
+  now: number,
+  status: { name: string; friendlyName: string },
+  group: { name: string; averageTimeToComplete: string },
+): Record<string, unknown> {
+  const end = Math.min(now, t.readyAt);
   return {
-    id: u.transactionId,
+    id: t.transactionId,
     guestId: g.id,
-    createDate: formatApiDate(u.createDate),
+    createDate: formatApiDate(t.createDate),
     modifyDate: formatApiDate(end),
-    statusChangeDate: formatApiDate(u.createDate),
-    elapsedSeconds: Math.max(0, Math.floor((end - u.createDate) / 1000)),
-    transactionStatus: { ...UPGRADE_STATUS },
-    transactionGroup: { ...UPGRADE_GROUP },
+    statusChangeDate: formatApiDate(t.createDate),
+    elapsedSeconds: Math.max(0, Math.floor((end - t.createDate) / 1000)),
+    transactionStatus: { ...status },
+    transactionGroup: { ...group },
   };
 }
+
+/** The upgrade's transaction (running or finished); undefined for a guest never upgraded. */
+export const upgradeTransaction = (g: GuestRec, now: number) =>
+  g.upgrade && transactionView(g, g.upgrade, now, UPGRADE_STATUS, UPGRADE_GROUP);
+
+/** The last OS reload's transaction (running or finished); undefined for a guest never reloaded. */
+export const reloadTransaction = (g: GuestRec, now: number) =>
+  g.reload && transactionView(g, g.reload, now, RELOAD_STATUS, RELOAD_GROUP);
 
 // ---------------------------------------------------------------------------------------------
 // Building and removing guests

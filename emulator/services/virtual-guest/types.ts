@@ -18,6 +18,7 @@ import {
   activeTransaction,
   isProvisioned,
   lastTransaction,
+  reloadTransaction,
   powerState,
   sized,
   type GuestRec,
@@ -128,7 +129,7 @@ defineType<GuestRec>('Svc_Virtual_Guest', {
     provisionDate: (g, ctx) => (ready(g, ctx) ? formatApiDate(g.readyAt) : undefined),
     primaryIpAddress: (g, ctx) => (ready(g, ctx) ? g.publicIp?.address : undefined),
     primaryBackendIpAddress: (g, ctx) => (ready(g, ctx) ? g.backendIp.address : undefined),
-    operatingSystemReferenceCode: (g) => g.osCode,
+    operatingSystemReferenceCode: (g, ctx) => sized(g, ctx.now).osCode,
     postInstallScriptUri: (g) => g.postInstallScriptUri,
     statusId: () => 1001,
     typeId: () => 1,
@@ -152,6 +153,10 @@ defineType<GuestRec>('Svc_Virtual_Guest', {
     lastTransaction: {
       type: 'Svc_Provisioning_Version1_Transaction',
       get: (g, ctx) => lastTransaction(g, ctx.now),
+    },
+    lastOperatingSystemReload: {
+      type: 'Svc_Provisioning_Version1_Transaction',
+      get: (g, ctx) => reloadTransaction(g, ctx.now),
     },
     powerState: { type: 'Svc_Virtual_Guest_Power_State', get: (g, ctx) => powerState(g, ctx.now) },
     lastKnownPowerState: {
@@ -196,16 +201,17 @@ defineType<GuestRec>('Svc_Virtual_Guest', {
       type: 'Svc_Security_Ssh_Key',
       many: true,
       // A key deleted since the order stays installed; only its id is known then.
-      get: (g, ctx) => g.sshKeyIds.map((id) => ctx.store.get('sshKeys', id) ?? { id }),
+      get: (g, ctx) =>
+        sized(g, ctx.now).sshKeyIds.map((id) => ctx.store.get('sshKeys', id) ?? { id }),
     },
     operatingSystem: {
       type: 'Svc_Software_Component_OperatingSystem',
-      get: (g) => ({ guest: g }),
+      get: (g, ctx) => ({ guest: sized(g, ctx.now) }),
     },
     softwareComponents: {
       type: 'Svc_Software_Component',
       many: true,
-      get: (g) => [{ guest: g }],
+      get: (g, ctx) => [{ guest: sized(g, ctx.now) }],
     },
     blockDevices: {
       type: 'Svc_Virtual_Guest_Block_Device',

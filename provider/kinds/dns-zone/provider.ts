@@ -240,9 +240,12 @@ async function read(id: string, props: Bag = {}): Promise<pulumi.dynamic.ReadRes
     );
     recordIds.push(recordId);
   });
+  const imported = Object.keys(props).length === 0;
   return {
     id,
     props: outputs({ ...props, name: zone.name, records }, zone, { recordIds }),
+    // An import declares the zone by its name alone: its records are imported as DnsRecords.
+    ...(imported ? { inputs: { name: zone.name } } : {}),
   };
 }
 

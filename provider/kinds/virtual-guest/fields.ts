@@ -141,6 +141,8 @@ export const GUEST_FIELDS = {
     order: true,
     priced: true,
     change: 'replace',
+    reloads: true,
+    how: 'or in place with `onImageChange: reload` (`reloadOperatingSystem`)',
     read: onGuest('operatingSystemReferenceCode', (g) => g.operatingSystemReferenceCode, {
       same: sameOs,
     }),
@@ -255,8 +257,10 @@ export const GUEST_FIELDS = {
     rule: rules.text({ maxLength: LIMITS.userData }),
     order: part.userData,
     change: 'replace',
+    reloads: true,
+    how: 'or in place with `onImageChange: reload` (`reloadOperatingSystem`)',
     reason:
-      'cloud-init runs user data only on the first boot, so only a new guest gets the new user data',
+      'cloud-init runs user data only on the first boot, so only a new guest (or one reloaded with `onImageChange: reload`) gets the new user data',
     read: onGuest(
       'userData.value',
       (g) => (g.userData ? g.userData[0]?.value || UNSET : undefined),
@@ -281,8 +285,28 @@ export const GUEST_FIELDS = {
     }),
     order: part.sshKeyIds,
     change: 'replace',
-    reason: 'SSH keys are installed only when a guest is provisioned',
+    reloads: true,
+    how: 'or in place with `onImageChange: reload` (`reloadOperatingSystem`)',
+    reason:
+      'SSH keys are installed only when a guest is provisioned (or reloaded with `onImageChange: reload`)',
     read: onGuest('sshKeys.id', (g) => g.sshKeys?.map((key) => key.id).sort((a, b) => a - b)),
+  },
+  /**
+   * What a change of `operatingSystemReferenceCode`, `userData` or `sshKeyIds` does: `replace`
+   * orders a new guest (new id, addresses and bill; the old one is cancelled once the new one is
+   * ready), `reload` reinstalls this guest in place (same id, addresses and bill; its primary disk
+   * is erased and it is down while it reloads).
+   */
+  onImageChange: {
+    type: kinds.string,
+    input: 'optional',
+    output: true,
+    default: 'replace',
+    rule: rules.custom((failures, name, value) => {
+      if (failures.string(name, value, { required: true }))
+        failures.oneOf(name, value as string, ['replace', 'reload'], 'replace or reload');
+    }, '`replace` or `reload`'),
+    change: 'local',
   },
   /** Wait until the guest is provisioned and has its addresses. */
   waitForReady: {
@@ -338,6 +362,12 @@ export const GUEST_FIELDS = {
     type: kinds.integer,
     output: true,
     read: onGuest('id', (g) => g.id),
+  },
+  /** The transaction of the guest's last OS reload (null: never reloaded). */
+  osReloadId: {
+    type: kinds.nullable(kinds.integer),
+    output: true,
+    read: onGuest('lastOperatingSystemReload.id', (g) => g.lastOperatingSystemReload?.id ?? null),
   },
   /** `<hostname>.<domain>`. */
   fullyQualifiedDomainName: {

@@ -9,6 +9,7 @@ export { userTags } from './api-forms';
 /** Computed outputs of a VirtualGuest, besides the inputs it echoes. */
 export interface GuestOutputs {
   guestId: number;
+  osReloadId: number | null;
   fullyQualifiedDomainName: string;
   primaryIpAddress: string | null;
   primaryBackendIpAddress: string | null;

@@ -19,7 +19,6 @@ import {
   LOCAL_FIELDS,
   ORDER_FIELDS,
   PRICED_FIELDS,
-  REPLACE_FIELDS,
   UPGRADE_FIELDS,
   checkOffered,
   checkShape,
@@ -28,7 +27,9 @@ import {
 } from './inputs';
 import { computedOutputs, observedInputs } from './observe';
 import { billedPrice, priceOrder, type Price } from './pricing';
+import { importForm } from './import-form';
 import { creationToken } from './provenance';
+import { announceReload, checkReloadPrice, reloadInPlace, reloadedBy, replacedBy } from './reload';
 import { checkResize, reboots, resize } from './upgrade';
 import { changedBetween, type Bag } from '../../framework/fields';
 import { GUEST_FIELDS } from './fields';
@@ -100,6 +101,8 @@ async function check(olds: Bag, news: Bag): Promise<pulumi.dynamic.CheckResult> 
   const orderKnown = !containsUnknown(ORDER_FIELDS.map((f) => inputs[f]));
   const token = known.adoptId || !orderKnown ? undefined : creationToken(known);
   if (Object.keys(olds).length > 0) {
+    await checkReloadPrice(c, olds, known, price, failures);
+    if (failures.list.length > 0) return { inputs, failures: failures.list };
     const checked = { ...known, creationToken: token, adopts: olds.adopts as number | undefined };
     return { inputs: { ...checked, ...costs(price) }, failures: [] };
   }
@@ -129,17 +132,19 @@ const costs = (price: Price) => ({
  */
 async function diff(id: string, olds: Bag, news: Bag): Promise<pulumi.dynamic.DiffResult> {
   const name = String(news.resourceName ?? id);
-  const replaces = changedBetween(GUEST_FIELDS, olds, news, REPLACE_FIELDS);
+  const replaces = replacedBy(olds, news);
   if (replaces.length > 0) {
     announceReplace(name, replaces, olds, news as unknown as GuestInputs);
     return { changes: true, replaces, deleteBeforeReplace: false };
   }
+  const reloads = reloadedBy(olds, news);
+  if (reloads.length > 0) announceReload(name, reloads);
   const upgrades = changedBetween(GUEST_FIELDS, olds, news, UPGRADE_FIELDS);
   if (upgrades.length > 0) {
     announceUpgrade(name, upgrades, olds, news as unknown as GuestInputs, reboots(olds, news));
   }
   const edits = changedBetween(GUEST_FIELDS, olds, news, [...EDIT_FIELDS, ...LOCAL_FIELDS]);
-  return edits.length + upgrades.length > 0
+  return edits.length + upgrades.length + reloads.length > 0
     ? { replaces: [], deleteBeforeReplace: false }
     : { changes: false };
 }
@@ -206,7 +211,9 @@ async function read(id: string, props: Bag = {}): Promise<pulumi.dynamic.ReadRes
   const inputs = Object.fromEntries(
     Object.entries(observed).filter(([key]) => !computedOnly.has(key)),
   );
-  return { id, props: { ...observed, ...computed, accountId }, inputs };
+  // An import's program says what a user writes (import-form.ts); check fills the defaults in.
+  const stored = declared ? inputs : importForm(inputs, await catalog(c));
+  return { id, props: { ...observed, ...computed, accountId }, inputs: stored };
 }
 
 async function update(id: string, olds: Bag, news: Bag): Promise<pulumi.dynamic.UpdateResult> {
@@ -220,6 +227,7 @@ async function update(id: string, olds: Bag, news: Bag): Promise<pulumi.dynamic.
   };
   await converge(c, guestId, inputs);
   await resize(c, guestId, inputs);
+  await reloadInPlace(c, guestId, olds, inputs);
   const guest = await c.guests.getInstance(guestId, DETAIL_MASK);
   // A create that failed after its order may not have marked the guest owned; do it now (with
   // the tags just read: the same read serves the outputs).

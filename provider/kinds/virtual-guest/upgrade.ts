@@ -16,7 +16,8 @@ import { createOnce } from '../../framework/exactly-once';
 import { say } from '../../framework/log';
 import { fieldsWhere, type Field } from '../../framework/fields';
 import { GUEST_FIELDS } from './fields';
-import { REPLACE_FIELDS, UPGRADE_FIELDS, type GuestInputs } from './inputs';
+import { UPGRADE_FIELDS, type GuestInputs } from './inputs';
+import { replacedBy } from './reload';
 
 /**
  * CPUs, memory, port speed and disks change in place through one upgrade order: the guest keeps
@@ -55,7 +56,7 @@ export function checkResize(
   const before = knownList(olds.disks);
   const after = knownList(news.disks);
   if (!before || !after || !isKnown(news.disks)) return;
-  if (changedFields(olds, news, REPLACE_FIELDS).length > 0) return; // a new guest is ordered
+  if (replacedBy(olds, news).length > 0) return; // a new guest is ordered
   const fix =
     'keep it, or order a new guest with it by replacing this one (`pulumi up --replace <urn>`)';
   if (after.length < before.length) {

@@ -46,8 +46,12 @@ type VirtualGuest struct {
 	NetworkSpeed pulumi.IntPtrOutput `pulumi:"networkSpeed"`
 	// Free text kept with the guest.
 	Notes pulumi.StringPtrOutput `pulumi:"notes"`
+	// What a change of `operatingSystemReferenceCode`, `userData` or `sshKeyIds` does: `replace` orders a new guest (new id, addresses and bill; the old one is cancelled once the new one is ready), `reload` reinstalls this guest in place (same id, addresses and bill; its primary disk is erased and it is down while it reloads).
+	OnImageChange pulumi.StringOutput `pulumi:"onImageChange"`
 	// e.g. UBUNTU_LATEST, DEBIAN_12_64; one the account is offered.
 	OperatingSystemReferenceCode pulumi.StringOutput `pulumi:"operatingSystemReferenceCode"`
+	// The transaction of the guest's last OS reload (null: never reloaded).
+	OsReloadId pulumi.IntPtrOutput `pulumi:"osReloadId"`
 	// e.g. `RUNNING`.
 	PowerState pulumi.StringPtrOutput `pulumi:"powerState"`
 	// Private address, once assigned.
@@ -101,6 +105,9 @@ func NewVirtualGuest(ctx *pulumi.Context,
 	}
 	if args.LocalDiskFlag == nil {
 		args.LocalDiskFlag = pulumi.BoolPtr(true)
+	}
+	if args.OnImageChange == nil {
+		args.OnImageChange = pulumi.StringPtr("replace")
 	}
 	if args.PrivateNetworkOnly == nil {
 		args.PrivateNetworkOnly = pulumi.BoolPtr(false)
@@ -164,6 +171,8 @@ type virtualGuestArgs struct {
 	NetworkSpeed *int `pulumi:"networkSpeed"`
 	// Free text kept with the guest.
 	Notes *string `pulumi:"notes"`
+	// What a change of `operatingSystemReferenceCode`, `userData` or `sshKeyIds` does: `replace` orders a new guest (new id, addresses and bill; the old one is cancelled once the new one is ready), `reload` reinstalls this guest in place (same id, addresses and bill; its primary disk is erased and it is down while it reloads).
+	OnImageChange *string `pulumi:"onImageChange"`
 	// e.g. UBUNTU_LATEST, DEBIAN_12_64; one the account is offered.
 	OperatingSystemReferenceCode string `pulumi:"operatingSystemReferenceCode"`
 	// Only a private (backend) network interface.
@@ -204,6 +213,8 @@ type VirtualGuestArgs struct {
 	NetworkSpeed pulumi.IntPtrInput
 	// Free text kept with the guest.
 	Notes pulumi.StringPtrInput
+	// What a change of `operatingSystemReferenceCode`, `userData` or `sshKeyIds` does: `replace` orders a new guest (new id, addresses and bill; the old one is cancelled once the new one is ready), `reload` reinstalls this guest in place (same id, addresses and bill; its primary disk is erased and it is down while it reloads).
+	OnImageChange pulumi.StringPtrInput
 	// e.g. UBUNTU_LATEST, DEBIAN_12_64; one the account is offered.
 	OperatingSystemReferenceCode pulumi.StringInput
 	// Only a private (backend) network interface.
@@ -334,9 +345,19 @@ func (o VirtualGuestOutput) Notes() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *VirtualGuest) pulumi.StringPtrOutput { return v.Notes }).(pulumi.StringPtrOutput)
 }
 
+// What a change of `operatingSystemReferenceCode`, `userData` or `sshKeyIds` does: `replace` orders a new guest (new id, addresses and bill; the old one is cancelled once the new one is ready), `reload` reinstalls this guest in place (same id, addresses and bill; its primary disk is erased and it is down while it reloads).
+func (o VirtualGuestOutput) OnImageChange() pulumi.StringOutput {
+	return o.ApplyT(func(v *VirtualGuest) pulumi.StringOutput { return v.OnImageChange }).(pulumi.StringOutput)
+}
+
 // e.g. UBUNTU_LATEST, DEBIAN_12_64; one the account is offered.
 func (o VirtualGuestOutput) OperatingSystemReferenceCode() pulumi.StringOutput {
 	return o.ApplyT(func(v *VirtualGuest) pulumi.StringOutput { return v.OperatingSystemReferenceCode }).(pulumi.StringOutput)
+}
+
+// The transaction of the guest's last OS reload (null: never reloaded).
+func (o VirtualGuestOutput) OsReloadId() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *VirtualGuest) pulumi.IntPtrOutput { return v.OsReloadId }).(pulumi.IntPtrOutput)
 }
 
 // e.g. `RUNNING`.

@@ -31,6 +31,7 @@ class VirtualGuestArgs:
                  local_disk_flag: pulumi.Input[Optional[_builtins.bool]] = None,
                  network_speed: pulumi.Input[Optional[_builtins.int]] = None,
                  notes: pulumi.Input[Optional[_builtins.str]] = None,
+                 on_image_change: pulumi.Input[Optional[_builtins.str]] = None,
                  private_network_only: pulumi.Input[Optional[_builtins.bool]] = None,
                  ready_timeout_minutes: pulumi.Input[Optional[_builtins.float]] = None,
                  ssh_key_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
@@ -52,6 +53,7 @@ class VirtualGuestArgs:
         :param pulumi.Input[_builtins.bool] local_disk_flag: Local disk, or SAN (false).
         :param pulumi.Input[_builtins.int] network_speed: Network port speed in Mbps, one the account is offered; a change upgrades in place.
         :param pulumi.Input[_builtins.str] notes: Free text kept with the guest.
+        :param pulumi.Input[_builtins.str] on_image_change: What a change of `operatingSystemReferenceCode`, `userData` or `sshKeyIds` does: `replace` orders a new guest (new id, addresses and bill; the old one is cancelled once the new one is ready), `reload` reinstalls this guest in place (same id, addresses and bill; its primary disk is erased and it is down while it reloads).
         :param pulumi.Input[_builtins.bool] private_network_only: Only a private (backend) network interface.
         :param pulumi.Input[_builtins.float] ready_timeout_minutes: How long to wait for readiness, in minutes (fractions allowed).
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] ssh_key_ids: Ids of SSH keys to install (`SshKey.keyId` or its `id`); output as numbers, ascending.
@@ -82,6 +84,10 @@ class VirtualGuestArgs:
             pulumi.set(__self__, "network_speed", network_speed)
         if notes is not None:
             pulumi.set(__self__, "notes", notes)
+        if on_image_change is None:
+            on_image_change = 'replace'
+        if on_image_change is not None:
+            pulumi.set(__self__, "on_image_change", on_image_change)
         if private_network_only is None:
             private_network_only = False
         if private_network_only is not None:
@@ -246,6 +252,18 @@ class VirtualGuestArgs:
         pulumi.set(self, "notes", value)
 
     @_builtins.property
+    @pulumi.getter(name="onImageChange")
+    def on_image_change(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        What a change of `operatingSystemReferenceCode`, `userData` or `sshKeyIds` does: `replace` orders a new guest (new id, addresses and bill; the old one is cancelled once the new one is ready), `reload` reinstalls this guest in place (same id, addresses and bill; its primary disk is erased and it is down while it reloads).
+        """
+        return pulumi.get(self, "on_image_change")
+
+    @on_image_change.setter
+    def on_image_change(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "on_image_change", value)
+
+    @_builtins.property
     @pulumi.getter(name="privateNetworkOnly")
     def private_network_only(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
@@ -334,6 +352,7 @@ class VirtualGuest(pulumi.CustomResource):
                  max_memory: pulumi.Input[Optional[_builtins.int]] = None,
                  network_speed: pulumi.Input[Optional[_builtins.int]] = None,
                  notes: pulumi.Input[Optional[_builtins.str]] = None,
+                 on_image_change: pulumi.Input[Optional[_builtins.str]] = None,
                  operating_system_reference_code: pulumi.Input[Optional[_builtins.str]] = None,
                  private_network_only: pulumi.Input[Optional[_builtins.bool]] = None,
                  ready_timeout_minutes: pulumi.Input[Optional[_builtins.float]] = None,
@@ -358,6 +377,7 @@ class VirtualGuest(pulumi.CustomResource):
         :param pulumi.Input[_builtins.int] max_memory: Memory in MB, one of the sizes the account is offered; a change upgrades in place (it reboots).
         :param pulumi.Input[_builtins.int] network_speed: Network port speed in Mbps, one the account is offered; a change upgrades in place.
         :param pulumi.Input[_builtins.str] notes: Free text kept with the guest.
+        :param pulumi.Input[_builtins.str] on_image_change: What a change of `operatingSystemReferenceCode`, `userData` or `sshKeyIds` does: `replace` orders a new guest (new id, addresses and bill; the old one is cancelled once the new one is ready), `reload` reinstalls this guest in place (same id, addresses and bill; its primary disk is erased and it is down while it reloads).
         :param pulumi.Input[_builtins.str] operating_system_reference_code: e.g. UBUNTU_LATEST, DEBIAN_12_64; one the account is offered.
         :param pulumi.Input[_builtins.bool] private_network_only: Only a private (backend) network interface.
         :param pulumi.Input[_builtins.float] ready_timeout_minutes: How long to wait for readiness, in minutes (fractions allowed).
@@ -401,6 +421,7 @@ class VirtualGuest(pulumi.CustomResource):
                  max_memory: pulumi.Input[Optional[_builtins.int]] = None,
                  network_speed: pulumi.Input[Optional[_builtins.int]] = None,
                  notes: pulumi.Input[Optional[_builtins.str]] = None,
+                 on_image_change: pulumi.Input[Optional[_builtins.str]] = None,
                  operating_system_reference_code: pulumi.Input[Optional[_builtins.str]] = None,
                  private_network_only: pulumi.Input[Optional[_builtins.bool]] = None,
                  ready_timeout_minutes: pulumi.Input[Optional[_builtins.float]] = None,
@@ -438,6 +459,9 @@ class VirtualGuest(pulumi.CustomResource):
             __props__.__dict__["max_memory"] = max_memory
             __props__.__dict__["network_speed"] = network_speed
             __props__.__dict__["notes"] = notes
+            if on_image_change is None:
+                on_image_change = 'replace'
+            __props__.__dict__["on_image_change"] = on_image_change
             if operating_system_reference_code is None and not opts.urn:
                 raise TypeError("Missing required property 'operating_system_reference_code'")
             __props__.__dict__["operating_system_reference_code"] = operating_system_reference_code
@@ -461,6 +485,7 @@ class VirtualGuest(pulumi.CustomResource):
             __props__.__dict__["fully_qualified_domain_name"] = None
             __props__.__dict__["global_identifier"] = None
             __props__.__dict__["guest_id"] = None
+            __props__.__dict__["os_reload_id"] = None
             __props__.__dict__["power_state"] = None
             __props__.__dict__["primary_backend_ip_address"] = None
             __props__.__dict__["primary_ip_address"] = None
@@ -503,7 +528,9 @@ class VirtualGuest(pulumi.CustomResource):
         __props__.__dict__["max_memory"] = None
         __props__.__dict__["network_speed"] = None
         __props__.__dict__["notes"] = None
+        __props__.__dict__["on_image_change"] = None
         __props__.__dict__["operating_system_reference_code"] = None
+        __props__.__dict__["os_reload_id"] = None
         __props__.__dict__["power_state"] = None
         __props__.__dict__["primary_backend_ip_address"] = None
         __props__.__dict__["primary_ip_address"] = None
@@ -639,12 +666,28 @@ class VirtualGuest(pulumi.CustomResource):
         return pulumi.get(self, "notes")
 
     @_builtins.property
+    @pulumi.getter(name="onImageChange")
+    def on_image_change(self) -> pulumi.Output[_builtins.str]:
+        """
+        What a change of `operatingSystemReferenceCode`, `userData` or `sshKeyIds` does: `replace` orders a new guest (new id, addresses and bill; the old one is cancelled once the new one is ready), `reload` reinstalls this guest in place (same id, addresses and bill; its primary disk is erased and it is down while it reloads).
+        """
+        return pulumi.get(self, "on_image_change")
+
+    @_builtins.property
     @pulumi.getter(name="operatingSystemReferenceCode")
     def operating_system_reference_code(self) -> pulumi.Output[_builtins.str]:
         """
         e.g. UBUNTU_LATEST, DEBIAN_12_64; one the account is offered.
         """
         return pulumi.get(self, "operating_system_reference_code")
+
+    @_builtins.property
+    @pulumi.getter(name="osReloadId")
+    def os_reload_id(self) -> pulumi.Output[Optional[_builtins.int]]:
+        """
+        The transaction of the guest's last OS reload (null: never reloaded).
+        """
+        return pulumi.get(self, "os_reload_id")
 
     @_builtins.property
     @pulumi.getter(name="powerState")

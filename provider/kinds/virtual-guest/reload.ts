@@ -1,0 +1,155 @@
+import { WaitTimeoutError, guestStatus, type VirtualGuest } from '../../managers';
+import { outcomeWindowMs, type Connection } from '../../framework/connection';
+import { requireEngine } from '../../framework/engine-watch';
+import { createOnce, writeIdempotent } from '../../framework/exactly-once';
+import { changedBetween, fieldsWhere, type Bag } from '../../framework/fields';
+import { say, sayOnce } from '../../framework/log';
+import type { Failures } from '../../framework/failures';
+import { sameOs, sameUserData } from './api-forms';
+import { priceOrder, type Price } from './pricing';
+import { GUEST_FIELDS } from './fields';
+import { REPLACE_FIELDS, type GuestInputs } from './inputs';
+
+/**
+ * `onImageChange: reload`: a change of the OS, user data or SSH keys reinstalls the guest in
+ * place (`Virtual_Guest.reloadOperatingSystem`, the user data set first) instead of replacing it:
+ * same id, addresses and billing item; the primary disk is erased. The reload is sent at most
+ * once: before sending, the guest is read (a reload of an earlier run may be running or done),
+ * and a reload whose answer is lost is looked for (a newer `lastOperatingSystemReload`), never
+ * sent again. Then the wait follows its transaction like provisioning.
+ */
+
+/** The fields an OS reload changes in place. */
+export const RELOAD_FIELDS: readonly string[] = fieldsWhere(GUEST_FIELDS, 'reloads', true);
+
+/** The changed fields that replace the guest (none when a reload makes them all). */
+export function replacedBy(olds: Bag, news: Bag): string[] {
+  const changed = changedBetween(GUEST_FIELDS, olds, news, REPLACE_FIELDS);
+  if (news.onImageChange !== 'reload') return changed;
+  return changed.some((field) => !RELOAD_FIELDS.includes(field)) ? changed : [];
+}
+
+/** The changed fields an OS reload makes in place. */
+export const reloadedBy = (olds: Bag, news: Bag): string[] =>
+  news.onImageChange === 'reload' && replacedBy(olds, news).length === 0
+    ? changedBetween(GUEST_FIELDS, olds, news, RELOAD_FIELDS)
+    : [];
+
+/** Printed by `diff`: not a BILLING line, the bill does not change. */
+export function announceReload(name: string, fields: string[]): void {
+  sayOnce(
+    `VirtualGuest "${name}" is reloaded in place (changed: ${fields.join(', ')}): same guest, id, addresses and bill; the primary disk is erased`,
+  );
+}
+
+/**
+ * In `check`: a reload keeps the guest's billing item, so it cannot move to an OS priced
+ * otherwise (a licensed one); that needs a new guest, at the new price.
+ */
+export async function checkReloadPrice(
+  c: Connection,
+  olds: Bag,
+  inputs: GuestInputs,
+  price: Price,
+  failures: Failures,
+): Promise<void> {
+  if (!reloadedBy(olds, inputs as unknown as Bag).includes('operatingSystemReferenceCode')) return;
+  const os = olds.operatingSystemReferenceCode as string;
+  const before = await priceOrder(c.guests, { ...inputs, operatingSystemReferenceCode: os });
+  if (Math.abs(before.hourly - price.hourly) < 1e-9) return;
+  failures.add(
+    'operatingSystemReferenceCode',
+    `operatingSystemReferenceCode ${os} -> ${inputs.operatingSystemReferenceCode} changes the price ($${before.hourly.toFixed(4)}/hour -> $${price.hourly.toFixed(4)}/hour), and onImageChange: reload keeps the guest's bill; set onImageChange: replace to order a new guest at the new price`,
+  );
+}
+
+const sameKeys = (guest: VirtualGuest, declared: number[]) =>
+  JSON.stringify((guest.sshKeys ?? []).map((k) => k.id).sort((a, b) => a - b)) ===
+  JSON.stringify(declared);
+
+/**
+ * Whether the guest already is what the reload would make it: a reload of an earlier run landed
+ * (a newer reload than the state recorded, when only the user data changed).
+ */
+function alreadyReloaded(guest: VirtualGuest, olds: Bag, inputs: GuestInputs, fields: string[]) {
+  const os = sameOs(inputs.operatingSystemReferenceCode, guest.operatingSystemReferenceCode);
+  if (!os || !sameKeys(guest, inputs.sshKeyIds)) return false;
+  if (fields.some((f) => f !== 'userData')) return true;
+  const reload = guest.lastOperatingSystemReload?.id ?? null;
+  return olds.osReloadId !== undefined && reload !== null && reload !== olds.osReloadId;
+}
+
+/** The item price of an OS code (`getCreateObjectOptions`), for the reload's config. */
+async function osPriceId(c: Connection, code: string): Promise<number> {
+  const options = await c.guests.getCreateOptions();
+  const option = options.operatingSystems.find(
+    (o) => o.template.operatingSystemReferenceCode === code,
+  );
+  if (option?.itemPrice?.id === undefined)
+    throw new Error(`operatingSystemReferenceCode ${code} has no price this account is offered`);
+  return option.itemPrice.id;
+}
+
+/** Reloads the guest when the inputs ask for it (`reloadedBy`); see the module comment. */
+export async function reloadInPlace(
+  c: Connection,
+  id: number,
+  olds: Bag,
+  inputs: GuestInputs,
+): Promise<void> {
+  const fields = reloadedBy(olds, inputs as unknown as Bag);
+  if (fields.length === 0) return;
+  const what = `VirtualGuest "${inputs.resourceName}" (id ${id})`;
+  const timeoutMs = inputs.readyTimeoutMinutes * 60_000;
+  const onProgress = (guest: VirtualGuest, elapsed: number) =>
+    say(`${what}: ${guestStatus(guest)} (${Math.round(elapsed / 1000)} s)`);
+  // A transaction running (an earlier run's reload among them) is waited for, never doubled.
+  await c.guests.waitForIdle(id, timeoutMs, onProgress);
+  const guest = await c.guests.getInstance(id);
+  if (alreadyReloaded(guest, olds, inputs, fields)) {
+    say(`${what}: already reloaded with what is declared (an earlier run's reload); nothing sent`);
+    return;
+  }
+  if (!sameUserData(inputs.userData, guest.userData?.[0]?.value)) {
+    await writeIdempotent({
+      what: `${what} user data`,
+      write: () => c.guests.setUserData(id, inputs.userData),
+      done: async () =>
+        sameUserData(inputs.userData, (await c.guests.getInstance(id)).userData?.[0]?.value),
+      windowMs: outcomeWindowMs(),
+    });
+  }
+  const before = guest.lastOperatingSystemReload?.id;
+  const os = inputs.operatingSystemReferenceCode;
+  const config = {
+    sshKeyIds: inputs.sshKeyIds,
+    ...(sameOs(os, guest.operatingSystemReferenceCode)
+      ? {}
+      : { itemPrices: [{ id: await osPriceId(c, os) }] }),
+  };
+  say(`${what}: reloading in place (${fields.join(', ')}); the primary disk is erased`);
+  await createOnce({
+    what: `${what} OS reload`,
+    write: async () => {
+      await requireEngine();
+      await c.guests.reloadOperatingSystem(id, config);
+      return true;
+    },
+    find: async () => {
+      const now = (await c.guests.getInstance(id, 'id,lastOperatingSystemReload.id'))
+        .lastOperatingSystemReload?.id;
+      return now && now !== before ? true : undefined;
+    },
+    windowMs: outcomeWindowMs(),
+    nextRun: 'The next `pulumi up` reads the guest again before it reloads it.',
+  });
+  try {
+    await c.guests.waitForReload(id, before, { timeoutMs, onProgress });
+  } catch (err) {
+    if (!(err instanceof WaitTimeoutError)) throw err;
+    throw new Error(
+      `${err.message}: the reload was sent; the next \`pulumi up\` waits for it again (no second reload)`,
+    );
+  }
+  say(`${what}: reloaded in place (${fields.join(', ')})`);
+}

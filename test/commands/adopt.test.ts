@@ -1,0 +1,144 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { importFile, narrowed, unownedObjects, type AccountObjects } from '../../commands/adopt';
+import { parseAuditArgs } from '../../commands/audit-command';
+import { declaredOs } from '../../provider/kinds/virtual-guest/import-form';
+import { OWNED_TAG } from '../../provider/kinds/virtual-guest/provenance';
+import type { VirtualGuest } from '../../provider/managers';
+
+const guest = (id: number, hostname: string, dc: string, tags: string[] = []): VirtualGuest =>
+  ({
+    id,
+    hostname,
+    domain: 'example.com',
+    datacenter: { name: dc },
+    tagReferences: tags.map((name) => ({ tag: { name } })),
+  }) as VirtualGuest;
+
+const ACCOUNT: AccountObjects = {
+  guests: [
+    guest(1, 'web', 'dal10', ['blue']),
+    guest(2, 'web', 'wdc07'), // the same name as guest 1: both get their id
+    guest(3, 'db', 'dal10'), // in a state
+    guest(4, 'killed', 'dal10', ['pulumi-svc-0123456789abcdef01234567']), // an unfinished create
+    guest(5, 'other', 'dal10', [OWNED_TAG]), // a completed create of some stack
+    guest(6, '9lives', 'dal10'),
+  ],
+  keys: [
+    { id: 20, label: 'Deploy Key', key: 'k', fingerprint: 'f' },
+    { id: 21, label: 'owned', key: 'k', fingerprint: 'g' },
+  ] as AccountObjects['keys'],
+  zones: [
+    {
+      id: 30,
+      name: 'example.com',
+      resourceRecords: [
+        { id: 300, domainId: 30, host: 'www', type: 'a', data: '10.0.0.1', ttl: 900 },
+        { id: 301, domainId: 30, host: '@', type: 'soa', data: 'ns1.', ttl: 900 },
+      ],
+    },
+    {
+      id: 31,
+      name: 'owned.org',
+      resourceRecords: [
+        { id: 310, domainId: 31, host: 'www', type: 'a', data: '10.0.0.2', ttl: 900 },
+        { id: 311, domainId: 31, host: 'api', type: 'a', data: '10.0.0.3', ttl: 900 },
+      ],
+    },
+  ],
+};
+
+const STATES = [
+  {
+    stack: 'prod',
+    resources: [
+      { urn: 'u1', type: 'svc:index:VirtualGuest', id: '3' },
+      { urn: 'u2', type: 'pulumi-nodejs:dynamic/svc:SshKey', id: '21' },
+      { urn: 'u3', type: 'svc:index:DnsZone', id: '31', outputs: { recordIds: [310] } },
+    ],
+  },
+];
+
+describe('what no stack owns, as a bulk import file', () => {
+  const unowned = unownedObjects(STATES, ACCOUNT);
+
+  it('leaves out what a state holds (a zone’s own records too), guests with provider tags and SOA records', () => {
+    assert.deepEqual(
+      unowned.guests.map((g) => g.id),
+      [1, 2, 6],
+    );
+    assert.deepEqual(
+      unowned.keys.map((k) => k.id),
+      [20],
+    );
+    assert.deepEqual(
+      unowned.zones.map((z) => z.id),
+      [30],
+    );
+    assert.deepEqual(
+      unowned.records.map((r) => r.id),
+      [300, 311],
+    );
+  });
+
+  it('names are identifiers, unique, from the objects’ own names; a record is parented to an adopted zone', () => {
+    const { resources } = importFile(unowned);
+    assert.deepEqual(resources, [
+      { type: 'svc:index:DnsZone', name: 'zone_example_com', id: '30' },
+      {
+        type: 'svc:index:DnsRecord',
+        name: 'www_a_example_com',
+        id: '300',
+        parent: 'zone_example_com',
+      },
+      { type: 'svc:index:DnsRecord', name: 'api_a_owned_org', id: '311' },
+      { type: 'svc:index:SshKey', name: 'key_deploy_key', id: '20' },
+      { type: 'svc:index:VirtualGuest', name: 'web_example_com_1', id: '1' },
+      { type: 'svc:index:VirtualGuest', name: 'web_example_com_2', id: '2' },
+      { type: 'svc:index:VirtualGuest', name: 'guest_9lives_example_com', id: '6' },
+    ]);
+  });
+
+  it('filters keep what they describe', () => {
+    const ids = (filters: Parameters<typeof narrowed>[1]) =>
+      importFile(narrowed(unowned, filters)).resources.map((e) => Number(e.id));
+    assert.deepEqual(ids({ datacenter: 'dal10' }), [1, 6]);
+    assert.deepEqual(ids({ tag: 'Blue' }), [1]);
+    assert.deepEqual(ids({ hostname: 'w?b' }), [1, 2]);
+    assert.deepEqual(ids({ domain: '*.com' }), [30, 300, 1, 2, 6]);
+    assert.deepEqual(ids({ domain: 'owned.org' }), []);
+  });
+});
+
+describe('pulumi-svc audit arguments', () => {
+  it('takes the filters and the import file, and refuses what it does not know', () => {
+    assert.deepEqual(
+      parseAuditArgs(['--stack', 'a', '--stack=b', '--import-file', 'f.json', '--tag', 'x']),
+      { stacks: ['a', 'b'], json: false, importFile: 'f.json', filters: { tag: 'x' } },
+    );
+    assert.throws(
+      () => parseAuditArgs(['--import-fil', 'f.json']),
+      /unknown argument --import-fil/,
+    );
+    assert.throws(() => parseAuditArgs(['--import-file']), /--import-file needs a value/);
+  });
+});
+
+describe('an imported guest’s OS as a user names it', () => {
+  const offered = [
+    'UBUNTU_22_64',
+    'UBUNTU_24_64',
+    'UBUNTU_LATEST',
+    'WIN_2019-STD_64',
+    'WIN_2022-STD_64',
+    'WIN_LATEST',
+    'ROCKYLINUX_9_64',
+  ];
+  it('the newest of a family is its LATEST alias; an older one or one without an alias stays', () => {
+    assert.equal(declaredOs('UBUNTU_24_64', offered), 'UBUNTU_LATEST');
+    assert.equal(declaredOs('UBUNTU_22_64', offered), 'UBUNTU_22_64');
+    assert.equal(declaredOs('WIN_2022-STD_64', offered), 'WIN_LATEST');
+    assert.equal(declaredOs('WIN_2019-STD_64', offered), 'WIN_2019-STD_64');
+    assert.equal(declaredOs('ROCKYLINUX_9_64', offered), 'ROCKYLINUX_9_64');
+  });
+});
