@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import type { AuditReport } from '../../commands/audit';
-import type { BillingChange } from '../../commands/billing-report';
+import type { BillingReport } from '../../commands/billing-summary';
 import { PACKAGE_ROOT, pulumiBinDir } from '../../scripts/pulumi-cli';
 import { cliFixture, hasTag, writeCalls, type CliFixture } from './cli';
 import { npmInstall, writeTypeScriptProject } from './projects';
@@ -230,14 +230,48 @@ describe('the package as a user installs it', () => {
     );
 
     const env = { ...f.stack.env, PATH: onPath() };
+    const billing = (...args: string[]) => bin('pulumi-svc', ['billing', ...args], env);
+    assert.equal(
+      (await billing('--only-increase', '--stack', 'test')).stdout,
+      '',
+      'a plan that raises nothing prints nothing with --only-increase',
+    );
     await f.stack.setConfig({ 'installed-app:cpus': { value: '2' } });
-    const billing = JSON.parse(
-      (await bin('pulumi-svc', ['billing', '--json', '--stack', 'test'], env)).stdout,
-    ) as BillingChange[];
+    const report = JSON.parse(
+      (await billing('--json', '--strict', '--stack', 'test')).stdout,
+    ) as BillingReport;
     assert.deepEqual(
-      billing.map((c) => [c.op, c.name, c.reasons]),
+      report.changes.map((c) => [c.op, c.name, c.reasons]),
       [['upgrade', 'web', ['startCpus']]],
     );
+    // The stack's total before is what the account is billed for its guests now.
+    const billed = await f.client.call('Account', 'getVirtualGuests', {
+      mask: 'id,billingItem.recurringFee',
+    });
+    const billedMonthly = (billed as { billingItem: { recurringFee: string } }[]).reduce(
+      (sum, g) => sum + Number(g.billingItem.recurringFee),
+      0,
+    );
+    assert.equal(report.totals.monthlyBefore, Math.round(billedMonthly * 100) / 100);
+    assert.equal(
+      report.totals.monthlyAfter,
+      Math.round((report.totals.monthlyBefore + report.changes[0].monthlyDelta) * 100) / 100,
+    );
+    assert.ok(report.changes[0].monthlyDelta > 0, 'two CPUs cost more');
+    assert.deepEqual([report.version, report.hoursPerMonth, report.unpriced], [1, 730, []]);
+    const markdown = (await billing('--format', 'markdown', '--only-increase', '--stack', 'test'))
+      .stdout;
+    assert.match(markdown, /^\| upgrade \| web \| hourly \| .* \| startCpus \|$/m);
+    assert.match(
+      markdown,
+      new RegExp(`^- Stack monthly total: \\$${report.totals.monthlyBefore.toFixed(2)} -> `, 'm'),
+    );
+    const refused = await billing('--formt', 'markdown').then(
+      () => assert.fail('an unknown flag was taken'),
+      (err: { code: number; stderr: string }) => err,
+    );
+    assert.equal(refused.code, 1);
+    assert.match(refused.stderr, /billing: unknown argument --formt/);
 
     const audit = JSON.parse(
       (await bin('pulumi-svc', ['audit', '--json', '--stack', 'test'], env)).stdout,
