@@ -2,6 +2,7 @@ import { isSent, type GuestTemplate } from '../../managers';
 import { Failures } from '../../framework/failures';
 import { isKnown, isUnknown } from '../../framework/unknown';
 import {
+  changedBetween,
   checkFields,
   fieldsWhere,
   fieldsChanging,
@@ -18,6 +19,10 @@ export type GuestInputs = InputsOf<typeof GUEST_FIELDS>;
 
 /** Changing any of these orders a different (billed) guest: the resource is replaced. */
 export const REPLACE_FIELDS = fieldsChanging(GUEST_FIELDS, 'replace');
+
+/** The fields whose change from `olds` to `news` replaces the guest (none: it is kept). */
+export const replacingChanges = (olds: Record<string, unknown>, news: Record<string, unknown>) =>
+  changedBetween(GUEST_FIELDS, olds, news, REPLACE_FIELDS);
 
 /** Changed in place by one upgrade order (Product_Order with an upgrade container): the size. */
 export const UPGRADE_FIELDS = fieldsChanging(GUEST_FIELDS, 'upgrade');

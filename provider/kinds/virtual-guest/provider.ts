@@ -19,7 +19,7 @@ import {
   LOCAL_FIELDS,
   ORDER_FIELDS,
   PRICED_FIELDS,
-  REPLACE_FIELDS,
+  replacingChanges,
   UPGRADE_FIELDS,
   checkOffered,
   checkShape,
@@ -129,7 +129,7 @@ const costs = (price: Price) => ({
  */
 async function diff(id: string, olds: Bag, news: Bag): Promise<pulumi.dynamic.DiffResult> {
   const name = String(news.resourceName ?? id);
-  const replaces = changedBetween(GUEST_FIELDS, olds, news, REPLACE_FIELDS);
+  const replaces = replacingChanges(olds, news);
   if (replaces.length > 0) {
     announceReplace(name, replaces, olds, news as unknown as GuestInputs);
     return { changes: true, replaces, deleteBeforeReplace: false };
