@@ -78,6 +78,9 @@ for (const door of frontDoors()) {
           },
         },
       );
+      const misspelt = await withBudget(f, ['preview'], { maxMonthlyTotals: 1 });
+      assert.notEqual(misspelt.code, 0, 'a misspelt limit must not pass every plan');
+      assert.match(misspelt.output, /svc-budget: unknown setting maxMonthlyTotals/);
       await f.stack.up();
       const fees = await billedMonthly(f);
       assert.equal(fees.length, 20);
