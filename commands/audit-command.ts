@@ -2,6 +2,7 @@ import type { VirtualGuest } from '../provider/managers';
 import { clientFromConfig } from '../provider/framework/config-client';
 import { AUDIT_MASK, audit, formatAudit, type AuditReport, type StackState } from './audit';
 import { pulumiJson, type StateResource } from './pulumi';
+import { stackClient } from './stack-client';
 
 /**
  * Reads the states (`pulumi stack export`) of the named stacks, or of every stack of the current
@@ -26,13 +27,9 @@ export async function gatherAudit(
     );
     states.push({ stack, resources: exported.deployment?.resources ?? [] });
   }
-  const config = names.length
-    ? await pulumiJson<Record<string, { value?: string }>>(
-        ['config', '--json', '--show-secrets', '--stack', names[0]],
-        { cwd, env },
-      ).catch(() => ({}) as Record<string, { value?: string }>)
-    : {};
-  const client = clientFromConfig((key) => config[key]?.value);
+  const client = names.length
+    ? await stackClient(cwd, names[0], env)
+    : clientFromConfig(() => undefined);
   const guests: VirtualGuest[] = [];
   for await (const guest of client.iterCall('Account', 'getVirtualGuests', { mask: AUDIT_MASK }))
     guests.push(guest as VirtualGuest);

@@ -42,6 +42,27 @@ function summary(report: BillingReport, bullet: string): string[] {
   ];
 }
 
+/** What ending each old guest costs: when its billing stops, and the overlap of a replace. */
+function endingLines(report: BillingReport, bullet: string): string[] {
+  const lines = report.changes.flatMap((c) => {
+    const ends = c.cancel
+      ? c.cancel.billedUntil === null
+        ? [`${c.op} ${c.name}: hourly, its billing stops at the cancel`]
+        : [
+            `${c.op} ${c.name}: monthly, billed to its anniversary ${c.cancel.billedUntil.slice(0, 10)}: ${dollars(c.cancel.owedAfterCancel, 2)} of this cycle's fee is owed after the cancel`,
+          ]
+      : [];
+    const overlap =
+      c.runTogetherHourly === undefined
+        ? []
+        : [
+            `replace ${c.name}: old and new run together until the old one is cancelled, ${dollars(c.runTogetherHourly)}/hour meanwhile (with deleteBeforeReplace the service is down in between instead)`,
+          ];
+    return [...ends, ...overlap].map((line) => `${bullet}${line}`);
+  });
+  return lines.length === 0 ? [] : ['', 'Ending guests:', ...lines];
+}
+
 function unpricedLines(report: BillingReport, bullet: string): string[] {
   if (report.unpriced.length === 0) return [];
   return [
@@ -55,8 +76,15 @@ function unpricedLines(report: BillingReport, bullet: string): string[] {
 export function formatBillingTable(report: BillingReport): string {
   const lines =
     report.changes.length === 0 ? ['No billing-affecting changes.'] : alignedTable(report);
-  return [...lines, '', ...summary(report, ''), ...unpricedLines(report, '  ')].join('\n');
+  return [...lines, '', ...footer(report, '', '  ')].join('\n');
 }
+
+/** Below the changes: the totals and the month assumed, then what ends and what is unpriced. */
+const footer = (report: BillingReport, bullet: string, item: string) => [
+  ...summary(report, bullet),
+  ...endingLines(report, item),
+  ...unpricedLines(report, item),
+];
 
 function alignedTable(report: BillingReport): string[] {
   const table = [HEADER, ...rows(report)];
@@ -90,7 +118,6 @@ export function formatBillingMarkdown(report: BillingReport): string {
     '',
     ...table,
     '',
-    ...summary(report, '- '),
-    ...unpricedLines(report, '- '),
+    ...footer(report, '- ', '- '),
   ].join('\n');
 }

@@ -17,6 +17,8 @@ export interface BillingChange {
   newMonthly?: number;
   /** The fields whose change forces a new guest (replace) or resizes it in place (upgrade). */
   reasons: string[];
+  /** The id of the guest the state holds (an upgrade, replace or delete). */
+  id?: string;
 }
 
 type Props = Record<string, unknown> | undefined;
@@ -25,7 +27,7 @@ type Props = Record<string, unknown> | undefined;
 export interface PreviewStep {
   op: string;
   urn: string;
-  oldState?: { type?: string; outputs?: Props };
+  oldState?: { type?: string; id?: string; outputs?: Props };
   newState?: { type?: string; inputs?: Props };
   replaceReasons?: string[];
   diffReasons?: string[];
@@ -70,10 +72,16 @@ function change(
   };
 }
 
-/** The billing change a preview step announces, if it is one. */
+/** The billing change a preview step announces, if it is one, with the guest's id if it has one. */
 export function billingChange(step: PreviewStep): BillingChange | undefined {
   // A guest of either front door: the dynamic classes or the provider plugin.
   if (kindOf((step.newState ?? step.oldState)?.type ?? '') !== 'VirtualGuest') return undefined;
+  const found = guestChange(step);
+  const id = step.oldState?.id;
+  return found && id ? { ...found, id } : found;
+}
+
+function guestChange(step: PreviewStep): BillingChange | undefined {
   const name = step.urn.split('::').pop() ?? step.urn;
   const olds = step.oldState?.outputs;
   const news = step.newState?.inputs;

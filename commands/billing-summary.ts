@@ -3,6 +3,7 @@ import { kindOf } from '../provider/kinds/tokens';
 import { PRICED_FIELDS } from '../provider/kinds/virtual-guest/inputs';
 import { HOURS_PER_MONTH } from '../provider/kinds/virtual-guest/pricing';
 import { billingMode } from '../provider/managers';
+import type { Cancellation } from './billing-cancel';
 import {
   billingChange,
   type BillingChange,
@@ -31,6 +32,10 @@ export interface ReportedChange extends BillingChange {
   /** New minus old (a side that is not priced counts as 0; it is listed in `unpriced`). */
   hourlyDelta: number;
   monthlyDelta: number;
+  /** A delete or replace: when the old guest's billing ends, and what is owed after the cancel. */
+  cancel?: Cancellation;
+  /** A replace: old and new per hour while both run (until the old one is cancelled). */
+  runTogetherHourly?: number;
 }
 
 /** What the stack's guests (and those the plan takes over) are billed before and after the plan. */

@@ -3,7 +3,10 @@ import { option, refuseUnknown } from './args';
 import type { PreviewJson } from './billing-report';
 import { formatBillingMarkdown, formatBillingTable } from './billing-format';
 import { billingReport, mayRaiseCost, type BillingReport } from './billing-summary';
+import { withCancellations } from './billing-cancel';
 import { pulumiJson } from './pulumi';
+import { stackClient } from './stack-client';
+import type { Client } from '../provider/client';
 
 /** `pulumi-svc billing`'s own options, the rest being `pulumi preview`'s. */
 export interface BillingArgs {
@@ -76,7 +79,11 @@ export async function gatherBilling(
     ['preview', '--json', '--show-sames', '--non-interactive', ...args.previewArgs],
     { cwd, env },
   );
-  return billingReport(preview, args.hoursPerMonth);
+  const report = billingReport(preview, args.hoursPerMonth);
+  // The account is asked only when a monthly guest's cancel needs its billing cycle.
+  let client: Promise<Client> | undefined;
+  const stack = option(args.previewArgs, '--stack') ?? option(args.previewArgs, '-s');
+  return withCancellations(report, () => (client ??= stackClient(cwd, stack, env)));
 }
 
 /**

@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { parseBillingArgs, formatReport } from '../../commands/billing';
+import { owedUntilAnniversary, withCancellations } from '../../commands/billing-cancel';
+import type { Client } from '../../provider/client';
+import { OBJECT_NOT_FOUND_FAULT, SvcAPIError } from '../../provider/client/errors';
 import { billingChange, type PreviewStep } from '../../commands/billing-report';
 import { formatBillingTable } from '../../commands/billing-format';
 import { billingReport, mayRaiseCost } from '../../commands/billing-summary';
@@ -234,5 +237,62 @@ it('guests of the provider plugin (svc:index:VirtualGuest) are billed like the d
   assert.deepEqual(
     changes.map((c) => [c.op, c.name, c.newHourly]),
     [['create', 'yaml-web', 0.049]],
+  );
+});
+
+it('ending a guest: an hourly one stops billing at the cancel, a monthly one owes its cycle to the anniversary, a replace runs both meanwhile', async () => {
+  const cycles: Record<string, object> = {
+    '7': {
+      recurringFee: '60',
+      cycleStartDate: '2026-11-01T00:00:00-06:00',
+      nextBillDate: '2026-12-01T00:00:00-06:00',
+    },
+  };
+  const client = {
+    call: (_service: string, _method: string, { id }: { id: number }) =>
+      cycles[String(id)]
+        ? Promise.resolve({ billingItem: cycles[String(id)] })
+        : Promise.reject(new SvcAPIError(OBJECT_NOT_FOUND_FAULT, 'Unable to find object')),
+  } as unknown as Client;
+  const monthly = (hourly: number) => cost(hourly, { hourlyBillingFlag: false });
+  const withId = (s: PreviewStep, id: string) => ({ ...s, oldState: { ...s.oldState, id } });
+  const report = await withCancellations(
+    billingReport({
+      steps: [
+        withId(step('delete', 'hourly', cost(0.03)), '5'),
+        withId(step('delete', 'monthly', monthly(0.0822)), '7'),
+        withId(
+          step('replace', 'swap', cost(0.05), cost(0.1, { datacenter: 'fra02' }), ['datacenter']),
+          '5',
+        ),
+        withId(step('delete', 'vanished', monthly(0.05)), '9'),
+      ],
+    }),
+    () => Promise.resolve(client),
+    Date.parse('2026-11-16T00:00:00-06:00'), // half of November left
+  );
+  const [hourly, month, swap, vanished] = report.changes;
+  assert.deepEqual(hourly.cancel, { billedUntil: null, owedAfterCancel: 0 });
+  assert.deepEqual(month.cancel, { billedUntil: '2026-12-01T00:00:00-06:00', owedAfterCancel: 30 });
+  assert.equal(swap.runTogetherHourly, 0.15);
+  assert.equal(vanished.cancel, undefined);
+  assert.deepEqual(
+    report.unpriced.map((u) => [u.name, u.side]),
+    [['vanished', 'old']],
+  );
+  const table = formatReport(report, 'table');
+  assert.match(table, /^ {2}delete hourly: hourly, its billing stops at the cancel$/m);
+  assert.match(
+    table,
+    /^ {2}delete monthly: monthly, billed to its anniversary 2026-12-01: \$30\.00 of this cycle's fee is owed after the cancel$/m,
+  );
+  assert.match(
+    table,
+    /^ {2}replace swap: old and new run together until the old one is cancelled, \$0\.1500\/hour meanwhile/m,
+  );
+  assert.equal(
+    owedUntilAnniversary(cycles['7'], Date.parse('2026-12-02T00:00:00Z')),
+    0,
+    'past the anniversary',
   );
 });
