@@ -1,4 +1,4 @@
-/** The command line of the `pulumi-svc` commands: options with a value, and flags. */
+/** The command-line arguments of the `pulumi-svc` commands: `--name value` or `--name=value`. */
 
 /** The value after `--name`, or `--name=value`. */
 export function option(args: string[], name: string): string | undefined {
@@ -17,20 +17,22 @@ export function options(args: string[], name: string): string[] {
 }
 
 /**
- * Refuses an argument the command does not take (a misspelt or unsupported option would
- * otherwise be ignored and the command run as if it were not there).
+ * Refuses any argument that is not one of `flags` (no value) or `options` (a value, after it or
+ * after `=`), naming it: a misspelt flag must not silently change what a command does.
  */
 export function refuseUnknown(
   command: string,
   args: string[],
-  valued: readonly string[],
-  flags: readonly string[],
+  known: { flags: string[]; options: string[] },
 ): void {
-  for (const [i, arg] of args.entries()) {
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
     const name = arg.split('=')[0];
-    if (!valued.includes(name) && !flags.includes(arg) && !valued.includes(args[i - 1])) {
+    if (known.options.includes(name)) {
+      if (!arg.includes('=')) i++; // its value
+    } else if (!known.flags.includes(arg)) {
       throw new Error(
-        `${command}: unknown argument ${arg}; it takes ${[...valued.map((v) => `${v} VALUE`), ...flags].join(', ')} (see pulumi-svc --help)`,
+        `${command}: unknown argument ${arg}; it takes ${[...known.options.map((o) => `${o} VALUE`), ...known.flags].join(', ')} (see pulumi-svc --help)`,
       );
     }
   }

@@ -14,6 +14,7 @@ import {
 import { option, options, refuseUnknown } from './args';
 import { AUDIT_MASK, audit, formatAudit, type AuditReport, type StackState } from './audit';
 import { pulumiJson, type StateResource } from './pulumi';
+import { stackClient } from './stack-client';
 
 export interface AuditArgs {
   stacks: string[];
@@ -26,8 +27,10 @@ export interface AuditArgs {
 const FILTERS = ['datacenter', 'hostname', 'domain', 'tag'] as const;
 
 export function parseAuditArgs(args: string[]): AuditArgs {
-  const valued = ['--stack', '--import-file', ...FILTERS.map((f) => `--${f}`)];
-  refuseUnknown('audit', args, valued, ['--json']);
+  refuseUnknown('audit', args, {
+    options: ['--stack', '--import-file', ...FILTERS.map((f) => `--${f}`)],
+    flags: ['--json'],
+  });
   const filters: AdoptFilters = {};
   for (const f of FILTERS) {
     const value = option(args, `--${f}`);
@@ -80,13 +83,10 @@ export async function gatherAudit(
     );
     states.push({ stack, resources: exported.deployment?.resources ?? [] });
   }
-  const config = names.length
-    ? await pulumiJson<Record<string, { value?: string }>>(
-        ['config', '--json', '--show-secrets', '--stack', names[0]],
-        { cwd, env },
-      ).catch(() => ({}) as Record<string, { value?: string }>)
-    : {};
-  const account = await accountObjects(clientFromConfig((key) => config[key]?.value));
+  const client = names.length
+    ? await stackClient(cwd, names[0], env)
+    : clientFromConfig(() => undefined);
+  const account = await accountObjects(client);
   const importable = importFile(narrowed(unownedObjects(states, account), filters)).resources;
   return { ...audit(states, account.guests, importable), importable };
 }

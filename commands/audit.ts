@@ -17,7 +17,8 @@ import type { StateResource } from './pulumi';
  *   `unfinished` ones were never handed to a state (no owned tag: a create that died after its
  *   order; the next `up` of that stack takes it over); the others were, and were dropped since;
  * - gone: state entries whose guest the account no longer has;
- * - drift: guests whose size, names or tags differ from what their state recorded;
+ * - drift: guests whose size, names or tags differ from what their state recorded, or whose bill
+ *   differs from the cost the state recorded (with both monthly amounts);
  * - unowned: guests, keys, zones and records no stack owns (adopt.ts), as the entries of the
  *   bulk import file that adopts them.
  */
@@ -53,6 +54,25 @@ export interface Drift {
   id: number;
   /** field: [recorded in the state, now in the account] */
   changes: Record<string, [unknown, unknown]>;
+  /** What the state recorded the guest costs a month and what its billing item bills now, when they differ. */
+  cost?: CostDrift;
+}
+
+export interface CostDrift {
+  recordedMonthly: number;
+  billedMonthly: number;
+  monthlyDelta: number;
+}
+
+/** The guest's bill now against the state's record (an upgrade or a price change behind Pulumi). */
+function costDrift(recorded: Record<string, unknown>, guest: VirtualGuest): CostDrift | undefined {
+  const then = recorded.estimatedMonthlyCost;
+  const now = billedPrice(guest)?.monthly;
+  if (typeof then !== 'number' || now === undefined) return undefined;
+  const monthlyDelta = Math.round((now - then) * 100) / 100;
+  return monthlyDelta === 0
+    ? undefined
+    : { recordedMonthly: then, billedMonthly: now, monthlyDelta };
 }
 
 export interface AuditReport {
@@ -105,8 +125,9 @@ export function audit(
         if (then !== undefined && JSON.stringify(then) !== JSON.stringify(now))
           changes[field] = [then, now];
       }
-      if (Object.keys(changes).length > 0)
-        drift.push({ stack, urn: resource.urn, id: guest.id, changes });
+      const cost = costDrift(recorded, guest);
+      if (Object.keys(changes).length > 0 || cost)
+        drift.push({ stack, urn: resource.urn, id: guest.id, changes, ...(cost ? { cost } : {}) });
     }
   }
   const orphans = guests
@@ -199,12 +220,17 @@ export function formatAudit(report: AuditReport, importFile?: string): string {
       ...report.drift.map(
         (d) =>
           `  ${d.stack}  ${name(d.urn)}  id ${d.id}: ` +
-          Object.entries(d.changes)
-            .map(
+          [
+            ...Object.entries(d.changes).map(
               ([field, [then, now]]) =>
                 `${field} ${JSON.stringify(then)} -> ${JSON.stringify(now)}`,
-            )
-            .join(', '),
+            ),
+            ...(d.cost
+              ? [
+                  `billed $${d.cost.recordedMonthly.toFixed(2)} -> $${d.cost.billedMonthly.toFixed(2)}/month (${d.cost.monthlyDelta >= 0 ? '+' : '-'}$${Math.abs(d.cost.monthlyDelta).toFixed(2)})`,
+                ]
+              : []),
+          ].join(', '),
       ),
       '  `pulumi refresh` records what is there; `pulumi up` then puts back what the program declares.',
     );

@@ -9,12 +9,16 @@ export interface BillingChange {
   op: 'create' | 'adopt' | 'replace' | 'upgrade' | 'delete';
   name: string;
   mode: ReturnType<typeof billingMode>;
+  /** The old guest's billing, when a replace changes it. */
+  oldMode?: ReturnType<typeof billingMode>;
   oldHourly?: number;
   newHourly?: number;
   oldMonthly?: number;
   newMonthly?: number;
   /** The fields whose change forces a new guest (replace) or resizes it in place (upgrade). */
   reasons: string[];
+  /** The id of the guest the state holds (an upgrade, replace or delete). */
+  id?: string;
 }
 
 type Props = Record<string, unknown> | undefined;
@@ -23,7 +27,7 @@ type Props = Record<string, unknown> | undefined;
 export interface PreviewStep {
   op: string;
   urn: string;
-  oldState?: { type?: string; outputs?: Props };
+  oldState?: { type?: string; id?: string; outputs?: Props };
   newState?: { type?: string; inputs?: Props };
   replaceReasons?: string[];
   diffReasons?: string[];
@@ -59,6 +63,7 @@ function change(
     op,
     name,
     mode: mode(news ?? olds),
+    ...(olds && news && mode(olds) !== mode(news) ? { oldMode: mode(olds) } : {}),
     oldHourly: cost(olds),
     newHourly: cost(news),
     oldMonthly: monthly(olds),
@@ -67,10 +72,16 @@ function change(
   };
 }
 
-/** The billing change a preview step announces, if it is one. */
+/** The billing change a preview step announces, if it is one, with the guest's id if it has one. */
 export function billingChange(step: PreviewStep): BillingChange | undefined {
   // A guest of either front door: the dynamic classes or the provider plugin.
   if (kindOf((step.newState ?? step.oldState)?.type ?? '') !== 'VirtualGuest') return undefined;
+  const found = guestChange(step);
+  const id = step.oldState?.id;
+  return found && id ? { ...found, id } : found;
+}
+
+function guestChange(step: PreviewStep): BillingChange | undefined {
   const name = step.urn.split('::').pop() ?? step.urn;
   const olds = step.oldState?.outputs;
   const news = step.newState?.inputs;
@@ -97,63 +108,4 @@ export function billingChange(step: PreviewStep): BillingChange | undefined {
 /** The billing-affecting changes of a plan. */
 export function billingChanges(preview: PreviewJson): BillingChange[] {
   return (preview.steps ?? []).flatMap((step) => billingChange(step) ?? []);
-}
-
-const dollars = (value: number | undefined, digits = 4) =>
-  value === undefined ? '-' : `$${value.toFixed(digits)}`;
-
-/** The change of the plan's total hourly cost. */
-export function totalDelta(changes: BillingChange[]): number {
-  const delta = changes.reduce((sum, c) => sum + (c.newHourly ?? 0) - (c.oldHourly ?? 0), 0);
-  return Math.round(delta * 10_000) / 10_000;
-}
-
-/** The change of the plan's total monthly cost. */
-export function totalMonthlyDelta(changes: BillingChange[]): number {
-  const delta = changes.reduce((sum, c) => sum + (c.newMonthly ?? 0) - (c.oldMonthly ?? 0), 0);
-  return Math.round(delta * 100) / 100;
-}
-
-const signed = (value: number, digits: number) =>
-  `${value >= 0 ? '+' : '-'}$${Math.abs(value).toFixed(digits)}`;
-
-/** A plain-text table of the changes with the total hourly and monthly delta. */
-export function formatBillingTable(changes: BillingChange[]): string {
-  if (changes.length === 0) return 'No billing-affecting changes.';
-  const rows = [
-    [
-      'change',
-      'guest',
-      'billing',
-      'old $/hour',
-      'new $/hour',
-      'old $/month',
-      'new $/month',
-      'fields',
-    ],
-    ...changes.map((c) => [
-      c.op,
-      c.name,
-      c.mode,
-      dollars(c.oldHourly),
-      dollars(c.newHourly),
-      dollars(c.oldMonthly, 2),
-      dollars(c.newMonthly, 2),
-      c.reasons.join(', ') || '-',
-    ]),
-  ];
-  const widths = rows[0].map((_, col) => Math.max(...rows.map((row) => row[col].length)));
-  const lines = rows.map((row) =>
-    row
-      .map((cell, col) => cell.padEnd(widths[col]))
-      .join('  ')
-      .trimEnd(),
-  );
-  lines.splice(1, 0, widths.map((w) => '-'.repeat(w)).join('  '));
-  lines.push(
-    '',
-    `Total hourly delta: ${signed(totalDelta(changes), 4)}/hour`,
-    `Total monthly delta: ${signed(totalMonthlyDelta(changes), 2)}/month`,
-  );
-  return lines.join('\n');
 }

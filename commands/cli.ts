@@ -1,24 +1,30 @@
 #!/usr/bin/env node
 import { printAudit } from './audit-command';
-import { printBillingTable } from './billing';
+import { printBilling } from './billing';
 import { printMigration } from './migrate-command';
 import { MIN_PULUMI_VERSION } from './pulumi';
 
 const USAGE = `Usage: pulumi-svc <command> [--json] [options]   (in your Pulumi project)
 
-  billing [pulumi preview options, e.g. --stack dev]
-            runs \`pulumi preview --json\` and prints the plan's billing table: each guest
+  billing [--format table|markdown|json] [--hours-per-month N] [--strict] [--only-increase]
+          [--stack NAME] [other pulumi preview options] [-- anything for pulumi preview]
+            runs \`pulumi preview --json\` and prints the plan's billing report: each guest
             ordered, replaced, upgraded in place (CPUs, memory, port speed, disks) or
-            cancelled, with old and new hourly and monthly cost and the total change.
+            cancelled, with old and new hourly and monthly cost and the fields that cause it;
+            the total change, the stack's monthly total before and after, and what could not
+            be priced and why. --hours-per-month: the hours of a month (default 730);
+            --strict: exit 2 when something could not be priced; --only-increase: print
+            nothing when the plan does not raise the cost. --json is --format json.
   audit [--stack NAME]... [--import-file PATH] [--datacenter DC] [--hostname GLOB]
         [--domain GLOB] [--tag TAG]
             holds the account against the states of the named stacks (default: every stack of
             the current backend): billed guests that carry this provider's provenance but are in
-            no state, state entries whose guest is gone, guests changed outside Pulumi, and the
-            guests, SSH keys, DNS zones and records no stack owns. --import-file writes Pulumi's
-            bulk import file for those (\`pulumi import --file PATH\` on the provider plugin);
-            --datacenter, --hostname, --tag keep only guests that match, --domain guests of
-            that domain and zones of that name with their records (GLOB: * and ?).
+            no state, state entries whose guest is gone, guests changed outside Pulumi (their
+            size, names, tags or bill), and the guests, SSH keys, DNS zones and records no stack
+            owns. --import-file writes Pulumi's bulk import file for those (\`pulumi import
+            --file PATH\` on the provider plugin); --datacenter, --hostname, --tag keep only
+            guests that match, --domain guests of that domain and zones of that name with their
+            records (GLOB: * and ?).
   migrate [--stack NAME] [--dry-run] [--provider-version V] [--backup FILE]
             moves a stack from the dynamic resource classes to the provider plugin
             (svc:index:<Kind>): \`pulumi stack export\`, the state rewritten (same ids, no
@@ -34,16 +40,10 @@ const USAGE = `Usage: pulumi-svc <command> [--json] [options]   (in your Pulumi 
 
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
-  const json = rest.includes('--json');
   if (argv.some((arg) => arg === '--help' || arg === '-h')) {
     console.log(USAGE);
   } else if (command === 'billing') {
-    await printBillingTable(
-      process.cwd(),
-      rest.filter((arg) => arg !== '--json'),
-      {},
-      json,
-    );
+    process.exitCode = await printBilling(process.cwd(), rest);
   } else if (command === 'audit') {
     await printAudit(process.cwd(), rest);
   } else if (command === 'migrate') {

@@ -5,8 +5,8 @@ import { MOVED_TO_PLUGIN_CONFIG } from '../provider/dynamic/moved-to-plugin';
 import { backendKey } from '../provider/kinds/virtual-guest/provenance';
 import { dynamicToken } from '../provider/kinds/tokens';
 import { MigrationRefused, migrateState, type ExportedState, type Migration } from './migrate';
-import { pulumiJson, pulumiOutput } from './pulumi';
 import { option, refuseUnknown } from './args';
+import { pulumiJson, pulumiOutput } from './pulumi';
 
 /**
  * `pulumi-svc migrate [--stack NAME] [--dry-run] [--provider-version V] [--backup FILE] [--json]`:
@@ -32,12 +32,10 @@ export interface MigrateReport extends Omit<Migration, 'state'> {
 }
 
 export function parseMigrateArgs(args: string[]): MigrateArgs {
-  refuseUnknown(
-    'migrate',
-    args,
-    ['--stack', '--provider-version', '--backup'],
-    ['--dry-run', '--json'],
-  );
+  refuseUnknown('migrate', args, {
+    options: ['--stack', '--provider-version', '--backup'],
+    flags: ['--dry-run', '--json'],
+  });
   return {
     stack: option(args, '--stack'),
     dryRun: args.includes('--dry-run'),

@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { printBillingTable } from '../commands/billing';
+import { printBilling } from '../commands/billing';
 import { DEMO_PORT, DEMO_PROJECT, DEMO_STATE, withDemoStack } from './demo-stack';
 import { PACKAGE_ROOT, offlineEnv, pulumiBinDir } from './pulumi-cli';
 
@@ -24,7 +24,10 @@ async function main(action: string): Promise<void> {
     return;
   }
   await withDemoStack(async (stack, endpoint) => {
-    if (action === 'billing') return printBillingTable(stack.dir, ['--stack', 'demo'], stack.env);
+    if (action === 'billing') {
+      process.exitCode = await printBilling(stack.dir, ['--stack', 'demo'], stack.env);
+      return;
+    }
     if (action === 'destroy') await stack.destroy([], 'inherit');
     else if (action === 'preview') await stack.preview(['--diff'], 'inherit');
     else {

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
 import type { AuditReport } from '../../commands/audit';
+import { VirtualGuestManager } from '../../provider/managers';
 import { cliFixture, hasTag, pulumiSvc, writeCalls, type CliFixture } from './cli';
 
 // `npx pulumi-svc audit --json` in the project, as a user runs it, on an account where orphans,
@@ -29,6 +30,12 @@ describe('pulumi-svc audit', () => {
     const [g0, g1, g2] = [await idOf('g0'), await idOf('g1'), await idOf('g2')];
     await f.client.call('Virtual_Guest', 'deleteObject', { id: g0 }); // gone
     await f.client.call('Virtual_Guest', 'editObject', { id: g2, args: [{ hostname: 'moved' }] });
+    // Resized outside Pulumi: one upgrade order to 2 CPUs, which bills more from then on.
+    const vgm = new VirtualGuestManager(f.client);
+    await vgm.upgrade(
+      await vgm.priceUpgrade(g2, { cpus: 1, memory: 1024, disks: [25] }, { cpus: 2 }),
+    );
+    await vgm.waitForUpgrade(g2, { cpus: 2 }, { timeoutMs: 60_000 });
     await f.stack.run(['state', 'delete', await f.stack.urnOf('g1'), '--yes']); // orphaned by hand
 
     // An up killed after its order went out: a billed guest that no state holds.
@@ -65,8 +72,19 @@ describe('pulumi-svc audit', () => {
     );
     assert.deepEqual(
       report.drift.map((d) => [d.id, d.changes]),
-      [[g2, { hostname: [report.drift[0].changes.hostname[0], 'moved'] }]],
+      [[g2, { hostname: [report.drift[0].changes.hostname[0], 'moved'], startCpus: [1, 2] }]],
     );
     assert.notEqual(report.drift[0].changes.hostname[0], 'moved');
+    // Its cost drift: what the state recorded against what its billing item bills now.
+    const recorded = (await f.stack.resources()).find((r) => r.id === String(g2))!.outputs!;
+    const billed = (await f.client.call('Virtual_Guest', 'getObject', {
+      id: g2,
+      mask: 'billingItem.recurringFee',
+    })) as { billingItem: { recurringFee: string } };
+    const { cost } = report.drift[0];
+    assert.ok(cost, 'the resize shows as cost drift');
+    assert.equal(cost.recordedMonthly, recorded.estimatedMonthlyCost);
+    assert.equal(cost.billedMonthly, Number(billed.billingItem.recurringFee));
+    assert.ok(cost.monthlyDelta > 0, 'two CPUs bill more');
   });
 });

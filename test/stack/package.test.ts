@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import type { AuditReport } from '../../commands/audit';
-import type { BillingChange } from '../../commands/billing-report';
+import type { BillingReport } from '../../commands/billing-summary';
 import { PACKAGE_ROOT, pulumiBinDir } from '../../scripts/pulumi-cli';
 import { cliFixture, hasTag, writeCalls, type CliFixture } from './cli';
 import { npmInstall, writeTypeScriptProject } from './projects';
@@ -73,6 +73,46 @@ describe('the package as a user installs it', () => {
     fs.rmSync(work, { recursive: true, force: true });
   });
 
+  /**
+   * The budget pack the way README and examples/cost-guardrails run it: the example's npm
+   * scripts (`npm run` puts node_modules/.bin, with the pack's analyzer, on PATH) and a
+   * budget.json. A mandatory budget the pending upgrade crosses stops preview and up: the guest
+   * keeps its size.
+   */
+  const budgetRoute = async (f: CliFixture, env: Record<string, string>, delta: number) => {
+    const example = path.join(PACKAGE_ROOT, 'examples', 'cost-guardrails');
+    const manifest = path.join(project, 'package.json');
+    const pkg = JSON.parse(fs.readFileSync(manifest, 'utf8')) as Record<string, unknown>;
+    pkg.scripts = (
+      JSON.parse(fs.readFileSync(path.join(example, 'package.json'), 'utf8')) as {
+        scripts: object;
+      }
+    ).scripts;
+    fs.writeFileSync(manifest, JSON.stringify(pkg, null, 2));
+    const limit = Math.round((delta / 2) * 100) / 100;
+    fs.writeFileSync(
+      path.join(project, 'budget.json'),
+      JSON.stringify({
+        'svc-budget': { enforcementLevel: 'mandatory', maxMonthlyIncrease: limit },
+      }),
+    );
+    const npmRun = (script: string, ...args: string[]) =>
+      run('npm', ['run', script, '--', ...args, '--stack', 'test', '--non-interactive'], {
+        cwd: project,
+        env: { ...process.env, ...env },
+      }).then(
+        () => assert.fail(`npm run ${script} passed a plan over the budget`),
+        (err: { code: number; stdout: string }) => err,
+      );
+    const preview = await npmRun('preview');
+    assert.notEqual(preview.code, 0);
+    assert.match(preview.stdout, /\[mandatory\]\s+svc-budget/);
+    assert.match(preview.stdout, new RegExp(`over maxMonthlyIncrease \\$${limit.toFixed(2)}`));
+    await npmRun('up', '--yes');
+    const web = (await f.guests(hasTag('installed'))).find((g) => g.hostname.startsWith('web'));
+    assert.equal(web?.startCpus, 1, 'the upgrade was not ordered');
+  };
+
   it('the tarball holds what the package needs and nothing else', () => {
     for (const needed of [
       'package.json',
@@ -87,6 +127,8 @@ describe('the package as a user installs it', () => {
       'dist/provider/plugin/main.js',
       'dist/provider/plugin/schema.json',
       'provider/plugin/bin/pulumi-resource-svc',
+      'policy/PulumiPolicy.yaml',
+      'dist/policy/main.js',
     ]) {
       assert.ok(files.includes(needed), `${needed} is packed`);
     }
@@ -95,7 +137,7 @@ describe('the package as a user installs it', () => {
         /^dist\/(test|bench|scripts|examples)\//.test(file) || // tests, benchmarks, repo tooling
         /(^|\/)node_modules\//.test(file) || // other packages' sources
         (/\.ts$/.test(file) && !/\.d\.ts$/.test(file)) || // sources
-        !/^(dist\/|package\.json$|README\.md$|LICENSE$|provider\/plugin\/bin\/pulumi-resource-svc$)/.test(
+        !/^(dist\/|package\.json$|README\.md$|LICENSE$|provider\/plugin\/bin\/pulumi-resource-svc$|policy\/PulumiPolicy\.yaml$)/.test(
           file,
         ),
     );
@@ -121,7 +163,11 @@ describe('the package as a user installs it', () => {
     const pkg = JSON.parse(
       fs.readFileSync(path.join(project, 'node_modules', 'pulumi-svc', 'package.json'), 'utf8'),
     ) as { bin: Record<string, string> };
-    assert.deepEqual(Object.keys(pkg.bin).sort(), ['pulumi-svc', 'svc-emulator']);
+    assert.deepEqual(Object.keys(pkg.bin).sort(), [
+      'pulumi-analyzer-policy-svc',
+      'pulumi-svc',
+      'svc-emulator',
+    ]);
     for (const name of Object.keys(pkg.bin)) {
       const { stdout } = await bin(name, ['--help']);
       assert.match(stdout, new RegExp(`Usage: ${name}`), `${name} --help`);
@@ -148,7 +194,7 @@ describe('the package as a user installs it', () => {
   it("the examples' programs compile against the installed types", async () => {
     const checked = path.join(project, 'examples-check');
     fs.mkdirSync(checked);
-    const examples = ['quickstart', 'web-tier', 'account-lookups'];
+    const examples = ['quickstart', 'web-tier', 'account-lookups', 'cost-guardrails'];
     for (const name of examples) {
       fs.copyFileSync(
         path.join(PACKAGE_ROOT, 'examples', name, 'index.ts'),
@@ -230,20 +276,56 @@ describe('the package as a user installs it', () => {
     );
 
     const env = { ...f.stack.env, PATH: onPath() };
+    const billing = (...args: string[]) => bin('pulumi-svc', ['billing', ...args], env);
+    assert.equal(
+      (await billing('--only-increase', '--stack', 'test')).stdout,
+      '',
+      'a plan that raises nothing prints nothing with --only-increase',
+    );
     await f.stack.setConfig({ 'installed-app:cpus': { value: '2' } });
-    const billing = JSON.parse(
-      (await bin('pulumi-svc', ['billing', '--json', '--stack', 'test'], env)).stdout,
-    ) as BillingChange[];
+    const report = JSON.parse(
+      (await billing('--json', '--strict', '--stack', 'test')).stdout,
+    ) as BillingReport;
     assert.deepEqual(
-      billing.map((c) => [c.op, c.name, c.reasons]),
+      report.changes.map((c) => [c.op, c.name, c.reasons]),
       [['upgrade', 'web', ['startCpus']]],
     );
+    // The stack's total before is what the account is billed for its guests now.
+    const billed = await f.client.call('Account', 'getVirtualGuests', {
+      mask: 'id,billingItem.recurringFee',
+    });
+    const billedMonthly = (billed as { billingItem: { recurringFee: string } }[]).reduce(
+      (sum, g) => sum + Number(g.billingItem.recurringFee),
+      0,
+    );
+    assert.equal(report.totals.monthlyBefore, Math.round(billedMonthly * 100) / 100);
+    assert.equal(
+      report.totals.monthlyAfter,
+      Math.round((report.totals.monthlyBefore + report.changes[0].monthlyDelta) * 100) / 100,
+    );
+    assert.ok(report.changes[0].monthlyDelta > 0, 'two CPUs cost more');
+    assert.deepEqual([report.version, report.hoursPerMonth, report.unpriced], [1, 730, []]);
+    const markdown = (await billing('--format', 'markdown', '--only-increase', '--stack', 'test'))
+      .stdout;
+    assert.match(markdown, /^\| upgrade \| web \| hourly \| .* \| startCpus \|$/m);
+    assert.match(
+      markdown,
+      new RegExp(`^- Stack monthly total: \\$${report.totals.monthlyBefore.toFixed(2)} -> `, 'm'),
+    );
+    const refused = await billing('--formt', 'markdown').then(
+      () => assert.fail('an unknown flag was taken'),
+      (err: { code: number; stderr: string }) => err,
+    );
+    assert.equal(refused.code, 1);
+    assert.match(refused.stderr, /billing: unknown argument --formt/);
 
     const audit = JSON.parse(
       (await bin('pulumi-svc', ['audit', '--json', '--stack', 'test'], env)).stdout,
     ) as AuditReport;
     assert.deepEqual([audit.orphans, audit.gone, audit.drift], [[], [], []]);
     assert.equal(writeCalls(f.emulator, 'Virtual_Guest.createObject'), orders, 'nothing ordered');
+
+    await budgetRoute(f, env, report.changes[0].monthlyDelta);
 
     await f.stack.destroy();
     assert.deepEqual(await f.guests(hasTag('installed')), []);

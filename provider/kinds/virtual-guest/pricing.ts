@@ -12,7 +12,8 @@ export interface Price {
   monthly: number;
 }
 
-const HOURS_PER_MONTH = 730;
+/** The hours in a month the API prices by: a monthly fee is 730 hours of the hourly one. */
+export const HOURS_PER_MONTH = 730;
 const round = (value: number) => Math.round(value * 10_000) / 10_000;
 
 function fromFees(hourlyFee: unknown, monthlyFee: unknown, hourlyBilling: boolean): Price {

@@ -1,0 +1,123 @@
+import type { BillingReport } from './billing-summary';
+
+/** How a billing report reads: the plain table of a terminal, or Markdown for a pull request. */
+
+const dollars = (value: number | undefined, digits = 4) =>
+  value === undefined ? '-' : `$${value.toFixed(digits)}`;
+const signed = (value: number, digits: number) =>
+  `${value >= 0 ? '+' : '-'}$${Math.abs(value).toFixed(digits)}`;
+
+const HEADER = [
+  'change',
+  'guest',
+  'billing',
+  'old $/hour',
+  'new $/hour',
+  'old $/month',
+  'new $/month',
+  'fields',
+];
+
+/** One row a change: the header's columns. */
+const rows = (report: BillingReport) =>
+  report.changes.map((c) => [
+    c.op,
+    c.name,
+    c.mode,
+    dollars(c.oldHourly),
+    dollars(c.newHourly),
+    dollars(c.oldMonthly, 2),
+    dollars(c.newMonthly, 2),
+    c.reasons.join(', ') || '-',
+  ]);
+
+/** The lines after the changes: totals, the month assumed, what is not priced. */
+function summary(report: BillingReport, bullet: string): string[] {
+  const t = report.totals;
+  return [
+    `${bullet}Total hourly delta: ${signed(t.hourlyDelta, 4)}/hour`,
+    `${bullet}Total monthly delta: ${signed(t.monthlyDelta, 2)}/month`,
+    `${bullet}Stack monthly total: ${dollars(t.monthlyBefore, 2)} -> ${dollars(t.monthlyAfter, 2)}`,
+    `${bullet}A month is counted as ${report.hoursPerMonth} hours (an hourly guest's monthly cost is its hourly fee times that).`,
+  ];
+}
+
+/** What ending each old guest costs: when its billing stops, and the overlap of a replace. */
+function endingLines(report: BillingReport, bullet: string): string[] {
+  const lines = report.changes.flatMap((c) => {
+    const ends = c.cancel
+      ? c.cancel.billedUntil === null
+        ? [`${c.op} ${c.name}: hourly, its billing stops at the cancel`]
+        : [
+            `${c.op} ${c.name}: monthly, billed to its anniversary ${c.cancel.billedUntil.slice(0, 10)}: ${dollars(c.cancel.owedAfterCancel, 2)} of this cycle's fee is owed after the cancel`,
+          ]
+      : [];
+    const overlap =
+      c.runTogetherHourly === undefined
+        ? []
+        : [
+            `replace ${c.name}: old and new run together until the old one is cancelled, ${dollars(c.runTogetherHourly)}/hour meanwhile (with deleteBeforeReplace the service is down in between instead)`,
+          ];
+    return [...ends, ...overlap].map((line) => `${bullet}${line}`);
+  });
+  return lines.length === 0 ? [] : ['', 'Ending guests:', ...lines];
+}
+
+function unpricedLines(report: BillingReport, bullet: string): string[] {
+  if (report.unpriced.length === 0) return [];
+  return [
+    '',
+    'Not priced (counted as $0 above):',
+    ...report.unpriced.map((u) => `${bullet}${u.op} ${u.name} (${u.side} cost): ${u.reason}`),
+  ];
+}
+
+/** A plain-text table of the changes, then the totals and what could not be priced. */
+export function formatBillingTable(report: BillingReport): string {
+  const lines =
+    report.changes.length === 0 ? ['No billing-affecting changes.'] : alignedTable(report);
+  return [...lines, '', ...footer(report, '', '  ')].join('\n');
+}
+
+/** Below the changes: the totals and the month assumed, then what ends and what is unpriced. */
+const footer = (report: BillingReport, bullet: string, item: string) => [
+  ...summary(report, bullet),
+  ...endingLines(report, item),
+  ...unpricedLines(report, item),
+];
+
+function alignedTable(report: BillingReport): string[] {
+  const table = [HEADER, ...rows(report)];
+  const widths = HEADER.map((_, col) => Math.max(...table.map((row) => row[col].length)));
+  const lines = table.map((row) =>
+    row
+      .map((cell, col) => cell.padEnd(widths[col]))
+      .join('  ')
+      .trimEnd(),
+  );
+  lines.splice(1, 0, widths.map((w) => '-'.repeat(w)).join('  '));
+  return lines;
+}
+
+/** Markdown cells: a `|` in a resource name must not split the row. */
+const cell = (text: string) => text.replace(/\|/g, '\\|');
+
+/** The report as Markdown, for a pull request comment. */
+export function formatBillingMarkdown(report: BillingReport): string {
+  const t = report.totals;
+  const table =
+    report.changes.length === 0
+      ? ['No billing-affecting changes.']
+      : [
+          `| ${HEADER.join(' | ')} |`,
+          `| ${HEADER.map((_, i) => (i >= 3 && i <= 6 ? '---:' : '---')).join(' | ')} |`,
+          ...rows(report).map((row) => `| ${row.map(cell).join(' | ')} |`),
+        ];
+  return [
+    `### Svc billing: ${signed(t.monthlyDelta, 2)}/month`,
+    '',
+    ...table,
+    '',
+    ...footer(report, '- ', '- '),
+  ].join('\n');
+}
