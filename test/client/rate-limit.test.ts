@@ -84,11 +84,13 @@ async function processes(tmpdirs: string[], count: number, perSecond: number) {
 
 // Ten stacks at once are ten provider processes: the limit is the account's, so the processes of
 // one machine share it (the same endpoint and username take slots from one budget).
-it('three processes at 9 calls/s for one account share it: a 10 calls/s limit refuses none', async () => {
+// 8 calls/s, not 9: the emulator runs in the test's own process, and on a loaded machine its late
+// event loop takes calls sent evenly in bunches; 20% below the account's limit absorbs that.
+it('three processes at 8 calls/s for one account share it: a 10 calls/s limit refuses none', async () => {
   await refill();
   const tmp = mkdtempSync(join(tmpdir(), 'svc-rate-'));
   const before = emulator.stats().faultsInjected['rate-limit'] ?? 0;
-  assert.deepEqual(await processes([tmp, tmp, tmp], 15, 9), { refused: 0, failed: 0 });
+  assert.deepEqual(await processes([tmp, tmp, tmp], 15, 8), { refused: 0, failed: 0 });
   assert.equal((emulator.stats().faultsInjected['rate-limit'] ?? 0) - before, 0);
   const slotDirs = readdirSync(tmp).filter((name) => name.startsWith('svc-rate-slots'));
   assert.deepEqual(slotDirs, [], 'no slot file or directory is left behind');
@@ -99,7 +101,7 @@ it('the same processes unable to see each other (a temp directory each) are refu
   const apart = await processes(
     [1, 2, 3].map(() => mkdtempSync(join(tmpdir(), 'svc-rate-'))),
     15,
-    9,
+    8,
   );
   assert.equal(apart.failed, 0);
   assert.ok(apart.refused > 0, 'some calls were refused for the rate limit');
