@@ -2,7 +2,9 @@ import { startEmulator } from '../emulator';
 import { cliFixture, hasTag, type CliFixture } from '../test/stack/cli';
 import { startPostgres } from '../test/stack/postgres';
 import type { StackConfig } from '../scripts/project-stack';
-import { cpus } from 'node:os';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import { CallTimeline } from './support/call-timeline';
 import { machineBusySeconds } from './support/machine-cpu';
 import { printResult, printTable, round } from './support/report';
@@ -15,8 +17,12 @@ import { printResult, printTable, round } from './support/report';
  * and, as a baseline from the same run, the same number of stacks and resources with a provider
  * that sends no call (what Pulumi itself costs on this machine), with the time the provider adds
  * to it over the floor. FLEET_TIMELINE=1 also prints the calls of each second by method.
+ * FLEET_MACHINES=N spreads the stacks over N "machines": each its own temp directory, so its own
+ * rate-limit slot files, as runners on separate hosts, whose budgets add up past the account's
+ * limit; the clients then keep under it by adapting to the faults they meet.
  */
 const STACKS = Number(process.env.FLEET_STACKS ?? 10);
+const MACHINES = Number(process.env.FLEET_MACHINES ?? 1);
 const GUESTS = Number(process.env.FLEET_GUESTS ?? 20);
 const RATE = 50;
 const DELAY_MS = 5_000;
@@ -49,17 +55,28 @@ async function main(): Promise<void> {
   });
   const fixtures: CliFixture[] = [];
   const baseline: CliFixture[] = [];
-  const stack = async (program: string, name: string, config: StackConfig) =>
-    cliFixture({ program, emulator, backendUrl: pg.url, stackName: name, config });
+  const machineDirs = Array.from({ length: MACHINES }, (_, m) =>
+    MACHINES > 1 ? fs.mkdtempSync(path.join(os.tmpdir(), `svc-fleet-machine-${m}-`)) : undefined,
+  );
+  const stack = async (program: string, name: string, config: StackConfig, machine = 0) => {
+    const tmp = machineDirs[machine];
+    const env = tmp ? { TMPDIR: tmp } : undefined;
+    return cliFixture({ program, emulator, backendUrl: pg.url, stackName: name, config, env });
+  };
   try {
     for (let i = 0; i < STACKS; i++) {
       const count = { 'stacktest:count': { value: String(GUESTS) } };
       baseline.push(await stack('pulumi-only', `pulumi-only-${i}`, count));
       fixtures.push(
-        await stack('fleet', `team-${i}`, {
-          ...count,
-          'stacktest:guest': { value: JSON.stringify({ tags: [`fleet-${i}`] }) },
-        }),
+        await stack(
+          'fleet',
+          `team-${i}`,
+          {
+            ...count,
+            'stacktest:guest': { value: JSON.stringify({ tags: [`fleet-${i}`] }) },
+          },
+          i % MACHINES,
+        ),
       );
     }
     // The baseline, from the same run: as many stacks and resources, whose provider answers at
@@ -83,6 +100,7 @@ async function main(): Promise<void> {
     const stats = emulator.stats();
     emulator.setFaults(null);
     const calls = stats.requests - callsBefore;
+    const refused = stats.faultsInjected['rate-limit'] ?? 0;
     const failed = runs.filter((r) => r.code !== 0);
     const failedForRateLimit = failed.filter((r) =>
       /RateLimit|rate limit/i.test(`${r.stdout}${r.stderr}`),
@@ -115,18 +133,20 @@ async function main(): Promise<void> {
     for (const run of failed) console.log(run.stderr.split('\n').slice(-5).join('\n'));
     printResult({
       bench: 'fleet',
+      machines: MACHINES,
       stacks: STACKS,
       guestsPerStack: GUESTS,
       seconds: round(seconds, 1),
       calls,
       callsPerGuest: round(calls / (STACKS * GUESTS), 2),
-      rateLimitFaults: stats.faultsInjected['rate-limit'] ?? 0,
+      rateLimitFaults: refused,
+      refusedShare: round(refused / calls, 3),
       failedForRateLimit,
       failedUps: failed.length,
       duplicates,
       floorSeconds,
       ratioToFloor: round(seconds / floorSeconds, 2),
-      cores: cpus().length,
+      cores: os.cpus().length,
       cpuSeconds: round(cpuSeconds, 1),
       pulumiOnlySeconds: round(pulumiOnlySeconds, 1),
       pulumiOnlyCpuSeconds: round(pulumiOnlyCpuSeconds, 1),
@@ -138,6 +158,7 @@ async function main(): Promise<void> {
     await Promise.all([...fixtures, ...baseline].map((f) => f.close()));
     await emulator.close();
     await pg.stop();
+    for (const dir of machineDirs) if (dir) fs.rmSync(dir, { recursive: true, force: true });
   }
 }
 
