@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Field, Fields } from '../provider/framework/fields';
 import { KINDS, PACKAGE, pluginToken, type ResourceKind } from '../provider/kinds/index';
@@ -107,15 +107,41 @@ const settings = (explicit: boolean) =>
     ]),
   );
 
-export function pluginSchema(): Spec {
+/** What package.json says of the project: the one place its version and addresses are written. */
+const PROJECT = JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8')) as {
+  version: string;
+  homepage: string;
+  repository: { url: string };
+};
+const REPOSITORY = PROJECT.repository.url.replace(/^git\+/, '').replace(/\.git$/, '');
+
+/**
+ * Where the engine downloads the plugin from by default: the project's GitHub releases, in the
+ * form Pulumi's engine reads as "the release v<version> of this repository"
+ * (`pulumi-resource-svc-v<version>-<os>-<arch>.tar.gz` among its assets).
+ */
+export const DEFAULT_PLUGIN_DOWNLOAD_URL = REPOSITORY.replace(
+  /^https:\/\/github\.com\//,
+  'github://api.github.com/',
+);
+
+/**
+ * The schema at package.json's version; `pluginDownloadURL` (default: the project's releases)
+ * goes into every SDK generated from it, so the engine installs the plugin by itself.
+ */
+export function pluginSchema(pluginDownloadURL = DEFAULT_PLUGIN_DOWNLOAD_URL): Spec {
   const docs = fieldDocs();
   const kinds = Object.keys(KINDS) as ResourceKind[];
   return {
     name: PACKAGE,
     displayName: 'Svc',
-    version: '0.1.0',
+    version: PROJECT.version,
     description: 'Svc infrastructure (virtual guests, SSH keys, DNS, ticket updates) for Pulumi.',
-    keywords: ['pulumi', 'svc', 'category/infrastructure'],
+    keywords: ['pulumi', 'svc', 'category/infrastructure', 'kind/native'],
+    homepage: PROJECT.homepage,
+    repository: REPOSITORY,
+    publisher: 'pulumi-svc',
+    pluginDownloadURL,
     license: 'MIT',
     config: { variables: settings(false) },
     types: objectTypes(docs),
@@ -136,10 +162,24 @@ export function pluginSchema(): Spec {
         },
       ]),
     ),
+    // respectSchemaVersion: the SDKs carry the schema's version (package.json's), as the
+    // plugin they ask the engine for, instead of a placeholder a packer must replace.
     language: {
-      nodejs: { packageName: '@pulumi-svc/svc', dependencies: { '@pulumi/pulumi': '^3.248.0' } },
-      python: { packageName: 'pulumi_svc', requires: { pulumi: '>=3.248.0,<4.0.0' } },
-      go: { importBasePath: 'github.com/pulumi-svc/pulumi-svc/sdk/go/svc' },
+      nodejs: {
+        packageName: '@pulumi-svc/svc',
+        dependencies: { '@pulumi/pulumi': '^3.248.0' },
+        respectSchemaVersion: true,
+      },
+      python: {
+        packageName: 'pulumi_svc',
+        requires: { pulumi: '>=3.248.0,<4.0.0' },
+        pyproject: { enabled: true },
+        respectSchemaVersion: true,
+      },
+      go: {
+        importBasePath: 'github.com/pulumi-svc/pulumi-svc/sdk/go/svc',
+        respectSchemaVersion: true,
+      },
     },
   };
 }

@@ -25,6 +25,8 @@ export interface ProjectStackOptions {
   env?: Record<string, string>;
   /** Receives everything the CLI prints (when its output is piped). */
   onOutput?: (text: string) => void;
+  /** The folder of the CLI to run (default: pulumiBinDir()). */
+  binDir?: string;
 }
 
 /**
@@ -48,6 +50,7 @@ export class ProjectStack {
   private runOptions(stdio: 'inherit' | 'pipe' = 'pipe', shown = true): RunOptions {
     return {
       cwd: this.options.dir,
+      binDir: this.options.binDir,
       env: this.env,
       stdio,
       onOutput: shown ? this.options.onOutput : undefined,

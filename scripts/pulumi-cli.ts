@@ -49,6 +49,8 @@ export interface PulumiRun {
 export interface RunOptions {
   /** The project directory (holds Pulumi.yaml). */
   cwd: string;
+  /** The folder of the CLI to run (default: pulumiBinDir()). */
+  binDir?: string;
   /** Added to this process's environment; PATH gets the CLI's folder in front. */
   env?: Record<string, string>;
   /** 'inherit' shows Pulumi's own progress output; 'pipe' (default) collects it. */
@@ -74,7 +76,7 @@ const running = new Set<ChildProcess>();
  * `killTree(child.pid)`; anything still running when this process exits is killed with it.
  */
 export function spawnPulumi(args: string[], options: RunOptions): PulumiProcess {
-  const bin = pulumiBinDir();
+  const bin = options.binDir ?? pulumiBinDir();
   const child = spawn(path.join(bin, 'pulumi'), args, {
     cwd: options.cwd,
     detached: true,

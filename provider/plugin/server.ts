@@ -306,11 +306,13 @@ export const service: provrpc.IResourceProviderServer = {
   }),
 
   // The engine cancels (a first Ctrl-C): nothing is written from now on, and what still waits
-  // is answered at once with what exists (operations.ts, the kinds' capabilities).
+  // is answered at once with what exists (operations.ts, the kinds' capabilities). The engine also
+  // cancels every provider as it closes a run that ended normally: with nothing running, that is
+  // no cancellation anyone asked for, so it is not reported as one.
   cancel: serve(async () => {
     const first = !cancelRequested();
     const running = cancelAll();
-    if (first)
+    if (first && running > 0)
       say(`cancelled: nothing more is written; ${running} operation(s) in progress end now`);
     return new Empty();
   }),

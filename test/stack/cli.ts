@@ -37,6 +37,8 @@ export interface CliFixtureOptions {
   typeCheck?: boolean;
   /** More environment for the CLI and what it starts (a PATH given here comes after the CLI's). */
   env?: Record<string, string>;
+  /** The folder of the CLI to run (default: the tests' CLI, pulumiBinDir()). */
+  binDir?: string;
 }
 
 export interface PulumiChanges {
@@ -90,6 +92,7 @@ export async function cliFixture(options: CliFixtureOptions): Promise<CliFixture
     stackName: options.stackName ?? 'test',
     stateDir: path.join(root, 'state'),
     backendUrl: options.backendUrl,
+    binDir: options.binDir,
     env: {
       SVC_FIXTURE: marker,
       ...(options.typeCheck ? {} : { PULUMI_NODEJS_TRANSPILE_ONLY: 'true' }),

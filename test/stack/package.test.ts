@@ -9,7 +9,7 @@ import type { AuditReport } from '../../commands/audit';
 import type { BillingReport } from '../../commands/billing-summary';
 import { PACKAGE_ROOT, pulumiBinDir } from '../../scripts/pulumi-cli';
 import { cliFixture, hasTag, writeCalls, type CliFixture } from './cli';
-import { npmInstall, writeTypeScriptProject } from './projects';
+import { npmInstall, packPackage, writeTypeScriptProject, yamlGuestUpDestroy } from './projects';
 
 const run = promisify(execFile);
 
@@ -57,15 +57,10 @@ describe('the package as a user installs it', () => {
   const onPath = () => `${pulumiBinDir()}${path.delimiter}${process.env.PATH}`;
 
   before(async () => {
-    const { stdout } = await run(
-      'npm',
-      ['pack', '--json', '--ignore-scripts', '--pack-destination', work],
-      { cwd: PACKAGE_ROOT },
-    );
-    const [packed] = JSON.parse(stdout) as { filename: string; files: { path: string }[] }[];
-    files = packed.files.map((file) => file.path);
+    const packed = await packPackage(work);
+    files = packed.files;
     writeTypeScriptProject(project, 'installed-app', PROGRAM);
-    await npmInstall(project, [path.join(work, packed.filename)]);
+    await npmInstall(project, [packed.tarball]);
   });
 
   after(async () => {
@@ -221,39 +216,7 @@ describe('the package as a user installs it', () => {
   it('the installed provider plugin runs a YAML program, named by its folder in Pulumi.yaml', async () => {
     const installed = path.join(project, 'node_modules', 'pulumi-svc', 'provider', 'plugin', 'bin');
     fs.accessSync(path.join(installed, 'pulumi-resource-svc'), fs.constants.X_OK);
-    const yaml = path.join(work, 'yaml');
-    fs.mkdirSync(yaml);
-    fs.writeFileSync(
-      path.join(yaml, 'Pulumi.yaml'),
-      [
-        'name: installed-yaml',
-        'runtime: yaml',
-        'plugins:',
-        '  providers:',
-        '    - name: svc',
-        // Relative to the project, as the README shows it.
-        `      path: ${path.relative(yaml, installed)}`,
-        'resources:',
-        '  web:',
-        '    type: svc:index:VirtualGuest',
-        '    properties:',
-        '      domain: installed.example.com',
-        '      datacenter: dal10',
-        '      startCpus: 1',
-        '      maxMemory: 1024',
-        '      operatingSystemReferenceCode: UBUNTU_LATEST',
-        '      tags: [yaml]',
-      ].join('\n'),
-    );
-    const y = await cliFixture({ program: yaml, inPlace: true });
-    try {
-      await y.stack.up();
-      assert.equal((await y.guests(hasTag('yaml'))).length, 1);
-      await y.stack.destroy();
-      assert.deepEqual(await y.guests(hasTag('yaml')), []);
-    } finally {
-      await y.close();
-    }
+    await yamlGuestUpDestroy(path.join(work, 'yaml'), installed, 'yaml');
   });
 
   it('a two-guest program: up, preview, billing, audit and destroy from the installed package', async () => {

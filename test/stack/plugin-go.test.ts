@@ -1,29 +1,15 @@
 import assert from 'node:assert/strict';
-import { execFile, spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { PACKAGE_ROOT } from '../../scripts/pulumi-cli';
 import { hasTag, previewBilling, writeCalls } from './cli';
+import { goEnv, goMissing } from './go-env';
 import { exampleProject, fixtureGroup } from './projects';
 
 const run = promisify(execFile);
 const SDK_MODULE = 'github.com/pulumi-svc/pulumi-svc/sdk';
-const goMissing =
-  spawnSync('go', ['version'], { stdio: 'ignore' }).status === 0
-    ? false
-    : 'no `go` on PATH: the Go program test needs Go (1.25 or later) to build the program';
-
-/** The settings of scripts/go-env.sh with this machine's Go module and build caches. */
-async function goEnv(): Promise<Record<string, string>> {
-  const { stdout } = await run('bash', [path.join(PACKAGE_ROOT, 'scripts', 'go-env.sh')]);
-  return Object.fromEntries(
-    stdout
-      .trim()
-      .split('\n')
-      .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
-  );
-}
 
 // The Go example (examples/go-guest) through the CLI and the Go language host, on the provider
 // plugin, with the Go SDK generated from the plugin's schema (sdk/go/svc) by its module path: the

@@ -36,7 +36,7 @@ describe('a Python program on the provider plugin', { concurrency: true }, () =>
       env: { ...process.env, PYTHON: venv.python },
       timeout: 300_000,
     });
-    const wheel = packed.stdout.trim();
+    const wheel = packed.stdout.split('\n').find((file) => file.endsWith('.whl'))!;
     assert.match(path.basename(wheel), /^pulumi_svc-\d+\.\d+\.\d+-py3-none-any\.whl$/);
     // The environment is kept per machine: the wheel replaces what an earlier run installed.
     const pip = (...args: string[]) =>

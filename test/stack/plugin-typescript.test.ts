@@ -54,14 +54,20 @@ describe('a TypeScript program on the provider plugin, through the installed SDK
   it('the tarball is a built package at the schema version', () => {
     const schema = JSON.parse(
       fs.readFileSync(path.join(PACKAGE_ROOT, 'provider', 'plugin', 'schema.json'), 'utf8'),
-    ) as { version: string };
+    ) as { version: string; pluginDownloadURL: string };
     const installed = path.join(project, 'node_modules', '@pulumi-svc', 'svc');
     const pkg = JSON.parse(fs.readFileSync(path.join(installed, 'package.json'), 'utf8')) as {
       version: string;
-      pulumi: { resource: boolean; name: string };
+      pulumi: Record<string, unknown>;
     };
     assert.equal(pkg.version, schema.version);
-    assert.deepEqual(pkg.pulumi, { resource: true, name: 'svc' });
+    // What the engine reads to install the plugin by itself: its version, and where from.
+    assert.deepEqual(pkg.pulumi, {
+      resource: true,
+      name: 'svc',
+      version: schema.version,
+      server: schema.pluginDownloadURL,
+    });
     assert.ok(fs.existsSync(path.join(installed, 'index.js')), 'compiled JavaScript');
     assert.ok(fs.existsSync(path.join(installed, 'virtualGuest.d.ts')), 'its types');
   });

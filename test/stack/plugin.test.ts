@@ -124,6 +124,8 @@ describe('the provider plugin through the Pulumi CLI (YAML)', { concurrency: tru
 
     await f.stack.destroy();
     assert.deepEqual(await plugin(f), []);
+    // The engine cancels its providers as it closes every run; none of these was cancelled.
+    assert.doesNotMatch(f.output(), /\[svc\] cancelled:/);
   });
 
   it('pulumi import takes a guest ordered out of band by id alone; declaring it is then a no-op', async () => {
@@ -210,6 +212,10 @@ describe('the provider plugin through the Pulumi CLI (YAML)', { concurrency: tru
     const waited = Date.now() - interrupted;
     assert.notEqual(code, 0);
     assert.match(stdout, /cancelled after \d+ s while guest \d+ was not ready yet/);
+    assert.match(
+      stdout,
+      /\[svc\] cancelled: nothing more is written; 1 operation\(s\) in progress/,
+    );
     assert.ok(
       waited < 10_000,
       `the up ended ${waited} ms after Ctrl-C, not when the guest was ready`,

@@ -4,7 +4,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
 import { PACKAGE_ROOT } from '../../scripts/pulumi-cli';
-import { cliFixture, type CliFixture, type CliFixtureOptions } from './cli';
+import assert from 'node:assert/strict';
+import { cliFixture, hasTag, type CliFixture, type CliFixtureOptions } from './cli';
 
 /** Where a project names the plugin: the launcher folder the package ships. */
 export const PLUGIN_DIR = path.join(PACKAGE_ROOT, 'provider', 'plugin', 'bin');
@@ -110,4 +111,59 @@ export async function npmInstall(dir: string, packages: string[]): Promise<void>
     ],
     { cwd: dir, timeout: 600_000 },
   );
+}
+
+/** `npm pack` of this package into `dest`, as it is published: the tarball and its files. */
+export async function packPackage(dest: string): Promise<{ tarball: string; files: string[] }> {
+  const { stdout } = await promisify(execFile)(
+    'npm',
+    ['pack', '--json', '--ignore-scripts', '--pack-destination', dest],
+    { cwd: PACKAGE_ROOT },
+  );
+  const [packed] = JSON.parse(stdout) as { filename: string; files: { path: string }[] }[];
+  return { tarball: path.join(dest, packed.filename), files: packed.files.map((f) => f.path) };
+}
+
+/**
+ * A YAML project in `dir` with one guest tagged `tag` on the plugin in `pluginDir` (named in its
+ * Pulumi.yaml relative to the project, as the README shows it): `up` orders the guest, `destroy`
+ * deletes it, through the CLI in `options.binDir` (default: the tests' CLI).
+ */
+export async function yamlGuestUpDestroy(
+  dir: string,
+  pluginDir: string,
+  tag: string,
+  options: Pick<CliFixtureOptions, 'binDir' | 'env'> = {},
+): Promise<void> {
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(
+    path.join(dir, 'Pulumi.yaml'),
+    [
+      `name: ${tag}-yaml`,
+      'runtime: yaml',
+      'plugins:',
+      '  providers:',
+      '    - name: svc',
+      `      path: ${path.relative(dir, pluginDir)}`,
+      'resources:',
+      '  web:',
+      '    type: svc:index:VirtualGuest',
+      '    properties:',
+      `      domain: ${tag}.example.com`,
+      '      datacenter: dal10',
+      '      startCpus: 1',
+      '      maxMemory: 1024',
+      '      operatingSystemReferenceCode: UBUNTU_LATEST',
+      `      tags: [${tag}]`,
+    ].join('\n'),
+  );
+  const y = await cliFixture({ program: dir, inPlace: true, ...options });
+  try {
+    await y.stack.up();
+    assert.equal((await y.guests(hasTag(tag))).length, 1);
+    await y.stack.destroy();
+    assert.deepEqual(await y.guests(hasTag(tag)), []);
+  } finally {
+    await y.close();
+  }
 }

@@ -1,0 +1,92 @@
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { build, type Plugin } from 'esbuild';
+
+/**
+ * The provider plugin as one self-contained executable per platform: Node.js's single executable
+ * applications. The plugin's code and every package it uses are bundled into one script, which
+ * becomes a "preparation blob" that postject injects into a copy of a Node.js binary. The result
+ * runs with no Node.js installed and no package beside it.
+ */
+
+const ROOT = path.join(__dirname, '..', '..');
+const ENTRY = path.join(ROOT, 'provider', 'plugin', 'main.ts');
+/** The fuse every Node.js binary carries; postject flips it so the binary runs its blob. */
+const SEA_FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
+
+/** `<os>-<arch>` as Pulumi names plugin archives (linux-amd64, darwin-arm64, windows-amd64). */
+export type Platform = `${'linux' | 'darwin' | 'windows'}-${'amd64' | 'arm64'}`;
+
+export const isPlatform = (text: string): text is Platform =>
+  /^(linux|darwin|windows)-(amd64|arm64)$/.test(text);
+
+/** The executable's name inside a platform's archive. */
+export const executableName = (platform: Platform) =>
+  `pulumi-resource-svc${platform.startsWith('windows-') ? '.exe' : ''}`;
+
+/**
+ * Writes the preparation blob of the plugin serving the schema in `schemaFile` (the release's:
+ * its version and pluginDownloadURL) into `work` and returns its path. `blobNode` (a Node.js
+ * binary that runs here, of the version every embedding binary has) writes it. Neither a V8
+ * snapshot nor a code cache goes in, so one blob suits every platform.
+ */
+export async function pluginBlob(
+  work: string,
+  schemaFile: string,
+  blobNode: string,
+): Promise<string> {
+  const { version } = JSON.parse(fs.readFileSync(schemaFile, 'utf8')) as { version: string };
+  const script = path.join(work, 'pulumi-resource-svc.js');
+  const releaseSchema: Plugin = {
+    name: 'release-schema',
+    setup: (bundle) =>
+      bundle.onResolve({ filter: /^\.\/schema\.json$/ }, () => ({ path: schemaFile })),
+  };
+  await build({
+    entryPoints: [ENTRY],
+    outfile: script,
+    bundle: true,
+    platform: 'node',
+    target: 'node22',
+    format: 'cjs',
+    // The version package.json gives at build time: there is no package.json at run time.
+    define: { SVC_BUNDLED_VERSION: JSON.stringify(version) },
+    // The plugin serves the release's schema, not the committed one.
+    plugins: [releaseSchema],
+    logLevel: 'warning',
+  });
+  const blob = path.join(work, 'sea-prep.blob');
+  const config = path.join(work, 'sea-config.json');
+  fs.writeFileSync(
+    config,
+    JSON.stringify({
+      main: script,
+      output: blob,
+      disableExperimentalSEAWarning: true,
+      useSnapshot: false,
+      useCodeCache: false,
+    }),
+  );
+  execFileSync(blobNode, ['--experimental-sea-config', config], { stdio: 'ignore' });
+  return blob;
+}
+
+/** A copy of the Node.js binary `node` at `to`, running `blob` instead of Node's own CLI. */
+export function embed(blob: string, node: string, platform: Platform, to: string): void {
+  fs.copyFileSync(node, to);
+  fs.chmodSync(to, 0o755);
+  execFileSync(
+    path.join(ROOT, 'node_modules', '.bin', 'postject'),
+    [
+      to,
+      'NODE_SEA_BLOB',
+      blob,
+      '--sentinel-fuse',
+      SEA_FUSE,
+      ...(platform.startsWith('darwin-') ? ['--macho-segment-name', 'NODE_SEA'] : []),
+    ],
+    // postject's own output (progress, warnings about ELF note names) is no one's business here.
+    { stdio: 'ignore' },
+  );
+}
