@@ -11,6 +11,15 @@ export function option(args: string[], name: string): string | undefined {
   return value;
 }
 
+/** Every value given to any of `names` (`--stack a -s b --stack=c`: a, b, c). */
+export function optionValues(args: string[], names: string[]): string[] {
+  return args.flatMap((arg, i) => {
+    const [name, ...inline] = arg.split('=');
+    if (names.includes(name) && inline.length > 0) return [inline.join('=')];
+    return names.includes(args[i - 1] ?? '') && !arg.startsWith('-') ? [arg] : [];
+  });
+}
+
 /**
  * Refuses any argument that is not one of `flags` (no value) or `options` (a value, after it or
  * after `=`), naming it: a misspelt flag must not silently change what a command reports.

@@ -3,6 +3,7 @@ import { clientFromConfig } from '../provider/framework/config-client';
 import { AUDIT_MASK, audit, formatAudit, type AuditReport, type StackState } from './audit';
 import { pulumiJson, type StateResource } from './pulumi';
 import { stackClient } from './stack-client';
+import { optionValues } from './args';
 
 /**
  * Reads the states (`pulumi stack export`) of the named stacks, or of every stack of the current
@@ -38,7 +39,7 @@ export async function gatherAudit(
 
 /** `pulumi-svc audit [--json] [--stack NAME]...` */
 export async function printAudit(cwd: string, args: string[]): Promise<AuditReport> {
-  const stacks = args.flatMap((arg, i) => (args[i - 1] === '--stack' ? [arg] : []));
+  const stacks = optionValues(args, ['--stack']);
   const report = await gatherAudit(cwd, stacks);
   console.log(args.includes('--json') ? JSON.stringify(report) : formatAudit(report));
   return report;

@@ -6,6 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { PACKAGE_ROOT, pulumiBinDir } from '../../scripts/pulumi-cli';
 import type { AuditReport } from '../../commands/audit';
+import type { Reconciliation } from '../../commands/billing-reconcile';
 import { VirtualGuestManager } from '../../provider/managers';
 import { cliFixture, hasTag, writeCalls, type CliFixture } from './cli';
 
@@ -19,10 +20,12 @@ describe('pulumi-svc audit', () => {
   });
   after(() => f?.close());
 
-  const runAudit = async (): Promise<AuditReport> => {
+  const runAudit = async (): Promise<AuditReport> => runCli<AuditReport>('audit', '--json');
+  /** `pulumi-svc <args>` in the project, its JSON answer. */
+  const runCli = async <T>(...args: string[]): Promise<T> => {
     const { stdout } = await promisify(execFile)(
       process.execPath,
-      [path.join(PACKAGE_ROOT, 'dist', 'commands', 'cli.js'), 'audit', '--json'],
+      [path.join(PACKAGE_ROOT, 'dist', 'commands', 'cli.js'), ...args],
       {
         cwd: f.dir,
         env: {
@@ -32,7 +35,7 @@ describe('pulumi-svc audit', () => {
         },
       },
     );
-    return JSON.parse(stdout) as AuditReport;
+    return JSON.parse(stdout) as T;
   };
   const idOf = async (name: string) =>
     Number((await f.stack.resources()).find((r) => r.urn.endsWith(`::${name}`))!.id);
@@ -103,5 +106,10 @@ describe('pulumi-svc audit', () => {
     assert.equal(cost.recordedMonthly, recorded.estimatedMonthlyCost);
     assert.equal(cost.billedMonthly, Number(billed.billingItem.recurringFee));
     assert.ok(cost.monthlyDelta > 0, 'two CPUs bill more');
+    const reconciled = await runCli<Reconciliation>('billing', '--reconcile', '--json');
+    assert.deepEqual(reconciled.differences, [
+      { stack: reconciled.stacks[0], name: 'g2', id: g2, ...cost },
+    ]);
+    assert.equal(reconciled.monthlyDelta, cost.monthlyDelta);
   });
 });
