@@ -1,4 +1,5 @@
 import { gatherAudit } from './audit-command';
+import { dollars, signed } from './billing-format';
 
 /**
  * `pulumi-svc billing --reconcile`: what each guest of the stacks is billed now (its billing
@@ -42,9 +43,6 @@ export async function gatherReconciliation(
   };
 }
 
-const money = (value: number) => `$${value.toFixed(2)}`;
-const signed = (value: number) => `${value >= 0 ? '+' : '-'}${money(Math.abs(value))}`;
-
 /** The reconciliation as lines (`bullet` '- ' for Markdown). */
 export function formatReconciliation(r: Reconciliation, bullet = '  '): string {
   const head = `Billed now against the states of ${r.stacks.join(', ') || '-'}:`;
@@ -54,8 +52,8 @@ export function formatReconciliation(r: Reconciliation, bullet = '  '): string {
     head,
     ...r.differences.map(
       (d) =>
-        `${bullet}${d.stack}  ${d.name}  id ${d.id}: recorded ${money(d.recordedMonthly)}/month, billed ${money(d.billedMonthly)}/month (${signed(d.monthlyDelta)})`,
+        `${bullet}${d.stack}  ${d.name}  id ${d.id}: recorded ${dollars(d.recordedMonthly, 2)}/month, billed ${dollars(d.billedMonthly, 2)}/month (${signed(d.monthlyDelta, 2)})`,
     ),
-    `Total: ${signed(r.monthlyDelta)}/month. \`pulumi refresh\` records what is billed now.`,
+    `Total: ${signed(r.monthlyDelta, 2)}/month. \`pulumi refresh\` records what is billed now.`,
   ].join('\n');
 }
