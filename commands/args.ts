@@ -5,11 +5,16 @@ export function option(args: string[], name: string): string | undefined {
   return options(args, name)[0];
 }
 
-/** Every value of a repeatable option (`--stack a --stack b`). */
-export function options(args: string[], name: string): string[] {
+/**
+ * Every value of a repeatable option, in order, under any of its names (`--stack a -s b
+ * --stack=c`: a, b, c).
+ */
+export function options(args: string[], names: string | string[]): string[] {
+  const named = typeof names === 'string' ? [names] : names;
   return args.flatMap((arg, i) => {
-    if (arg.startsWith(`${name}=`)) return [arg.slice(name.length + 1)];
-    if (arg !== name) return [];
+    const [name, ...inline] = arg.split('=');
+    if (!named.includes(name)) return [];
+    if (inline.length > 0) return [inline.join('=')];
     const value = args[i + 1];
     if (value === undefined || value.startsWith('--')) throw new Error(`${name} needs a value`);
     return [value];

@@ -2,9 +2,11 @@ import type { BillingReport } from './billing-summary';
 
 /** How a billing report reads: the plain table of a terminal, or Markdown for a pull request. */
 
-const dollars = (value: number | undefined, digits = 4) =>
+/** `$0.0395` (4 digits: an hourly figure), `$28.84` with 2; `-` when not known. */
+export const dollars = (value: number | undefined, digits = 4) =>
   value === undefined ? '-' : `$${value.toFixed(digits)}`;
-const signed = (value: number, digits: number) =>
+/** `+$32.48`, `-$0.0100`: a change. */
+export const signed = (value: number, digits: number) =>
   `${value >= 0 ? '+' : '-'}$${Math.abs(value).toFixed(digits)}`;
 
 const HEADER = [

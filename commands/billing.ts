@@ -1,9 +1,10 @@
 import { HOURS_PER_MONTH } from '../provider/kinds/virtual-guest/pricing';
-import { option, refuseUnknown } from './args';
+import { option, options, refuseUnknown } from './args';
 import type { PreviewJson } from './billing-report';
 import { formatBillingMarkdown, formatBillingTable } from './billing-format';
 import { billingReport, mayRaiseCost, type BillingReport } from './billing-summary';
 import { withCancellations } from './billing-cancel';
+import { formatReconciliation, gatherReconciliation } from './billing-reconcile';
 import { pulumiJson } from './pulumi';
 import { stackClient } from './stack-client';
 import type { Client } from '../provider/client';
@@ -16,6 +17,8 @@ export interface BillingArgs {
   strict: boolean;
   /** Print nothing when the plan cannot raise the bill. */
   onlyIncrease: boolean;
+  /** Compare what the stacks' guests are billed now with their states instead of a plan. */
+  reconcile: boolean;
   /** Passed to `pulumi preview` as they are. */
   previewArgs: string[];
 }
@@ -29,7 +32,7 @@ const PREVIEW_OPTIONS = [
 ];
 const PREVIEW_FLAGS = ['--refresh', '-r', '--target-dependents', '--exclude-dependents'];
 const OWN_OPTIONS = ['--format', '--hours-per-month'];
-const OWN_FLAGS = ['--json', '--strict', '--only-increase'];
+const OWN_FLAGS = ['--json', '--strict', '--only-increase', '--reconcile'];
 
 /** Reads the arguments of `pulumi-svc billing`; a bad one throws naming it and its rule. */
 export function parseBillingArgs(argv: string[]): BillingArgs {
@@ -58,6 +61,7 @@ export function parseBillingArgs(argv: string[]): BillingArgs {
     hoursPerMonth,
     strict: args.includes('--strict'),
     onlyIncrease: args.includes('--only-increase'),
+    reconcile: args.includes('--reconcile'),
     previewArgs: [...previewArgs, ...passed],
   };
 }
@@ -82,7 +86,7 @@ export async function gatherBilling(
   const report = billingReport(preview, args.hoursPerMonth);
   // The account is asked only when a monthly guest's cancel needs its billing cycle.
   let client: Promise<Client> | undefined;
-  const stack = option(args.previewArgs, '--stack') ?? option(args.previewArgs, '-s');
+  const [stack] = options(args.previewArgs, ['--stack', '-s']);
   return withCancellations(report, () => (client ??= stackClient(cwd, stack, env)));
 }
 
@@ -96,6 +100,15 @@ export async function printBilling(
   env: Record<string, string> = {},
 ): Promise<number> {
   const args = parseBillingArgs(argv);
+  if (args.reconcile) {
+    const r = await gatherReconciliation(cwd, options(args.previewArgs, ['--stack', '-s']), env);
+    console.log(
+      args.format === 'json'
+        ? JSON.stringify(r, null, 2)
+        : formatReconciliation(r, args.format === 'markdown' ? '- ' : '  '),
+    );
+    return 0;
+  }
   const report = await gatherBilling(cwd, args, env);
   if (!args.onlyIncrease || mayRaiseCost(report)) console.log(formatReport(report, args.format));
   return args.strict && report.unpriced.length > 0 ? 2 : 0;

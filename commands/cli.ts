@@ -15,6 +15,9 @@ const USAGE = `Usage: pulumi-svc <command> [--json] [options]   (in your Pulumi 
             be priced and why. --hours-per-month: the hours of a month (default 730);
             --strict: exit 2 when something could not be priced; --only-increase: print
             nothing when the plan does not raise the cost. --json is --format json.
+  billing --reconcile [--format F] [--stack NAME]...
+            no plan: what each guest of the stacks is billed now against what its state
+            recorded, the guests that differ with both monthly amounts.
   audit [--stack NAME]... [--import-file PATH] [--datacenter DC] [--hostname GLOB]
         [--domain GLOB] [--tag TAG]
             holds the account against the states of the named stacks (default: every stack of

@@ -1,3 +1,4 @@
+import { dollars, signed } from '../commands/billing-format';
 import type { PreviewStep } from '../commands/billing-report';
 import { billingReport, type ReportedChange, type Unpriced } from '../commands/billing-summary';
 import type { StateResource } from '../commands/pulumi';
@@ -51,9 +52,6 @@ export interface Finding {
   message: string;
 }
 
-const money = (value: number, digits: number) => `$${value.toFixed(digits)}`;
-const signed = (value: number, digits: number) =>
-  `${value >= 0 ? '+' : '-'}${money(Math.abs(value), digits)}`;
 const round = (value: number, digits: number) => Number(value.toFixed(digits));
 
 /**
@@ -92,17 +90,24 @@ export class BudgetLedger {
     const report = billingReport({ steps: [planned] });
     const notes = report.unpriced.map((u) => unpricedNote(urn, u));
     const change = report.changes[0];
-    if (!change || change.monthlyDelta <= 0) return notes;
+    if (!change) return notes;
+    if (change.monthlyDelta <= 0) {
+      // A cheaper guest makes room for those after it; only a rise can cross a limit.
+      this.count(change);
+      return notes;
+    }
     const crossed = this.crossed(change);
     const blocking = this.budget.level === 'mandatory' && crossed.length > 0;
     // A change the engine will not make (blocked) does not count toward the next ones.
-    if (!blocking) {
-      this.monthlyDelta = round(this.monthlyDelta + change.monthlyDelta, 2);
-      this.hourlyDelta = round(this.hourlyDelta + change.hourlyDelta, 4);
-    }
+    if (!blocking) this.count(change);
     if (crossed.length === 0) return notes;
     const what = `VirtualGuest "${change.name}" (${change.op}, ${signed(change.monthlyDelta, 2)}/month, ${signed(change.hourlyDelta, 4)}/hour)`;
     return [...notes, { urn, blocking, message: `${what}: ${crossed.join('; ')}` }];
+  }
+
+  private count(change: ReportedChange): void {
+    this.monthlyDelta = round(this.monthlyDelta + change.monthlyDelta, 2);
+    this.hourlyDelta = round(this.hourlyDelta + change.hourlyDelta, 4);
   }
 
   /** What the limits say of the plan with this change added. */
@@ -115,15 +120,15 @@ export class BudgetLedger {
     const over: string[] = [];
     if (b.maxMonthlyTotal !== undefined && total > b.maxMonthlyTotal)
       over.push(
-        `the stack's monthly total becomes ${money(total, 2)} (${money(this.monthlyBefore, 2)} before the plan), over maxMonthlyTotal ${money(b.maxMonthlyTotal, 2)}`,
+        `the stack's monthly total becomes ${dollars(total, 2)} (${dollars(this.monthlyBefore, 2)} before the plan), over maxMonthlyTotal ${dollars(b.maxMonthlyTotal, 2)}`,
       );
     if (b.maxMonthlyIncrease !== undefined && monthly > b.maxMonthlyIncrease)
       over.push(
-        `the plan raises the monthly total by ${money(monthly, 2)}, over maxMonthlyIncrease ${money(b.maxMonthlyIncrease, 2)}`,
+        `the plan raises the monthly total by ${dollars(monthly, 2)}, over maxMonthlyIncrease ${dollars(b.maxMonthlyIncrease, 2)}`,
       );
     if (b.maxHourlyIncrease !== undefined && hourly > b.maxHourlyIncrease)
       over.push(
-        `the plan raises the hourly total by ${money(hourly, 4)}, over maxHourlyIncrease ${money(b.maxHourlyIncrease, 4)}`,
+        `the plan raises the hourly total by ${dollars(hourly, 4)}, over maxHourlyIncrease ${dollars(b.maxHourlyIncrease, 4)}`,
       );
     if (
       b.maxIncreasePercent !== undefined &&
@@ -131,7 +136,7 @@ export class BudgetLedger {
       percent > b.maxIncreasePercent
     )
       over.push(
-        `the plan raises the monthly total by ${percent.toFixed(1)}% (from ${money(this.monthlyBefore, 2)}), over maxIncreasePercent ${b.maxIncreasePercent}%`,
+        `the plan raises the monthly total by ${percent.toFixed(1)}% (from ${dollars(this.monthlyBefore, 2)}), over maxIncreasePercent ${b.maxIncreasePercent}%`,
       );
     return over;
   }

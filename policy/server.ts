@@ -62,7 +62,7 @@ const answer = <Res>(done: Done<Res>, work: () => Res | Promise<Res>) =>
 /** The analyzer's service; `cwd` is where it runs the user's CLI (the pack's folder). */
 export function analyzerService(cwd: string): analyzerrpc.IAnalyzerServer {
   let budget: Budget = { level: 'advisory' };
-  let stack: Promise<StackName> | undefined;
+  let stack: StackName | undefined;
   let ledger: Promise<BudgetLedger> | undefined;
   // The engine analyzes resources in the order it registers them; each sees those before it.
   let queue: Promise<unknown> = Promise.resolve();
@@ -70,7 +70,7 @@ export function analyzerService(cwd: string): analyzerrpc.IAnalyzerServer {
 
   const ledgerOf = () => {
     if (!stack) throw new Error('the engine analyzed a resource before it named the stack');
-    ledger ??= stack.then(async (name) => new BudgetLedger(budget, await stackState(name, cwd)));
+    ledger ??= stackState(stack, cwd).then((state) => new BudgetLedger(budget, state));
     return ledger;
   };
 
@@ -107,11 +107,7 @@ export function analyzerService(cwd: string): analyzerrpc.IAnalyzerServer {
       done: Done<analyzerproto.AnalyzerStackConfigureResponse>,
     ) => {
       const r = call.request;
-      stack = Promise.resolve({
-        organization: r.getOrganization(),
-        project: r.getProject(),
-        stack: r.getStack(),
-      });
+      stack = { organization: r.getOrganization(), project: r.getProject(), stack: r.getStack() };
       done(null, new analyzerproto.AnalyzerStackConfigureResponse());
     },
     configure: (call: Call<analyzerproto.ConfigureAnalyzerRequest>, done: Done<Empty>) =>

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
+import { options } from '../../commands/args';
 import { parseBillingArgs, formatReport } from '../../commands/billing';
 import { owedUntilAnniversary, withCancellations } from '../../commands/billing-cancel';
 import type { Client } from '../../provider/client';
@@ -182,10 +183,15 @@ it('billing arguments: its own options taken out, pulumi preview options passed 
       hoursPerMonth: 720,
       strict: true,
       onlyIncrease: false,
+      reconcile: false,
       previewArgs: ['--stack', 'dev'],
     },
   );
   assert.equal(parseBillingArgs(['--json']).format, 'json');
+  assert.deepEqual(
+    options(['--stack', 'a', '-s', 'b', '--stack=c', '--refresh'], ['--stack', '-s']),
+    ['a', 'b', 'c'],
+  );
   assert.deepEqual(parseBillingArgs(['--only-increase', '--', '--diff']).previewArgs, ['--diff']);
   assert.throws(() => parseBillingArgs(['--formt', 'json']), /billing: unknown argument --formt/);
   assert.throws(

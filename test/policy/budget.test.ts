@@ -82,6 +82,13 @@ it('an upgrade counts its difference, a replace the new guest less the old; perc
   );
 });
 
+it('a cheaper guest makes room for the guests after it', () => {
+  const l = ledger({ maxMonthlyIncrease: 10 }, { a: guest(0.1) });
+  assert.deepEqual(l.analyze(TYPE, urn('a'), guest(0.05, { maxMemory: 512 })), [], '-$36.50');
+  assert.deepEqual(l.analyze(TYPE, urn('b'), guest(0.06)), [], '+$43.80: +$7.30 in all');
+  assert.equal(l.analyze(TYPE, urn('c'), guest(0.01)).length, 1, '+$14.60 in all');
+});
+
 it('a plan that changes no cost passes even over the total; a cheaper guest and other kinds are not findings', () => {
   const l = ledger({ maxMonthlyTotal: 10, maxIncreasePercent: 0 }, { a: guest(0.1) });
   assert.deepEqual(l.analyze(TYPE, urn('a'), guest(0.1, { notes: 'edited' })), []);

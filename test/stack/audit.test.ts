@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
 import type { AuditReport } from '../../commands/audit';
+import type { Reconciliation } from '../../commands/billing-reconcile';
 import { VirtualGuestManager } from '../../provider/managers';
 import { cliFixture, hasTag, pulumiSvc, writeCalls, type CliFixture } from './cli';
 
@@ -15,8 +16,9 @@ describe('pulumi-svc audit', () => {
   });
   after(() => f?.close());
 
-  const runAudit = async (): Promise<AuditReport> =>
-    JSON.parse(await pulumiSvc(f, ['audit', '--json'])) as AuditReport;
+  const runCli = async <T>(...args: string[]): Promise<T> =>
+    JSON.parse(await pulumiSvc(f, args)) as T;
+  const runAudit = (): Promise<AuditReport> => runCli<AuditReport>('audit', '--json');
   const idOf = async (name: string) =>
     Number((await f.stack.resources()).find((r) => r.urn.endsWith(`::${name}`))!.id);
 
@@ -86,5 +88,10 @@ describe('pulumi-svc audit', () => {
     assert.equal(cost.recordedMonthly, recorded.estimatedMonthlyCost);
     assert.equal(cost.billedMonthly, Number(billed.billingItem.recurringFee));
     assert.ok(cost.monthlyDelta > 0, 'two CPUs bill more');
+    const reconciled = await runCli<Reconciliation>('billing', '--reconcile', '--json');
+    assert.deepEqual(reconciled.differences, [
+      { stack: reconciled.stacks[0], name: 'g2', id: g2, ...cost },
+    ]);
+    assert.equal(reconciled.monthlyDelta, cost.monthlyDelta);
   });
 });
