@@ -12,6 +12,7 @@ import {
   type ImportEntry,
 } from './adopt';
 import { option, options, refuseUnknown } from './args';
+import { shrinkingPages } from './pages';
 import { AUDIT_MASK, audit, formatAudit, type AuditReport, type StackState } from './audit';
 import { pulumiJson, type StateResource } from './pulumi';
 import { stackClient } from './stack-client';
@@ -50,8 +51,10 @@ const GUEST_MASK = `${AUDIT_MASK},datacenter.name`;
 /** Every guest, key, zone and record of the account. */
 async function accountObjects(client: Client): Promise<AccountObjects> {
   const guests: VirtualGuest[] = [];
-  for await (const guest of client.iterCall('Account', 'getVirtualGuests', { mask: GUEST_MASK }))
-    guests.push(guest as VirtualGuest);
+  const pages = shrinkingPages<VirtualGuest>(client, 'Account', 'getVirtualGuests', {
+    mask: GUEST_MASK,
+  });
+  for await (const page of pages) guests.push(...page);
   const keys = (await client.call('Account', 'getSshKeys', { mask: SSH_KEY_MASK })) as SshKey[];
   const zones = (await client.call('Account', 'getDomains', {
     mask: `id,name,resourceRecords[${RECORD_MASK}]`,

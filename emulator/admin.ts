@@ -10,7 +10,7 @@
  *                                                      slowCommitRate + slowCommitMs,
  *                                                      errorAfterCommitRate + errorAfterCommitStatus)
  *   DELETE /_emulator/faults                          switch every fault off
- *   GET    /_emulator/settings, POST (provisioningDelayMs)
+ *   GET    /_emulator/settings, POST (provisioningDelayMs, largestPage)
  *   GET    /_emulator/accounts                        accounts and their usernames
  *   POST   /_emulator/accounts                        new isolated account {companyName?, username?}
  *   GET    /_emulator/accounts/<username>/objects     everything that account owns
@@ -90,15 +90,25 @@ async function dispatch(
     case 'GET settings':
       return api.settings;
     case 'POST settings': {
-      const body = (await readJson(req)) as { provisioningDelayMs?: unknown };
-      const delay = body.provisioningDelayMs;
-      if (typeof delay !== 'number' || !Number.isInteger(delay) || delay < 0) {
-        throw new HttpError(
-          400,
-          'provisioningDelayMs must be a non-negative integer (milliseconds)',
-        );
+      const body = (await readJson(req)) as {
+        provisioningDelayMs?: unknown;
+        largestPage?: unknown;
+      };
+      const count = (value: unknown) =>
+        typeof value === 'number' && Number.isInteger(value) && value >= 0;
+      if (body.provisioningDelayMs !== undefined || body.largestPage === undefined) {
+        if (!count(body.provisioningDelayMs))
+          throw new HttpError(
+            400,
+            'provisioningDelayMs must be a non-negative integer (milliseconds)',
+          );
+        api.settings.provisioningDelayMs = body.provisioningDelayMs as number;
       }
-      api.settings.provisioningDelayMs = delay;
+      if (body.largestPage !== undefined) {
+        if (body.largestPage !== null && !count(body.largestPage))
+          throw new HttpError(400, 'largestPage must be a non-negative integer (items), or null');
+        api.settings.largestPage = (body.largestPage as number | null) ?? undefined;
+      }
       return api.settings;
     }
     case 'GET accounts':

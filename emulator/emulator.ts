@@ -34,6 +34,8 @@ export interface EmulatorOptions {
   seed?: SeedName;
   /** How long a new guest provisions. Default 3000 ms. */
   provisioningDelayMs?: number;
+  /** A list answer of more items fails with `Internal Error` (Settings). Default: no limit. */
+  largestPage?: number;
   faults?: FaultOptions;
   /** Request body limit (also after gzip decompression). Default 8 MiB. */
   maxBodyBytes?: number;
@@ -87,6 +89,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const { store, journal } = await openState(options, seed, log);
   const settings: Settings = {
     provisioningDelayMs: options.provisioningDelayMs ?? DEFAULTS.provisioningDelayMs,
+    largestPage: options.largestPage,
   };
   const faults = new FaultInjector(options.faults);
   const counters = new StatsCounter();

@@ -3,7 +3,7 @@
  * the init-parameter id, and shaping results (mask projection; filter, orderBy, limit/offset and
  * the total count for lists).
  */
-import { invalidParams, objectNotFound } from '../errors';
+import { ApiFault, FaultCodes, invalidParams, objectNotFound } from '../errors';
 import { compileFilter, matches, sortByFilter, type FilterNode } from '../query/filter';
 import { validateMask, type Mask } from '../query/mask';
 import { project } from '../query/project';
@@ -14,6 +14,12 @@ import { isStruct } from '../validators';
 
 export interface Settings {
   provisioningDelayMs: number;
+  /**
+   * A list answer of more items fails with `Internal Error`, as the real API does for a page
+   * too large for its backend (it depends on the mask there; here on the count alone). Unset:
+   * no limit.
+   */
+  largestPage?: number;
 }
 
 export interface CallContext extends ViewContext {
@@ -149,6 +155,8 @@ export function list(
     : offset
       ? rows.slice(offset)
       : rows;
+  if (ctx.settings.largestPage !== undefined && page.length > ctx.settings.largestPage)
+    throw new ApiFault(FaultCodes.public, 'Internal Error');
   const pruneBy = ctx.mask?.filtered ? nodes[0] : undefined;
   return { value: page.map((row) => project(type, row, ctx.mask?.root, ctx, pruneBy)), totalItems };
 }

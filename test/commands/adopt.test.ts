@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { importFile, narrowed, unownedObjects, type AccountObjects } from '../../commands/adopt';
 import { parseAuditArgs } from '../../commands/audit-command';
+import { audit, formatAudit } from '../../commands/audit';
 import { declaredOs } from '../../provider/kinds/virtual-guest/import-form';
 import { OWNED_TAG } from '../../provider/kinds/virtual-guest/provenance';
 import type { VirtualGuest } from '../../provider/managers';
@@ -140,5 +141,19 @@ describe('an imported guest’s OS as a user names it', () => {
     assert.equal(declaredOs('WIN_2022-STD_64', offered), 'WIN_LATEST');
     assert.equal(declaredOs('WIN_2019-STD_64', offered), 'WIN_2019-STD_64');
     assert.equal(declaredOs('ROCKYLINUX_9_64', offered), 'ROCKYLINUX_9_64');
+  });
+});
+
+describe('the audit report for people', () => {
+  it('lists what no stack owns per kind, and says where the import file is', () => {
+    const unowned = importFile(unownedObjects(STATES, ACCOUNT)).resources;
+    const text = formatAudit(audit(STATES, ACCOUNT.guests, unowned), 'adopt.json');
+    assert.match(
+      text,
+      /Objects no audited stack owns \(7: 1 DnsZone, 2 DnsRecord, 1 SshKey, 3 VirtualGuest\)/,
+    );
+    assert.match(text, /pulumi import --file adopt.json/);
+    const none = formatAudit(audit([], [], []), 'adopt.json');
+    assert.match(none, /Nothing to report[\s\S]*Nothing to adopt: adopt.json lists no resource/);
   });
 });

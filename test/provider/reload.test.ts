@@ -52,6 +52,14 @@ describe('VirtualGuest onImageChange: reload', () => {
     return checked.inputs as Bag;
   };
 
+  it('left out, onImageChange is not stored: a state from before it existed shows no change', async () => {
+    const { onImageChange: _reload, ...program } = declared;
+    const { inputs } = await provider.check({}, program);
+    assert.equal('onImageChange' in (inputs as Bag), false);
+    const { onImageChange: _stored, ...before } = inputs as Bag;
+    assert.equal((await provider.diff('1', before, inputs as Bag)).changes, false);
+  });
+
   it('check refuses a wrong onImageChange, naming the field and the rule', async () => {
     const { failures } = await provider.check({}, { ...declared, onImageChange: 'rebuild' });
     assert.match(

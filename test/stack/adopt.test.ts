@@ -13,6 +13,7 @@ import {
   VirtualGuestManager,
   type CreateInstanceSpec,
 } from '../../provider/managers';
+import type { Client } from '../../provider/client';
 import { freshEd25519 } from '../support/ssh-keys';
 import { cliFixture, pulumiSvc, writeCalls, type CliFixture, type Emulator } from './cli';
 import { yamlOnPlugin } from './plugin-project';
@@ -80,6 +81,54 @@ const project = (name: string, program: string) => {
   return dir;
 };
 
+/**
+ * An account's objects made by hand over XML-RPC (`scale` of each kind; records also in
+ * `ownedZone`, a stack's zone), and two guests with this provider's tags, which no import takes.
+ */
+async function makeAccount(client: Client, scale: typeof SCALE, ownedZone?: string) {
+  const handMade = new Set<string>();
+  const providerTagged: number[] = [];
+  const keys = new SshKeyManager(client);
+  const keyIds: number[] = [];
+  for (let i = 0; i < scale.keys; i++) {
+    const key = await keys.createKey({ label: `Hand Key ${i}`, key: freshEd25519(`k${i}@svc`) });
+    keyIds.push(key.id);
+    handMade.add(`SshKey:${key.id}`);
+  }
+  const dns = new DnsManager(client);
+  const zones = [];
+  for (let z = 0; z < scale.zones; z++) {
+    const zone = await dns.createZone(`zone${z}.adopt.test`);
+    zones.push(zone);
+    handMade.add(`DnsZone:${zone.id}`);
+  }
+  // A record made by hand in an owned zone is unowned too (it has no zone to be parented to).
+  const owned = ownedZone ? [(await dns.getZoneByName(ownedZone, false)).id] : [];
+  const recordZones = [...zones.map((z) => z.id), ...owned];
+  for (let r = 0; r < scale.records; r++) {
+    const spec =
+      r % 4 === 3
+        ? { host: '@', type: 'MX', data: `mx${r}.adopt.test`, mxPriority: r }
+        : r % 4 === 2
+          ? { host: `txt${r}`, type: 'TXT', data: `v=spf1 -all ${r}`, ttl: 3600 }
+          : { host: r % 5 === 0 ? 'www' : `host${r}`, type: 'A', data: `10.0.0.${r + 1}` };
+    const record = await dns.createRecord(recordZones[r % recordZones.length], spec);
+    handMade.add(`DnsRecord:${record.id}`);
+  }
+  const guests = new VirtualGuestManager(client);
+  for (let i = 0; i < scale.guests; i++) {
+    const guest = await guests.createInstance(handMadeGuest(i, keyIds));
+    handMade.add(`VirtualGuest:${guest.id}`);
+  }
+  // Guests with this provider's tags belong to a stack (an unfinished create; a completed
+  // one of a backend not audited): never in the import file.
+  for (const tags of [['pulumi-svc-0123456789abcdef01234567'], [OWNED_TAG]]) {
+    const spec = { ...handMadeGuest(100 + providerTagged.length, []), tags };
+    providerTagged.push((await guests.createInstance(spec)).id);
+  }
+  return { handMade, providerTagged };
+}
+
 describe('adopting an existing account (audit --import-file, pulumi import --file)', () => {
   let emulator: Emulator;
   let owner: CliFixture;
@@ -98,44 +147,9 @@ describe('adopting an existing account (audit --import-file, pulumi import --fil
     adopter = await cliFixture({ ...common, program: dirs[2], stackName: 'adopt' });
     await owner.stack.up();
 
-    const keys = new SshKeyManager(adopter.client);
-    const keyIds: number[] = [];
-    for (let i = 0; i < SCALE.keys; i++) {
-      const key = await keys.createKey({ label: `Hand Key ${i}`, key: freshEd25519(`k${i}@svc`) });
-      keyIds.push(key.id);
-      handMade.add(`SshKey:${key.id}`);
-    }
-    const dns = new DnsManager(adopter.client);
-    const zones = [];
-    for (let z = 0; z < SCALE.zones; z++) {
-      const zone = await dns.createZone(`zone${z}.adopt.test`);
-      zones.push(zone);
-      handMade.add(`DnsZone:${zone.id}`);
-    }
-    // A record made by hand in the owned zone is unowned too (it has no zone to be parented to).
-    const ownedZone = await dns.getZoneByName('owned.test', false);
-    const recordZones = [...zones.map((z) => z.id), ownedZone.id];
-    for (let r = 0; r < SCALE.records; r++) {
-      const spec =
-        r % 4 === 3
-          ? { host: '@', type: 'MX', data: `mx${r}.adopt.test`, mxPriority: r }
-          : r % 4 === 2
-            ? { host: `txt${r}`, type: 'TXT', data: `v=spf1 -all ${r}`, ttl: 3600 }
-            : { host: r % 5 === 0 ? 'www' : `host${r}`, type: 'A', data: `10.0.0.${r + 1}` };
-      const record = await dns.createRecord(recordZones[r % recordZones.length], spec);
-      handMade.add(`DnsRecord:${record.id}`);
-    }
-    const guests = new VirtualGuestManager(adopter.client);
-    for (let i = 0; i < SCALE.guests; i++) {
-      const guest = await guests.createInstance(handMadeGuest(i, keyIds));
-      handMade.add(`VirtualGuest:${guest.id}`);
-    }
-    // Guests with this provider's tags belong to a stack (an unfinished create; a completed
-    // one of a backend not audited): never in the import file.
-    for (const tags of [['pulumi-svc-0123456789abcdef01234567'], [OWNED_TAG]]) {
-      const spec = { ...handMadeGuest(100 + providerTagged.length, []), tags };
-      providerTagged.push((await guests.createInstance(spec)).id);
-    }
+    const made = await makeAccount(adopter.client, SCALE, 'owned.test');
+    made.handMade.forEach((k) => handMade.add(k));
+    providerTagged.push(...made.providerTagged);
   });
   after(async () => {
     await adopter?.close();

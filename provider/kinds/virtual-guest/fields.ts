@@ -301,9 +301,10 @@ export const GUEST_FIELDS = {
     type: kinds.string,
     input: 'optional',
     output: true,
-    default: 'replace',
+    // Not stored when left out, so a stack made before this input existed shows no change.
+    defaultText: '`replace`',
     rule: rules.custom((failures, name, value) => {
-      if (failures.string(name, value, { required: true }))
+      if (value !== undefined && failures.string(name, value))
         failures.oneOf(name, value as string, ['replace', 'reload'], 'replace or reload');
     }, '`replace` or `reload`'),
     change: 'local',

@@ -47,7 +47,7 @@ type VirtualGuest struct {
 	// Free text kept with the guest.
 	Notes pulumi.StringPtrOutput `pulumi:"notes"`
 	// What a change of `operatingSystemReferenceCode`, `userData` or `sshKeyIds` does: `replace` orders a new guest (new id, addresses and bill; the old one is cancelled once the new one is ready), `reload` reinstalls this guest in place (same id, addresses and bill; its primary disk is erased and it is down while it reloads).
-	OnImageChange pulumi.StringOutput `pulumi:"onImageChange"`
+	OnImageChange pulumi.StringPtrOutput `pulumi:"onImageChange"`
 	// e.g. UBUNTU_LATEST, DEBIAN_12_64; one the account is offered.
 	OperatingSystemReferenceCode pulumi.StringOutput `pulumi:"operatingSystemReferenceCode"`
 	// The transaction of the guest's last OS reload (null: never reloaded).
@@ -105,9 +105,6 @@ func NewVirtualGuest(ctx *pulumi.Context,
 	}
 	if args.LocalDiskFlag == nil {
 		args.LocalDiskFlag = pulumi.BoolPtr(true)
-	}
-	if args.OnImageChange == nil {
-		args.OnImageChange = pulumi.StringPtr("replace")
 	}
 	if args.PrivateNetworkOnly == nil {
 		args.PrivateNetworkOnly = pulumi.BoolPtr(false)
@@ -346,8 +343,8 @@ func (o VirtualGuestOutput) Notes() pulumi.StringPtrOutput {
 }
 
 // What a change of `operatingSystemReferenceCode`, `userData` or `sshKeyIds` does: `replace` orders a new guest (new id, addresses and bill; the old one is cancelled once the new one is ready), `reload` reinstalls this guest in place (same id, addresses and bill; its primary disk is erased and it is down while it reloads).
-func (o VirtualGuestOutput) OnImageChange() pulumi.StringOutput {
-	return o.ApplyT(func(v *VirtualGuest) pulumi.StringOutput { return v.OnImageChange }).(pulumi.StringOutput)
+func (o VirtualGuestOutput) OnImageChange() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *VirtualGuest) pulumi.StringPtrOutput { return v.OnImageChange }).(pulumi.StringPtrOutput)
 }
 
 // e.g. UBUNTU_LATEST, DEBIAN_12_64; one the account is offered.

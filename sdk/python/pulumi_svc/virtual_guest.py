@@ -84,8 +84,6 @@ class VirtualGuestArgs:
             pulumi.set(__self__, "network_speed", network_speed)
         if notes is not None:
             pulumi.set(__self__, "notes", notes)
-        if on_image_change is None:
-            on_image_change = 'replace'
         if on_image_change is not None:
             pulumi.set(__self__, "on_image_change", on_image_change)
         if private_network_only is None:
@@ -459,8 +457,6 @@ class VirtualGuest(pulumi.CustomResource):
             __props__.__dict__["max_memory"] = max_memory
             __props__.__dict__["network_speed"] = network_speed
             __props__.__dict__["notes"] = notes
-            if on_image_change is None:
-                on_image_change = 'replace'
             __props__.__dict__["on_image_change"] = on_image_change
             if operating_system_reference_code is None and not opts.urn:
                 raise TypeError("Missing required property 'operating_system_reference_code'")
@@ -667,7 +663,7 @@ class VirtualGuest(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="onImageChange")
-    def on_image_change(self) -> pulumi.Output[_builtins.str]:
+    def on_image_change(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
         What a change of `operatingSystemReferenceCode`, `userData` or `sshKeyIds` does: `replace` orders a new guest (new id, addresses and bill; the old one is cancelled once the new one is ready), `reload` reinstalls this guest in place (same id, addresses and bill; its primary disk is erased and it is down while it reloads).
         """
