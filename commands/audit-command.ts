@@ -2,6 +2,7 @@ import type { VirtualGuest } from '../provider/managers';
 import { clientFromConfig } from '../provider/framework/config-client';
 import { AUDIT_MASK, audit, formatAudit, type AuditReport, type StackState } from './audit';
 import { pulumiJson, type StateResource } from './pulumi';
+import { readOptions } from './args';
 
 /**
  * Reads the states (`pulumi stack export`) of the named stacks, or of every stack of the current
@@ -41,8 +42,8 @@ export async function gatherAudit(
 
 /** `pulumi-svc audit [--json] [--stack NAME]...` */
 export async function printAudit(cwd: string, args: string[]): Promise<AuditReport> {
-  const stacks = args.flatMap((arg, i) => (args[i - 1] === '--stack' ? [arg] : []));
-  const report = await gatherAudit(cwd, stacks);
-  console.log(args.includes('--json') ? JSON.stringify(report) : formatAudit(report));
+  const given = readOptions('audit', args, { stack: { value: true, multiple: true }, json: {} });
+  const report = await gatherAudit(cwd, (given.stack as string[] | undefined) ?? []);
+  console.log(given.json ? JSON.stringify(report) : formatAudit(report));
   return report;
 }

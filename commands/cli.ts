@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { readOptions } from './args';
 import { printAudit } from './audit-command';
 import { printBillingTable } from './billing';
 import { printMigration } from './migrate-command';
@@ -6,7 +7,7 @@ import { MIN_PULUMI_VERSION } from './pulumi';
 
 const USAGE = `Usage: pulumi-svc <command> [--json] [options]   (in your Pulumi project)
 
-  billing [pulumi preview options, e.g. --stack dev]
+  billing [--stack NAME]
             runs \`pulumi preview --json\` and prints the plan's billing table: each guest
             ordered, replaced, upgraded in place (CPUs, memory, port speed, disks) or
             cancelled, with old and new hourly and monthly cost and the total change.
@@ -29,15 +30,16 @@ const USAGE = `Usage: pulumi-svc <command> [--json] [options]   (in your Pulumi 
 
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
-  const json = rest.includes('--json');
   if (argv.some((arg) => arg === '--help' || arg === '-h')) {
     console.log(USAGE);
   } else if (command === 'billing') {
+    const given = readOptions('billing', rest, { stack: { value: true }, json: {} });
+    const stack = given.stack as string | undefined;
     await printBillingTable(
       process.cwd(),
-      rest.filter((arg) => arg !== '--json'),
+      stack ? ['--stack', stack] : [],
       {},
-      json,
+      given.json === true,
     );
   } else if (command === 'audit') {
     await printAudit(process.cwd(), rest);

@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { MOVED_TO_PLUGIN_CONFIG } from '../provider/dynamic/moved-to-plugin';
 import { backendKey } from '../provider/kinds/virtual-guest/provenance';
 import { dynamicToken } from '../provider/kinds/tokens';
+import { readOptions } from './args';
 import { MigrationRefused, migrateState, type ExportedState, type Migration } from './migrate';
 import { pulumiJson, pulumiOutput } from './pulumi';
 
@@ -30,32 +31,20 @@ export interface MigrateReport extends Omit<Migration, 'state'> {
   backup?: string;
 }
 
-/** The value after `--name`, or `--name=value`. */
-function option(args: string[], name: string): string | undefined {
-  const inline = args.find((arg) => arg.startsWith(`${name}=`));
-  if (inline) return inline.slice(name.length + 1);
-  const at = args.indexOf(name);
-  if (at < 0) return undefined;
-  const value = args[at + 1];
-  if (value === undefined || value.startsWith('--')) throw new Error(`${name} needs a value`);
-  return value;
-}
-
 export function parseMigrateArgs(args: string[]): MigrateArgs {
-  const known = ['--stack', '--provider-version', '--backup'];
-  const flags = ['--dry-run', '--json'];
-  for (const [i, arg] of args.entries()) {
-    const name = arg.split('=')[0];
-    if (!known.includes(name) && !flags.includes(arg) && !known.includes(args[i - 1])) {
-      throw new Error(`migrate: unknown argument ${arg} (see pulumi-svc --help)`);
-    }
-  }
+  const given = readOptions('migrate', args, {
+    stack: { value: true },
+    'dry-run': {},
+    'provider-version': { value: true },
+    backup: { value: true },
+    json: {},
+  });
   return {
-    stack: option(args, '--stack'),
-    dryRun: args.includes('--dry-run'),
-    providerVersion: option(args, '--provider-version'),
-    backup: option(args, '--backup'),
-    json: args.includes('--json'),
+    stack: given.stack as string | undefined,
+    dryRun: given['dry-run'] === true,
+    providerVersion: given['provider-version'] as string | undefined,
+    backup: given.backup as string | undefined,
+    json: given.json === true,
   };
 }
 
