@@ -139,7 +139,10 @@ async function release(opts: Options): Promise<void> {
   }
 }
 
-release(options(process.argv.slice(2))).catch((err: Error) => {
-  console.error(`release: ${err.message}`);
-  process.exit(1);
-});
+// Options are read inside the promise, so a wrong one is reported like any other failure.
+Promise.resolve(process.argv.slice(2))
+  .then((args) => release(options(args)))
+  .catch((err: Error) => {
+    console.error(`release: ${err.message}`);
+    process.exit(1);
+  });
