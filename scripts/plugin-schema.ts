@@ -27,12 +27,12 @@ const OBJECT_TYPES: Record<
   record: { token: `${PACKAGE}:index:ZoneRecord`, kind: 'DnsRecord', fields: ZONE_RECORD_FIELDS },
 };
 
-/** A field's schema type from its kind name (`integer`, `string[]`, `string \| null`, `id`). */
+/** A field's schema type from its kind name (`integer`, `string[]`, `string \| null`, `record[]`). */
 function typeOf(name: string): Spec {
   const plain = name.replace(/ \\\| null$/, '');
   if (plain.endsWith('[]')) return { type: 'array', items: typeOf(plain.slice(0, -2)) };
   if (OBJECT_TYPES[plain]) return { $ref: `#/types/${OBJECT_TYPES[plain].token}` };
-  return { type: plain === 'id' ? 'string' : plain };
+  return { type: plain };
 }
 
 function objectTypes(docs: ReadonlyMap<string, ReadonlyMap<string, string>>): Spec {
@@ -53,9 +53,15 @@ function objectTypes(docs: ReadonlyMap<string, ReadonlyMap<string, string>>): Sp
   );
 }
 
+/**
+ * A field's schema type is its stored type, what the provider returns, for the inputs too: an
+ * input typed otherwise (`sshKeyIds` as `id[]`, strings) would not take the outputs it is fed
+ * from (`SshKey.keyId`), and an SDK reading it back would fail to decode it. `arg` is only what
+ * the dynamic classes accept besides.
+ */
 function property(field: Field, description: string | undefined): Spec {
   return {
-    ...typeOf((field.arg ?? field.type).name),
+    ...typeOf(field.type.name),
     ...(description ? { description } : {}),
     ...(field.secret ? { secret: true } : {}),
     // A schema default is a constant: a boolean, number or string.

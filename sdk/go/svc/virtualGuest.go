@@ -65,7 +65,7 @@ type VirtualGuest struct {
 	// How long to wait for readiness, in minutes (fractions allowed).
 	ReadyTimeoutMinutes pulumi.Float64Output `pulumi:"readyTimeoutMinutes"`
 	// Ids of SSH keys to install (`SshKey.keyId` or its `id`); output as numbers, ascending.
-	SshKeyIds pulumi.StringArrayOutput `pulumi:"sshKeyIds"`
+	SshKeyIds pulumi.IntArrayOutput `pulumi:"sshKeyIds"`
 	// CPU count, one the account is offered; a change upgrades the guest in place (it reboots).
 	StartCpus pulumi.IntOutput `pulumi:"startCpus"`
 	// Provisioning or transaction status.
@@ -177,7 +177,7 @@ type virtualGuestArgs struct {
 	// How long to wait for readiness, in minutes (fractions allowed).
 	ReadyTimeoutMinutes *float64 `pulumi:"readyTimeoutMinutes"`
 	// Ids of SSH keys to install (`SshKey.keyId` or its `id`); output as numbers, ascending.
-	SshKeyIds []string `pulumi:"sshKeyIds"`
+	SshKeyIds []int `pulumi:"sshKeyIds"`
 	// CPU count, one the account is offered; a change upgrades the guest in place (it reboots).
 	StartCpus int `pulumi:"startCpus"`
 	// Tags, compared the way the API stores them: trimmed, lower-cased, each once, in sorted order (`['Web', ' db ']` is stored and shown as `['db', 'web']`).
@@ -219,7 +219,7 @@ type VirtualGuestArgs struct {
 	// How long to wait for readiness, in minutes (fractions allowed).
 	ReadyTimeoutMinutes pulumi.Float64PtrInput
 	// Ids of SSH keys to install (`SshKey.keyId` or its `id`); output as numbers, ascending.
-	SshKeyIds pulumi.StringArrayInput
+	SshKeyIds pulumi.IntArrayInput
 	// CPU count, one the account is offered; a change upgrades the guest in place (it reboots).
 	StartCpus pulumi.IntInput
 	// Tags, compared the way the API stores them: trimmed, lower-cased, each once, in sorted order (`['Web', ' db ']` is stored and shown as `['db', 'web']`).
@@ -388,8 +388,8 @@ func (o VirtualGuestOutput) ReadyTimeoutMinutes() pulumi.Float64Output {
 }
 
 // Ids of SSH keys to install (`SshKey.keyId` or its `id`); output as numbers, ascending.
-func (o VirtualGuestOutput) SshKeyIds() pulumi.StringArrayOutput {
-	return o.ApplyT(func(v *VirtualGuest) pulumi.StringArrayOutput { return v.SshKeyIds }).(pulumi.StringArrayOutput)
+func (o VirtualGuestOutput) SshKeyIds() pulumi.IntArrayOutput {
+	return o.ApplyT(func(v *VirtualGuest) pulumi.IntArrayOutput { return v.SshKeyIds }).(pulumi.IntArrayOutput)
 }
 
 // CPU count, one the account is offered; a change upgrades the guest in place (it reboots).

@@ -34,7 +34,7 @@ class VirtualGuestArgs:
                  on_image_change: pulumi.Input[Optional[_builtins.str]] = None,
                  private_network_only: pulumi.Input[Optional[_builtins.bool]] = None,
                  ready_timeout_minutes: pulumi.Input[Optional[_builtins.float]] = None,
-                 ssh_key_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 ssh_key_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.int]]]] = None,
                  tags: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  user_data: pulumi.Input[Optional[_builtins.str]] = None,
                  wait_for_ready: pulumi.Input[Optional[_builtins.bool]] = None):
@@ -56,7 +56,7 @@ class VirtualGuestArgs:
         :param pulumi.Input[_builtins.str] on_image_change: What a change of `operatingSystemReferenceCode`, `userData` or `sshKeyIds` does: `replace` orders a new guest (new id, addresses and bill; the old one is cancelled once the new one is ready), `reload` reinstalls this guest in place (same id, addresses and bill; its primary disk is erased and it is down while it reloads).
         :param pulumi.Input[_builtins.bool] private_network_only: Only a private (backend) network interface.
         :param pulumi.Input[_builtins.float] ready_timeout_minutes: How long to wait for readiness, in minutes (fractions allowed).
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] ssh_key_ids: Ids of SSH keys to install (`SshKey.keyId` or its `id`); output as numbers, ascending.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.int]]] ssh_key_ids: Ids of SSH keys to install (`SshKey.keyId` or its `id`); output as numbers, ascending.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] tags: Tags, compared the way the API stores them: trimmed, lower-cased, each once, in sorted order (`['Web', ' db ']` is stored and shown as `['db', 'web']`).
         :param pulumi.Input[_builtins.str] user_data: User data for cloud-init, sent and compared exactly as given (never decoded or re-encoded).
         :param pulumi.Input[_builtins.bool] wait_for_ready: Wait until the guest is provisioned and has its addresses.
@@ -287,14 +287,14 @@ class VirtualGuestArgs:
 
     @_builtins.property
     @pulumi.getter(name="sshKeyIds")
-    def ssh_key_ids(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+    def ssh_key_ids(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.int]]]]:
         """
         Ids of SSH keys to install (`SshKey.keyId` or its `id`); output as numbers, ascending.
         """
         return pulumi.get(self, "ssh_key_ids")
 
     @ssh_key_ids.setter
-    def ssh_key_ids(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+    def ssh_key_ids(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.int]]]]):
         pulumi.set(self, "ssh_key_ids", value)
 
     @_builtins.property
@@ -354,7 +354,7 @@ class VirtualGuest(pulumi.CustomResource):
                  operating_system_reference_code: pulumi.Input[Optional[_builtins.str]] = None,
                  private_network_only: pulumi.Input[Optional[_builtins.bool]] = None,
                  ready_timeout_minutes: pulumi.Input[Optional[_builtins.float]] = None,
-                 ssh_key_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 ssh_key_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.int]]]] = None,
                  start_cpus: pulumi.Input[Optional[_builtins.int]] = None,
                  tags: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  user_data: pulumi.Input[Optional[_builtins.str]] = None,
@@ -379,7 +379,7 @@ class VirtualGuest(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] operating_system_reference_code: e.g. UBUNTU_LATEST, DEBIAN_12_64; one the account is offered.
         :param pulumi.Input[_builtins.bool] private_network_only: Only a private (backend) network interface.
         :param pulumi.Input[_builtins.float] ready_timeout_minutes: How long to wait for readiness, in minutes (fractions allowed).
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] ssh_key_ids: Ids of SSH keys to install (`SshKey.keyId` or its `id`); output as numbers, ascending.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.int]]] ssh_key_ids: Ids of SSH keys to install (`SshKey.keyId` or its `id`); output as numbers, ascending.
         :param pulumi.Input[_builtins.int] start_cpus: CPU count, one the account is offered; a change upgrades the guest in place (it reboots).
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] tags: Tags, compared the way the API stores them: trimmed, lower-cased, each once, in sorted order (`['Web', ' db ']` is stored and shown as `['db', 'web']`).
         :param pulumi.Input[_builtins.str] user_data: User data for cloud-init, sent and compared exactly as given (never decoded or re-encoded).
@@ -423,7 +423,7 @@ class VirtualGuest(pulumi.CustomResource):
                  operating_system_reference_code: pulumi.Input[Optional[_builtins.str]] = None,
                  private_network_only: pulumi.Input[Optional[_builtins.bool]] = None,
                  ready_timeout_minutes: pulumi.Input[Optional[_builtins.float]] = None,
-                 ssh_key_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 ssh_key_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.int]]]] = None,
                  start_cpus: pulumi.Input[Optional[_builtins.int]] = None,
                  tags: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  user_data: pulumi.Input[Optional[_builtins.str]] = None,
@@ -735,7 +735,7 @@ class VirtualGuest(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="sshKeyIds")
-    def ssh_key_ids(self) -> pulumi.Output[Sequence[_builtins.str]]:
+    def ssh_key_ids(self) -> pulumi.Output[Sequence[_builtins.int]]:
         """
         Ids of SSH keys to install (`SshKey.keyId` or its `id`); output as numbers, ascending.
         """
