@@ -71,6 +71,14 @@ function property(field: Field, description: string | undefined): Spec {
   };
 }
 
+/**
+ * A change of the field replaces the resource (by default, for a field `onImageChange: reload`
+ * changes in place): `willReplaceOnChanges`, what docs and SDKs show. Not `replaceOnChanges`, which
+ * the SDKs turn into the resource option and the engine would then replace a guest the provider
+ * reloads. A zone record's fields are not marked: in a zone, a record's new type updates the zone.
+ */
+const replaces = (field: Field) => field.change === 'replace';
+
 const isArg = (field: Field) => field.input !== undefined && !field.internal;
 const always = (field: Field) =>
   field.input === 'required' ||
@@ -82,7 +90,15 @@ function resource(fields: Fields, docs: ReadonlyMap<string, string>, description
   const entries = Object.entries(fields) as [string, Field][];
   const spec = (keep: (field: Field) => boolean) =>
     Object.fromEntries(
-      entries.filter(([, f]) => keep(f)).map(([name, f]) => [name, property(f, docs.get(name))]),
+      entries
+        .filter(([, f]) => keep(f))
+        .map(([name, f]) => [
+          name,
+          {
+            ...property(f, docs.get(name)),
+            ...(replaces(f) ? { willReplaceOnChanges: true } : {}),
+          },
+        ]),
     );
   return {
     description,

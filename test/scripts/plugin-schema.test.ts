@@ -4,6 +4,8 @@ import { it } from 'node:test';
 import { SCHEMA_FILE, pluginSchema } from '../../scripts/plugin-schema';
 import { KINDS, pluginToken, type ResourceKind } from '../../provider/kinds/index';
 
+type Bag = Record<string, unknown>;
+
 it('the plugin serves exactly the schema scripts/plugin-schema.ts makes from the field tables', () => {
   const committed = JSON.parse(readFileSync(SCHEMA_FILE, 'utf8')) as Record<string, unknown>;
   assert.deepEqual(
@@ -38,4 +40,45 @@ it('every kind of the registry is a resource of the schema, with its arguments a
     (schema.resources['svc:index:VirtualGuest'].inputProperties.startCpus as { type: string }).type,
     'integer',
   );
+});
+
+it('the inputs whose change replaces the resource say so (willReplaceOnChanges), as hints only', () => {
+  const schema = pluginSchema() as {
+    resources: Record<string, Record<'inputProperties' | 'properties', Record<string, Bag>>>;
+  };
+  const marked = (kind: ResourceKind, key: 'inputProperties' | 'properties', flag: string) =>
+    Object.entries(schema.resources[pluginToken(kind)][key])
+      .filter(([, p]) => p[flag] === true)
+      .map(([name]) => name);
+  // What each kind's provider replaces on (its diff's `replaces`), written out: a field marked by
+  // mistake, or one left out, fails here.
+  const REPLACING: Record<ResourceKind, string[]> = {
+    VirtualGuest: [
+      'hourlyBillingFlag',
+      'localDiskFlag',
+      'operatingSystemReferenceCode',
+      'datacenter',
+      'privateNetworkOnly',
+      'userData',
+      'sshKeyIds',
+      'adoptId',
+    ],
+    DnsRecord: ['zoneId', 'zoneName', 'type'],
+    DnsZone: ['name', 'adoptId'],
+    SshKey: ['publicKey', 'adoptId'],
+    TicketUpdate: ['ticketId', 'entry'],
+  };
+  for (const kind of Object.keys(KINDS) as ResourceKind[]) {
+    assert.deepEqual(
+      marked(kind, 'inputProperties', 'willReplaceOnChanges'),
+      REPLACING[kind],
+      kind,
+    );
+    // `replaceOnChanges` would become an SDK resource option forcing the engine to replace, so
+    // `onImageChange: reload` could no longer reload a guest in place.
+    for (const key of ['inputProperties', 'properties'] as const)
+      assert.deepEqual(marked(kind, key, 'replaceOnChanges'), [], `${kind} ${key}`);
+  }
+  // A record's type replaces a DnsRecord, but in a zone it is an update of the zone.
+  assert.equal(JSON.stringify(pluginSchema().types).includes('ReplaceOnChanges'), false);
 });
