@@ -35,6 +35,25 @@ function typeOf(name: string): Spec {
   return { type: plain };
 }
 
+const enumRef = (name: string) => `#/types/${PACKAGE}:index:${name}`;
+
+/** The enum types of the fields that take only the values of a named list (`oneOf`). */
+function enumTypes(): Spec {
+  const fields = Object.values(KINDS).flatMap((kind) => Object.values(kind.fields as Fields));
+  return Object.fromEntries(
+    fields.flatMap(({ oneOf }) =>
+      oneOf
+        ? [
+            [
+              `${PACKAGE}:index:${oneOf.name}`,
+              { type: 'string', enum: oneOf.values.map((value) => ({ value })) },
+            ],
+          ]
+        : [],
+    ),
+  );
+}
+
 function objectTypes(docs: ReadonlyMap<string, ReadonlyMap<string, string>>): Spec {
   return Object.fromEntries(
     Object.values(OBJECT_TYPES).map(({ token, kind, fields }) => {
@@ -61,7 +80,7 @@ function objectTypes(docs: ReadonlyMap<string, ReadonlyMap<string, string>>): Sp
  */
 function property(field: Field, description: string | undefined): Spec {
   return {
-    ...typeOf(field.type.name),
+    ...(field.oneOf ? { $ref: enumRef(field.oneOf.name) } : typeOf(field.type.name)),
     ...(description ? { description } : {}),
     ...(field.secret ? { secret: true } : {}),
     // A schema default is a constant: a boolean, number or string.
@@ -166,7 +185,7 @@ export function pluginSchema(pluginDownloadURL = DEFAULT_PLUGIN_DOWNLOAD_URL): S
     pluginDownloadURL,
     license: 'MIT',
     config: { variables: settings(false) },
-    types: objectTypes(docs),
+    types: { ...objectTypes(docs), ...enumTypes() },
     provider: { description: 'The Svc provider.', inputProperties: settings(true) },
     resources: Object.fromEntries(
       kinds.map((kind) => [

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { it } from 'node:test';
 import { SCHEMA_FILE, pluginSchema } from '../../scripts/plugin-schema';
+import { RECORD_TYPES } from '../../provider/kinds/dns-record/fields';
 import { KINDS, pluginToken, type ResourceKind } from '../../provider/kinds/index';
 
 type Bag = Record<string, unknown>;
@@ -81,4 +82,19 @@ it('the inputs whose change replaces the resource say so (willReplaceOnChanges),
   }
   // A record's type replaces a DnsRecord, but in a zone it is an update of the zone.
   assert.equal(JSON.stringify(pluginSchema().types).includes('ReplaceOnChanges'), false);
+});
+
+it("a field that takes a fixed list of values is typed by an enum of that list, the check's own", () => {
+  const schema = pluginSchema() as {
+    types: Record<string, { enum?: { value: string }[]; properties?: Record<string, Bag> }>;
+    resources: Record<string, { inputProperties: Record<string, Bag> }>;
+  };
+  const values = (ref: unknown) =>
+    schema.types[String(ref).replace('#/types/', '')].enum?.map((e) => e.value);
+  const record = schema.resources[pluginToken('DnsRecord')].inputProperties.type;
+  assert.deepEqual(values(record.$ref), [...RECORD_TYPES]);
+  // A zone's records are typed by the same enum.
+  assert.equal(schema.types['svc:index:ZoneRecord'].properties?.type.$ref, record.$ref);
+  const image = schema.resources[pluginToken('VirtualGuest')].inputProperties.onImageChange;
+  assert.deepEqual(values(image.$ref), ['replace', 'reload']);
 });

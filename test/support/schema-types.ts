@@ -2,7 +2,13 @@ import { pluginSchema } from '../../scripts/plugin-schema';
 import type { Field } from '../../provider/framework/fields';
 import { KINDS, pluginToken, type ResourceKind } from '../../provider/kinds/index';
 
-type Spec = { type?: string; items?: Spec; $ref?: string; properties?: Record<string, Spec> };
+interface Spec {
+  type?: string;
+  items?: Spec;
+  $ref?: string;
+  properties?: Record<string, Spec>;
+  enum?: { value: unknown }[];
+}
 
 const SCHEMA = pluginSchema() as {
   types: Record<string, Spec>;
@@ -14,6 +20,10 @@ export function typeProblem(spec: Spec, value: unknown, where: string): string |
   if (value === null) return undefined; // every output may be null (not yet known, unset)
   if (spec.$ref) {
     const type = SCHEMA.types[spec.$ref.replace('#/types/', '')];
+    if (type?.enum)
+      return type.enum.some((e) => e.value === value)
+        ? undefined
+        : `${where}: ${JSON.stringify(value)} is not one of ${spec.$ref}`;
     if (!type?.properties) return `${where}: ${spec.$ref} is not an object type of the schema`;
     if (typeof value !== 'object' || Array.isArray(value)) return `${where}: not an object`;
     return Object.entries(value as Record<string, unknown>)
@@ -42,6 +52,12 @@ export function typeProblem(spec: Spec, value: unknown, where: string): string |
 }
 
 /**
+ * State the providers keep besides their tables' fields: the owning account (framework/owner.ts),
+ * a zone's records the API made with it (kinds/dns-zone/provider.ts).
+ */
+const STATE_ONLY = ['accountId', 'builtInRecordIds'];
+
+/**
  * What is wrong with a kind's outputs as the provider hands them over, against the schema's
  * `properties` of the resource: a property the schema does not know (state-only ones aside), a value of another type, a
  * `required` one missing.
@@ -49,10 +65,9 @@ export function typeProblem(spec: Spec, value: unknown, where: string): string |
 export function outputProblems(kind: ResourceKind, outputs: Record<string, unknown>): string[] {
   const spec = SCHEMA.resources[pluginToken(kind)];
   const fields = KINDS[kind].fields as Record<string, Field>;
-  // Internal inputs and the owning account (framework/owner.ts) ride along in the state; no SDK
-  // reads them.
+  // Internal inputs and the provider's own bookkeeping ride along in the state; no SDK reads them.
   const shown = Object.entries(outputs).filter(
-    ([name]) => name !== 'accountId' && !fields[name]?.internal,
+    ([name]) => !STATE_ONLY.includes(name) && !fields[name]?.internal,
   );
   const problems = shown.map(([name, value]) =>
     spec.properties[name]

@@ -47,7 +47,7 @@ type VirtualGuest struct {
 	// Free text kept with the guest.
 	Notes pulumi.StringPtrOutput `pulumi:"notes"`
 	// What a change of `operatingSystemReferenceCode`, `userData` or `sshKeyIds` does: `replace` orders a new guest (new id, addresses and bill; the old one is cancelled once the new one is ready), `reload` reinstalls this guest in place (same id, addresses and bill; its primary disk is erased and it is down while it reloads).
-	OnImageChange pulumi.StringPtrOutput `pulumi:"onImageChange"`
+	OnImageChange ImageChangePtrOutput `pulumi:"onImageChange"`
 	// e.g. UBUNTU_LATEST, DEBIAN_12_64; one the account is offered.
 	OperatingSystemReferenceCode pulumi.StringOutput `pulumi:"operatingSystemReferenceCode"`
 	// The transaction of the guest's last OS reload (null: never reloaded).
@@ -169,7 +169,7 @@ type virtualGuestArgs struct {
 	// Free text kept with the guest.
 	Notes *string `pulumi:"notes"`
 	// What a change of `operatingSystemReferenceCode`, `userData` or `sshKeyIds` does: `replace` orders a new guest (new id, addresses and bill; the old one is cancelled once the new one is ready), `reload` reinstalls this guest in place (same id, addresses and bill; its primary disk is erased and it is down while it reloads).
-	OnImageChange *string `pulumi:"onImageChange"`
+	OnImageChange *ImageChange `pulumi:"onImageChange"`
 	// e.g. UBUNTU_LATEST, DEBIAN_12_64; one the account is offered.
 	OperatingSystemReferenceCode string `pulumi:"operatingSystemReferenceCode"`
 	// Only a private (backend) network interface.
@@ -211,7 +211,7 @@ type VirtualGuestArgs struct {
 	// Free text kept with the guest.
 	Notes pulumi.StringPtrInput
 	// What a change of `operatingSystemReferenceCode`, `userData` or `sshKeyIds` does: `replace` orders a new guest (new id, addresses and bill; the old one is cancelled once the new one is ready), `reload` reinstalls this guest in place (same id, addresses and bill; its primary disk is erased and it is down while it reloads).
-	OnImageChange pulumi.StringPtrInput
+	OnImageChange ImageChangePtrInput
 	// e.g. UBUNTU_LATEST, DEBIAN_12_64; one the account is offered.
 	OperatingSystemReferenceCode pulumi.StringInput
 	// Only a private (backend) network interface.
@@ -343,8 +343,8 @@ func (o VirtualGuestOutput) Notes() pulumi.StringPtrOutput {
 }
 
 // What a change of `operatingSystemReferenceCode`, `userData` or `sshKeyIds` does: `replace` orders a new guest (new id, addresses and bill; the old one is cancelled once the new one is ready), `reload` reinstalls this guest in place (same id, addresses and bill; its primary disk is erased and it is down while it reloads).
-func (o VirtualGuestOutput) OnImageChange() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v *VirtualGuest) pulumi.StringPtrOutput { return v.OnImageChange }).(pulumi.StringPtrOutput)
+func (o VirtualGuestOutput) OnImageChange() ImageChangePtrOutput {
+	return o.ApplyT(func(v *VirtualGuest) ImageChangePtrOutput { return v.OnImageChange }).(ImageChangePtrOutput)
 }
 
 // e.g. UBUNTU_LATEST, DEBIAN_12_64; one the account is offered.

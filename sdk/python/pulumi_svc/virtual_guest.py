@@ -13,6 +13,7 @@ if sys.version_info >= (3, 11):
 else:
     from typing_extensions import NotRequired, TypedDict, TypeAlias
 from . import _utilities
+from ._enums import *
 
 __all__ = ['VirtualGuestArgs', 'VirtualGuest']
 
@@ -31,7 +32,7 @@ class VirtualGuestArgs:
                  local_disk_flag: pulumi.Input[Optional[_builtins.bool]] = None,
                  network_speed: pulumi.Input[Optional[_builtins.int]] = None,
                  notes: pulumi.Input[Optional[_builtins.str]] = None,
-                 on_image_change: pulumi.Input[Optional[_builtins.str]] = None,
+                 on_image_change: pulumi.Input[Optional['ImageChange']] = None,
                  private_network_only: pulumi.Input[Optional[_builtins.bool]] = None,
                  ready_timeout_minutes: pulumi.Input[Optional[_builtins.float]] = None,
                  ssh_key_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.int]]]] = None,
@@ -53,7 +54,7 @@ class VirtualGuestArgs:
         :param pulumi.Input[_builtins.bool] local_disk_flag: Local disk, or SAN (false).
         :param pulumi.Input[_builtins.int] network_speed: Network port speed in Mbps, one the account is offered; a change upgrades in place.
         :param pulumi.Input[_builtins.str] notes: Free text kept with the guest.
-        :param pulumi.Input[_builtins.str] on_image_change: What a change of `operatingSystemReferenceCode`, `userData` or `sshKeyIds` does: `replace` orders a new guest (new id, addresses and bill; the old one is cancelled once the new one is ready), `reload` reinstalls this guest in place (same id, addresses and bill; its primary disk is erased and it is down while it reloads).
+        :param pulumi.Input['ImageChange'] on_image_change: What a change of `operatingSystemReferenceCode`, `userData` or `sshKeyIds` does: `replace` orders a new guest (new id, addresses and bill; the old one is cancelled once the new one is ready), `reload` reinstalls this guest in place (same id, addresses and bill; its primary disk is erased and it is down while it reloads).
         :param pulumi.Input[_builtins.bool] private_network_only: Only a private (backend) network interface.
         :param pulumi.Input[_builtins.float] ready_timeout_minutes: How long to wait for readiness, in minutes (fractions allowed).
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.int]]] ssh_key_ids: Ids of SSH keys to install (`SshKey.keyId` or its `id`); output as numbers, ascending.
@@ -251,14 +252,14 @@ class VirtualGuestArgs:
 
     @_builtins.property
     @pulumi.getter(name="onImageChange")
-    def on_image_change(self) -> pulumi.Input[Optional[_builtins.str]]:
+    def on_image_change(self) -> pulumi.Input[Optional['ImageChange']]:
         """
         What a change of `operatingSystemReferenceCode`, `userData` or `sshKeyIds` does: `replace` orders a new guest (new id, addresses and bill; the old one is cancelled once the new one is ready), `reload` reinstalls this guest in place (same id, addresses and bill; its primary disk is erased and it is down while it reloads).
         """
         return pulumi.get(self, "on_image_change")
 
     @on_image_change.setter
-    def on_image_change(self, value: pulumi.Input[Optional[_builtins.str]]):
+    def on_image_change(self, value: pulumi.Input[Optional['ImageChange']]):
         pulumi.set(self, "on_image_change", value)
 
     @_builtins.property
@@ -350,7 +351,7 @@ class VirtualGuest(pulumi.CustomResource):
                  max_memory: pulumi.Input[Optional[_builtins.int]] = None,
                  network_speed: pulumi.Input[Optional[_builtins.int]] = None,
                  notes: pulumi.Input[Optional[_builtins.str]] = None,
-                 on_image_change: pulumi.Input[Optional[_builtins.str]] = None,
+                 on_image_change: pulumi.Input[Optional['ImageChange']] = None,
                  operating_system_reference_code: pulumi.Input[Optional[_builtins.str]] = None,
                  private_network_only: pulumi.Input[Optional[_builtins.bool]] = None,
                  ready_timeout_minutes: pulumi.Input[Optional[_builtins.float]] = None,
@@ -375,7 +376,7 @@ class VirtualGuest(pulumi.CustomResource):
         :param pulumi.Input[_builtins.int] max_memory: Memory in MB, one of the sizes the account is offered; a change upgrades in place (it reboots).
         :param pulumi.Input[_builtins.int] network_speed: Network port speed in Mbps, one the account is offered; a change upgrades in place.
         :param pulumi.Input[_builtins.str] notes: Free text kept with the guest.
-        :param pulumi.Input[_builtins.str] on_image_change: What a change of `operatingSystemReferenceCode`, `userData` or `sshKeyIds` does: `replace` orders a new guest (new id, addresses and bill; the old one is cancelled once the new one is ready), `reload` reinstalls this guest in place (same id, addresses and bill; its primary disk is erased and it is down while it reloads).
+        :param pulumi.Input['ImageChange'] on_image_change: What a change of `operatingSystemReferenceCode`, `userData` or `sshKeyIds` does: `replace` orders a new guest (new id, addresses and bill; the old one is cancelled once the new one is ready), `reload` reinstalls this guest in place (same id, addresses and bill; its primary disk is erased and it is down while it reloads).
         :param pulumi.Input[_builtins.str] operating_system_reference_code: e.g. UBUNTU_LATEST, DEBIAN_12_64; one the account is offered.
         :param pulumi.Input[_builtins.bool] private_network_only: Only a private (backend) network interface.
         :param pulumi.Input[_builtins.float] ready_timeout_minutes: How long to wait for readiness, in minutes (fractions allowed).
@@ -419,7 +420,7 @@ class VirtualGuest(pulumi.CustomResource):
                  max_memory: pulumi.Input[Optional[_builtins.int]] = None,
                  network_speed: pulumi.Input[Optional[_builtins.int]] = None,
                  notes: pulumi.Input[Optional[_builtins.str]] = None,
-                 on_image_change: pulumi.Input[Optional[_builtins.str]] = None,
+                 on_image_change: pulumi.Input[Optional['ImageChange']] = None,
                  operating_system_reference_code: pulumi.Input[Optional[_builtins.str]] = None,
                  private_network_only: pulumi.Input[Optional[_builtins.bool]] = None,
                  ready_timeout_minutes: pulumi.Input[Optional[_builtins.float]] = None,
@@ -663,7 +664,7 @@ class VirtualGuest(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="onImageChange")
-    def on_image_change(self) -> pulumi.Output[Optional[_builtins.str]]:
+    def on_image_change(self) -> pulumi.Output[Optional['ImageChange']]:
         """
         What a change of `operatingSystemReferenceCode`, `userData` or `sshKeyIds` does: `replace` orders a new guest (new id, addresses and bill; the old one is cancelled once the new one is ready), `reload` reinstalls this guest in place (same id, addresses and bill; its primary disk is erased and it is down while it reloads).
         """
