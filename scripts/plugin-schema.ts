@@ -4,7 +4,7 @@ import type { Field, Fields } from '../provider/framework/fields';
 import { KINDS, PACKAGE, pluginToken, type ResourceKind } from '../provider/kinds/index';
 import { SETTINGS } from '../provider/framework/settings';
 import { FUNCTIONS } from '../provider/plugin/functions';
-import { fieldDocs } from './field-docs';
+import { fieldDocs, kindDocs } from './field-docs';
 
 /**
  * The provider plugin's Pulumi package schema, from the kind registry's field tables (each field's
@@ -128,6 +128,13 @@ function resource(fields: Fields, docs: ReadonlyMap<string, string>, description
   };
 }
 
+/** What a kind is, from its resource class's doc comment: the one text every door shows. */
+function described(kind: ResourceKind): string {
+  const text = kindDocs().get(kind);
+  if (!text) throw new Error(`resources/: the ${kind} class has no doc comment for the schema`);
+  return text;
+}
+
 /**
  * The `svc:` settings (framework/settings.ts), with their defaults and environment variables. An
  * explicit provider's inputs state no default for a setting the settings file `~/.svc` can give
@@ -190,7 +197,7 @@ export function pluginSchema(pluginDownloadURL = DEFAULT_PLUGIN_DOWNLOAD_URL): S
     resources: Object.fromEntries(
       kinds.map((kind) => [
         pluginToken(kind),
-        resource(KINDS[kind].fields, docs.get(kind) ?? new Map(), `A Svc ${kind}.`),
+        resource(KINDS[kind].fields, docs.get(kind) ?? new Map(), described(kind)),
       ]),
     ),
     functions: Object.fromEntries(

@@ -98,3 +98,14 @@ it("a field that takes a fixed list of values is typed by an enum of that list, 
   const image = schema.resources[pluginToken('VirtualGuest')].inputProperties.onImageChange;
   assert.deepEqual(values(image.$ref), ['replace', 'reload']);
 });
+
+it("every resource is described by its resource class's doc comment, not a placeholder", () => {
+  const schema = pluginSchema() as { resources: Record<string, { description: string }> };
+  const descriptions = (Object.keys(KINDS) as ResourceKind[]).map(
+    (kind) => schema.resources[pluginToken(kind)].description,
+  );
+  for (const text of descriptions) assert.doesNotMatch(text, /^A Svc \w+\.$/);
+  assert.equal(new Set(descriptions).size, descriptions.length, 'each its own');
+  assert.match(schema.resources[pluginToken('VirtualGuest')].description, /compute instance/);
+  assert.match(schema.resources[pluginToken('DnsRecord')].description, /record in a DNS zone/);
+});

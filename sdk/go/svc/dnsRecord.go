@@ -12,7 +12,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// A Svc DnsRecord.
+// A resource record in a DNS zone (`Svc_Dns_Domain_ResourceRecord`).
 type DnsRecord struct {
 	pulumi.CustomResourceState
 

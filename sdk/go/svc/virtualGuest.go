@@ -12,7 +12,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// A Svc VirtualGuest.
+// A cloud compute instance (`Svc_Virtual_Guest`), billed while it exists. Created once through `Virtual_Guest.createObject`, then hostname, domain, notes and tags change in place, CPUs, memory, port speed and disks through one upgrade order (same guest, id and addresses); any other change to what was ordered replaces it. `pulumi preview` prints one BILLING line per change with the old and new cost.
 type VirtualGuest struct {
 	pulumi.CustomResourceState
 

@@ -152,7 +152,7 @@ class DnsRecord(pulumi.CustomResource):
                  zone_name: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
-        A Svc DnsRecord.
+        A resource record in a DNS zone (`Svc_Dns_Domain_ResourceRecord`).
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
@@ -171,7 +171,7 @@ class DnsRecord(pulumi.CustomResource):
                  args: DnsRecordArgs,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        A Svc DnsRecord.
+        A resource record in a DNS zone (`Svc_Dns_Domain_ResourceRecord`).
 
         :param str resource_name: The name of the resource.
         :param DnsRecordArgs args: The arguments to use to populate this resource's properties.

@@ -362,7 +362,7 @@ class VirtualGuest(pulumi.CustomResource):
                  wait_for_ready: pulumi.Input[Optional[_builtins.bool]] = None,
                  __props__=None):
         """
-        A Svc VirtualGuest.
+        A cloud compute instance (`Svc_Virtual_Guest`), billed while it exists. Created once through `Virtual_Guest.createObject`, then hostname, domain, notes and tags change in place, CPUs, memory, port speed and disks through one upgrade order (same guest, id and addresses); any other change to what was ordered replaces it. `pulumi preview` prints one BILLING line per change with the old and new cost.
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
@@ -393,7 +393,7 @@ class VirtualGuest(pulumi.CustomResource):
                  args: VirtualGuestArgs,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        A Svc VirtualGuest.
+        A cloud compute instance (`Svc_Virtual_Guest`), billed while it exists. Created once through `Virtual_Guest.createObject`, then hostname, domain, notes and tags change in place, CPUs, memory, port speed and disks through one upgrade order (same guest, id and addresses); any other change to what was ordered replaces it. `pulumi preview` prints one BILLING line per change with the old and new cost.
 
         :param str resource_name: The name of the resource.
         :param VirtualGuestArgs args: The arguments to use to populate this resource's properties.
