@@ -4,7 +4,7 @@ import type { Field, Fields } from '../provider/framework/fields';
 import { KINDS, PACKAGE, pluginToken, type ResourceKind } from '../provider/kinds/index';
 import { SETTINGS } from '../provider/framework/settings';
 import { FUNCTIONS } from '../provider/plugin/functions';
-import { fieldDocs } from './field-docs';
+import { fieldDocs, kindDocs } from './field-docs';
 
 /**
  * The provider plugin's Pulumi package schema, from the kind registry's field tables (each field's
@@ -27,12 +27,31 @@ const OBJECT_TYPES: Record<
   record: { token: `${PACKAGE}:index:ZoneRecord`, kind: 'DnsRecord', fields: ZONE_RECORD_FIELDS },
 };
 
-/** A field's schema type from its kind name (`integer`, `string[]`, `string \| null`, `id`). */
+/** A field's schema type from its kind name (`integer`, `string[]`, `string \| null`, `record[]`). */
 function typeOf(name: string): Spec {
   const plain = name.replace(/ \\\| null$/, '');
   if (plain.endsWith('[]')) return { type: 'array', items: typeOf(plain.slice(0, -2)) };
   if (OBJECT_TYPES[plain]) return { $ref: `#/types/${OBJECT_TYPES[plain].token}` };
-  return { type: plain === 'id' ? 'string' : plain };
+  return { type: plain };
+}
+
+const enumRef = (name: string) => `#/types/${PACKAGE}:index:${name}`;
+
+/** The enum types of the fields that take only the values of a named list (`oneOf`). */
+function enumTypes(): Spec {
+  const fields = Object.values(KINDS).flatMap((kind) => Object.values(kind.fields as Fields));
+  return Object.fromEntries(
+    fields.flatMap(({ oneOf }) =>
+      oneOf
+        ? [
+            [
+              `${PACKAGE}:index:${oneOf.name}`,
+              { type: 'string', enum: oneOf.values.map((value) => ({ value })) },
+            ],
+          ]
+        : [],
+    ),
+  );
 }
 
 function objectTypes(docs: ReadonlyMap<string, ReadonlyMap<string, string>>): Spec {
@@ -53,9 +72,15 @@ function objectTypes(docs: ReadonlyMap<string, ReadonlyMap<string, string>>): Sp
   );
 }
 
+/**
+ * A field's schema type is its stored type, what the provider returns, for the inputs too: an
+ * input typed otherwise (`sshKeyIds` as `id[]`, strings) would not take the outputs it is fed
+ * from (`SshKey.keyId`), and an SDK reading it back would fail to decode it. `arg` is only what
+ * the dynamic classes accept besides.
+ */
 function property(field: Field, description: string | undefined): Spec {
   return {
-    ...typeOf((field.arg ?? field.type).name),
+    ...(field.oneOf ? { $ref: enumRef(field.oneOf.name) } : typeOf(field.type.name)),
     ...(description ? { description } : {}),
     ...(field.secret ? { secret: true } : {}),
     // A schema default is a constant: a boolean, number or string.
@@ -64,6 +89,14 @@ function property(field: Field, description: string | undefined): Spec {
       : {}),
   };
 }
+
+/**
+ * A change of the field replaces the resource (by default, for a field `onImageChange: reload`
+ * changes in place): `willReplaceOnChanges`, what docs and SDKs show. Not `replaceOnChanges`, which
+ * the SDKs turn into the resource option and the engine would then replace a guest the provider
+ * reloads. A zone record's fields are not marked: in a zone, a record's new type updates the zone.
+ */
+const replaces = (field: Field) => field.change === 'replace';
 
 const isArg = (field: Field) => field.input !== undefined && !field.internal;
 const always = (field: Field) =>
@@ -76,7 +109,15 @@ function resource(fields: Fields, docs: ReadonlyMap<string, string>, description
   const entries = Object.entries(fields) as [string, Field][];
   const spec = (keep: (field: Field) => boolean) =>
     Object.fromEntries(
-      entries.filter(([, f]) => keep(f)).map(([name, f]) => [name, property(f, docs.get(name))]),
+      entries
+        .filter(([, f]) => keep(f))
+        .map(([name, f]) => [
+          name,
+          {
+            ...property(f, docs.get(name)),
+            ...(replaces(f) ? { willReplaceOnChanges: true } : {}),
+          },
+        ]),
     );
   return {
     description,
@@ -85,6 +126,13 @@ function resource(fields: Fields, docs: ReadonlyMap<string, string>, description
     properties: spec((f) => isArg(f) || f.output === true),
     required: entries.filter(([, f]) => (isArg(f) || f.output) && always(f)).map(([n]) => n),
   };
+}
+
+/** What a kind is, from its resource class's doc comment: the one text every door shows. */
+function described(kind: ResourceKind): string {
+  const text = kindDocs().get(kind);
+  if (!text) throw new Error(`resources/: the ${kind} class has no doc comment for the schema`);
+  return text;
 }
 
 /**
@@ -144,12 +192,12 @@ export function pluginSchema(pluginDownloadURL = DEFAULT_PLUGIN_DOWNLOAD_URL): S
     pluginDownloadURL,
     license: 'MIT',
     config: { variables: settings(false) },
-    types: objectTypes(docs),
+    types: { ...objectTypes(docs), ...enumTypes() },
     provider: { description: 'The Svc provider.', inputProperties: settings(true) },
     resources: Object.fromEntries(
       kinds.map((kind) => [
         pluginToken(kind),
-        resource(KINDS[kind].fields, docs.get(kind) ?? new Map(), `A Svc ${kind}.`),
+        resource(KINDS[kind].fields, docs.get(kind) ?? new Map(), described(kind)),
       ]),
     ),
     functions: Object.fromEntries(

@@ -81,6 +81,8 @@ export interface Field<T = unknown, A = T> {
   reloads?: true;
   /** Shown as a secret. */
   secret?: true;
+  /** The only values it takes, as a named list (the plugin schema's enum type of that name). */
+  oneOf?: { name: string; values: readonly string[] };
   /** Where the field lives on the API object, so a resource can be read from its id alone. */
   read?: ReadBack;
 }

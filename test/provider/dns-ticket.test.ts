@@ -5,6 +5,7 @@ import { dnsRecordProvider as dns } from '../../provider/kinds/dns-record/provid
 import { ticketUpdateProvider as tickets } from '../../provider/kinds/ticket-update/provider';
 import type { DnsZone, Ticket, TicketUpdateRecord } from '../../provider/managers';
 import { providerEnv, type Emulator } from '../support/provider-env';
+import { outputProblems } from '../support/schema-types';
 
 type Bag = Record<string, unknown>;
 
@@ -62,6 +63,9 @@ describe('DnsRecord and TicketUpdate providers against the emulator', () => {
     assert.equal((updated.outs as Bag).data, '10.0.0.6');
     const read = await dns.read(id, updated.outs);
     assert.equal((read.props as Bag).ttl, 300);
+    // Of the plugin schema's types (the type one of its RecordType enum), as SDKs decode them.
+    for (const props of [outs, updated.outs, read.props])
+      assert.deepEqual(outputProblems('DnsRecord', props as Bag), []);
     await dns.delete(id, updated.outs as Bag);
     assert.ok(!(await zone()).resourceRecords?.some((r) => String(r.id) === id));
     assert.deepEqual(await dns.read(id, updated.outs), {});
@@ -81,6 +85,7 @@ describe('DnsRecord and TicketUpdate providers against the emulator', () => {
     })) as TicketUpdateRecord[];
     assert.ok(updates.some((u) => String(u.id) === id && u.entry === 'Rolled out build 42'));
     assert.equal((await tickets.read(id, outs)).id, id);
+    assert.deepEqual(outputProblems('TicketUpdate', outs as Bag), []);
     assert.deepEqual(
       (await tickets.diff(id, outs!, { ...inputs, entry: 'Rolled out build 43' })).replaces,
       ['entry'],

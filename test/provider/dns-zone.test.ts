@@ -4,6 +4,7 @@ import type { Client } from '../../provider/client';
 import { dnsZoneProvider as provider } from '../../provider/kinds/dns-zone/provider';
 import type { DnsResourceRecord, DnsZone } from '../../provider/managers';
 import { providerEnv, type Emulator } from '../support/provider-env';
+import { outputProblems } from '../support/schema-types';
 
 type Bag = Record<string, unknown>;
 
@@ -85,6 +86,7 @@ describe('DnsZone provider against the emulator', () => {
     assert.equal(outs!.zoneId, zoneId);
     assert.deepEqual(await records(zoneId), ['www a 192.0.2.10 900', 'mail a 192.0.2.11 300']);
     assert.equal((outs!.recordIds as number[]).length, 2);
+    assert.deepEqual(outputProblems('DnsZone', outs!), [], "of the plugin schema's types");
     assert.deepEqual(
       (await provider.check(outs!, declared)).failures,
       [],

@@ -7,6 +7,7 @@ import { virtualGuestProvider as provider } from '../../provider/kinds/virtual-g
 import type { SshKey, VirtualGuest } from '../../provider/managers';
 import { getVirtualGuest, getVirtualGuestOutput } from '../../resources';
 import { providerEnv, setProgramConfig, type Emulator } from '../support/provider-env';
+import { outputProblems } from '../support/schema-types';
 import { freshEd25519 } from '../support/ssh-keys';
 
 type Bag = Record<string, unknown>;
@@ -106,6 +107,16 @@ describe('VirtualGuest with SSH keys, user data and tags; getVirtualGuest', () =
       assert.deepEqual(read[field], outs[field], field);
     const again = (await provider.check(read, declared())).inputs as Bag;
     assert.equal((await provider.diff(id, read, again)).changes, false, 'no perpetual diff');
+  });
+
+  it("the outputs of a real guest, as created and as read, are of the plugin schema's types", async () => {
+    // What an SDK decodes: a type the provider does not return fails there (sshKeyIds as strings).
+    assert.deepEqual(outputProblems('VirtualGuest', outs), []);
+    assert.deepEqual(
+      outputProblems('VirtualGuest', (await provider.read(id, outs)).props as Bag),
+      [],
+    );
+    assert.ok((outs.sshKeyIds as unknown[]).length === 2, 'the keys are among what is checked');
   });
 
   it('new user data replaces the guest, and the plan says why', async () => {

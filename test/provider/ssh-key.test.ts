@@ -5,6 +5,7 @@ import { sshKeyProvider as provider } from '../../provider/kinds/ssh-key/provide
 import { parsePublicKey } from '../../provider/kinds/ssh-key/format';
 import type { SshKey } from '../../provider/managers';
 import { providerEnv, type Emulator } from '../support/provider-env';
+import { outputProblems } from '../support/schema-types';
 import { KEY_VECTORS, freshEd25519, sshString } from '../support/ssh-keys';
 
 type Bag = Record<string, unknown>;
@@ -116,6 +117,9 @@ describe('SshKey provider against the emulator', () => {
     assert.deepEqual((await provider.diff(id, updated.outs!, newKey)).replaces, ['publicKey']);
 
     const read = await provider.read(id, updated.outs!);
+    // Of the plugin schema's types, its required outputs set, as SDKs decode them.
+    for (const props of [outs, updated.outs, read.props])
+      assert.deepEqual(outputProblems('SshKey', props as Record<string, unknown>), []);
     assert.equal(read.id, id);
     assert.equal((read.props as Bag).publicKey, KEY_VECTORS.ed25519.key);
     await provider.delete(id, updated.outs!);

@@ -87,6 +87,7 @@ export const DNS_RECORD_FIELDS = {
       if (!failures.oneOf(name, value as string, RECORD_TYPES, 'a supported record type')) return;
       if (isKnown(inputs.data)) checkData(value as string, inputs.data, failures);
     }, RECORD_TYPES.join(', ')),
+    oneOf: { name: 'RecordType', values: RECORD_TYPES },
     change: 'replace',
     // The API keeps types in lower case.
     read: onRecord('type', (r) => r.type.toUpperCase()),

@@ -22,6 +22,9 @@ import { DATACENTER, OS_CODE, checkAdoptId, diskProblem, tagProblem } from './ru
 
 const flag = { type: kinds.boolean, rule: rules.flag(), normalise: asBoolean } as const;
 
+/** What `onImageChange` takes. */
+const IMAGE_CHANGES = ['replace', 'reload'] as const;
+
 /** Where a field lives on the `Virtual_Guest` object. */
 const onGuest = readFrom<VirtualGuest>();
 
@@ -305,8 +308,9 @@ export const GUEST_FIELDS = {
     defaultText: '`replace`',
     rule: rules.custom((failures, name, value) => {
       if (value !== undefined && failures.string(name, value))
-        failures.oneOf(name, value as string, ['replace', 'reload'], 'replace or reload');
+        failures.oneOf(name, value as string, IMAGE_CHANGES, 'replace or reload');
     }, '`replace` or `reload`'),
+    oneOf: { name: 'ImageChange', values: IMAGE_CHANGES },
     change: 'local',
   },
   /** Wait until the guest is provisioned and has its addresses. */

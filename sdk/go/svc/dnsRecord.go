@@ -12,7 +12,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// A Svc DnsRecord.
+// A resource record in a DNS zone (`Svc_Dns_Domain_ResourceRecord`).
 type DnsRecord struct {
 	pulumi.CustomResourceState
 
@@ -29,7 +29,7 @@ type DnsRecord struct {
 	// Time to live, in seconds.
 	Ttl pulumi.IntOutput `pulumi:"ttl"`
 	// The record type (upper-cased).
-	Type pulumi.StringOutput `pulumi:"type"`
+	Type RecordTypeOutput `pulumi:"type"`
 	// The zone by id (e.g. `DnsZone.zoneId`), or by name with `zoneName` (exactly one of the two).
 	ZoneId pulumi.IntPtrOutput `pulumi:"zoneId"`
 	// The zone by name.
@@ -97,7 +97,7 @@ type dnsRecordArgs struct {
 	// Time to live, in seconds.
 	Ttl *int `pulumi:"ttl"`
 	// The record type (upper-cased).
-	Type string `pulumi:"type"`
+	Type RecordType `pulumi:"type"`
 	// The zone by id (e.g. `DnsZone.zoneId`), or by name with `zoneName` (exactly one of the two).
 	ZoneId *int `pulumi:"zoneId"`
 	// The zone by name.
@@ -115,7 +115,7 @@ type DnsRecordArgs struct {
 	// Time to live, in seconds.
 	Ttl pulumi.IntPtrInput
 	// The record type (upper-cased).
-	Type pulumi.StringInput
+	Type RecordTypeInput
 	// The zone by id (e.g. `DnsZone.zoneId`), or by name with `zoneName` (exactly one of the two).
 	ZoneId pulumi.IntPtrInput
 	// The zone by name.
@@ -190,8 +190,8 @@ func (o DnsRecordOutput) Ttl() pulumi.IntOutput {
 }
 
 // The record type (upper-cased).
-func (o DnsRecordOutput) Type() pulumi.StringOutput {
-	return o.ApplyT(func(v *DnsRecord) pulumi.StringOutput { return v.Type }).(pulumi.StringOutput)
+func (o DnsRecordOutput) Type() RecordTypeOutput {
+	return o.ApplyT(func(v *DnsRecord) RecordTypeOutput { return v.Type }).(RecordTypeOutput)
 }
 
 // The zone by id (e.g. `DnsZone.zoneId`), or by name with `zoneName` (exactly one of the two).

@@ -12,7 +12,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// A Svc DnsZone.
+// A DNS zone (`Svc_Dns_Domain`). Add records with `records` or with `new DnsRecord(..., { zoneId: zone.zoneId, ... })`.
 type DnsZone struct {
 	pulumi.CustomResourceState
 

@@ -23,7 +23,7 @@ type ZoneRecord struct {
 	// Time to live, in seconds.
 	Ttl *int `pulumi:"ttl"`
 	// The record type (upper-cased).
-	Type string `pulumi:"type"`
+	Type RecordType `pulumi:"type"`
 }
 
 // Defaults sets the appropriate defaults for ZoneRecord
@@ -60,7 +60,7 @@ type ZoneRecordArgs struct {
 	// Time to live, in seconds.
 	Ttl pulumi.IntPtrInput `pulumi:"ttl"`
 	// The record type (upper-cased).
-	Type pulumi.StringInput `pulumi:"type"`
+	Type RecordTypeInput `pulumi:"type"`
 }
 
 // Defaults sets the appropriate defaults for ZoneRecordArgs
@@ -146,8 +146,8 @@ func (o ZoneRecordOutput) Ttl() pulumi.IntPtrOutput {
 }
 
 // The record type (upper-cased).
-func (o ZoneRecordOutput) Type() pulumi.StringOutput {
-	return o.ApplyT(func(v ZoneRecord) string { return v.Type }).(pulumi.StringOutput)
+func (o ZoneRecordOutput) Type() RecordTypeOutput {
+	return o.ApplyT(func(v ZoneRecord) RecordType { return v.Type }).(RecordTypeOutput)
 }
 
 type ZoneRecordArrayOutput struct{ *pulumi.OutputState }

@@ -12,7 +12,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// A Svc SshKey.
+// An SSH public key on the account (`Svc_Security_Ssh_Key`), to install on guests: `new VirtualGuest('web', { ..., sshKeyIds: [key.keyId] })`.
 type SshKey struct {
 	pulumi.CustomResourceState
 

@@ -12,7 +12,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// A Svc TicketUpdate.
+// An update posted to a support ticket (`Ticket.addUpdate`). Destroying it only forgets it.
 type TicketUpdate struct {
 	pulumi.CustomResourceState
 

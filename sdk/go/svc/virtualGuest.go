@@ -12,7 +12,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// A Svc VirtualGuest.
+// A cloud compute instance (`Svc_Virtual_Guest`), billed while it exists. Created once through `Virtual_Guest.createObject`, then hostname, domain, notes and tags change in place, CPUs, memory, port speed and disks through one upgrade order (same guest, id and addresses); any other change to what was ordered replaces it. `pulumi preview` prints one BILLING line per change with the old and new cost.
 type VirtualGuest struct {
 	pulumi.CustomResourceState
 
@@ -47,7 +47,7 @@ type VirtualGuest struct {
 	// Free text kept with the guest.
 	Notes pulumi.StringPtrOutput `pulumi:"notes"`
 	// What a change of `operatingSystemReferenceCode`, `userData` or `sshKeyIds` does: `replace` orders a new guest (new id, addresses and bill; the old one is cancelled once the new one is ready), `reload` reinstalls this guest in place (same id, addresses and bill; its primary disk is erased and it is down while it reloads).
-	OnImageChange pulumi.StringPtrOutput `pulumi:"onImageChange"`
+	OnImageChange ImageChangePtrOutput `pulumi:"onImageChange"`
 	// e.g. UBUNTU_LATEST, DEBIAN_12_64; one the account is offered.
 	OperatingSystemReferenceCode pulumi.StringOutput `pulumi:"operatingSystemReferenceCode"`
 	// The transaction of the guest's last OS reload (null: never reloaded).
@@ -65,7 +65,7 @@ type VirtualGuest struct {
 	// How long to wait for readiness, in minutes (fractions allowed).
 	ReadyTimeoutMinutes pulumi.Float64Output `pulumi:"readyTimeoutMinutes"`
 	// Ids of SSH keys to install (`SshKey.keyId` or its `id`); output as numbers, ascending.
-	SshKeyIds pulumi.StringArrayOutput `pulumi:"sshKeyIds"`
+	SshKeyIds pulumi.IntArrayOutput `pulumi:"sshKeyIds"`
 	// CPU count, one the account is offered; a change upgrades the guest in place (it reboots).
 	StartCpus pulumi.IntOutput `pulumi:"startCpus"`
 	// Provisioning or transaction status.
@@ -169,7 +169,7 @@ type virtualGuestArgs struct {
 	// Free text kept with the guest.
 	Notes *string `pulumi:"notes"`
 	// What a change of `operatingSystemReferenceCode`, `userData` or `sshKeyIds` does: `replace` orders a new guest (new id, addresses and bill; the old one is cancelled once the new one is ready), `reload` reinstalls this guest in place (same id, addresses and bill; its primary disk is erased and it is down while it reloads).
-	OnImageChange *string `pulumi:"onImageChange"`
+	OnImageChange *ImageChange `pulumi:"onImageChange"`
 	// e.g. UBUNTU_LATEST, DEBIAN_12_64; one the account is offered.
 	OperatingSystemReferenceCode string `pulumi:"operatingSystemReferenceCode"`
 	// Only a private (backend) network interface.
@@ -177,7 +177,7 @@ type virtualGuestArgs struct {
 	// How long to wait for readiness, in minutes (fractions allowed).
 	ReadyTimeoutMinutes *float64 `pulumi:"readyTimeoutMinutes"`
 	// Ids of SSH keys to install (`SshKey.keyId` or its `id`); output as numbers, ascending.
-	SshKeyIds []string `pulumi:"sshKeyIds"`
+	SshKeyIds []int `pulumi:"sshKeyIds"`
 	// CPU count, one the account is offered; a change upgrades the guest in place (it reboots).
 	StartCpus int `pulumi:"startCpus"`
 	// Tags, compared the way the API stores them: trimmed, lower-cased, each once, in sorted order (`['Web', ' db ']` is stored and shown as `['db', 'web']`).
@@ -211,7 +211,7 @@ type VirtualGuestArgs struct {
 	// Free text kept with the guest.
 	Notes pulumi.StringPtrInput
 	// What a change of `operatingSystemReferenceCode`, `userData` or `sshKeyIds` does: `replace` orders a new guest (new id, addresses and bill; the old one is cancelled once the new one is ready), `reload` reinstalls this guest in place (same id, addresses and bill; its primary disk is erased and it is down while it reloads).
-	OnImageChange pulumi.StringPtrInput
+	OnImageChange ImageChangePtrInput
 	// e.g. UBUNTU_LATEST, DEBIAN_12_64; one the account is offered.
 	OperatingSystemReferenceCode pulumi.StringInput
 	// Only a private (backend) network interface.
@@ -219,7 +219,7 @@ type VirtualGuestArgs struct {
 	// How long to wait for readiness, in minutes (fractions allowed).
 	ReadyTimeoutMinutes pulumi.Float64PtrInput
 	// Ids of SSH keys to install (`SshKey.keyId` or its `id`); output as numbers, ascending.
-	SshKeyIds pulumi.StringArrayInput
+	SshKeyIds pulumi.IntArrayInput
 	// CPU count, one the account is offered; a change upgrades the guest in place (it reboots).
 	StartCpus pulumi.IntInput
 	// Tags, compared the way the API stores them: trimmed, lower-cased, each once, in sorted order (`['Web', ' db ']` is stored and shown as `['db', 'web']`).
@@ -343,8 +343,8 @@ func (o VirtualGuestOutput) Notes() pulumi.StringPtrOutput {
 }
 
 // What a change of `operatingSystemReferenceCode`, `userData` or `sshKeyIds` does: `replace` orders a new guest (new id, addresses and bill; the old one is cancelled once the new one is ready), `reload` reinstalls this guest in place (same id, addresses and bill; its primary disk is erased and it is down while it reloads).
-func (o VirtualGuestOutput) OnImageChange() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v *VirtualGuest) pulumi.StringPtrOutput { return v.OnImageChange }).(pulumi.StringPtrOutput)
+func (o VirtualGuestOutput) OnImageChange() ImageChangePtrOutput {
+	return o.ApplyT(func(v *VirtualGuest) ImageChangePtrOutput { return v.OnImageChange }).(ImageChangePtrOutput)
 }
 
 // e.g. UBUNTU_LATEST, DEBIAN_12_64; one the account is offered.
@@ -388,8 +388,8 @@ func (o VirtualGuestOutput) ReadyTimeoutMinutes() pulumi.Float64Output {
 }
 
 // Ids of SSH keys to install (`SshKey.keyId` or its `id`); output as numbers, ascending.
-func (o VirtualGuestOutput) SshKeyIds() pulumi.StringArrayOutput {
-	return o.ApplyT(func(v *VirtualGuest) pulumi.StringArrayOutput { return v.SshKeyIds }).(pulumi.StringArrayOutput)
+func (o VirtualGuestOutput) SshKeyIds() pulumi.IntArrayOutput {
+	return o.ApplyT(func(v *VirtualGuest) pulumi.IntArrayOutput { return v.SshKeyIds }).(pulumi.IntArrayOutput)
 }
 
 // CPU count, one the account is offered; a change upgrades the guest in place (it reboots).

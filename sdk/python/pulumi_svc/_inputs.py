@@ -13,6 +13,7 @@ if sys.version_info >= (3, 11):
 else:
     from typing_extensions import NotRequired, TypedDict, TypeAlias
 from . import _utilities
+from ._enums import *
 
 __all__ = [
     'ZoneRecordArgs',
@@ -28,7 +29,7 @@ class ZoneRecordArgsDict(TypedDict):
     """
     Relative host name, `@` for the zone apex.
     """
-    type: pulumi.Input[_builtins.str]
+    type: pulumi.Input['RecordType']
     """
     The record type (upper-cased).
     """
@@ -46,13 +47,13 @@ class ZoneRecordArgs:
     def __init__(__self__, *,
                  data: pulumi.Input[_builtins.str],
                  host: pulumi.Input[_builtins.str],
-                 type: pulumi.Input[_builtins.str],
+                 type: pulumi.Input['RecordType'],
                  mx_priority: pulumi.Input[Optional[_builtins.int]] = None,
                  ttl: pulumi.Input[Optional[_builtins.int]] = None):
         """
         :param pulumi.Input[_builtins.str] data: The answer: an address for A/AAAA, a name for CNAME/MX/NS/PTR, text for TXT/SPF.
         :param pulumi.Input[_builtins.str] host: Relative host name, `@` for the zone apex.
-        :param pulumi.Input[_builtins.str] type: The record type (upper-cased).
+        :param pulumi.Input['RecordType'] type: The record type (upper-cased).
         :param pulumi.Input[_builtins.int] mx_priority: Priority of an MX record.
         :param pulumi.Input[_builtins.int] ttl: Time to live, in seconds.
         """
@@ -92,14 +93,14 @@ class ZoneRecordArgs:
 
     @_builtins.property
     @pulumi.getter
-    def type(self) -> pulumi.Input[_builtins.str]:
+    def type(self) -> pulumi.Input['RecordType']:
         """
         The record type (upper-cased).
         """
         return pulumi.get(self, "type")
 
     @type.setter
-    def type(self, value: pulumi.Input[_builtins.str]):
+    def type(self, value: pulumi.Input['RecordType']):
         pulumi.set(self, "type", value)
 
     @_builtins.property

@@ -13,6 +13,7 @@ if sys.version_info >= (3, 11):
 else:
     from typing_extensions import NotRequired, TypedDict, TypeAlias
 from . import _utilities
+from ._enums import *
 
 __all__ = ['DnsRecordArgs', 'DnsRecord']
 
@@ -21,7 +22,7 @@ class DnsRecordArgs:
     def __init__(__self__, *,
                  data: pulumi.Input[_builtins.str],
                  host: pulumi.Input[_builtins.str],
-                 type: pulumi.Input[_builtins.str],
+                 type: pulumi.Input['RecordType'],
                  mx_priority: pulumi.Input[Optional[_builtins.int]] = None,
                  ttl: pulumi.Input[Optional[_builtins.int]] = None,
                  zone_id: pulumi.Input[Optional[_builtins.int]] = None,
@@ -31,7 +32,7 @@ class DnsRecordArgs:
 
         :param pulumi.Input[_builtins.str] data: The answer: an address for A/AAAA, a name for CNAME/MX/NS/PTR, text for TXT/SPF.
         :param pulumi.Input[_builtins.str] host: Relative host name, `@` for the zone apex.
-        :param pulumi.Input[_builtins.str] type: The record type (upper-cased).
+        :param pulumi.Input['RecordType'] type: The record type (upper-cased).
         :param pulumi.Input[_builtins.int] mx_priority: Priority of an MX record.
         :param pulumi.Input[_builtins.int] ttl: Time to live, in seconds.
         :param pulumi.Input[_builtins.int] zone_id: The zone by id (e.g. `DnsZone.zoneId`), or by name with `zoneName` (exactly one of the two).
@@ -77,14 +78,14 @@ class DnsRecordArgs:
 
     @_builtins.property
     @pulumi.getter
-    def type(self) -> pulumi.Input[_builtins.str]:
+    def type(self) -> pulumi.Input['RecordType']:
         """
         The record type (upper-cased).
         """
         return pulumi.get(self, "type")
 
     @type.setter
-    def type(self, value: pulumi.Input[_builtins.str]):
+    def type(self, value: pulumi.Input['RecordType']):
         pulumi.set(self, "type", value)
 
     @_builtins.property
@@ -146,12 +147,12 @@ class DnsRecord(pulumi.CustomResource):
                  host: pulumi.Input[Optional[_builtins.str]] = None,
                  mx_priority: pulumi.Input[Optional[_builtins.int]] = None,
                  ttl: pulumi.Input[Optional[_builtins.int]] = None,
-                 type: pulumi.Input[Optional[_builtins.str]] = None,
+                 type: pulumi.Input[Optional['RecordType']] = None,
                  zone_id: pulumi.Input[Optional[_builtins.int]] = None,
                  zone_name: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
-        A Svc DnsRecord.
+        A resource record in a DNS zone (`Svc_Dns_Domain_ResourceRecord`).
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
@@ -159,7 +160,7 @@ class DnsRecord(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] host: Relative host name, `@` for the zone apex.
         :param pulumi.Input[_builtins.int] mx_priority: Priority of an MX record.
         :param pulumi.Input[_builtins.int] ttl: Time to live, in seconds.
-        :param pulumi.Input[_builtins.str] type: The record type (upper-cased).
+        :param pulumi.Input['RecordType'] type: The record type (upper-cased).
         :param pulumi.Input[_builtins.int] zone_id: The zone by id (e.g. `DnsZone.zoneId`), or by name with `zoneName` (exactly one of the two).
         :param pulumi.Input[_builtins.str] zone_name: The zone by name.
         """
@@ -170,7 +171,7 @@ class DnsRecord(pulumi.CustomResource):
                  args: DnsRecordArgs,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        A Svc DnsRecord.
+        A resource record in a DNS zone (`Svc_Dns_Domain_ResourceRecord`).
 
         :param str resource_name: The name of the resource.
         :param DnsRecordArgs args: The arguments to use to populate this resource's properties.
@@ -191,7 +192,7 @@ class DnsRecord(pulumi.CustomResource):
                  host: pulumi.Input[Optional[_builtins.str]] = None,
                  mx_priority: pulumi.Input[Optional[_builtins.int]] = None,
                  ttl: pulumi.Input[Optional[_builtins.int]] = None,
-                 type: pulumi.Input[Optional[_builtins.str]] = None,
+                 type: pulumi.Input[Optional['RecordType']] = None,
                  zone_id: pulumi.Input[Optional[_builtins.int]] = None,
                  zone_name: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
@@ -303,7 +304,7 @@ class DnsRecord(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter
-    def type(self) -> pulumi.Output[_builtins.str]:
+    def type(self) -> pulumi.Output['RecordType']:
         """
         The record type (upper-cased).
         """

@@ -14,6 +14,7 @@ else:
     from typing_extensions import NotRequired, TypedDict, TypeAlias
 from . import _utilities
 from . import outputs
+from ._enums import *
 from ._inputs import *
 
 __all__ = ['DnsZoneArgs', 'DnsZone']
@@ -102,7 +103,7 @@ class DnsZone(pulumi.CustomResource):
                  records: pulumi.Input[Optional[Sequence[pulumi.Input[Union['ZoneRecordArgs', 'ZoneRecordArgsDict']]]]] = None,
                  __props__=None):
         """
-        A Svc DnsZone.
+        A DNS zone (`Svc_Dns_Domain`). Add records with `records` or with `new DnsRecord(..., { zoneId: zone.zoneId, ... })`.
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
@@ -118,7 +119,7 @@ class DnsZone(pulumi.CustomResource):
                  args: DnsZoneArgs,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        A Svc DnsZone.
+        A DNS zone (`Svc_Dns_Domain`). Add records with `records` or with `new DnsRecord(..., { zoneId: zone.zoneId, ... })`.
 
         :param str resource_name: The name of the resource.
         :param DnsZoneArgs args: The arguments to use to populate this resource's properties.

@@ -13,6 +13,7 @@ if sys.version_info >= (3, 11):
 else:
     from typing_extensions import NotRequired, TypedDict, TypeAlias
 from . import _utilities
+from ._enums import *
 
 __all__ = [
     'ZoneRecord',
@@ -40,13 +41,13 @@ class ZoneRecord(dict):
     def __init__(__self__, *,
                  data: _builtins.str,
                  host: _builtins.str,
-                 type: _builtins.str,
+                 type: 'RecordType',
                  mx_priority: Optional[_builtins.int] = None,
                  ttl: Optional[_builtins.int] = None):
         """
         :param _builtins.str data: The answer: an address for A/AAAA, a name for CNAME/MX/NS/PTR, text for TXT/SPF.
         :param _builtins.str host: Relative host name, `@` for the zone apex.
-        :param _builtins.str type: The record type (upper-cased).
+        :param 'RecordType' type: The record type (upper-cased).
         :param _builtins.int mx_priority: Priority of an MX record.
         :param _builtins.int ttl: Time to live, in seconds.
         """
@@ -78,7 +79,7 @@ class ZoneRecord(dict):
 
     @_builtins.property
     @pulumi.getter
-    def type(self) -> _builtins.str:
+    def type(self) -> 'RecordType':
         """
         The record type (upper-cased).
         """

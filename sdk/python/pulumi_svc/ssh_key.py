@@ -99,7 +99,7 @@ class SshKey(pulumi.CustomResource):
                  public_key: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
-        A Svc SshKey.
+        An SSH public key on the account (`Svc_Security_Ssh_Key`), to install on guests: `new VirtualGuest('web', { ..., sshKeyIds: [key.keyId] })`.
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
@@ -115,7 +115,7 @@ class SshKey(pulumi.CustomResource):
                  args: SshKeyArgs,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        A Svc SshKey.
+        An SSH public key on the account (`Svc_Security_Ssh_Key`), to install on guests: `new VirtualGuest('web', { ..., sshKeyIds: [key.keyId] })`.
 
         :param str resource_name: The name of the resource.
         :param SshKeyArgs args: The arguments to use to populate this resource's properties.

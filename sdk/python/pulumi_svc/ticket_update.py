@@ -65,7 +65,7 @@ class TicketUpdate(pulumi.CustomResource):
                  ticket_id: pulumi.Input[Optional[_builtins.int]] = None,
                  __props__=None):
         """
-        A Svc TicketUpdate.
+        An update posted to a support ticket (`Ticket.addUpdate`). Destroying it only forgets it.
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
@@ -79,7 +79,7 @@ class TicketUpdate(pulumi.CustomResource):
                  args: TicketUpdateArgs,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        A Svc TicketUpdate.
+        An update posted to a support ticket (`Ticket.addUpdate`). Destroying it only forgets it.
 
         :param str resource_name: The name of the resource.
         :param TicketUpdateArgs args: The arguments to use to populate this resource's properties.

@@ -13,6 +13,7 @@ if sys.version_info >= (3, 11):
 else:
     from typing_extensions import NotRequired, TypedDict, TypeAlias
 from . import _utilities
+from ._enums import *
 
 __all__ = ['VirtualGuestArgs', 'VirtualGuest']
 
@@ -31,10 +32,10 @@ class VirtualGuestArgs:
                  local_disk_flag: pulumi.Input[Optional[_builtins.bool]] = None,
                  network_speed: pulumi.Input[Optional[_builtins.int]] = None,
                  notes: pulumi.Input[Optional[_builtins.str]] = None,
-                 on_image_change: pulumi.Input[Optional[_builtins.str]] = None,
+                 on_image_change: pulumi.Input[Optional['ImageChange']] = None,
                  private_network_only: pulumi.Input[Optional[_builtins.bool]] = None,
                  ready_timeout_minutes: pulumi.Input[Optional[_builtins.float]] = None,
-                 ssh_key_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 ssh_key_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.int]]]] = None,
                  tags: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  user_data: pulumi.Input[Optional[_builtins.str]] = None,
                  wait_for_ready: pulumi.Input[Optional[_builtins.bool]] = None):
@@ -53,10 +54,10 @@ class VirtualGuestArgs:
         :param pulumi.Input[_builtins.bool] local_disk_flag: Local disk, or SAN (false).
         :param pulumi.Input[_builtins.int] network_speed: Network port speed in Mbps, one the account is offered; a change upgrades in place.
         :param pulumi.Input[_builtins.str] notes: Free text kept with the guest.
-        :param pulumi.Input[_builtins.str] on_image_change: What a change of `operatingSystemReferenceCode`, `userData` or `sshKeyIds` does: `replace` orders a new guest (new id, addresses and bill; the old one is cancelled once the new one is ready), `reload` reinstalls this guest in place (same id, addresses and bill; its primary disk is erased and it is down while it reloads).
+        :param pulumi.Input['ImageChange'] on_image_change: What a change of `operatingSystemReferenceCode`, `userData` or `sshKeyIds` does: `replace` orders a new guest (new id, addresses and bill; the old one is cancelled once the new one is ready), `reload` reinstalls this guest in place (same id, addresses and bill; its primary disk is erased and it is down while it reloads).
         :param pulumi.Input[_builtins.bool] private_network_only: Only a private (backend) network interface.
         :param pulumi.Input[_builtins.float] ready_timeout_minutes: How long to wait for readiness, in minutes (fractions allowed).
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] ssh_key_ids: Ids of SSH keys to install (`SshKey.keyId` or its `id`); output as numbers, ascending.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.int]]] ssh_key_ids: Ids of SSH keys to install (`SshKey.keyId` or its `id`); output as numbers, ascending.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] tags: Tags, compared the way the API stores them: trimmed, lower-cased, each once, in sorted order (`['Web', ' db ']` is stored and shown as `['db', 'web']`).
         :param pulumi.Input[_builtins.str] user_data: User data for cloud-init, sent and compared exactly as given (never decoded or re-encoded).
         :param pulumi.Input[_builtins.bool] wait_for_ready: Wait until the guest is provisioned and has its addresses.
@@ -251,14 +252,14 @@ class VirtualGuestArgs:
 
     @_builtins.property
     @pulumi.getter(name="onImageChange")
-    def on_image_change(self) -> pulumi.Input[Optional[_builtins.str]]:
+    def on_image_change(self) -> pulumi.Input[Optional['ImageChange']]:
         """
         What a change of `operatingSystemReferenceCode`, `userData` or `sshKeyIds` does: `replace` orders a new guest (new id, addresses and bill; the old one is cancelled once the new one is ready), `reload` reinstalls this guest in place (same id, addresses and bill; its primary disk is erased and it is down while it reloads).
         """
         return pulumi.get(self, "on_image_change")
 
     @on_image_change.setter
-    def on_image_change(self, value: pulumi.Input[Optional[_builtins.str]]):
+    def on_image_change(self, value: pulumi.Input[Optional['ImageChange']]):
         pulumi.set(self, "on_image_change", value)
 
     @_builtins.property
@@ -287,14 +288,14 @@ class VirtualGuestArgs:
 
     @_builtins.property
     @pulumi.getter(name="sshKeyIds")
-    def ssh_key_ids(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+    def ssh_key_ids(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.int]]]]:
         """
         Ids of SSH keys to install (`SshKey.keyId` or its `id`); output as numbers, ascending.
         """
         return pulumi.get(self, "ssh_key_ids")
 
     @ssh_key_ids.setter
-    def ssh_key_ids(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+    def ssh_key_ids(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.int]]]]):
         pulumi.set(self, "ssh_key_ids", value)
 
     @_builtins.property
@@ -350,18 +351,18 @@ class VirtualGuest(pulumi.CustomResource):
                  max_memory: pulumi.Input[Optional[_builtins.int]] = None,
                  network_speed: pulumi.Input[Optional[_builtins.int]] = None,
                  notes: pulumi.Input[Optional[_builtins.str]] = None,
-                 on_image_change: pulumi.Input[Optional[_builtins.str]] = None,
+                 on_image_change: pulumi.Input[Optional['ImageChange']] = None,
                  operating_system_reference_code: pulumi.Input[Optional[_builtins.str]] = None,
                  private_network_only: pulumi.Input[Optional[_builtins.bool]] = None,
                  ready_timeout_minutes: pulumi.Input[Optional[_builtins.float]] = None,
-                 ssh_key_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 ssh_key_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.int]]]] = None,
                  start_cpus: pulumi.Input[Optional[_builtins.int]] = None,
                  tags: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  user_data: pulumi.Input[Optional[_builtins.str]] = None,
                  wait_for_ready: pulumi.Input[Optional[_builtins.bool]] = None,
                  __props__=None):
         """
-        A Svc VirtualGuest.
+        A cloud compute instance (`Svc_Virtual_Guest`), billed while it exists. Created once through `Virtual_Guest.createObject`, then hostname, domain, notes and tags change in place, CPUs, memory, port speed and disks through one upgrade order (same guest, id and addresses); any other change to what was ordered replaces it. `pulumi preview` prints one BILLING line per change with the old and new cost.
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
@@ -375,11 +376,11 @@ class VirtualGuest(pulumi.CustomResource):
         :param pulumi.Input[_builtins.int] max_memory: Memory in MB, one of the sizes the account is offered; a change upgrades in place (it reboots).
         :param pulumi.Input[_builtins.int] network_speed: Network port speed in Mbps, one the account is offered; a change upgrades in place.
         :param pulumi.Input[_builtins.str] notes: Free text kept with the guest.
-        :param pulumi.Input[_builtins.str] on_image_change: What a change of `operatingSystemReferenceCode`, `userData` or `sshKeyIds` does: `replace` orders a new guest (new id, addresses and bill; the old one is cancelled once the new one is ready), `reload` reinstalls this guest in place (same id, addresses and bill; its primary disk is erased and it is down while it reloads).
+        :param pulumi.Input['ImageChange'] on_image_change: What a change of `operatingSystemReferenceCode`, `userData` or `sshKeyIds` does: `replace` orders a new guest (new id, addresses and bill; the old one is cancelled once the new one is ready), `reload` reinstalls this guest in place (same id, addresses and bill; its primary disk is erased and it is down while it reloads).
         :param pulumi.Input[_builtins.str] operating_system_reference_code: e.g. UBUNTU_LATEST, DEBIAN_12_64; one the account is offered.
         :param pulumi.Input[_builtins.bool] private_network_only: Only a private (backend) network interface.
         :param pulumi.Input[_builtins.float] ready_timeout_minutes: How long to wait for readiness, in minutes (fractions allowed).
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] ssh_key_ids: Ids of SSH keys to install (`SshKey.keyId` or its `id`); output as numbers, ascending.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.int]]] ssh_key_ids: Ids of SSH keys to install (`SshKey.keyId` or its `id`); output as numbers, ascending.
         :param pulumi.Input[_builtins.int] start_cpus: CPU count, one the account is offered; a change upgrades the guest in place (it reboots).
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] tags: Tags, compared the way the API stores them: trimmed, lower-cased, each once, in sorted order (`['Web', ' db ']` is stored and shown as `['db', 'web']`).
         :param pulumi.Input[_builtins.str] user_data: User data for cloud-init, sent and compared exactly as given (never decoded or re-encoded).
@@ -392,7 +393,7 @@ class VirtualGuest(pulumi.CustomResource):
                  args: VirtualGuestArgs,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        A Svc VirtualGuest.
+        A cloud compute instance (`Svc_Virtual_Guest`), billed while it exists. Created once through `Virtual_Guest.createObject`, then hostname, domain, notes and tags change in place, CPUs, memory, port speed and disks through one upgrade order (same guest, id and addresses); any other change to what was ordered replaces it. `pulumi preview` prints one BILLING line per change with the old and new cost.
 
         :param str resource_name: The name of the resource.
         :param VirtualGuestArgs args: The arguments to use to populate this resource's properties.
@@ -419,11 +420,11 @@ class VirtualGuest(pulumi.CustomResource):
                  max_memory: pulumi.Input[Optional[_builtins.int]] = None,
                  network_speed: pulumi.Input[Optional[_builtins.int]] = None,
                  notes: pulumi.Input[Optional[_builtins.str]] = None,
-                 on_image_change: pulumi.Input[Optional[_builtins.str]] = None,
+                 on_image_change: pulumi.Input[Optional['ImageChange']] = None,
                  operating_system_reference_code: pulumi.Input[Optional[_builtins.str]] = None,
                  private_network_only: pulumi.Input[Optional[_builtins.bool]] = None,
                  ready_timeout_minutes: pulumi.Input[Optional[_builtins.float]] = None,
-                 ssh_key_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 ssh_key_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.int]]]] = None,
                  start_cpus: pulumi.Input[Optional[_builtins.int]] = None,
                  tags: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  user_data: pulumi.Input[Optional[_builtins.str]] = None,
@@ -663,7 +664,7 @@ class VirtualGuest(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="onImageChange")
-    def on_image_change(self) -> pulumi.Output[Optional[_builtins.str]]:
+    def on_image_change(self) -> pulumi.Output[Optional['ImageChange']]:
         """
         What a change of `operatingSystemReferenceCode`, `userData` or `sshKeyIds` does: `replace` orders a new guest (new id, addresses and bill; the old one is cancelled once the new one is ready), `reload` reinstalls this guest in place (same id, addresses and bill; its primary disk is erased and it is down while it reloads).
         """
@@ -735,7 +736,7 @@ class VirtualGuest(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="sshKeyIds")
-    def ssh_key_ids(self) -> pulumi.Output[Sequence[_builtins.str]]:
+    def ssh_key_ids(self) -> pulumi.Output[Sequence[_builtins.int]]:
         """
         Ids of SSH keys to install (`SshKey.keyId` or its `id`); output as numbers, ascending.
         """
