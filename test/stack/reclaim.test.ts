@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { gatherAudit } from '../../commands/audit-command';
 import { tagNames, type VirtualGuest } from '../../provider/managers';
 import { DOORS, ownerFixtures } from './front-door';
 
@@ -34,6 +35,10 @@ describe('destroy then up while the old guest is still reclaiming', () => {
       'RECLAIM_WAIT',
       'still reclaiming',
     );
+
+    const audit = await gatherAudit(f.dir, ['test'], f.stack.env);
+    assert.ok(!audit.orphans.some((o) => String(o.id) === oldId), 'the audit finds no orphan');
+    assert.ok(!audit.importable.some((e) => e.id === oldId), 'nor anything to import');
 
     const before = orders();
     await f.stack.up();
