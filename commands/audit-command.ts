@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import type { Client } from '../provider/client';
 import type { DnsZone, SshKey, VirtualGuest } from '../provider/managers';
-import { RECORD_MASK, SSH_KEY_MASK } from '../provider/managers';
+import { RECORD_MASK, SSH_KEY_MASK, isReclaiming } from '../provider/managers';
 import { clientFromConfig } from '../provider/framework/config-client';
 import {
   importFile,
@@ -45,8 +45,11 @@ export function parseAuditArgs(args: string[]): AuditArgs {
   };
 }
 
-/** A guest's datacenter too: the filters and the import's names need it. */
-const GUEST_MASK = `${AUDIT_MASK},datacenter.name`;
+/**
+ * A guest's datacenter too (the filters and the import's names need it), and its transaction: a
+ * guest being reclaimed (cancelled, billed no more) is left out, neither orphan nor importable.
+ */
+const GUEST_MASK = `${AUDIT_MASK},datacenter.name,activeTransaction.transactionStatus.name`;
 
 /** Every guest, key, zone and record of the account. */
 async function accountObjects(client: Client): Promise<AccountObjects> {
@@ -54,7 +57,7 @@ async function accountObjects(client: Client): Promise<AccountObjects> {
   const pages = shrinkingPages<VirtualGuest>(client, 'Account', 'getVirtualGuests', {
     mask: GUEST_MASK,
   });
-  for await (const page of pages) guests.push(...page);
+  for await (const page of pages) guests.push(...page.filter((guest) => !isReclaiming(guest)));
   const keys = (await client.call('Account', 'getSshKeys', { mask: SSH_KEY_MASK })) as SshKey[];
   const zones = (await client.call('Account', 'getDomains', {
     mask: `id,name,resourceRecords[${RECORD_MASK}]`,

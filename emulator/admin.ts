@@ -10,7 +10,7 @@
  *                                                      slowCommitRate + slowCommitMs,
  *                                                      errorAfterCommitRate + errorAfterCommitStatus)
  *   DELETE /_emulator/faults                          switch every fault off
- *   GET    /_emulator/settings, POST (provisioningDelayMs, largestPage)
+ *   GET    /_emulator/settings, POST (provisioningDelayMs, reclaimDelayMs, largestPage)
  *   GET    /_emulator/accounts                        accounts and their usernames
  *   POST   /_emulator/accounts                        new isolated account {companyName?, username?}
  *   GET    /_emulator/accounts/<username>/objects     everything that account owns
@@ -92,11 +92,20 @@ async function dispatch(
     case 'POST settings': {
       const body = (await readJson(req)) as {
         provisioningDelayMs?: unknown;
+        reclaimDelayMs?: unknown;
         largestPage?: unknown;
       };
       const count = (value: unknown) =>
         typeof value === 'number' && Number.isInteger(value) && value >= 0;
-      if (body.provisioningDelayMs !== undefined || body.largestPage === undefined) {
+      if (body.reclaimDelayMs !== undefined) {
+        if (!count(body.reclaimDelayMs))
+          throw new HttpError(400, 'reclaimDelayMs must be a non-negative integer (milliseconds)');
+        api.settings.reclaimDelayMs = body.reclaimDelayMs as number;
+      }
+      if (
+        body.provisioningDelayMs !== undefined ||
+        (body.largestPage === undefined && body.reclaimDelayMs === undefined)
+      ) {
         if (!count(body.provisioningDelayMs))
           throw new HttpError(
             400,

@@ -14,6 +14,7 @@ const HELP = `Usage: svc-emulator [options]
   --data-dir <dir>             keep state on disk here (default: memory only)
   --seed demo|empty            starting data for an empty data dir (default demo)
   --provisioning-delay <t>     how long a new guest provisions: ms, or with s/ms suffix (default 3s)
+  --reclaim-delay <t>          how long a cancelled guest stays visible, reclaiming (default 0)
   --max-body-bytes <n>         request size limit (default 8388608)
   --fault-seed <n>             seed for the fault PRNG (reproducible fault sequences)
   --fault-500-rate <0..1>      fraction of calls answered with HTTP 500
@@ -59,6 +60,7 @@ const OPTIONS = {
   'data-dir': { type: 'string' },
   seed: { type: 'string' },
   'provisioning-delay': { type: 'string' },
+  'reclaim-delay': { type: 'string' },
   'max-body-bytes': { type: 'string' },
   'fault-seed': { type: 'string' },
   'fault-500-rate': { type: 'string' },
@@ -96,6 +98,9 @@ export function optionsFromArgs(argv: string[]): (EmulatorOptions & { json: bool
     seed,
     provisioningDelayMs: values['provisioning-delay']
       ? parseDuration(values['provisioning-delay'], '--provisioning-delay')
+      : undefined,
+    reclaimDelayMs: values['reclaim-delay']
+      ? parseDuration(values['reclaim-delay'], '--reclaim-delay')
       : undefined,
     maxBodyBytes: values['max-body-bytes']
       ? parseNumber(values['max-body-bytes'], '--max-body-bytes', { integer: true, min: 1024 })

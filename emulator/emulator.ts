@@ -34,6 +34,8 @@ export interface EmulatorOptions {
   seed?: SeedName;
   /** How long a new guest provisions. Default 3000 ms. */
   provisioningDelayMs?: number;
+  /** How long a cancelled guest stays visible, reclaiming, before it is gone (default 0). */
+  reclaimDelayMs?: number;
   /** A list answer of more items fails with `Internal Error` (Settings). Default: no limit. */
   largestPage?: number;
   faults?: FaultOptions;
@@ -78,6 +80,7 @@ export interface EmulatorHandle {
 
 const DEFAULTS = {
   provisioningDelayMs: 3000,
+  reclaimDelayMs: 0,
   maxBodyBytes: 8 * 1024 * 1024,
   requestTimeoutMs: 30_000,
   compactAfterBytes: 16 * 1024 * 1024,
@@ -89,6 +92,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const { store, journal } = await openState(options, seed, log);
   const settings: Settings = {
     provisioningDelayMs: options.provisioningDelayMs ?? DEFAULTS.provisioningDelayMs,
+    reclaimDelayMs: options.reclaimDelayMs ?? DEFAULTS.reclaimDelayMs,
     largestPage: options.largestPage,
   };
   const faults = new FaultInjector(options.faults);

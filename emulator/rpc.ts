@@ -7,6 +7,7 @@ import { parseMaskString, maskFromStruct, type Mask } from './query/mask';
 import type { Store } from './store';
 import type { AuthedContext, CallResult, Settings } from './services/context';
 import { ORDER_OWNERS, resolveMethod } from './services/registry';
+import { sweepReclaimed } from './services/virtual-guest/model';
 import { readHeaders, splitParams, type CallHeaders } from './wire';
 
 export interface PreparedCall {
@@ -44,6 +45,7 @@ export async function executeCall(
   basicAuth: string | undefined,
 ): Promise<CallResult> {
   const def = resolveMethod(call.service, call.method);
+  await sweepReclaimed(store, Date.now());
   const access = def.access ?? 'user';
   const given = call.headers.authenticate !== undefined || basicAuth !== undefined;
   const user =

@@ -15,6 +15,11 @@ import { isStruct } from '../validators';
 export interface Settings {
   provisioningDelayMs: number;
   /**
+   * How long a cancelled guest stays visible, reclaiming (its `RECLAIM_WAIT` transaction), before
+   * it is gone. The real API takes minutes; 0 (the default) removes it within the cancel.
+   */
+  reclaimDelayMs: number;
+  /**
    * A list answer of more items fails with `Internal Error`, as the real API does for a page
    * too large for its backend (it depends on the mask there; here on the count alone). Unset:
    * no limit.

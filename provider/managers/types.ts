@@ -45,7 +45,14 @@ export interface VirtualGuest {
   lastOperatingSystemReload?: { id?: number } | null;
   powerState?: { keyName?: string; name?: string };
   tagReferences?: TagReference[];
-  billingItem?: { id: number; hourlyRecurringFee?: string; recurringFee?: string } | null;
+  billingItem?: {
+    id: number;
+    hourlyRecurringFee?: string;
+    recurringFee?: string;
+    /** Set by a cancel: when the billing stops (hourly: the cancel; monthly: the anniversary). */
+    cancellationDate?: string;
+    nextBillDate?: string;
+  } | null;
   networkComponents?: { maxSpeed?: number; speed?: number }[];
   userData?: { value: string }[];
   sshKeys?: { id: number }[];

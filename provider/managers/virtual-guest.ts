@@ -81,6 +81,11 @@ export const DEFAULT_LIST_MASK =
   'maxCpu,maxMemory,hourlyBillingFlag,provisionDate,datacenter.name,powerState,tagReferences.tag.name,' +
   'activeTransaction.transactionStatus[name,friendlyName]';
 
+/** What a cancel reads: the billing (when it stops) and whether the guest is reclaiming. */
+export const CANCEL_MASK =
+  'id,hourlyBillingFlag,billingItem[id,cancellationDate,nextBillDate],' +
+  'activeTransaction[id,transactionStatus[name,friendlyName]]';
+
 export const DETAIL_MASK =
   'id,globalIdentifier,hostname,domain,fullyQualifiedDomainName,startCpus,maxCpu,maxMemory,hourlyBillingFlag,' +
   'localDiskFlag,privateNetworkOnlyFlag,notes,createDate,provisionDate,primaryIpAddress,primaryBackendIpAddress,' +
@@ -94,6 +99,13 @@ export function isReady(guest: VirtualGuest): boolean {
   if (!guest.primaryBackendIpAddress) return false;
   return Boolean(guest.privateNetworkOnlyFlag || guest.primaryIpAddress);
 }
+
+/**
+ * Cancelled and being reclaimed: the API shows the guest, with its `RECLAIM_WAIT` transaction,
+ * for minutes after the cancel, until it is gone. Nothing may be done with it any more.
+ */
+export const isReclaiming = (guest: VirtualGuest): boolean =>
+  guest.activeTransaction?.transactionStatus?.name === 'RECLAIM_WAIT';
 
 export function guestStatus(guest: VirtualGuest): string {
   const status = guest.activeTransaction?.transactionStatus;
@@ -352,10 +364,12 @@ export class VirtualGuestManager {
   }
 
   /** Waits until no transaction runs on the guest (deletes are refused while one does). */
+  /** Waits until no transaction runs on the guest (or, `until: 'gone'`, until it is gone). */
   async waitForIdle(
     id: number,
     timeoutMs: number,
     onProgress?: WaitOptions['onProgress'],
+    until: 'idle' | 'gone' = 'idle',
   ): Promise<void> {
     await pollGuest<undefined>(
       id,
@@ -364,7 +378,8 @@ export class VirtualGuestManager {
           id,
           'id,activeTransaction[id,transactionStatus[name,friendlyName]]',
         );
-        if (!guest || !guest.activeTransaction?.id) return { done: undefined };
+        if (!guest || (until === 'idle' && !guest.activeTransaction?.id))
+          return { done: undefined };
         return { pending: guest, status: guestStatus(guest) };
       },
       { timeoutMs, firstMs: 500, growth: 2, maxMs: 10_000, onProgress },
@@ -484,13 +499,27 @@ export class VirtualGuestManager {
     await this.client.call('Virtual_Guest', 'setTags', { id, args: [tags.join(',')] });
   }
 
+  /** When a billing item's billing stops, once cancelled (undefined: still billed, or gone). */
+  async billedUntil(billingItemId: number): Promise<string | undefined> {
+    try {
+      const item = (await this.client.call('Billing_Item', 'getObject', {
+        id: billingItemId,
+        mask: 'id,cancellationDate',
+      })) as { cancellationDate?: string };
+      return item.cancellationDate;
+    } catch (err) {
+      if (isNotFound(err)) return undefined;
+      throw err;
+    }
+  }
+
   /**
    * Cancels the guest: hourly guests are deleted at once; monthly ones cancel their billing item,
-   * as the API requires. A guest that is already gone counts as cancelled.
+   * as the API requires. A guest that is already gone, or being reclaimed, counts as cancelled.
    */
   async cancelInstance(id: number): Promise<void> {
-    const guest = await this.findInstance(id, 'id,hourlyBillingFlag,billingItem.id');
-    if (!guest) return;
+    const guest = await this.findInstance(id, CANCEL_MASK);
+    if (!guest || isReclaiming(guest)) return;
     try {
       if (billingMode(guest.hourlyBillingFlag) === 'monthly' && guest.billingItem?.id) {
         await this.client.call('Billing_Item', 'cancelService', { id: guest.billingItem.id });

@@ -10,6 +10,7 @@ import {
   type Guest,
 } from '../support/emulator-harness';
 import { freshEd25519 } from '../support/ssh-keys';
+import { admin } from '../support/emulator-client';
 
 const DELAY = 400;
 const h = useEmulator({ provisioningDelayMs: DELAY });
@@ -502,5 +503,52 @@ describe('Virtual_Guest cancellation', () => {
     assert.deepEqual(await client.call('Account', 'getVirtualGuests'), []);
     const twice = await client.callRaw('Billing_Item', 'cancelService', { id: billingItem.id });
     assert.equal(twice.fault?.faultCode, 'Svc_Exception_Public');
+  });
+});
+
+describe('cancelling a guest: billing stops, the guest is reclaimed, then gone', () => {
+  const RECLAIM_MASK =
+    'mask[id, activeTransaction.transactionStatus.name, billingItem[id, cancellationDate, nextBillDate]]';
+  const view = (id: number) =>
+    h.demo.call<any>('Virtual_Guest', 'getObject', { id, mask: RECLAIM_MASK });
+
+  it('keeps a cancelled guest visible while it reclaims (reclaimDelayMs), unbilled', async () => {
+    await admin(h.emu.adminUrl, 'POST', '/settings', { reclaimDelayMs: 800 });
+    try {
+      const hourly = await createGuest(h.demo, { hostname: 'reclaim-h', hourlyBillingFlag: true });
+      const monthly = await createGuest(h.demo, {
+        hostname: 'reclaim-m',
+        hourlyBillingFlag: false,
+      });
+      await sleep(DELAY + 50);
+      const before = await view(monthly.id);
+      const billingId = before.billingItem.id;
+      const cancelledAt = Date.now();
+      assert.equal(await h.demo.call('Virtual_Guest', 'deleteObject', { id: hourly.id }), true);
+      assert.equal(await h.demo.call('Billing_Item', 'cancelService', { id: billingId }), true);
+
+      const reclaiming = await view(hourly.id);
+      assert.equal(reclaiming.activeTransaction.transactionStatus.name, 'RECLAIM_WAIT');
+      const billedTo = Date.parse(reclaiming.billingItem.cancellationDate);
+      assert.ok(Math.abs(billedTo - cancelledAt) < 5_000, 'hourly: billed until the cancel');
+      const monthlyNow = await view(monthly.id);
+      assert.equal(monthlyNow.activeTransaction.transactionStatus.name, 'RECLAIM_WAIT');
+      assert.equal(
+        monthlyNow.billingItem.cancellationDate,
+        before.billingItem.nextBillDate,
+        'monthly: billed to its anniversary',
+      );
+      await assert.rejects(
+        h.demo.call('Virtual_Guest', 'deleteObject', { id: hourly.id }),
+        /already been cancelled/,
+      );
+
+      await sleep(900);
+      for (const id of [hourly.id, monthly.id]) {
+        await assert.rejects(view(id), /Unable to find object/);
+      }
+    } finally {
+      await admin(h.emu.adminUrl, 'POST', '/settings', { reclaimDelayMs: 0 });
+    }
   });
 });

@@ -1,7 +1,8 @@
 /**
  * Svc_Billing_Order: the orders of the account's guests (derived, see ./types.ts).
  * Svc_Billing_Item: cancelService (and cancelItem with immediate=true) cancels at once, which
- * for a guest's billing item removes the guest, hourly or monthly; cancelItem with
+ * for a guest's billing item cancels the guest, hourly or monthly (see removeGuestOps: billed
+ * until now or the anniversary, reclaimed, then gone); cancelItem with
  * immediate=false only schedules the cancellation for the end of the billing month.
  */
 import { objectNotFound, publicFault } from '../../errors';
@@ -19,12 +20,17 @@ const loadItem = (ctx: AuthedContext): BillingItemRec => {
 };
 
 function cancelNowOps(ctx: AuthedContext, item: BillingItemRec): WriteOp[] {
-  if (item.cancellationDate !== undefined && item.cancellationDate <= ctx.now) {
-    throw publicFault(`Billing item ${item.id} has already been cancelled.`);
-  }
   const guest =
     item.resourceTableId === undefined ? undefined : ctx.store.get('guests', item.resourceTableId);
-  if (guest && guest.billingItemId === item.id) return removeGuestOps(ctx.store, guest, ctx.now);
+  const ofGuest = guest !== undefined && guest.billingItemId === item.id;
+  // A guest's monthly item stays billed to its anniversary after the cancel.
+  if (
+    item.cancellationDate !== undefined &&
+    (item.cancellationDate <= ctx.now || (!ofGuest && item.resourceTableId !== undefined))
+  ) {
+    throw publicFault(`Billing item ${item.id} has already been cancelled.`);
+  }
+  if (ofGuest) return removeGuestOps(ctx.store, guest, ctx.now, ctx.settings.reclaimDelayMs);
   return [{ put: 'billingItems', record: { ...item, cancellationDate: ctx.now } }];
 }
 

@@ -279,7 +279,9 @@ export const virtualGuest = serviceFolder({
           handler: async (ctx) => {
             expectArgs(ctx, []);
             const guest = loadGuest(ctx);
-            await ctx.store.write(removeGuestOps(ctx.store, guest, ctx.now));
+            await ctx.store.write(
+              removeGuestOps(ctx.store, guest, ctx.now, ctx.settings.reclaimDelayMs),
+            );
             return ok(true);
           },
         },

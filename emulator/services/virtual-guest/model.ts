@@ -31,6 +31,7 @@ import {
 import { formatApiDate } from '../../dates';
 import { publicFault } from '../../errors';
 import { table, type RecordsOf, type Store, type Tables, type WriteOp } from '../../store';
+import { endOfBillingMonth } from '../billing-item/model';
 import { addressIn, subnetFor, type IpAddressRec } from '../network/model';
 import { priceView, type PriceView } from '../product-package/model';
 
@@ -112,10 +113,14 @@ export interface GuestRec {
   upgrade?: GuestUpgradeRec;
   /** The last OS reload, running or done. */
   reload?: GuestReloadRec;
+  /** Cancelled: its reclaim runs until `goneAt`, then the guest is gone (see sweepReclaimed). */
+  reclaim?: { transactionId: number; createDate: number; goneAt: number };
+  /** 1 while reclaiming (the index sweepReclaimed finds them by). */
+  reclaiming?: number;
 }
 
 export const tables = {
-  guests: table<GuestRec>(100001, ['accountId']),
+  guests: table<GuestRec>(100001, ['accountId', 'reclaiming']),
   tags: table<TagRec>(700001, ['accountId']),
 };
 
@@ -179,8 +184,27 @@ function provisioning(guest: GuestRec, now: number): Record<string, unknown> {
   };
 }
 
-/** The running transaction (provisioning, then an upgrade or a reload while one runs), else null. */
+/** A cancelled guest's reclaim, running until the guest is gone. */
+function reclaimTransaction(
+  guest: GuestRec,
+  reclaim: NonNullable<GuestRec['reclaim']>,
+  now: number,
+): Record<string, unknown> {
+  return {
+    id: reclaim.transactionId,
+    guestId: guest.id,
+    createDate: formatApiDate(reclaim.createDate),
+    modifyDate: formatApiDate(now),
+    statusChangeDate: formatApiDate(reclaim.createDate),
+    elapsedSeconds: Math.max(0, Math.floor((now - reclaim.createDate) / 1000)),
+    transactionStatus: { name: 'RECLAIM_WAIT', friendlyName: 'Reclaim Wait' },
+    transactionGroup: { name: 'Cloud Reclaim', averageTimeToComplete: '20' },
+  };
+}
+
+/** The running transaction (reclaim, provisioning, then an upgrade or a reload while one runs), else null. */
 export function activeTransaction(guest: GuestRec, now: number): Record<string, unknown> | null {
+  if (guest.reclaim) return reclaimTransaction(guest, guest.reclaim, now);
   if (!isProvisioned(guest, now)) return provisioning(guest, now);
   if (upgradeRunning(guest, now)) return upgradeTransaction(guest, now) ?? null;
   return reloadRunning(guest, now) ? (reloadTransaction(guest, now) ?? null) : null;
@@ -413,8 +437,24 @@ function newIpRecord(
   };
 }
 
-/** Writes that cancel a guest now; refused while a transaction (provisioning) is running. */
-export function removeGuestOps(store: Store, guest: GuestRec, now: number): WriteOp[] {
+/**
+ * Writes that cancel a guest now; refused while a transaction (provisioning) is running and for a
+ * guest already cancelled. Its billing stops at once when billed hourly, at the billing item's
+ * next bill date (its anniversary) when monthly. With a reclaim delay the guest stays visible,
+ * reclaiming (its `RECLAIM_WAIT` transaction), until `sweepReclaimed` removes it; else it is gone
+ * at once.
+ */
+export function removeGuestOps(
+  store: Store,
+  guest: GuestRec,
+  now: number,
+  reclaimDelayMs: number,
+): WriteOp[] {
+  if (guest.reclaim) {
+    throw publicFault(
+      `Virtual guest ${guest.id} has already been cancelled; it is being reclaimed.`,
+    );
+  }
   const transaction = activeTransaction(guest, now);
   if (transaction) {
     const status = (transaction.transactionStatus as { name: string }).name;
@@ -423,14 +463,46 @@ export function removeGuestOps(store: Store, guest: GuestRec, now: number): Writ
         'Wait until provisioning has finished (activeTransaction is empty), then try again.',
     );
   }
-  const ops: WriteOp[] = [{ del: 'guests', id: guest.id }];
-  for (const ip of [guest.backendIp, guest.publicIp])
-    if (ip) ops.push({ del: 'ipAddresses', id: ip.id });
+  const ops: WriteOp[] =
+    reclaimDelayMs > 0
+      ? [
+          {
+            put: 'guests',
+            record: {
+              ...guest,
+              reclaim: {
+                transactionId: store.nextSubId(),
+                createDate: now,
+                goneAt: now + reclaimDelayMs,
+              },
+              reclaiming: 1,
+              modifyDate: now,
+            },
+          },
+        ]
+      : goneOps(guest);
   const billing = store.get('billingItems', guest.billingItemId);
   if (billing && billing.cancellationDate === undefined) {
-    ops.push({ put: 'billingItems', record: { ...billing, cancellationDate: now } });
+    const billedTo = billing.hourlyFlag ? now : endOfBillingMonth(now);
+    ops.push({ put: 'billingItems', record: { ...billing, cancellationDate: billedTo } });
   }
   return ops;
+}
+
+/** A guest and its addresses, removed. */
+const goneOps = (guest: GuestRec): WriteOp[] => [
+  { del: 'guests', id: guest.id },
+  ...[guest.backendIp, guest.publicIp].flatMap((ip): WriteOp[] =>
+    ip ? [{ del: 'ipAddresses', id: ip.id }] : [],
+  ),
+];
+
+/** Removes the guests whose reclaim has ended (before each call: no timers, as for progress). */
+export async function sweepReclaimed(store: Store, now: number): Promise<void> {
+  const done = store
+    .by('guests', 'reclaiming', 1)
+    .filter((g) => g.reclaim !== undefined && g.reclaim.goneAt <= now);
+  if (done.length > 0) await store.write(done.flatMap(goneOps));
 }
 
 /** The prices a guest was ordered with, core first (the same the order was priced from). */

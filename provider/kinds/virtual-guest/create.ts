@@ -1,4 +1,10 @@
-import { DETAIL_MASK, WaitTimeoutError, tagNames, type VirtualGuest } from '../../managers';
+import {
+  DETAIL_MASK,
+  WaitTimeoutError,
+  isReclaiming,
+  tagNames,
+  type VirtualGuest,
+} from '../../managers';
 import { changedFields } from '../../framework/compare';
 import { initFailure } from '../../framework/runtime-provider';
 import { freeWriteWindowMs, outcomeWindowMs, type Connection } from '../../framework/connection';
@@ -37,7 +43,9 @@ function orderedMismatches(guest: VirtualGuest, inputs: GuestInputs): string[] {
 
 /** Guests carrying `token` that no completed create has handed to a state yet. */
 async function unfinished(c: Connection, token: string): Promise<VirtualGuest[]> {
-  return (await c.guests.listTagged(token, DETAIL_MASK)).filter((guest) => !isOwned(guest));
+  return (await c.guests.listTagged(token, DETAIL_MASK)).filter(
+    (guest) => !isOwned(guest) && !isReclaiming(guest),
+  );
 }
 
 /**
@@ -86,8 +94,10 @@ export async function earlierAttempt(
     listing === 'gathered'
       ? await c.guests.listTagged(token, DETAIL_MASK)
       : await c.guests.listInstances({ tags: [token], mask: DETAIL_MASK });
-  const owned = tagged.filter(isOwned);
-  const candidates = tagged.filter((guest) => !isOwned(guest));
+  // A guest being reclaimed was cancelled: never adopted, never in the way of a new order.
+  const live = tagged.filter((guest) => !isReclaiming(guest));
+  const owned = live.filter(isOwned);
+  const candidates = live.filter((guest) => !isOwned(guest));
   if (candidates.length > 1) {
     return {
       owned,

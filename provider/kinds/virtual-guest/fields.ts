@@ -320,6 +320,19 @@ export const GUEST_FIELDS = {
     default: true,
     change: 'local',
   },
+  /**
+   * On delete, wait until the API has reclaimed the cancelled guest and it is gone (minutes after
+   * the cancel), instead of returning once the cancel is accepted and the billing stops. Off by
+   * default: the reclaim bills nothing, and a later `up` never adopts a guest still reclaiming.
+   * Turn it on when something after the destroy needs the guest gone (its addresses or hostname
+   * freed, an account's guest count).
+   */
+  waitForReclaim: {
+    ...flag,
+    input: 'optional',
+    default: false,
+    change: 'local',
+  },
   /** How long to wait for readiness, in minutes (fractions allowed). */
   readyTimeoutMinutes: {
     type: kinds.number,

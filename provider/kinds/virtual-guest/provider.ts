@@ -1,5 +1,13 @@
 import type * as pulumi from '@pulumi/pulumi';
-import { DETAIL_MASK, billingMode, isReady, guestStatus, type VirtualGuest } from '../../managers';
+import {
+  CANCEL_MASK,
+  DETAIL_MASK,
+  billingMode,
+  isReady,
+  isReclaiming,
+  guestStatus,
+  type VirtualGuest,
+} from '../../managers';
 import { Failures } from '../../framework/failures';
 import { containsUnknown, isKnown } from '../../framework/unknown';
 import { connect, outcomeWindowMs, type Connection } from '../../framework/connection';
@@ -241,24 +249,54 @@ async function update(id: string, olds: Bag, news: Bag): Promise<pulumi.dynamic.
 /** Deletes are refused while a transaction runs; a guest still provisioning is waited for this long. */
 const DELETE_WAIT_MS = 6 * 60 * 60_000;
 
+/**
+ * Cancels the guest and returns once the API has accepted the cancel and the guest's billing
+ * stops (hourly: at once; monthly: at its anniversary, which the message names). The reclaim
+ * that follows (the guest stays visible for minutes) is waited for only with `waitForReclaim`.
+ * A guest already reclaiming is not cancelled again.
+ */
 async function remove(id: string, props: Bag): Promise<void> {
   const c = connect();
   const what = describe(props, id);
   await requireOwner(c, props, what, 'delete');
   const guestId = Number(id);
-  await c.guests.waitForIdle(guestId, DELETE_WAIT_MS, (guest, elapsed) =>
-    say(`${what}: waiting to cancel it: ${guestStatus(guest)} (${Math.round(elapsed / 1000)} s)`),
-  );
-  const exists = async () => (await c.guests.findInstance(guestId, 'id')) !== undefined;
-  await writeIdempotent({
-    what: `${what} cancellation`,
-    write: () => c.guests.cancelInstance(guestId),
-    done: async () => !(await exists()),
-    windowMs: outcomeWindowMs(),
-  });
-  say(
-    `${what}: cancelled (${billingMode(props.hourlyBillingFlag) === 'monthly' ? 'billing item cancelled' : 'deleted'})`,
-  );
+  const progress = (verb: string) => (guest: VirtualGuest, elapsed: number) =>
+    say(`${what}: ${verb}: ${guestStatus(guest)} (${Math.round(elapsed / 1000)} s)`);
+  const before = await c.guests.findInstance(guestId, CANCEL_MASK);
+  if (before && !isReclaiming(before)) {
+    await c.guests.waitForIdle(guestId, DELETE_WAIT_MS, progress('waiting to cancel it'));
+    await writeIdempotent({
+      what: `${what} cancellation`,
+      write: () => c.guests.cancelInstance(guestId),
+      done: async () => {
+        const guest = await c.guests.findInstance(guestId, CANCEL_MASK);
+        return guest === undefined || isReclaiming(guest);
+      },
+      windowMs: outcomeWindowMs(),
+    });
+  }
+  const billingId = before?.billingItem?.id;
+  const billedTo = billingId === undefined ? undefined : await c.guests.billedUntil(billingId);
+  if (billingId !== undefined && billedTo === undefined && before && !isReclaiming(before)) {
+    throw new Error(
+      `${what}: the API accepted the cancel but billing item ${billingId} shows no cancellation date; the guest stays in the stack and the next \`pulumi destroy\` checks again (it is not cancelled twice)`,
+    );
+  }
+  const monthly = billingMode(props.hourlyBillingFlag) === 'monthly';
+  const billing = !before
+    ? 'it was already gone'
+    : monthly
+      ? `monthly billing item cancelled, billed to its anniversary ${billedTo ?? '(unknown)'}`
+      : `hourly billing stopped at ${billedTo ?? 'the cancel'}`;
+  if (props.waitForReclaim !== true) {
+    say(
+      `${what}: cancelled (${billing}); the API reclaims the guest for some minutes more (not waited for: set waitForReclaim: true to wait until it is gone)`,
+    );
+    return;
+  }
+  say(`${what}: cancelled (${billing}); waiting for the API to reclaim it`);
+  await c.guests.waitForIdle(guestId, DELETE_WAIT_MS, progress('waiting for its reclaim'), 'gone');
+  say(`${what}: reclaimed, gone`);
 }
 
 export const virtualGuestProvider = { check, diff, create, read, update, delete: remove };

@@ -76,6 +76,8 @@ type VirtualGuest struct {
 	UserData pulumi.StringPtrOutput `pulumi:"userData"`
 	// Wait until the guest is provisioned and has its addresses.
 	WaitForReady pulumi.BoolOutput `pulumi:"waitForReady"`
+	// On delete, wait until the API has reclaimed the cancelled guest and it is gone (minutes after the cancel), instead of returning once the cancel is accepted and the billing stops. Off by default: the reclaim bills nothing, and a later `up` never adopts a guest still reclaiming. Turn it on when something after the destroy needs the guest gone (its addresses or hostname freed, an account's guest count).
+	WaitForReclaim pulumi.BoolOutput `pulumi:"waitForReclaim"`
 }
 
 // NewVirtualGuest registers a new resource with the given unique name, arguments, and options.
@@ -114,6 +116,9 @@ func NewVirtualGuest(ctx *pulumi.Context,
 	}
 	if args.WaitForReady == nil {
 		args.WaitForReady = pulumi.BoolPtr(true)
+	}
+	if args.WaitForReclaim == nil {
+		args.WaitForReclaim = pulumi.BoolPtr(false)
 	}
 	opts = internal.PkgResourceDefaultOpts(opts)
 	var resource VirtualGuest
@@ -186,6 +191,8 @@ type virtualGuestArgs struct {
 	UserData *string `pulumi:"userData"`
 	// Wait until the guest is provisioned and has its addresses.
 	WaitForReady *bool `pulumi:"waitForReady"`
+	// On delete, wait until the API has reclaimed the cancelled guest and it is gone (minutes after the cancel), instead of returning once the cancel is accepted and the billing stops. Off by default: the reclaim bills nothing, and a later `up` never adopts a guest still reclaiming. Turn it on when something after the destroy needs the guest gone (its addresses or hostname freed, an account's guest count).
+	WaitForReclaim *bool `pulumi:"waitForReclaim"`
 }
 
 // The set of arguments for constructing a VirtualGuest resource.
@@ -228,6 +235,8 @@ type VirtualGuestArgs struct {
 	UserData pulumi.StringPtrInput
 	// Wait until the guest is provisioned and has its addresses.
 	WaitForReady pulumi.BoolPtrInput
+	// On delete, wait until the API has reclaimed the cancelled guest and it is gone (minutes after the cancel), instead of returning once the cancel is accepted and the billing stops. Off by default: the reclaim bills nothing, and a later `up` never adopts a guest still reclaiming. Turn it on when something after the destroy needs the guest gone (its addresses or hostname freed, an account's guest count).
+	WaitForReclaim pulumi.BoolPtrInput
 }
 
 func (VirtualGuestArgs) ElementType() reflect.Type {
@@ -415,6 +424,11 @@ func (o VirtualGuestOutput) UserData() pulumi.StringPtrOutput {
 // Wait until the guest is provisioned and has its addresses.
 func (o VirtualGuestOutput) WaitForReady() pulumi.BoolOutput {
 	return o.ApplyT(func(v *VirtualGuest) pulumi.BoolOutput { return v.WaitForReady }).(pulumi.BoolOutput)
+}
+
+// On delete, wait until the API has reclaimed the cancelled guest and it is gone (minutes after the cancel), instead of returning once the cancel is accepted and the billing stops. Off by default: the reclaim bills nothing, and a later `up` never adopts a guest still reclaiming. Turn it on when something after the destroy needs the guest gone (its addresses or hostname freed, an account's guest count).
+func (o VirtualGuestOutput) WaitForReclaim() pulumi.BoolOutput {
+	return o.ApplyT(func(v *VirtualGuest) pulumi.BoolOutput { return v.WaitForReclaim }).(pulumi.BoolOutput)
 }
 
 func init() {

@@ -38,7 +38,8 @@ class VirtualGuestArgs:
                  ssh_key_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.int]]]] = None,
                  tags: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  user_data: pulumi.Input[Optional[_builtins.str]] = None,
-                 wait_for_ready: pulumi.Input[Optional[_builtins.bool]] = None):
+                 wait_for_ready: pulumi.Input[Optional[_builtins.bool]] = None,
+                 wait_for_reclaim: pulumi.Input[Optional[_builtins.bool]] = None):
         """
         The set of arguments for constructing a VirtualGuest resource.
 
@@ -61,6 +62,7 @@ class VirtualGuestArgs:
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] tags: Tags, compared the way the API stores them: trimmed, lower-cased, each once, in sorted order (`['Web', ' db ']` is stored and shown as `['db', 'web']`).
         :param pulumi.Input[_builtins.str] user_data: User data for cloud-init, sent and compared exactly as given (never decoded or re-encoded).
         :param pulumi.Input[_builtins.bool] wait_for_ready: Wait until the guest is provisioned and has its addresses.
+        :param pulumi.Input[_builtins.bool] wait_for_reclaim: On delete, wait until the API has reclaimed the cancelled guest and it is gone (minutes after the cancel), instead of returning once the cancel is accepted and the billing stops. Off by default: the reclaim bills nothing, and a later `up` never adopts a guest still reclaiming. Turn it on when something after the destroy needs the guest gone (its addresses or hostname freed, an account's guest count).
         """
         pulumi.set(__self__, "datacenter", datacenter)
         pulumi.set(__self__, "domain", domain)
@@ -105,6 +107,10 @@ class VirtualGuestArgs:
             wait_for_ready = True
         if wait_for_ready is not None:
             pulumi.set(__self__, "wait_for_ready", wait_for_ready)
+        if wait_for_reclaim is None:
+            wait_for_reclaim = False
+        if wait_for_reclaim is not None:
+            pulumi.set(__self__, "wait_for_reclaim", wait_for_reclaim)
 
     @_builtins.property
     @pulumi.getter
@@ -334,6 +340,18 @@ class VirtualGuestArgs:
     def wait_for_ready(self, value: pulumi.Input[Optional[_builtins.bool]]):
         pulumi.set(self, "wait_for_ready", value)
 
+    @_builtins.property
+    @pulumi.getter(name="waitForReclaim")
+    def wait_for_reclaim(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        On delete, wait until the API has reclaimed the cancelled guest and it is gone (minutes after the cancel), instead of returning once the cancel is accepted and the billing stops. Off by default: the reclaim bills nothing, and a later `up` never adopts a guest still reclaiming. Turn it on when something after the destroy needs the guest gone (its addresses or hostname freed, an account's guest count).
+        """
+        return pulumi.get(self, "wait_for_reclaim")
+
+    @wait_for_reclaim.setter
+    def wait_for_reclaim(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "wait_for_reclaim", value)
+
 
 @pulumi.type_token("svc:index:VirtualGuest")
 class VirtualGuest(pulumi.CustomResource):
@@ -360,6 +378,7 @@ class VirtualGuest(pulumi.CustomResource):
                  tags: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  user_data: pulumi.Input[Optional[_builtins.str]] = None,
                  wait_for_ready: pulumi.Input[Optional[_builtins.bool]] = None,
+                 wait_for_reclaim: pulumi.Input[Optional[_builtins.bool]] = None,
                  __props__=None):
         """
         A cloud compute instance (`Svc_Virtual_Guest`), billed while it exists. Created once through `Virtual_Guest.createObject`, then hostname, domain, notes and tags change in place, CPUs, memory, port speed and disks through one upgrade order (same guest, id and addresses); any other change to what was ordered replaces it. `pulumi preview` prints one BILLING line per change with the old and new cost.
@@ -385,6 +404,7 @@ class VirtualGuest(pulumi.CustomResource):
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] tags: Tags, compared the way the API stores them: trimmed, lower-cased, each once, in sorted order (`['Web', ' db ']` is stored and shown as `['db', 'web']`).
         :param pulumi.Input[_builtins.str] user_data: User data for cloud-init, sent and compared exactly as given (never decoded or re-encoded).
         :param pulumi.Input[_builtins.bool] wait_for_ready: Wait until the guest is provisioned and has its addresses.
+        :param pulumi.Input[_builtins.bool] wait_for_reclaim: On delete, wait until the API has reclaimed the cancelled guest and it is gone (minutes after the cancel), instead of returning once the cancel is accepted and the billing stops. Off by default: the reclaim bills nothing, and a later `up` never adopts a guest still reclaiming. Turn it on when something after the destroy needs the guest gone (its addresses or hostname freed, an account's guest count).
         """
         ...
     @overload
@@ -429,6 +449,7 @@ class VirtualGuest(pulumi.CustomResource):
                  tags: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  user_data: pulumi.Input[Optional[_builtins.str]] = None,
                  wait_for_ready: pulumi.Input[Optional[_builtins.bool]] = None,
+                 wait_for_reclaim: pulumi.Input[Optional[_builtins.bool]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
         if not isinstance(opts, pulumi.ResourceOptions):
@@ -477,6 +498,9 @@ class VirtualGuest(pulumi.CustomResource):
             if wait_for_ready is None:
                 wait_for_ready = True
             __props__.__dict__["wait_for_ready"] = wait_for_ready
+            if wait_for_reclaim is None:
+                wait_for_reclaim = False
+            __props__.__dict__["wait_for_reclaim"] = wait_for_reclaim
             __props__.__dict__["estimated_hourly_cost"] = None
             __props__.__dict__["estimated_monthly_cost"] = None
             __props__.__dict__["fully_qualified_domain_name"] = None
@@ -540,6 +564,7 @@ class VirtualGuest(pulumi.CustomResource):
         __props__.__dict__["tags"] = None
         __props__.__dict__["user_data"] = None
         __props__.__dict__["wait_for_ready"] = None
+        __props__.__dict__["wait_for_reclaim"] = None
         return VirtualGuest(resource_name, opts=opts, __props__=__props__)
 
     @_builtins.property
@@ -781,4 +806,12 @@ class VirtualGuest(pulumi.CustomResource):
         Wait until the guest is provisioned and has its addresses.
         """
         return pulumi.get(self, "wait_for_ready")
+
+    @_builtins.property
+    @pulumi.getter(name="waitForReclaim")
+    def wait_for_reclaim(self) -> pulumi.Output[_builtins.bool]:
+        """
+        On delete, wait until the API has reclaimed the cancelled guest and it is gone (minutes after the cancel), instead of returning once the cancel is accepted and the billing stops. Off by default: the reclaim bills nothing, and a later `up` never adopts a guest still reclaiming. Turn it on when something after the destroy needs the guest gone (its addresses or hostname freed, an account's guest count).
+        """
+        return pulumi.get(self, "wait_for_reclaim")
 
