@@ -1,3 +1,5 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+
 /**
  * Waits for many objects at once with one listing per round, where a loop per object would read
  * each one per round: twenty guests provisioning together cost one call a round, not twenty,
@@ -52,7 +54,14 @@ export class BatchedWait<T extends { id: number }> {
     this.pace = pollMs;
   }
 
-  wait(id: number, options: BatchWaitOptions<T>): Promise<T> {
+  wait(id: number, waitOptions: BatchWaitOptions<T>): Promise<T> {
+    // A round runs in the async context of whoever scheduled it; each waiter's progress runs in
+    // its own (a provider's lines name the resource of the operation that waits).
+    const { onProgress } = waitOptions;
+    const options = {
+      ...waitOptions,
+      onProgress: onProgress && AsyncLocalStorage.bind(onProgress),
+    };
     return new Promise<T>((resolve, reject) => {
       this.waiters.push({ id, started: Date.now(), options, resolve, reject });
       // A new object is not ready at once: it is first looked at one poll from now, or in the

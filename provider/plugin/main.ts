@@ -12,11 +12,10 @@
  */
 import * as grpc from '@grpc/grpc-js';
 import * as provrpc from '@pulumi/pulumi/proto/provider_grpc_pb';
-import * as enginerpc from '@pulumi/pulumi/proto/engine_grpc_pb';
-import * as engineproto from '@pulumi/pulumi/proto/engine_pb';
 import { engineAlive } from '../framework/engine-watch';
-import { say, setLineSink } from '../framework/log';
+import { say } from '../framework/log';
 import { reapRun } from '../framework/pulumi-run';
+import { logToEngine } from './engine-log';
 import { releasesDone, setBeforeWrite } from './operations';
 import { cliEnded, pulumiRun, type PulumiRun } from './run';
 import { service } from './server';
@@ -73,14 +72,7 @@ async function main(args: string[]): Promise<void> {
   const engine = args.find((arg) => /^[\w.-]+:\d+$/.test(arg));
   if (engine) {
     watchEngine(engine);
-    // A plugin's own output is not shown to the person running Pulumi; the engine's log is.
-    const client = new enginerpc.EngineClient(engine, grpc.credentials.createInsecure());
-    setLineSink((line) =>
-      client.log(
-        new engineproto.LogRequest().setSeverity(engineproto.LogSeverity.INFO).setMessage(line),
-        () => undefined,
-      ),
-    );
+    logToEngine(engine);
   }
   const server = new grpc.Server({ 'grpc.max_receive_message_length': 400 * 1024 * 1024 });
   server.addService(provrpc.ResourceProviderService, service);

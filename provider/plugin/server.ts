@@ -9,12 +9,13 @@ import { Struct } from 'google-protobuf/google/protobuf/struct_pb';
 import { packageVersion } from '../client/version';
 import { configure, connect } from '../framework/connection';
 import { changedBetween, type Bag, type Field } from '../framework/fields';
-import { say, scrub } from '../framework/log';
+import { aboutResource, say, scrub } from '../framework/log';
 import { scrubError } from '../framework/redacting';
 import { KINDS, PROVIDERS, kindOfToken, kindSpec, type ResourceKind } from '../kinds/index';
 import { changedSettings, providerConfig, secretApiKey } from './config';
 import { asSecret, secretKeys, unwrapSecrets, withSecrets } from './secrets';
 import { withDeadline } from './deadline';
+import { clearStatus } from './engine-log';
 import { FUNCTIONS } from './functions';
 import { internalInputs } from './identity';
 import { cancelAll, cancelRequested, gateWrites, runOperation } from './operations';
@@ -95,10 +96,12 @@ function grpcError(err: unknown): grpc.ServiceError {
   }) as grpc.ServiceError;
 }
 
-/** Runs a handler, answering its result or its error. */
+/** Runs a handler, answering its result or its error; what it says is about the request's URN. */
 function serve<Req, Res>(handler: (request: Req, call: Call<Req>) => Promise<Res>) {
   return (call: Call<Req>, done: Done<Res>) => {
-    handler(call.request, call).then(
+    const urn = (call.request as { getUrn?: () => string }).getUrn?.();
+    const handle = () => handler(call.request, call);
+    (urn ? aboutResource(urn, handle).finally(() => clearStatus(urn)) : handle()).then(
       (response) => done(null, response),
       (err: unknown) => done(grpcError(err)),
     );

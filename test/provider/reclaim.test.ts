@@ -36,13 +36,13 @@ describe('VirtualGuest delete: ends when the bill does; a guest reclaiming is ne
   before(async () => {
     ({ emulator, client } = await providerEnv(300));
     guests = new VirtualGuestManager(client);
-    setLineSink((line) => lines.push(line));
+    setLineSink((line) => lines.push(line.text));
   });
   afterEach(() => {
     emulator.settings.reclaimDelayMs = 0;
   });
   after(() => {
-    setLineSink((line) => console.log(line));
+    setLineSink();
     return emulator?.close();
   });
 

@@ -197,6 +197,33 @@ describe('the provider plugin through the Pulumi CLI (YAML)', { concurrency: tru
     await f.stack.destroy();
   });
 
+  it("a slow create shows its stage on the guest's own row, not a lasting line per poll; its billing line stays under it", async () => {
+    const f = await fixture(yamlProject(guest('slow', 1)), 6_000);
+    const { stdout } = await f.stack.up();
+    const [diagnostics] = stdout.split('Diagnostics:').slice(1);
+    // The row of the guest shows where provisioning is (the engine's ephemeral status)...
+    assert.match(
+      stdout,
+      /VirtualGuest slow creating \(\d+s\) (Assign Host|Provision DNS|Install Operating System)/,
+    );
+    // ...and what lasts is said under the guest, once: its bill, not the polls.
+    assert.match(
+      diagnostics,
+      /svc:index:VirtualGuest \(slow\):\n\s+\[svc\] BILLING create VirtualGuest "slow"/,
+    );
+    assert.doesNotMatch(
+      diagnostics,
+      /Assign Host|Provision DNS|Install Operating System|\(\d+ s\)/,
+    );
+    assert.doesNotMatch(
+      stdout,
+      /Stack \S+ creating \(\d+s\) \[svc\]/,
+      'nothing said on the stack row',
+    );
+    assert.equal((await plugin(f)).length, 1);
+    await f.stack.destroy();
+  });
+
   it('Ctrl-C during a slow guest create: Cancel ends the wait at once with the id kept; the next up orders nothing', async () => {
     const f = await fixture(yamlProject(guest('slow', 1)), 20_000);
     const run = f.stack.spawn(['up', '--yes', '--non-interactive', '--skip-preview']);

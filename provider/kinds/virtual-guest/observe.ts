@@ -1,4 +1,5 @@
-import type { VirtualGuest } from '../../managers';
+import { guestStatus, type VirtualGuest } from '../../managers';
+import { sayStatus } from '../../framework/log';
 import { readComputed, readInputs, withFieldDefaults } from '../../framework/fields';
 import { GUEST_FIELDS } from './fields';
 import type { GuestInputs } from './inputs';
@@ -39,3 +40,9 @@ export function computedOutputs(guest: VirtualGuest, price: Price): GuestOutputs
     estimatedMonthlyCost: price.monthly,
   };
 }
+
+/** A wait's progress for the guest `what`: its stage as the API reports it, `verb` first if given. */
+export const progressOf =
+  (what: string, verb?: string) =>
+  (guest: VirtualGuest, elapsedMs: number): void =>
+    sayStatus(what, verb ? `${verb}: ${guestStatus(guest)}` : guestStatus(guest), elapsedMs);

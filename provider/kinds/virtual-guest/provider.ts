@@ -5,7 +5,6 @@ import {
   billingMode,
   isReady,
   isReclaiming,
-  guestStatus,
   type VirtualGuest,
 } from '../../managers';
 import { Failures } from '../../framework/failures';
@@ -33,7 +32,7 @@ import {
   withDefaults,
   type GuestInputs,
 } from './inputs';
-import { computedOutputs, observedInputs } from './observe';
+import { computedOutputs, observedInputs, progressOf } from './observe';
 import { billedPrice, priceOrder, type Price } from './pricing';
 import { importForm } from './import-form';
 import { creationToken } from './provenance';
@@ -182,10 +181,7 @@ function waitReady(c: Connection, id: number, inputs: GuestInputs): Promise<Virt
   const name = inputs.resourceName;
   return c.guests.waitForReady(id, {
     timeoutMs: inputs.readyTimeoutMinutes * 60_000,
-    onProgress: (guest, elapsed) =>
-      say(
-        `VirtualGuest "${name}" (id ${id}): ${guestStatus(guest)} (${Math.round(elapsed / 1000)} s)`,
-      ),
+    onProgress: progressOf(`VirtualGuest "${name}" (id ${id})`),
   });
 }
 
@@ -260,11 +256,9 @@ async function remove(id: string, props: Bag): Promise<void> {
   const what = describe(props, id);
   await requireOwner(c, props, what, 'delete');
   const guestId = Number(id);
-  const progress = (verb: string) => (guest: VirtualGuest, elapsed: number) =>
-    say(`${what}: ${verb}: ${guestStatus(guest)} (${Math.round(elapsed / 1000)} s)`);
   const before = await c.guests.findInstance(guestId, CANCEL_MASK);
   if (before && !isReclaiming(before)) {
-    await c.guests.waitForIdle(guestId, DELETE_WAIT_MS, progress('waiting to cancel it'));
+    await c.guests.waitForIdle(guestId, DELETE_WAIT_MS, progressOf(what, 'waiting to cancel it'));
     await writeIdempotent({
       what: `${what} cancellation`,
       write: () => c.guests.cancelInstance(guestId),
@@ -295,7 +289,12 @@ async function remove(id: string, props: Bag): Promise<void> {
     return;
   }
   say(`${what}: cancelled (${billing}); waiting for the API to reclaim it`);
-  await c.guests.waitForIdle(guestId, DELETE_WAIT_MS, progress('waiting for its reclaim'), 'gone');
+  await c.guests.waitForIdle(
+    guestId,
+    DELETE_WAIT_MS,
+    progressOf(what, 'waiting for its reclaim'),
+    'gone',
+  );
   say(`${what}: reclaimed, gone`);
 }
 

@@ -1,4 +1,4 @@
-import { WaitTimeoutError, guestStatus, type VirtualGuest } from '../../managers';
+import { WaitTimeoutError, type VirtualGuest } from '../../managers';
 import { outcomeWindowMs, type Connection } from '../../framework/connection';
 import { requireEngine } from '../../framework/engine-watch';
 import { createOnce, writeIdempotent } from '../../framework/exactly-once';
@@ -6,6 +6,7 @@ import { changedBetween, fieldsWhere, type Bag } from '../../framework/fields';
 import { say, sayOnce } from '../../framework/log';
 import type { Failures } from '../../framework/failures';
 import { sameOs, sameUserData } from './api-forms';
+import { progressOf } from './observe';
 import { priceOrder, type Price } from './pricing';
 import { GUEST_FIELDS } from './fields';
 import { REPLACE_FIELDS, type GuestInputs } from './inputs';
@@ -101,8 +102,7 @@ export async function reloadInPlace(
   if (fields.length === 0) return;
   const what = `VirtualGuest "${inputs.resourceName}" (id ${id})`;
   const timeoutMs = inputs.readyTimeoutMinutes * 60_000;
-  const onProgress = (guest: VirtualGuest, elapsed: number) =>
-    say(`${what}: ${guestStatus(guest)} (${Math.round(elapsed / 1000)} s)`);
+  const onProgress = progressOf(what);
   // A transaction running (an earlier run's reload among them) is waited for, never doubled.
   await c.guests.waitForIdle(id, timeoutMs, onProgress);
   const guest = await c.guests.getInstance(id);

@@ -5,7 +5,6 @@ import {
   sizeOf,
   upgradeChanges,
   type UpgradeSpec,
-  type VirtualGuest,
 } from '../../managers';
 import { changedFields } from '../../framework/compare';
 import type { Failures } from '../../framework/failures';
@@ -16,6 +15,7 @@ import { createOnce } from '../../framework/exactly-once';
 import { say } from '../../framework/log';
 import { fieldsWhere, type Field } from '../../framework/fields';
 import { GUEST_FIELDS } from './fields';
+import { progressOf } from './observe';
 import { UPGRADE_FIELDS, type GuestInputs } from './inputs';
 import { replacedBy } from './reload';
 
@@ -80,8 +80,7 @@ export async function resize(c: Connection, id: number, inputs: GuestInputs): Pr
   const what = `VirtualGuest "${inputs.resourceName}" (id ${id})`;
   const spec = upgradeSpec(inputs);
   const timeoutMs = inputs.readyTimeoutMinutes * 60_000;
-  const progress = (guest: VirtualGuest, elapsed: number) =>
-    say(`${what}: ${guestStatus(guest)} (${Math.round(elapsed / 1000)} s)`);
+  const progress = progressOf(what);
   let guest = await c.guests.getInstance(id, SIZE_MASK);
   if (guest.activeTransaction?.id) {
     // An earlier run's upgrade (or anything else) is running: let it finish, then look again.
