@@ -6,16 +6,12 @@ import {
   type Fields,
   type OutputsOf,
 } from '../provider/framework/fields';
+import { nameDerivedInputs } from '../provider/framework/identity';
 import { reapRunOnExit } from '../provider/framework/pulumi-run';
-import { PACKAGE } from '../provider/kinds/tokens';
+import { PACKAGE, dynamicToken } from '../provider/kinds/tokens';
 import { computed } from './computed';
 import { assertNotMovedToPlugin } from './moved-to-plugin';
 import { assertApiKeyIsSecret } from './secret-config';
-
-export interface ResourceClassOptions {
-  /** Inputs the class adds to the program's arguments (not set by the program). */
-  extraProps?: (name: string, opts?: pulumi.CustomResourceOptions) => Record<string, unknown>;
-}
 
 /**
  * A resource class: `new X(name, args, opts)`, with the table's outputs as properties. Annotate a
@@ -32,14 +28,21 @@ export type ResourceClass<F extends Fields> = new (
 reapRunOnExit();
 
 /**
+ * `<organization>/<URN>` of the resource, the seed of its creation token. Computed from the
+ * parent's URN through a plain promise: an Output of the parent's URN would make this resource
+ * depend on its parent, and depending on a component means waiting for all of its children.
+ */
+function provenance(kind: ResourceKind, name: string, parent?: pulumi.Resource) {
+  const urn = pulumi.createUrn(name, dynamicToken(kind), parent);
+  const known = new Promise<string>((resolve) => urn.apply(resolve));
+  return pulumi.output(known).apply((text) => `${pulumi.getOrganization()}/${text}`);
+}
+
+/**
  * The class of resource `kind` (type `svc:<kind>`) from its field table: its arguments and output
  * properties are the table's, its provider the delegating one (delegate.ts).
  */
-export function resourceClass<F extends Fields>(
-  kind: ResourceKind,
-  fields: F,
-  options: ResourceClassOptions = {},
-): ResourceClass<F> {
+export function resourceClass<F extends Fields>(kind: ResourceKind, fields: F): ResourceClass<F> {
   const provider = delegatingProvider(kind);
   const outputs = outputNames(fields);
   class SvcResource extends pulumi.dynamic.Resource {
@@ -52,7 +55,15 @@ export function resourceClass<F extends Fields>(
         provider,
         name,
         // Every output must be a key of the props to become an Output property, given or not.
-        { ...computed(outputs), ...args, ...options.extraProps?.(name, opts) },
+        {
+          ...computed(outputs),
+          ...args,
+          ...nameDerivedInputs(
+            fields,
+            { name, project: pulumi.getProject(), stack: pulumi.getStack() },
+            () => provenance(kind, name, opts?.parent),
+          ),
+        },
         opts,
         PACKAGE,
         kind,

@@ -1,21 +1,6 @@
-import * as pulumi from '@pulumi/pulumi';
 import type { ArgsOf } from '../provider/framework/fields';
 import { GUEST_FIELDS } from '../provider/kinds/virtual-guest/fields';
-import { dynamicToken } from '../provider/kinds/tokens';
 import { resourceClass, type ResourceClass } from './resource-class';
-
-const TYPE = dynamicToken('VirtualGuest');
-
-/**
- * `<organization>/<URN>` of the resource, the seed of its creation token. Computed from the
- * parent's URN through a plain promise: an Output of the parent's URN would make this resource
- * depend on its parent, and depending on a component means waiting for all of its children.
- */
-function provenance(name: string, parent?: pulumi.Resource): pulumi.Output<string> {
-  const urn = pulumi.createUrn(name, TYPE, parent);
-  const known = new Promise<string>((resolve) => urn.apply(resolve));
-  return pulumi.output(known).apply((text) => `${pulumi.getOrganization()}/${text}`);
-}
 
 /** The arguments of a VirtualGuest: see its field table (provider/kinds/virtual-guest/fields.ts). */
 export type VirtualGuestArgs = ArgsOf<typeof GUEST_FIELDS>;
@@ -30,12 +15,5 @@ export type VirtualGuestArgs = ArgsOf<typeof GUEST_FIELDS>;
 export const VirtualGuest: ResourceClass<typeof GUEST_FIELDS> = resourceClass(
   'VirtualGuest',
   GUEST_FIELDS,
-  {
-    extraProps: (name, opts) => ({
-      resourceName: name,
-      identity: `${pulumi.getProject()}/${pulumi.getStack()}/${name}`,
-      provenance: provenance(name, opts?.parent),
-    }),
-  },
 );
 export type VirtualGuest = InstanceType<typeof VirtualGuest>;

@@ -1,20 +1,10 @@
 import type { Bag } from '../framework/fields';
+import { nameDerivedInputs, nameOfUrn } from '../framework/identity';
 import { KINDS, type ResourceKind } from '../kinds/index';
 
 /**
- * What the dynamic resource class adds to a resource's inputs from its name (resourceName, the
- * auto-name's seed `identity`, the creation token's seed `provenance`), here from the URN the
- * engine sends: `urn:pulumi:<stack>::<project>::<type>::<name>`. Only the fields the kind's
- * table has are set.
+ * What a kind takes from its resource's name (framework/identity.ts), here from the URN the engine
+ * sends; the creation token's seed is `plugin/<URN>` (`pulumi-svc migrate` writes the same).
  */
-export function internalInputs(kind: ResourceKind, urn: string): Bag {
-  const [head, project = '', , name = ''] = urn.split('::');
-  const stack = head.split(':').pop() ?? '';
-  const values: Bag = {
-    resourceName: name,
-    identity: `${project}/${stack}/${name}`,
-    provenance: `plugin/${urn}`,
-  };
-  const fields = KINDS[kind].fields;
-  return Object.fromEntries(Object.entries(values).filter(([key]) => key in fields));
-}
+export const internalInputs = (kind: ResourceKind, urn: string): Bag =>
+  nameDerivedInputs(KINDS[kind].fields, nameOfUrn(urn), () => `plugin/${urn}`);
