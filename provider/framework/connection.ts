@@ -4,6 +4,7 @@ import { AccountManager, DnsManager, TicketManager, VirtualGuestManager } from '
 import { clientFromConfig } from './config-client';
 import { protectSecrets, say } from './log';
 import { DEFAULT_OUTCOME_WINDOW_SECONDS } from './settings';
+import { gateWrites } from './write-gate';
 
 /** The part of Pulumi's ConfigureRequest the runtime reads (stack config, namespaced keys). */
 export interface ProviderConfig {
@@ -75,6 +76,7 @@ export function connect(): Connection {
       },
     });
     protectSecrets([client.apiKey]);
+    gateWrites(client);
     connection = {
       client,
       guests: new VirtualGuestManager(client),

@@ -1,30 +1,49 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import * as net from 'node:net';
-import { releaseUnanswered } from './claims';
 import { say } from './log';
 import { reapRun } from './pulumi-run';
 
 /**
- * Stops the provider process once the Pulumi engine that started it is gone (a killed
- * `pulumi up`: the CLI starts the provider in a process group of its own, so it lives on).
+ * Stops a provider process, of either front door, once the Pulumi engine it answers to is gone (a
+ * killed `pulumi up`: the CLI starts its providers in process groups of their own, so they live
+ * on), and gates every write on that engine being there.
  *
- * - An orphaned provider's first write to its closed stdout spins: the SDK's uncaught-exception
- *   handler logs the EPIPE with console.error, which raises another EPIPE, without end (100% CPU,
- *   memory growing by the second). A broken pipe ends the process.
- * - A create it finished could never reach the state. So the provider checks the engine every few
- *   seconds, and again right before it orders anything or marks a guest owned: the guest of an
+ * - A create it finished could never reach the state. So every write first checks the engine
+ *   (`requireEngine`, called by the connection's write gate, write-gate.ts): the guest of an
  *   unfinished create must stay recognisable to the next `pulumi up`, which then adopts it. For
- *   the same reason, before it exits it takes back the claims its unanswered creates sent
- *   (claims.ts), and writes nothing else meanwhile.
+ *   the same reason, before it exits it takes back the claims its unanswered creates sent, and
+ *   writes nothing else meanwhile.
+ * - An orphaned process's first write to its closed stdout spins: Node's uncaught-exception
+ *   handler logs the EPIPE to the same pipe, which raises another EPIPE, without end (100% CPU,
+ *   memory growing by the second). A broken pipe ends the process.
  */
 const ENGINE_CHECK_MS = 2_000;
-let watching = false;
 
-/** `host:port` of the engine, when this is the process Pulumi starts for dynamic providers. */
-export function engineAddress(argv: readonly string[] = process.argv): string | undefined {
-  if (!/cmd[/\\]dynamic-provider/.test(argv[1] ?? '')) return undefined;
-  // The engine's address is the provider's first argument; nobody listens there once it died.
-  return /^([\w.-]+|\[[\da-f:]+\]):(\d+)$/i.test(argv[2] ?? '') ? argv[2] : undefined;
+/** How long an exiting provider waits for the release of claims its engine never saw. */
+const RELEASE_WAIT_MS = 15_000;
+
+/** An engine's address as Pulumi passes it to its plugins: `host:port`, an IPv6 host bracketed. */
+export const ENGINE_ADDRESS = /^([\w.-]+|\[[\da-f:]+\]):\d+$/i;
+
+/** The run a provider process belongs to, as its door knows it. */
+export interface WatchedRun {
+  /** The engine whose end ends this process. */
+  engine: string;
+  /** Whether to end the rest of the run (its language host) too: its CLI is gone. */
+  reap(): boolean;
+  /** Another reason to stop, checked with the engine (the door's own; resolves when it has acted). */
+  alsoCheck?(): Promise<void>;
+  /**
+   * Takes back the claims of creates the engine never saw answered, before the process ends: the
+   * dynamic door's are registered by the creates (claims.ts), the plugin's are tracked per
+   * engine call (plugin/operations.ts). Runs past the write gate.
+   */
+  releaseClaims(): Promise<unknown>;
 }
+
+let watched: WatchedRun | undefined;
+let stopping: Promise<never> | undefined;
+const releasing = new AsyncLocalStorage<true>();
 
 /** False only when the engine's port refuses connections; a slow or odd answer counts as alive. */
 export function engineAlive(address: string, timeoutMs = 2000): Promise<boolean> {
@@ -42,48 +61,55 @@ export function engineAlive(address: string, timeoutMs = 2000): Promise<boolean>
   });
 }
 
-let stopping: Promise<never> | undefined;
-
 /**
- * Ends this process and what is left of its run (the language host; see pulumi-run.ts), once the
- * claims of creates that never answered are taken back. Whoever asks meanwhile waits for the end.
+ * Ends this process and, when its CLI is gone, what is left of its run (the language host; see
+ * pulumi-run.ts), once the claims of creates that never answered are taken back. Whoever asks
+ * meanwhile waits for the end.
  */
-function stopRun(address: string): Promise<never> {
+export function stopRun(): Promise<never> {
   stopping ??= (async () => {
-    await releaseUnanswered(say);
-    reapRun(address);
+    const run = watched;
+    await Promise.race([
+      run && releasing.run(true, () => run.releaseClaims()),
+      new Promise((resolve) => setTimeout(resolve, RELEASE_WAIT_MS).unref()),
+    ]);
+    if (watched?.reap()) reapRun(watched.engine);
     process.exit(1);
   })();
   return stopping;
 }
 
-export function watchEngine(): void {
-  const address = engineAddress();
-  if (watching || !/cmd[/\\]dynamic-provider/.test(process.argv[1] ?? '')) return;
-  watching = true;
+/** Watches `run`'s engine from now on (once per process): every 2 s, and on a broken pipe. */
+export function watchEngine(run: WatchedRun): void {
+  if (watched) return;
+  watched = run;
+  const check = async () => {
+    if (!(await engineAlive(run.engine))) await stopRun();
+    await run.alsoCheck?.();
+  };
+  setInterval(() => void check(), ENGINE_CHECK_MS).unref();
   const exitOnBrokenPipe = (err: NodeJS.ErrnoException) => {
-    if (err.code !== 'EPIPE') return;
-    if (!address) process.exit(1);
-    void engineAlive(address).then((alive) => (alive ? process.exit(1) : stopRun(address)));
+    if (err.code === 'EPIPE') void check().then(() => process.exit(1));
   };
   process.stdout.on('error', exitOnBrokenPipe);
   process.stderr.on('error', exitOnBrokenPipe);
-  if (!address) return;
-  // A killed CLI's program reaps the run's dynamic providers as it exits (reapRunOnExit): one
-  // that never loaded this runtime cannot notice by itself. This one can, and must outlive the
-  // program to hand back its claims, so it drops the command line the reaper matches.
-  process.title = `pulumi-svc dynamic-provider (watching its engine)`;
-  setInterval(() => {
-    void engineAlive(address).then((alive) => alive || stopRun(address));
-  }, ENGINE_CHECK_MS).unref();
 }
+
+/**
+ * Runs `work`, the release of a claim its engine never recorded, past the gate: it must go out
+ * although (because) the engine is gone or the operation was cancelled.
+ */
+export const asRelease = <T>(work: () => Promise<T>): Promise<T> => releasing.run(true, work);
+
+/** Whether the code running now is such a release. */
+export const isRelease = (): boolean => releasing.getStore() === true;
 
 /** Before a write whose result only the engine can record: stops here if the engine is gone. */
 export async function requireEngine(): Promise<void> {
+  if (isRelease()) return;
   if (stopping) await stopping;
-  const address = engineAddress();
-  if (address && !(await engineAlive(address))) {
-    say(`the Pulumi engine at ${address} is gone; stopping before anything else is written`);
-    await stopRun(address);
+  if (watched && !(await engineAlive(watched.engine))) {
+    say(`the Pulumi engine at ${watched.engine} is gone; stopping before anything else is written`);
+    await stopRun();
   }
 }

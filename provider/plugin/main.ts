@@ -7,71 +7,45 @@
  * plugins and language host in process groups of their own, so they outlive it), and takes what
  * is left of that run with it: the language host (a YAML program's host runs no code of this
  * package that could notice). It looks every 2 s, on a broken stdout or stderr, when it is told
- * to stop (SIGINT, SIGTERM), and right before every write (operations.ts), so nothing is ordered
- * or marked owned for an engine that cannot record it. run.ts says how it knows its run.
+ * to stop (SIGINT, SIGTERM), and right before every write (framework/write-gate.ts), so nothing is
+ * ordered or marked owned for an engine that cannot record it. run.ts says how it knows its run.
  */
 import * as grpc from '@grpc/grpc-js';
 import * as provrpc from '@pulumi/pulumi/proto/provider_grpc_pb';
-import { engineAlive } from '../framework/engine-watch';
-import { say } from '../framework/log';
-import { reapRun } from '../framework/pulumi-run';
+import { ENGINE_ADDRESS, engineAlive, stopRun, watchEngine } from '../framework/engine-watch';
 import { logToEngine } from './engine-log';
-import { releasesDone, setBeforeWrite } from './operations';
-import { cliEnded, pulumiRun, type PulumiRun } from './run';
+import { releasesDone } from './operations';
+import { cliEnded, pulumiRun } from './run';
 import { service } from './server';
 
-const ENGINE_CHECK_MS = 2_000;
-
-/** How long an exiting plugin waits for the release of claims the engine never saw. */
-const RELEASE_WAIT_MS = 15_000;
-let stopping: Promise<never> | undefined;
-
 /**
- * Ends this process; when the run's CLI is gone (killed), with what is left of its run: the
- * language host (pulumi-run.ts). A CLI that is still there closes its run itself. Before it
- * exits, what creates the engine abandoned had marked owned is released (operations.ts).
+ * Watches the run's engine (framework/engine-watch.ts, as the dynamic door does). The CLI of a run
+ * that is still there closes the run itself; only one that is gone (killed) leaves the language
+ * host to end. Before it exits, what creates the engine abandoned had marked owned is released
+ * (operations.ts).
  */
-function stop(run: PulumiRun): Promise<never> {
-  stopping ??= (async () => {
-    if (!run.cli || cliEnded(run)) reapRun(run.engine);
-    await releasesDone(RELEASE_WAIT_MS);
-    process.exit(1);
-  })();
-  return stopping;
-}
-
-/** Stops the plugin once its engine, or its run's, is gone (see the module comment). */
-function watchEngine(engine: string): void {
+function watchRun(engine: string): void {
   const run = pulumiRun(engine);
-  const check = async () => {
-    if (!(await engineAlive(run.engine))) await stop(run);
+  watchEngine({
+    engine: run.engine,
+    reap: () => !run.cli || cliEnded(run),
     // The language host that started this process for the schema is gone: its run goes on.
-    if (run.engine !== engine && !(await engineAlive(engine))) process.exit(0);
-  };
-  setInterval(() => void check(), ENGINE_CHECK_MS).unref();
-  // A write to the stdout the CLI no longer reads fails with EPIPE; Node's handler would print
-  // that error to the same pipe without end.
-  const onPipeError = (err: NodeJS.ErrnoException) => {
-    if (err.code === 'EPIPE') void check().then(() => process.exit(1));
-  };
-  process.stdout.on('error', onPipeError);
-  process.stderr.on('error', onPipeError);
+    alsoCheck: async () => {
+      if (run.engine !== engine && !(await engineAlive(engine))) process.exit(0);
+    },
+    releaseClaims: releasesDone,
+  });
   // How a language host or the CLI closes its plugins (SIGINT, then SIGKILL): the YAML host
   // closes the one it started when its program ends, which is at once when the CLI is killed.
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.once(signal, () => (cliEnded(run) ? void stop(run) : process.exit(0)));
+    process.once(signal, () => (cliEnded(run) ? void stopRun() : process.exit(0)));
   }
-  setBeforeWrite(async () => {
-    if (await engineAlive(run.engine)) return;
-    say(`the Pulumi engine at ${run.engine} is gone; stopping before anything else is written`);
-    await stop(run);
-  });
 }
 
 async function main(args: string[]): Promise<void> {
-  const engine = args.find((arg) => /^[\w.-]+:\d+$/.test(arg));
+  const engine = args.find((arg) => ENGINE_ADDRESS.test(arg));
   if (engine) {
-    watchEngine(engine);
+    watchRun(engine);
     logToEngine(engine);
   }
   const server = new grpc.Server({ 'grpc.max_receive_message_length': 400 * 1024 * 1024 });

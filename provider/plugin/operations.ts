@@ -1,18 +1,18 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { SvcAPIError, isWrite, type Client } from '../client';
+import { SvcAPIError } from '../client';
+import { asRelease } from '../framework/engine-watch';
+import { addWriteRule, type WriteRule } from '../framework/write-gate';
 import type { Claims } from '../framework/capabilities';
 
 /**
  * The plugin's writes to the API, gated, and the engine calls (Create, Update, Delete) that make
  * them, tracked so that `Cancel` can stop them gracefully.
  *
- * Every write of the connection's client passes `gateWrites`:
- * - first the engine that started the plugin is asked whether it is still there (what the dynamic
- *   provider's `requireEngine` does before an order): a write whose result only the engine could
- *   record is never sent for an engine that is gone;
- * - after `Cancel`, no write is sent: it is refused with `CancelledWrite`, a refusal before
- *   anything was written (the exactly-once code raises it as it is, never looks for its effect).
+ * Every write of the connection's client passes the framework's gate (framework/write-gate.ts:
+ * the engine must still be there), then this door's rule: after `Cancel`, no write is sent; it is
+ * refused with `CancelledWrite`, a refusal before anything was written (the exactly-once code
+ * raises it as it is, never looks for its effect).
  *
  * An engine call runs as an `Operation` (AsyncLocalStorage follows it through its promises and
  * timers), which records the writes it has in flight and the ids they made or touched. On
@@ -69,15 +69,9 @@ const running = new Set<{ cancelled: () => void }>();
 /** Releases of abandoned creates' claims under way (main.ts waits for them before it exits). */
 const releasing = new Set<Promise<void>>();
 let cancelled = false;
-let beforeWrite: () => Promise<void> = async () => undefined;
 
 /** Whether the engine has cancelled (it does so once, for the rest of the plugin's life). */
 export const cancelRequested = (): boolean => cancelled;
-
-/** What must hold before any write is sent (main.ts: the engine is still there). */
-export function setBeforeWrite(check: () => Promise<void>): void {
-  beforeWrite = check;
-}
 
 /** Cancel: no write from now on; running operations end (see the module comment). */
 export function cancelAll(): number {
@@ -91,26 +85,6 @@ const idOf = (value: unknown): number | undefined => {
   return typeof id === 'number' && Number.isSafeInteger(id) ? id : undefined;
 };
 
-const gated = new WeakSet<Client>();
-
-/** Routes every write of `client` through the gate (once per client). */
-export function gateWrites(client: Client): void {
-  if (gated.has(client)) return;
-  gated.add(client);
-  const call = client.call.bind(client) as (s: string, m: string, o?: object) => unknown;
-  const gatedCall = (
-    service: string,
-    method: string,
-    options?: { id?: unknown; args?: unknown[] },
-  ) => {
-    if (!isWrite(method) || (options as { iter?: boolean } | undefined)?.iter) {
-      return call(service, method, options);
-    }
-    return sendWrite(`${service}.${method}`, options, () => call(service, method, options));
-  };
-  Object.defineProperty(client, 'call', { value: gatedCall, configurable: true, writable: true });
-}
-
 /** Why `op` may not write now, if it may not. */
 function refusal(op: Operation | undefined): string | undefined {
   if (op?.bypass) return undefined;
@@ -118,19 +92,11 @@ function refusal(op: Operation | undefined): string | undefined {
   return cancelled && !op?.mayWriteAfterCancel ? CANCELLED : undefined;
 }
 
-async function sendWrite(
-  what: string,
-  options: { id?: unknown; args?: unknown[] } | undefined,
-  send: () => unknown,
-) {
+/** This door's rule for every write (see the module comment). */
+const sendWrite: WriteRule = async (what, options, send) => {
   const op = current.getStore();
-  const refuse = () => {
-    const why = refusal(op);
-    if (why) throw new CancelledWrite(`${what} was not sent`, why);
-  };
-  refuse();
-  if (!op?.bypass) await beforeWrite();
-  refuse();
+  const why = refusal(op);
+  if (why) throw new CancelledWrite(`${what} was not sent`, why);
   const target = Number(options?.id);
   if (op && Number.isSafeInteger(target) && target > 0) op.touched.add(target);
   if (op?.claims?.isClaim(what, options)) op.claimed.add(target);
@@ -146,7 +112,8 @@ async function sendWrite(
   } finally {
     op.inFlight.delete(sent);
   }
-}
+};
+addWriteRule(sendWrite);
 
 /** Waits until no write of `op` is in flight (each is bounded by the client's timeout). */
 async function writesSettled(op: Operation): Promise<void> {
@@ -162,15 +129,16 @@ function abandon(op: Operation): void {
   const release = (async () => {
     await writesSettled(op);
     const releasing: Operation = { ...op, bypass: true, abandoned: false };
-    for (const id of op.claimed) await current.run(releasing, () => claims.release(id));
+    for (const id of op.claimed)
+      await current.run(releasing, () => asRelease(() => claims.release(id)));
   })().catch(() => undefined);
   releasing.add(release);
   void release.finally(() => releasing.delete(release));
 }
 
-/** Waits (at most `timeoutMs`) for the releases under way (before the plugin exits). */
-export async function releasesDone(timeoutMs: number): Promise<void> {
-  await Promise.race([Promise.allSettled([...releasing]), sleep(timeoutMs)]);
+/** Waits for the releases under way (before the plugin exits, which bounds the wait). */
+export async function releasesDone(): Promise<void> {
+  await Promise.allSettled([...releasing]);
 }
 
 export interface OperationOptions<T> {

@@ -1,4 +1,5 @@
 import * as path from 'node:path';
+import { ENGINE_ADDRESS } from '../framework/engine-watch';
 import { argvOf, ended, stat } from '../framework/pulumi-run';
 
 /**
@@ -21,8 +22,6 @@ export interface PulumiRun {
   orphaned?: true;
 }
 
-const ADDRESS = /^([\w.-]+|\[[\da-f:]+\]):\d+$/i;
-
 const argv = (pid: number): string[] => argvOf(pid) ?? [];
 
 /** The run of this process, given the engine address it was started with. */
@@ -34,7 +33,7 @@ export function pulumiRun(ownEngine: string): PulumiRun {
     if (!info) break;
     const name = path.basename(command);
     if (/^pulumi-language-[\w-]+$/.test(name)) {
-      run.engine = args.find((a) => ADDRESS.test(a)) ?? ownEngine;
+      run.engine = args.find((a) => ENGINE_ADDRESS.test(a)) ?? ownEngine;
       // Language hosts are the CLI's children: one whose parent is not has outlived its CLI.
       if (path.basename(argv(info.ppid)[0] ?? '') !== 'pulumi') run.orphaned = true;
     }

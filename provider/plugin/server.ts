@@ -18,7 +18,7 @@ import { withDeadline } from './deadline';
 import { clearStatus } from './engine-log';
 import { FUNCTIONS } from './functions';
 import { internalInputs } from './identity';
-import { cancelAll, cancelRequested, gateWrites, runOperation } from './operations';
+import { cancelAll, cancelRequested, runOperation } from './operations';
 import schema from './schema.json';
 
 /**
@@ -110,18 +110,6 @@ function serve<Req, Res>(handler: (request: Req, call: Call<Req>) => Promise<Res
 
 /** The provider of a kind, as every front door serves it: redacted and encodable. */
 const providerOf = (kind: ResourceKind) => PROVIDERS[kind];
-
-/**
- * Before a call that may write: the connection's client sends its writes through the gate
- * (operations.ts). A connection that cannot be made is left for the kind to report.
- */
-function gated(): void {
-  try {
-    gateWrites(connect().client);
-  } catch {
-    // the kind's own connect() raises it, in its words
-  }
-}
 
 /** The input fields of a kind whose values differ (what the engine shows as the diff). */
 function detailedDiff(kind: ResourceKind, olds: Bag, news: Bag, replaces: string[]) {
@@ -229,7 +217,6 @@ export const service: provrpc.IResourceProviderServer = {
     if (req.getPreview()) {
       return new provproto.CreateResponse().setProperties(outputsOf(kind, inputs, secret));
     }
-    gated();
     const spec = kindSpec(kind);
     const result = await runOperation(
       `create of ${req.getUrn()}`,
@@ -270,7 +257,6 @@ export const service: provrpc.IResourceProviderServer = {
         outputsOf(kind, { ...olds, ...news }, secret),
       );
     }
-    gated();
     const spec = kindSpec(kind);
     const result = await runOperation(
       `update of ${req.getUrn()}`,
@@ -286,7 +272,6 @@ export const service: provrpc.IResourceProviderServer = {
   delete: serve(async (req: provproto.DeleteRequest) => {
     const kind = kindOf(req.getUrn());
     const props = { ...json(req.getProperties()), ...json(req.getOldInputs()) };
-    gated();
     await runOperation(
       `delete of ${req.getUrn()}`,
       () => providerOf(kind).delete(req.getId(), props),

@@ -3,7 +3,6 @@ import { freeWriteWindowMs, type Connection } from '../../framework/connection';
 import { DNS_RECORD_FIELDS } from './fields';
 import { createOnce, writeIdempotent } from '../../framework/exactly-once';
 import type { Bag } from '../../framework/fields';
-import { requireEngine } from '../../framework/engine-watch';
 import { kindProvider } from '../../framework/kind-provider';
 
 /**
@@ -43,10 +42,7 @@ async function create(c: Connection, inputs: Bag) {
   const before = new Set((await matching()).map((r) => r.id));
   const record = await createOnce({
     what: `DnsRecord ${wanted.host} ${wanted.type} in zone ${zoneId}`,
-    write: async () => {
-      await requireEngine();
-      return c.dns.createRecord(zoneId, wanted);
-    },
+    write: () => c.dns.createRecord(zoneId, wanted),
     find: async () => {
       const made = (await matching()).filter((r) => !before.has(r.id));
       return made.length === 1 ? made[0] : undefined;

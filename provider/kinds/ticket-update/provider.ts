@@ -2,7 +2,6 @@ import type { Connection } from '../../framework/connection';
 import { freeWriteWindowMs } from '../../framework/connection';
 import { createOnce } from '../../framework/exactly-once';
 import type { Bag } from '../../framework/fields';
-import { requireEngine } from '../../framework/engine-watch';
 import { kindProvider } from '../../framework/kind-provider';
 import { TICKET_UPDATE_FIELDS } from './fields';
 
@@ -22,10 +21,7 @@ async function create(c: Connection, inputs: Bag) {
   const before = new Set((await c.tickets.getUpdates(ticketId)).map((u) => u.id));
   const update = await createOnce({
     what: `TicketUpdate on ticket ${ticketId}`,
-    write: async () => {
-      await requireEngine();
-      return c.tickets.addUpdate(ticketId, entry);
-    },
+    write: () => c.tickets.addUpdate(ticketId, entry),
     find: async () => {
       const made = (await c.tickets.getUpdates(ticketId)).filter(
         (u) => u.entry === entry && !before.has(u.id),

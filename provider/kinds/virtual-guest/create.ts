@@ -153,10 +153,7 @@ async function orderOrRecover(
   );
   const guest = await createOnce({
     what: `VirtualGuest "${name}" order`,
-    write: async () => {
-      await requireEngine();
-      return c.guests.createFromTemplate(guestTemplate(inputs, [...inputs.tags, token]));
-    },
+    write: () => c.guests.createFromTemplate(guestTemplate(inputs, [...inputs.tags, token])),
     find: async () => {
       const found = await unfinished(c, token);
       if (found.length > 1) throw new Error(`guests ${ids(found)} all carry token ${token}`);
@@ -187,6 +184,8 @@ export async function claim(
 ): Promise<void> {
   const tags = known ? tagNames(known) : await tagsNow(c, id);
   if (tags.includes(OWNED_TAG)) return;
+  // Asked before the claim is registered (the write gate asks again): an engine already gone
+  // stops the provider with no claim of this create to take back.
   await requireEngine();
   sent?.({ what: `guest ${id}`, release: () => releaseClaim(c, id) });
   await writeIdempotent({

@@ -1,6 +1,5 @@
 import { WaitTimeoutError, type VirtualGuest } from '../../managers';
 import { outcomeWindowMs, type Connection } from '../../framework/connection';
-import { requireEngine } from '../../framework/engine-watch';
 import { createOnce, writeIdempotent } from '../../framework/exactly-once';
 import { changedBetween, fieldsWhere, type Bag } from '../../framework/fields';
 import { say, sayOnce } from '../../framework/log';
@@ -131,7 +130,6 @@ export async function reloadInPlace(
   await createOnce({
     what: `${what} OS reload`,
     write: async () => {
-      await requireEngine();
       await c.guests.reloadOperatingSystem(id, config);
       return true;
     },

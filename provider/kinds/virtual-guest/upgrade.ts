@@ -10,7 +10,6 @@ import { changedFields } from '../../framework/compare';
 import type { Failures } from '../../framework/failures';
 import { isKnown, isUnknown } from '../../framework/unknown';
 import { outcomeWindowMs, type Connection } from '../../framework/connection';
-import { requireEngine } from '../../framework/engine-watch';
 import { createOnce } from '../../framework/exactly-once';
 import { say } from '../../framework/log';
 import { fieldsWhere, type Field } from '../../framework/fields';
@@ -100,7 +99,6 @@ export async function resize(c: Connection, id: number, inputs: GuestInputs): Pr
   await createOnce({
     what: `${what} upgrade order`,
     write: async () => {
-      await requireEngine();
       await c.guests.upgrade(order);
       return true;
     },
