@@ -1,13 +1,14 @@
-import type * as pulumi from '@pulumi/pulumi';
 import type { DnsResourceRecord, RecordSpec } from '../../managers';
 import { changedFields } from '../../framework/compare';
-import { Failures } from '../../framework/failures';
+import type { Failures } from '../../framework/failures';
 import { isKnown, isUnknown } from '../../framework/unknown';
 import { connect, freeWriteWindowMs, type Connection } from '../../framework/connection';
+import { checkTable, kindProvider, type Created } from '../../framework/kind-provider';
+import type { RuntimeProvider } from '../../framework/runtime-provider';
 import { dnsRecordProvider } from '../dns-record/provider';
 import { DNS_ZONE_FIELDS } from './fields';
 import { createOnce, writeIdempotent } from '../../framework/exactly-once';
-import { checkFields, fieldsChanging, withFieldDefaults, type Bag } from '../../framework/fields';
+import type { Bag } from '../../framework/fields';
 import { say } from '../../framework/log';
 
 /**
@@ -16,13 +17,11 @@ import { say } from '../../framework/log';
  * silently (`adoptId` does that). Deleting the zone deletes every record in it, so a zone that
  * still holds records the stack does not own (made by hand or by another program) is refused
  * unless `forceDelete` is true in the state.
+ *
+ * Built on the framework (kind-provider.ts): diff comes from the table; check adds the records'
+ * own rules to the table's, and read and update are the zone's own, since the records it owns are
+ * known by their ids in the state, which no table read-back can follow.
  */
-
-const REPLACE = fieldsChanging(DNS_ZONE_FIELDS, 'replace');
-const EDIT = [
-  ...fieldsChanging(DNS_ZONE_FIELDS, 'update'),
-  ...fieldsChanging(DNS_ZONE_FIELDS, 'local'),
-];
 
 /** A declared record after the DnsRecord rules: upper-case type, default TTL. */
 interface ZoneRecord extends RecordSpec {
@@ -77,23 +76,15 @@ async function checkExisting(c: Connection, inputs: Bag, failures: Failures): Pr
   }
 }
 
-async function check(olds: Bag, news: Bag): Promise<pulumi.dynamic.CheckResult> {
-  const inputs = withFieldDefaults(DNS_ZONE_FIELDS, olds, news);
-  const failures = new Failures();
-  checkFields(DNS_ZONE_FIELDS, inputs, failures);
+const check: RuntimeProvider['check'] = async (olds, news) => {
+  const { inputs, failures } = checkTable(DNS_ZONE_FIELDS, olds, news);
   // Each record is checked with the DnsRecord rules (failures named `records[i].field`).
   inputs.records = await checkRecords(inputs.name, inputs.records, failures);
   const isNew = Object.keys(olds).length === 0 || olds.name !== inputs.name;
   if (failures.list.length === 0 && isNew && !isUnknown(inputs.adoptId))
     await checkExisting(connect(), inputs, failures);
   return { inputs, failures: failures.list };
-}
-
-async function diff(_id: string, olds: Bag, news: Bag): Promise<pulumi.dynamic.DiffResult> {
-  const replaces = changedFields(olds, news, REPLACE);
-  const edits = changedFields(olds, news, EDIT);
-  return { changes: replaces.length + edits.length > 0, replaces, deleteBeforeReplace: false };
-}
+};
 
 /** The identity of a record in its zone: host, type and data (the API keeps AAAA data in lower case). */
 function sameRecord(declared: RecordSpec, actual: DnsResourceRecord): boolean {
@@ -175,8 +166,7 @@ function claimMatches(declared: ZoneRecord[], records: DnsResourceRecord[]) {
   };
 }
 
-async function create(inputs: Bag): Promise<pulumi.dynamic.CreateResult> {
-  const c = connect();
+async function create(c: Connection, inputs: Bag): Promise<Created> {
   const name = String(inputs.name);
   const declared = (inputs.records as ZoneRecord[]) ?? [];
   if (inputs.adoptId !== undefined) {
@@ -189,7 +179,8 @@ async function create(inputs: Bag): Promise<pulumi.dynamic.CreateResult> {
     const recordIds = await syncRecords(c, zoneId, declared, ids);
     const zone = await c.dns.getZone(zoneId, false);
     return {
-      id: String(zoneId),
+      id: zoneId,
+      object: zone,
       outs: outputs(inputs, zone, { recordIds, builtInRecordIds: [] }),
     };
   }
@@ -208,10 +199,14 @@ async function create(inputs: Bag): Promise<pulumi.dynamic.CreateResult> {
   // Records the API adds to a new zone (SOA, NS) belong to the zone as well.
   const builtInRecordIds = unused.map((r) => r.id);
   const recordIds = complete ? ids : await syncRecords(c, zone.id, declared, ids);
-  return { id: String(zone.id), outs: outputs(inputs, zone, { recordIds, builtInRecordIds }) };
+  return {
+    id: zone.id,
+    object: zone,
+    outs: outputs(inputs, zone, { recordIds, builtInRecordIds }),
+  };
 }
 
-async function read(id: string, props: Bag = {}): Promise<pulumi.dynamic.ReadResult> {
+const read: RuntimeProvider['read'] = async (id, props = {}) => {
   const zone = await connect().dns.findZone(Number(id), true);
   if (!zone) {
     say(`DnsZone ${props.name ?? ''} (id ${id}) no longer exists; it leaves the stack`);
@@ -247,9 +242,9 @@ async function read(id: string, props: Bag = {}): Promise<pulumi.dynamic.ReadRes
     // An import declares the zone by its name alone: its records are imported as DnsRecords.
     ...(imported ? { inputs: { name: zone.name } } : {}),
   };
-}
+};
 
-async function update(id: string, olds: Bag, news: Bag): Promise<pulumi.dynamic.UpdateResult> {
+const update: RuntimeProvider['update'] = async (id, olds, news) => {
   const c = connect();
   const zoneId = Number(id);
   let recordIds = (olds.recordIds as number[] | undefined) ?? [];
@@ -261,15 +256,14 @@ async function update(id: string, olds: Bag, news: Bag): Promise<pulumi.dynamic.
   return {
     outs: outputs(news, zone, { recordIds, builtInRecordIds: olds.builtInRecordIds ?? [] }),
   };
-}
+};
 
 const describeRecord = (r: DnsResourceRecord) =>
   `${r.host} ${r.type.toUpperCase()} ${r.data} (id ${r.id})`;
 
-async function remove(id: string, props: Bag): Promise<void> {
-  const { dns } = connect();
+async function remove({ dns }: Connection, id: string, props: Bag): Promise<string> {
   const zone = await dns.findZone(Number(id), true);
-  if (!zone) return;
+  if (!zone) return 'already gone';
   const own = new Set([
     ...((props.recordIds as number[] | undefined) ?? []),
     ...((props.builtInRecordIds as number[] | undefined) ?? []),
@@ -294,7 +288,16 @@ async function remove(id: string, props: Bag): Promise<void> {
     done: async () => (await dns.findZone(Number(id), false)) === undefined,
     windowMs: freeWriteWindowMs(),
   });
-  say(`DnsZone ${zone.name} (id ${id}): deleted`);
+  return 'deleted';
 }
 
-export const dnsZoneProvider = { check, diff, create, read, update, delete: remove };
+export const dnsZoneProvider = kindProvider(
+  DNS_ZONE_FIELDS,
+  {
+    describe: (props, id) => `DnsZone ${String(props.name ?? '')} (id ${id})`,
+    fetch: (c, id) => c.dns.findZone(Number(id), true),
+    create,
+    delete: remove,
+  },
+  { check, read, update },
+);
