@@ -1,4 +1,3 @@
-import type * as pulumi from '@pulumi/pulumi';
 import { SvcError } from '../client/errors';
 import { isUnknown } from './unknown';
 
@@ -8,7 +7,11 @@ import { isUnknown } from './unknown';
  * any call. Unknown values (preview) pass until they are known.
  */
 
-export type CheckFailure = pulumi.dynamic.CheckFailure;
+/** A field that breaks a rule: the field's name (`records[2].ttl`) and the rule, in words. */
+export interface CheckFailure {
+  property: string;
+  reason: string;
+}
 
 /** Limits on inputs; the README lists them. */
 export const LIMITS = {

@@ -1,6 +1,5 @@
-import type * as pulumi from '@pulumi/pulumi';
 import { scrub } from './log';
-import { around, type RuntimeProvider } from './runtime-provider';
+import { around, type CheckResult, type RuntimeProvider } from './runtime-provider';
 
 /**
  * Wraps a provider so that nothing it hands to the engine as text carries a credential: check
@@ -15,11 +14,11 @@ export function redacting(provider: RuntimeProvider): RuntimeProvider {
     } catch (err) {
       throw scrubError(err);
     }
-    return method === 'check' ? scrubFailures(result as pulumi.dynamic.CheckResult) : result;
+    return method === 'check' ? scrubFailures(result as CheckResult) : result;
   });
 }
 
-function scrubFailures(result: pulumi.dynamic.CheckResult): pulumi.dynamic.CheckResult {
+function scrubFailures(result: CheckResult): CheckResult {
   if (!result.failures) return result;
   return {
     ...result,

@@ -1,13 +1,48 @@
-import type * as pulumi from '@pulumi/pulumi';
+import type { CheckFailure } from './failures';
 import type { Bag } from './fields';
+
+/**
+ * The lifecycle's answers, in the framework's own terms: each front door translates them to its
+ * protocol (the dynamic provider's results, the plugin's gRPC responses).
+ */
+export interface CheckResult {
+  /** The checked inputs, defaults filled in (what the state keeps). */
+  inputs?: Bag;
+  /** One per field that breaks a rule. */
+  failures?: CheckFailure[];
+}
+
+export interface DiffResult {
+  /** false: nothing changes; true: something does; unset: the engine compares the inputs itself. */
+  changes?: boolean;
+  /** The fields whose change replaces the resource. */
+  replaces?: string[];
+  deleteBeforeReplace?: boolean;
+}
+
+export interface CreateResult {
+  id: string;
+  outs?: Bag;
+}
+
+/** No id: the object is gone (the state drops it). `inputs`: what an import declares. */
+export interface ReadResult {
+  id?: string;
+  props?: Bag;
+  inputs?: Bag;
+}
+
+export interface UpdateResult {
+  outs?: Bag;
+}
 
 /** What every kind implements: the whole lifecycle (every resource can be read back and updated). */
 export interface RuntimeProvider {
-  check(olds: Bag, news: Bag): Promise<pulumi.dynamic.CheckResult>;
-  diff(id: string, olds: Bag, news: Bag): Promise<pulumi.dynamic.DiffResult>;
-  create(inputs: Bag): Promise<pulumi.dynamic.CreateResult>;
-  read(id: string, props?: Bag): Promise<pulumi.dynamic.ReadResult>;
-  update(id: string, olds: Bag, news: Bag): Promise<pulumi.dynamic.UpdateResult>;
+  check(olds: Bag, news: Bag): Promise<CheckResult>;
+  diff(id: string, olds: Bag, news: Bag): Promise<DiffResult>;
+  create(inputs: Bag): Promise<CreateResult>;
+  read(id: string, props?: Bag): Promise<ReadResult>;
+  update(id: string, olds: Bag, news: Bag): Promise<UpdateResult>;
   delete(id: string, props: Bag): Promise<void>;
 }
 
