@@ -42,8 +42,10 @@ export class BatchedWait<T extends { id: number }> {
   /** When the scheduled round runs. */
   private due = 0;
   private delay: number;
-  /** The first pace: the poll of the latest waiter. */
+  /** The first pace: the poll of the first waiter since the last time none waited. */
   private pace: number;
+  /** A round is listing: waiters that join now are looked at after it. */
+  private inRound = false;
 
   constructor(
     private readonly source: BatchSource<T>,
@@ -63,13 +65,19 @@ export class BatchedWait<T extends { id: number }> {
       onProgress: onProgress && AsyncLocalStorage.bind(onProgress),
     };
     return new Promise<T>((resolve, reject) => {
+      const idle = this.waiters.length === 0 && !this.inRound;
       this.waiters.push({ id, started: Date.now(), options, resolve, reject });
-      // A new object is not ready at once: it is first looked at one poll from now, or in the
-      // round already due sooner (so waits started over a few seconds share their rounds); then
-      // the pace slows again as rounds find nothing ready.
-      this.pace = options.pollMs ?? this.pollMs;
-      this.delay = this.pace;
-      const first = Math.min(this.delay, options.timeoutMs);
+      // A new object is not ready at once. The first to wait is looked at one poll from now, and
+      // the pace slows as rounds find nothing ready. Objects ordered while others wait (an `up`
+      // orders its guests over a few seconds) join the rounds as they come, at the pace reached:
+      // none of them is ready within a poll of its order, and setting the pace back for each
+      // would list the account every second for as long as orders keep coming.
+      if (idle) {
+        this.pace = options.pollMs ?? this.pollMs;
+        this.delay = this.pace;
+      }
+      if (this.inRound) return; // the round's end schedules the next one, deadlines included
+      const first = Math.min(idle ? this.delay : Infinity, options.timeoutMs);
       if (!this.timer || this.due > Date.now() + first) this.schedule(first);
     });
   }
@@ -84,6 +92,17 @@ export class BatchedWait<T extends { id: number }> {
   }
 
   private async round(): Promise<void> {
+    this.inRound = true;
+    try {
+      await this.look();
+    } finally {
+      this.inRound = false;
+    }
+    this.next();
+  }
+
+  /** One round: lists the awaited objects and settles each waiter it can. */
+  private async look(): Promise<void> {
     const waiters = this.waiters;
     this.waiters = [];
     const ids = [...new Set(waiters.map((w) => w.id))];
@@ -92,7 +111,6 @@ export class BatchedWait<T extends { id: number }> {
       for (const object of await this.source.list(ids)) found.set(object.id, object);
     } catch (err) {
       for (const w of waiters) w.reject(err);
-      this.next();
       return;
     }
     for (const id of ids.filter((id) => !found.has(id))) {
@@ -117,7 +135,6 @@ export class BatchedWait<T extends { id: number }> {
     // Objects ordered together get ready together: once one is, the others are looked at again
     // at the first pace, not the grown one (which would notice the last of them seconds late).
     if (readyNow) this.delay = this.pace;
-    this.next();
   }
 
   /** The next round, unless a new waiter already scheduled one, and never past a deadline. */

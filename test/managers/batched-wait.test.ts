@@ -131,3 +131,34 @@ it('once a round finds one object ready, the others are looked at one poll later
   assert.deepEqual(listedAt, [1_000, 2_000, 3_500, 4_500]);
   assert.deepEqual(Object.fromEntries(resolvedAt), { 1: 3_500, 2: 4_500 });
 });
+
+it('guests ordered while others wait join the rounds at the pace reached, not at the first pace again', async (t) => {
+  t.mock.timers.enable({ apis: ['setTimeout', 'Date'], now: 0 });
+  // An up orders a guest every 500 ms for 4 s (9 guests); each is ready 6 s after its order.
+  const orderedAt = Array.from({ length: 9 }, (_, i) => i * 500);
+  const listedAt: number[] = [];
+  const wait = new BatchedWait<{ id: number; ready: boolean }>(
+    {
+      list: async (ids) => {
+        listedAt.push(Date.now());
+        return ids.map((id) => ({ id, ready: Date.now() >= orderedAt[id] + 6_000 }));
+      },
+      read: () => Promise.reject(new Error('every object is listed')),
+      ready: (object) => object.ready,
+      timeoutError: (id) => new Error(`timed out: ${id}`),
+    },
+    1_000,
+  );
+  const resolved = new Set<number>();
+  for (let now = 0; now < 20_000; now += 125) {
+    for (const [id, at] of orderedAt.entries())
+      if (at === now) void wait.wait(id, { timeoutMs: 60_000 }).then(() => resolved.add(id));
+    t.mock.timers.tick(125);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  assert.equal(resolved.size, 9, 'every wait ends ready');
+  // The pace grows as if one guest waited (1, 1.5, 2.25, 3.375 s apart) until a round finds the
+  // first seven ready at 9.125 s; the last two follow one poll later. Setting the pace back at
+  // each order would have listed the account every second while the orders came.
+  assert.deepEqual(listedAt, [1_000, 2_000, 3_500, 5_750, 9_125, 10_125]);
+});
