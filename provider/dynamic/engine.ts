@@ -1,6 +1,4 @@
-import { releaseUnanswered } from '../framework/claims';
 import { ENGINE_ADDRESS, watchEngine } from '../framework/engine-watch';
-import { say } from '../framework/log';
 
 /**
  * The dynamic door's side of the engine watch (framework/engine-watch.ts): this is the process
@@ -23,5 +21,5 @@ export function watchDynamicProviderEngine(argv: readonly string[] = process.arg
   // program to hand back its claims, so it drops the command line the reaper matches.
   process.title = `pulumi-svc dynamic-provider (watching its engine)`;
   // The CLI is gone when its engine is: the run's language host goes too.
-  watchEngine({ engine, reap: () => true, releaseClaims: () => releaseUnanswered(say) });
+  watchEngine({ engine, reap: () => true });
 }

@@ -4,7 +4,8 @@ import type { Bag } from './fields';
  * What some kinds do beyond the lifecycle, declared by the kind (kinds/index.ts) and used by any
  * front door that can: no door names a kind. A kind that waits long (a guest's readiness) bounds
  * that wait by one of its inputs; one whose waits can be cut short says what a cancelled operation
- * answers; one that marks what it made as handed to a state says how to take that mark back.
+ * answers. (A kind that marks what it made as handed to a state registers that claim as it writes
+ * it: claims.ts.)
  */
 
 /** What a front door knows of an operation the engine cancels while it still runs. */
@@ -21,12 +22,6 @@ export interface OperationProgress {
  */
 export type EarlyAnswer = (progress: OperationProgress) => (() => Promise<never>) | undefined;
 
-/** The writes that mark an object as handed to a state, and how to take that back. */
-export interface Claims {
-  isClaim(what: string, options: { id?: unknown; args?: unknown[] } | undefined): boolean;
-  release(id: number): Promise<void>;
-}
-
 export interface KindCapabilities {
   /** What a create, update or delete cancelled while it still waits answers. */
   cancel?: {
@@ -34,8 +29,6 @@ export interface KindCapabilities {
     update?(id: string): EarlyAnswer;
     delete?(id: string): EarlyAnswer;
   };
-  /** The claims its creates write (a guest's owned tag). */
-  claims?: Claims;
   /** The input (in minutes) that bounds its long wait; the engine's timeouts bound it in turn. */
   waitInput?: string;
 }

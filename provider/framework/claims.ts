@@ -1,5 +1,7 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+
 /**
- * Claims sent by creates that have not answered their engine yet.
+ * Claims sent by creates that have not answered their engine yet, for both front doors.
  *
  * A create marks what it made as handed to a state (a guest's owned tag) right before it answers
  * the engine with the id. That mark is a write like any other: its answer can be slow or lost, and
@@ -9,11 +11,12 @@
  *
  * Neither the API nor the engine's protocol can tell that object from one a completed create
  * handed to a state that later let it go (`pulumi state delete`, `retainOnDelete`), so the next
- * run cannot decide it. The run that wrote the mark can: a claim is registered here before its
- * write is sent and stays until its create answers. When the engine is found gone, the provider
- * (which outlives a killed CLI: it runs in a process group of its own) releases every claim still
- * registered before it exits: it waits for the mark to land and takes it back, so the object goes
- * back to an unfinished create's, which the next `up` adopts.
+ * run cannot decide it. The run that wrote the mark can: a claim is registered here, in the scope
+ * of the engine call that makes it, before its write is sent, and stays until that call has
+ * answered. A scope the engine abandons (the plugin sees its call cancelled), and every scope
+ * still unanswered when the provider finds its engine gone, has its claims released: the provider
+ * waits for the mark to land and takes it back, so the object goes back to an unfinished
+ * create's, which the next `up` adopts.
  */
 
 export interface Claim {
@@ -23,38 +26,97 @@ export interface Claim {
   release(): Promise<void>;
 }
 
-const unanswered = new Set<Claim>();
+/** The claims of one engine call; once it has answered, they are the engine's. */
+export interface ClaimScope {
+  readonly claims: Set<Claim>;
+  answered: boolean;
+}
+
+const current = new AsyncLocalStorage<ClaimScope>();
+const releasing = new AsyncLocalStorage<true>();
 
 /**
- * Runs `work` (one create) with the claims it sends registered until it answers, by returning or
- * throwing: either way its answer carries the id, so the engine records the object.
+ * Runs `work`, the release of a claim its engine never recorded: its writes must go out although
+ * (because) the engine is gone or the call was cancelled, so every gate lets them pass.
  */
-export async function answering<T>(work: (sent: (claim: Claim) => void) => Promise<T>): Promise<T> {
-  const mine: Claim[] = [];
+const asRelease = <T>(work: () => Promise<T>): Promise<T> => releasing.run(true, work);
+
+/** Whether the code running now is such a release. */
+export const isRelease = (): boolean => releasing.getStore() === true;
+const open = new Set<ClaimScope>();
+const releases = new Set<Promise<void>>();
+
+export function claimScope(): ClaimScope {
+  const scope: ClaimScope = { claims: new Set(), answered: false };
+  open.add(scope);
+  return scope;
+}
+
+/** Runs `work` with the claims it sends registered in `scope`. */
+export const inScope = <T>(scope: ClaimScope, work: () => Promise<T>): Promise<T> =>
+  current.run(scope, work);
+
+/** The call of `scope` has answered its engine: its claims are never released. */
+export function answered(scope: ClaimScope): void {
+  scope.answered = true;
+  open.delete(scope);
+}
+
+/** Registers a claim about to be written, in the scope of the call writing it (if any). */
+export function claimSent(claim: Claim): void {
+  const scope = current.getStore();
+  if (scope && !scope.answered) scope.claims.add(claim);
+}
+
+/**
+ * Runs one create: in the scope its door opened for the engine call, or else in one of its own
+ * that ends when the create does, by returning or by throwing: either way its answer carries the
+ * id, so the engine records the object.
+ */
+export async function answering<T>(work: () => Promise<T>): Promise<T> {
+  if (current.getStore()) return work();
+  const scope = claimScope();
   try {
-    return await work((claim) => {
-      mine.push(claim);
-      unanswered.add(claim);
-    });
+    return await inScope(scope, work);
   } finally {
-    for (const claim of mine) unanswered.delete(claim);
+    answered(scope);
   }
 }
 
-/** Releases every claim whose create has not answered (the engine is gone); never throws. */
+/** Releases the claims of `scope`, once `after` has settled (its writes still on their way). */
+export function release(
+  scope: ClaimScope,
+  report: (line: string) => void = () => undefined,
+  after?: Promise<unknown>,
+): void {
+  if (scope.answered) return;
+  answered(scope); // released once
+  const claims = [...scope.claims];
+  const done = (async () => {
+    await after?.catch(() => undefined);
+    await asRelease(() =>
+      Promise.all(
+        claims.map((claim) =>
+          claim.release().then(
+            () =>
+              report(
+                `${claim.what}: its create never reached the state; its owned mark is taken back`,
+              ),
+            (err: Error) =>
+              report(`${claim.what}: could not take its owned mark back (${err.message})`),
+          ),
+        ),
+      ),
+    );
+  })();
+  releases.add(done);
+  void done.finally(() => releases.delete(done));
+}
+
+/** Releases the claims of every call that has not answered (its engine is gone); never throws. */
 export async function releaseUnanswered(
   report: (line: string) => void = () => undefined,
 ): Promise<void> {
-  const claims = [...unanswered];
-  unanswered.clear();
-  await Promise.all(
-    claims.map((claim) =>
-      claim.release().then(
-        () =>
-          report(`${claim.what}: its create never reached the state; its owned mark is taken back`),
-        (err: Error) =>
-          report(`${claim.what}: could not take its owned mark back (${err.message})`),
-      ),
-    ),
-  );
+  for (const scope of [...open]) release(scope, report);
+  await Promise.allSettled([...releases]);
 }

@@ -1,5 +1,5 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import * as net from 'node:net';
+import { isRelease, releaseUnanswered } from './claims';
 import { say } from './log';
 import { reapRun } from './pulumi-run';
 
@@ -33,17 +33,10 @@ export interface WatchedRun {
   reap(): boolean;
   /** Another reason to stop, checked with the engine (the door's own; resolves when it has acted). */
   alsoCheck?(): Promise<void>;
-  /**
-   * Takes back the claims of creates the engine never saw answered, before the process ends: the
-   * dynamic door's are registered by the creates (claims.ts), the plugin's are tracked per
-   * engine call (plugin/operations.ts). Runs past the write gate.
-   */
-  releaseClaims(): Promise<unknown>;
 }
 
 let watched: WatchedRun | undefined;
 let stopping: Promise<never> | undefined;
-const releasing = new AsyncLocalStorage<true>();
 
 /** False only when the engine's port refuses connections; a slow or odd answer counts as alive. */
 export function engineAlive(address: string, timeoutMs = 2000): Promise<boolean> {
@@ -68,9 +61,8 @@ export function engineAlive(address: string, timeoutMs = 2000): Promise<boolean>
  */
 export function stopRun(): Promise<never> {
   stopping ??= (async () => {
-    const run = watched;
     await Promise.race([
-      run && releasing.run(true, () => run.releaseClaims()),
+      releaseUnanswered(say),
       new Promise((resolve) => setTimeout(resolve, RELEASE_WAIT_MS).unref()),
     ]);
     if (watched?.reap()) reapRun(watched.engine);
@@ -94,15 +86,6 @@ export function watchEngine(run: WatchedRun): void {
   process.stdout.on('error', exitOnBrokenPipe);
   process.stderr.on('error', exitOnBrokenPipe);
 }
-
-/**
- * Runs `work`, the release of a claim its engine never recorded, past the gate: it must go out
- * although (because) the engine is gone or the operation was cancelled.
- */
-export const asRelease = <T>(work: () => Promise<T>): Promise<T> => releasing.run(true, work);
-
-/** Whether the code running now is such a release. */
-export const isRelease = (): boolean => releasing.getStore() === true;
 
 /** Before a write whose result only the engine can record: stops here if the engine is gone. */
 export async function requireEngine(): Promise<void> {

@@ -14,15 +14,14 @@ import * as grpc from '@grpc/grpc-js';
 import * as provrpc from '@pulumi/pulumi/proto/provider_grpc_pb';
 import { ENGINE_ADDRESS, engineAlive, stopRun, watchEngine } from '../framework/engine-watch';
 import { logToEngine } from './engine-log';
-import { releasesDone } from './operations';
 import { cliEnded, pulumiRun } from './run';
 import { service } from './server';
 
 /**
  * Watches the run's engine (framework/engine-watch.ts, as the dynamic door does). The CLI of a run
  * that is still there closes the run itself; only one that is gone (killed) leaves the language
- * host to end. Before it exits, what creates the engine abandoned had marked owned is released
- * (operations.ts).
+ * host to end. Before it exits, what creates the engine never saw answered had marked owned is
+ * released (framework/claims.ts).
  */
 function watchRun(engine: string): void {
   const run = pulumiRun(engine);
@@ -33,7 +32,6 @@ function watchRun(engine: string): void {
     alsoCheck: async () => {
       if (run.engine !== engine && !(await engineAlive(engine))) process.exit(0);
     },
-    releaseClaims: releasesDone,
   });
   // How a language host or the CLI closes its plugins (SIGINT, then SIGKILL): the YAML host
   // closes the one it started when its program ends, which is at once when the CLI is killed.

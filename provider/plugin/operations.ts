@@ -1,9 +1,16 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { SvcAPIError } from '../client';
-import { asRelease } from '../framework/engine-watch';
+import {
+  answered as answeredClaims,
+  claimScope,
+  inScope,
+  isRelease,
+  release,
+  type ClaimScope,
+} from '../framework/claims';
+import { say } from '../framework/log';
 import { addWriteRule, type WriteRule } from '../framework/write-gate';
-import type { Claims } from '../framework/capabilities';
 
 /**
  * The plugin's writes to the API, gated, and the engine calls (Create, Update, Delete) that make
@@ -47,13 +54,10 @@ export interface Operation {
   readonly touched: Set<number>;
   /** Its early answer runs in an operation that may write (the claim of a kept guest). */
   readonly mayWriteAfterCancel?: boolean;
-  /** Writes of the plugin's own that must go out even for an engine that is gone (a release). */
-  readonly bypass?: boolean;
   /** Its engine call was cancelled (the engine went away): nothing it does can be recorded. */
   abandoned?: boolean;
-  /** Ids its writes marked as handed to the state (see `Claims`). */
-  readonly claimed: Set<number>;
-  claims?: Claims;
+  /** The claims of a create (framework/claims.ts): released if the engine abandons it. */
+  readonly claims?: ClaimScope;
 }
 
 /** The engine's side of a call: told when the engine cancels it or goes away. */
@@ -66,8 +70,6 @@ export const GRACE_MS = 1_500;
 
 const current = new AsyncLocalStorage<Operation>();
 const running = new Set<{ cancelled: () => void }>();
-/** Releases of abandoned creates' claims under way (main.ts waits for them before it exits). */
-const releasing = new Set<Promise<void>>();
 let cancelled = false;
 
 /** Whether the engine has cancelled (it does so once, for the rest of the plugin's life). */
@@ -87,7 +89,7 @@ const idOf = (value: unknown): number | undefined => {
 
 /** Why `op` may not write now, if it may not. */
 function refusal(op: Operation | undefined): string | undefined {
-  if (op?.bypass) return undefined;
+  if (isRelease()) return undefined;
   if (op?.abandoned) return ABANDONED;
   return cancelled && !op?.mayWriteAfterCancel ? CANCELLED : undefined;
 }
@@ -99,7 +101,6 @@ const sendWrite: WriteRule = async (what, options, send) => {
   if (why) throw new CancelledWrite(`${what} was not sent`, why);
   const target = Number(options?.id);
   if (op && Number.isSafeInteger(target) && target > 0) op.touched.add(target);
-  if (op?.claims?.isClaim(what, options)) op.claimed.add(target);
   const sent = Promise.resolve(send());
   if (!op) return sent;
   op.writes += 1;
@@ -120,25 +121,11 @@ async function writesSettled(op: Operation): Promise<void> {
   while (op.inFlight.size > 0) await Promise.allSettled([...op.inFlight]);
 }
 
-/** Takes back what an abandoned create marked, once its writes have been answered. */
+/** The engine abandoned `op`: it writes nothing more, and its claims go, once its writes land. */
 function abandon(op: Operation): void {
   if (op.abandoned) return;
   op.abandoned = true;
-  const claims = op.claims;
-  if (!claims) return;
-  const release = (async () => {
-    await writesSettled(op);
-    const releasing: Operation = { ...op, bypass: true, abandoned: false };
-    for (const id of op.claimed)
-      await current.run(releasing, () => asRelease(() => claims.release(id)));
-  })().catch(() => undefined);
-  releasing.add(release);
-  void release.finally(() => releasing.delete(release));
-}
-
-/** Waits for the releases under way (before the plugin exits, which bounds the wait). */
-export async function releasesDone(): Promise<void> {
-  await Promise.allSettled([...releasing]);
+  if (op.claims) release(op.claims, say, writesSettled(op));
 }
 
 export interface OperationOptions<T> {
@@ -146,8 +133,8 @@ export interface OperationOptions<T> {
   early?: (op: Operation) => (() => Promise<T>) | undefined;
   /** The engine's call, to know when the engine abandons it. */
   call?: EngineCall;
-  /** What it marks as handed to the state, released if it is abandoned (creates). */
-  claims?: Claims;
+  /** It is a create: the claims it writes are released if the engine abandons it. */
+  claims?: boolean;
 }
 
 /**
@@ -168,8 +155,7 @@ export async function runOperation<T>(
     inFlight: new Set(),
     writes: 0,
     touched: new Set(),
-    claimed: new Set(),
-    claims: options.claims,
+    claims: options.claims ? claimScope() : undefined,
   };
   let ended = false;
   let answered = false;
@@ -183,13 +169,17 @@ export async function runOperation<T>(
   const cancelledNow = new Promise<void>((resolve) => (onCancel = resolve));
   const entry = { cancelled: () => onCancel() };
   running.add(entry);
-  const result = current.run(op, work).finally(() => {
-    ended = true;
-    running.delete(entry);
-  });
+  const inClaims = (run: () => Promise<T>) => (op.claims ? inScope(op.claims, run) : run());
+  const result = current
+    .run(op, () => inClaims(work))
+    .finally(() => {
+      ended = true;
+      running.delete(entry);
+    });
   const answer = <A>(settled: Promise<A>) =>
     settled.finally(() => {
       answered = true;
+      if (op.claims) answeredClaims(op.claims);
     });
   const { early } = options;
   if (!early) return answer(result);
@@ -199,7 +189,7 @@ export async function runOperation<T>(
     const quick = ended ? undefined : early(op);
     if (!quick) return result;
     const answering: Operation = { ...op, touched: new Set(op.touched), mayWriteAfterCancel: true };
-    return current.run(answering, quick);
+    return current.run(answering, () => inClaims(quick));
   });
   return answer(Promise.race([result, cut]));
 }

@@ -224,7 +224,7 @@ export const service: provrpc.IResourceProviderServer = {
         withDeadline(req.getTimeout(), inputs, spec.waitInput, (bounded) =>
           providerOf(kind).create(bounded),
         ),
-      { early: spec.cancel?.create?.(inputs, Date.now()), call, claims: spec.claims },
+      { early: spec.cancel?.create?.(inputs, Date.now()), call, claims: true },
     ).catch(keepingSecrets(kind, secret));
     return new provproto.CreateResponse()
       .setId(result.id)

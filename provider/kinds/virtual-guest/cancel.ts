@@ -1,10 +1,9 @@
-import type { Claims, EarlyAnswer, KindCapabilities } from '../../framework/capabilities';
+import type { EarlyAnswer, KindCapabilities } from '../../framework/capabilities';
 import { connect } from '../../framework/connection';
 import type { Bag } from '../../framework/fields';
 import { initFailure } from '../../framework/runtime-provider';
-import { claim, earlierAttempt, releaseClaim } from './create';
+import { claim, earlierAttempt } from './create';
 import type { GuestInputs } from './inputs';
-import { OWNED_TAG } from './provenance';
 import { virtualGuestProvider } from './provider';
 
 /**
@@ -12,7 +11,7 @@ import { virtualGuestProvider } from './provider';
  * readiness, an upgrade's transaction, a delete until the guest is idle, the search for an order
  * whose answer was lost), or abandons: the guest kind's capabilities (framework/capabilities.ts).
  * Everything here reads, except the claim of a kept guest (what a create does right before the
- * engine records its id) and the release of a claim the engine never saw.
+ * engine records its id; registered like any claim, framework/claims.ts).
  */
 
 const seconds = (ms: number) => `${Math.round(ms / 1000)} s`;
@@ -84,23 +83,7 @@ function cancelledDelete(id: string): EarlyAnswer {
         };
 }
 
-/**
- * A guest create's claim is its owned tag (provenance.ts). Released when the engine abandons the
- * create (a killed CLI while the tag was being written, which a slow or lost answer stretches to
- * seconds): the guest goes back to an unfinished create's, which the next `up` adopts; left
- * owned, it would be a billed guest outside the state, and the next `up` would order another.
- */
-const guestClaims: Claims = {
-  isClaim: (what, options) =>
-    what === 'Virtual_Guest.setTags' &&
-    String(options?.args?.[0] ?? '')
-      .split(',')
-      .includes(OWNED_TAG),
-  release: (id) => releaseClaim(connect(), id),
-};
-
 export const GUEST_CAPABILITIES: KindCapabilities = {
   cancel: { create: cancelledCreate, update: cancelledUpdate, delete: cancelledDelete },
-  claims: guestClaims,
   waitInput: 'readyTimeoutMinutes',
 };

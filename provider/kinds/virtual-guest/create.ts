@@ -8,7 +8,7 @@ import {
 import { changedFields } from '../../framework/compare';
 import { initFailure } from '../../framework/runtime-provider';
 import { freeWriteWindowMs, outcomeWindowMs, type Connection } from '../../framework/connection';
-import { answering, type Claim } from '../../framework/claims';
+import { answering, claimSent } from '../../framework/claims';
 import { createOnce, lookFor, writeIdempotent } from '../../framework/exactly-once';
 import { requireEngine } from '../../framework/engine-watch';
 import { say } from '../../framework/log';
@@ -173,21 +173,16 @@ const tagsNow = async (c: Connection, id: number) =>
  * Marks the guest as handed to a state (the owned tag), keeping all its other tags (`known`: as
  * just read, else they are read now). Done last, right before the engine records the id, so that
  * a create killed before it leaves a guest the next attempt can still recognise as its own. The
- * claim is reported to `sent` before its write goes out: if the engine is gone before the create
- * answers, the provider takes it back (framework/claims.ts).
+ * claim is registered before its write goes out: if the engine is gone before the create answers,
+ * the provider takes it back (framework/claims.ts).
  */
-export async function claim(
-  c: Connection,
-  id: number,
-  known?: VirtualGuest,
-  sent?: (claim: Claim) => void,
-): Promise<void> {
+export async function claim(c: Connection, id: number, known?: VirtualGuest): Promise<void> {
   const tags = known ? tagNames(known) : await tagsNow(c, id);
   if (tags.includes(OWNED_TAG)) return;
   // Asked before the claim is registered (the write gate asks again): an engine already gone
   // stops the provider with no claim of this create to take back.
   await requireEngine();
-  sent?.({ what: `guest ${id}`, release: () => releaseClaim(c, id) });
+  claimSent({ what: `guest ${id}`, release: () => releaseClaim(c, id) });
   await writeIdempotent({
     what: `guest ${id}: marking it owned`,
     write: () => c.guests.setTags(id, [...tags, OWNED_TAG]),
@@ -267,7 +262,7 @@ export function createGuest(
   inputs: GuestInputs,
   settle: Settle,
 ): Promise<{ id: string; outs: Bag }> {
-  return answering(async (sent) => {
+  return answering(async () => {
     const accountId = await accountIdOf(c);
     const { guest, ordered } = await orderOrRecover(c, inputs);
     const id = guest.id;
@@ -276,10 +271,10 @@ export function createGuest(
     try {
       if (!ordered) await converge(c, id, inputs);
       const { guest: settled, outs } = await settle(id);
-      await claim(c, id, settled, sent);
+      await claim(c, id, settled);
       return { id: String(id), outs: { ...outs, creationToken: token, accountId } };
     } catch (err) {
-      await claim(c, id, undefined, sent).catch((claimErr: Error) =>
+      await claim(c, id).catch((claimErr: Error) =>
         say(
           `VirtualGuest "${inputs.resourceName}" (id ${id}): could not mark it owned yet (${claimErr.message}); the next \`pulumi up\` does`,
         ),
