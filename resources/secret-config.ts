@@ -1,18 +1,19 @@
 import * as pulumi from '@pulumi/pulumi';
+import {
+  plainSecretRefusal,
+  plainSecretSettings,
+  setSecretCommand,
+} from '../provider/framework/secret-settings';
 
 /**
- * The API key must be a secret in the stack config. Set in plain text (`pulumi config set
- * svc:apiKey <key>` without `--secret`) it would be written unencrypted into the state, as an
- * input of the default dynamic provider, and shown by `pulumi config`. The program refuses to
- * start in that case, before any resource is registered or any call is made.
- *
- * The language host tells the program which config keys are secret (`PULUMI_CONFIG_SECRET_KEYS`,
- * read through the SDK's `runtime.isConfigSecret`). Keys of the form `svc:config:apiKey` (old
- * CLIs) are checked too.
+ * The dynamic resources' side of the secret-settings rule (provider/framework/secret-settings.ts):
+ * the language host tells the program which config keys are secret (`PULUMI_CONFIG_SECRET_KEYS`,
+ * read through the SDK's `runtime.isConfigSecret`), so a plain-text `svc:apiKey` is refused before
+ * any resource is registered or any call is made. Keys of the form `svc:config:apiKey` (old CLIs)
+ * are checked too.
  */
 
-export const API_KEY_CONFIG = 'svc:apiKey';
-export const SET_SECRET_COMMAND = `pulumi config set --secret ${API_KEY_CONFIG} <value>`;
+export const SET_SECRET_COMMAND = setSecretCommand('apiKey');
 
 type SecretCheck = (key: string) => boolean;
 
@@ -30,13 +31,8 @@ function isConfigSecret(key: string): boolean {
   }
 }
 
-/** Throws a `RunError` (printed without a stack) when `svc:apiKey` is set but not as a secret. */
+/** Throws a `RunError` (printed without a stack) when a secret setting is set in plain text. */
 export function assertApiKeyIsSecret(): void {
-  const value = pulumi.runtime.getConfig(API_KEY_CONFIG);
-  if (value === undefined || value === '' || isConfigSecret(API_KEY_CONFIG)) return;
-  throw new pulumi.RunError(
-    `${API_KEY_CONFIG} is set in plain text in the stack config, so it would be stored unencrypted ` +
-      `in the state. Nothing was done. Set it as a secret:\n\n    ${SET_SECRET_COMMAND}\n\n` +
-      'and consider rotating the key if this config file was shared.',
-  );
+  const plain = plainSecretSettings((key) => pulumi.runtime.getConfig(key), isConfigSecret);
+  if (plain.length > 0) throw new pulumi.RunError(plainSecretRefusal(plain));
 }

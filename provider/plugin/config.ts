@@ -1,6 +1,7 @@
 import { asSecret, isSecretValue, unwrapSecrets } from './secrets';
 import { Struct } from 'google-protobuf/google/protobuf/struct_pb';
 import type { ProviderConfig } from '../framework/connection';
+import { SECRET_SETTINGS } from '../framework/secret-settings';
 import { SETTINGS } from '../framework/settings';
 
 /** Configure's arguments (`apiKey`, ...) as the `svc:apiKey` reader `configure()` takes. */
@@ -15,17 +16,18 @@ export function providerConfig(args: Record<string, unknown>): ProviderConfig {
 }
 
 /**
- * Provider inputs with `apiKey` marked secret. The engine hands CheckConfig every value plain,
- * secret or not, and keeps what it answers in the state: so the key is encrypted there even when
- * `svc:apiKey` was set without `--secret` (where the dynamic resources' program refuses to run,
- * resources/secret-config.ts: their provider's inputs are the program's).
+ * The plugin's side of the secret-settings rule (framework/secret-settings.ts): provider inputs
+ * with every secret setting marked secret. The engine hands CheckConfig every value plain, secret
+ * or not, and keeps what it answers in the state: so the key is encrypted there even when it was
+ * set without `--secret`.
  */
-export function secretApiKey(news: Struct | undefined): Struct | undefined {
+export function secretSettings(news: Struct | undefined): Struct | undefined {
   const inputs = news?.toJavaScript() ?? {};
-  if (inputs.apiKey === undefined || inputs.apiKey === null || isSecretValue(inputs.apiKey)) {
-    return news;
-  }
-  const marked = { ...inputs, apiKey: asSecret(inputs.apiKey) };
+  const plain = SECRET_SETTINGS.filter(
+    (key) => inputs[key] !== undefined && inputs[key] !== null && !isSecretValue(inputs[key]),
+  );
+  if (plain.length === 0) return news;
+  const marked = { ...inputs, ...Object.fromEntries(plain.map((k) => [k, asSecret(inputs[k])])) };
   return Struct.fromJavaScript(marked as unknown as Record<string, never>);
 }
 

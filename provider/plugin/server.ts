@@ -12,7 +12,7 @@ import { changedBetween, type Bag, type Field } from '../framework/fields';
 import { aboutResource, say, scrub } from '../framework/log';
 import { scrubError } from '../framework/redacting';
 import { KINDS, PROVIDERS, kindOfToken, kindSpec, type ResourceKind } from '../kinds/index';
-import { changedSettings, providerConfig, secretApiKey } from './config';
+import { changedSettings, providerConfig, secretSettings } from './config';
 import { asSecret, secretKeys, unwrapSecrets, withSecrets } from './secrets';
 import { withDeadline } from './deadline';
 import { clearStatus } from './engine-log';
@@ -144,7 +144,7 @@ export const service: provrpc.IResourceProviderServer = {
 
   // What CheckConfig answers is what the state keeps: the API key marked secret (config.ts).
   checkConfig: serve(async (req: provproto.CheckRequest) =>
-    new provproto.CheckResponse().setInputs(secretApiKey(req.getNews())),
+    new provproto.CheckResponse().setInputs(secretSettings(req.getNews())),
   ),
 
   // A changed setting (other credentials, another endpoint) is a change of the provider, so that
