@@ -3,6 +3,8 @@ import { after, before, describe, it } from 'node:test';
 import { DEFAULT_RETRY, type Client } from '../../provider/client';
 import { configure } from '../../provider/framework/connection';
 import { dnsRecordProvider as dns } from '../../provider/kinds/dns-record/provider';
+import { dnsZoneProvider as zones } from '../../provider/kinds/dns-zone/provider';
+import { sshKeyProvider as keys } from '../../provider/kinds/ssh-key/provider';
 import { ticketUpdateProvider as tickets } from '../../provider/kinds/ticket-update/provider';
 import { virtualGuestProvider as provider } from '../../provider/kinds/virtual-guest/provider';
 import { OWNED_TAG, creationToken } from '../../provider/kinds/virtual-guest/provenance';
@@ -14,6 +16,7 @@ import {
   type TicketUpdateRecord,
   type VirtualGuest,
 } from '../../provider/managers';
+import { freshEd25519 } from '../support/ssh-keys';
 import { configureFor, providerEnv, stackConfig, type Emulator } from '../support/provider-env';
 
 type Bag = Record<string, unknown>;
@@ -379,4 +382,46 @@ describe('ownership protocol: DNS records and ticket updates', () => {
     assert.notEqual(id, String(earlier.id), 'not the earlier one');
     assert.ok(same.some((u) => String(u.id) === id));
   });
+});
+
+describe('ownership protocol: every kind records its account', () => {
+  let emulator: Emulator;
+  before(async () => ({ emulator } = await providerEnv()));
+  after(() => emulator?.close());
+
+  const kinds = [
+    {
+      kind: 'DnsZone',
+      provider: zones,
+      inputs: { name: 'owned-zone.test', records: [{ host: 'www', type: 'A', data: '192.0.2.1' }] },
+    },
+    {
+      kind: 'SshKey',
+      provider: keys,
+      inputs: { label: 'owned-key', publicKey: freshEd25519() },
+    },
+  ] as const;
+
+  for (const { kind, provider: kindProvider, inputs: given } of kinds) {
+    it(`${kind}: another account cannot refresh, update or delete it, and it does not look gone to it`, async () => {
+      const { inputs } = await kindProvider.check({}, given as unknown as Bag);
+      const { id, outs } = await kindProvider.create(inputs!);
+      const props = outs as Bag;
+      assert.equal(props.accountId, emulator.accounts.demo.accountId);
+      const other = emulator.accounts.other;
+      await configureFor(emulator, { 'svc:username': other.username, 'svc:apiKey': other.apiKey });
+      try {
+        await assert.rejects(kindProvider.read(id, props), /refusing to refresh/);
+        await assert.rejects(kindProvider.update(id, props, props), /refusing to update/);
+        await assert.rejects(kindProvider.delete(id, props), /refusing to delete/);
+      } finally {
+        await configureFor(emulator);
+      }
+      const read = await kindProvider.read(id, props);
+      assert.equal(read.id, id, 'still there for its owner');
+      assert.equal(read.props?.accountId, props.accountId);
+      await kindProvider.delete(id, props);
+      assert.deepEqual(await kindProvider.read(id, props), {}, 'gone for the account that owns it');
+    });
+  }
 });

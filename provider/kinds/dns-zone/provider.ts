@@ -10,6 +10,7 @@ import { DNS_ZONE_FIELDS } from './fields';
 import { createOnce, writeIdempotent } from '../../framework/exactly-once';
 import type { Bag } from '../../framework/fields';
 import { say } from '../../framework/log';
+import { requireOwner } from '../../framework/owner';
 
 /**
  * `DnsZone`: a zone (`Svc_Dns_Domain`) with the records declared in `records`, which the zone
@@ -22,6 +23,9 @@ import { say } from '../../framework/log';
  * own rules to the table's, and read and update are the zone's own, since the records it owns are
  * known by their ids in the state, which no table read-back can follow.
  */
+
+/** How messages name a zone. */
+const describe = (props: Bag, id: string) => `DnsZone ${String(props.name ?? '')} (id ${id})`;
 
 /** A declared record after the DnsRecord rules: upper-case type, default TTL. */
 interface ZoneRecord extends RecordSpec {
@@ -207,9 +211,11 @@ async function create(c: Connection, inputs: Bag): Promise<Created> {
 }
 
 const read: RuntimeProvider['read'] = async (id, props = {}) => {
-  const zone = await connect().dns.findZone(Number(id), true);
+  const c = connect();
+  const accountId = await requireOwner(c, props, describe(props, id), 'refresh');
+  const zone = await c.dns.findZone(Number(id), true);
   if (!zone) {
-    say(`DnsZone ${props.name ?? ''} (id ${id}) no longer exists; it leaves the stack`);
+    say(`${describe(props, id)} no longer exists in account ${accountId}; it leaves the stack`);
     return {};
   }
   const byId = new Map((zone.resourceRecords ?? []).map((r) => [r.id, r]));
@@ -238,7 +244,7 @@ const read: RuntimeProvider['read'] = async (id, props = {}) => {
   const imported = Object.keys(props).length === 0;
   return {
     id,
-    props: outputs({ ...props, name: zone.name, records }, zone, { recordIds }),
+    props: outputs({ ...props, name: zone.name, records }, zone, { recordIds, accountId }),
     // An import declares the zone by its name alone: its records are imported as DnsRecords.
     ...(imported ? { inputs: { name: zone.name } } : {}),
   };
@@ -246,6 +252,7 @@ const read: RuntimeProvider['read'] = async (id, props = {}) => {
 
 const update: RuntimeProvider['update'] = async (id, olds, news) => {
   const c = connect();
+  const accountId = await requireOwner(c, olds, describe(olds, id), 'update');
   const zoneId = Number(id);
   let recordIds = (olds.recordIds as number[] | undefined) ?? [];
   if (changedFields(olds, news, ['records']).length > 0) {
@@ -254,7 +261,11 @@ const update: RuntimeProvider['update'] = async (id, olds, news) => {
   }
   const zone = await c.dns.getZone(zoneId, false);
   return {
-    outs: outputs(news, zone, { recordIds, builtInRecordIds: olds.builtInRecordIds ?? [] }),
+    outs: outputs(news, zone, {
+      recordIds,
+      builtInRecordIds: olds.builtInRecordIds ?? [],
+      accountId,
+    }),
   };
 };
 
@@ -294,10 +305,11 @@ async function remove({ dns }: Connection, id: string, props: Bag): Promise<stri
 export const dnsZoneProvider = kindProvider(
   DNS_ZONE_FIELDS,
   {
-    describe: (props, id) => `DnsZone ${String(props.name ?? '')} (id ${id})`,
+    describe,
     fetch: (c, id) => c.dns.findZone(Number(id), true),
     create,
     delete: remove,
+    owned: true,
   },
   { check, read, update },
 );

@@ -99,4 +99,5 @@ export const sshKeyProvider = kindProvider(SSH_KEY_FIELDS, {
       done: async () => (await keys(c).findKey(Number(id))) === undefined,
       windowMs: freeWriteWindowMs(),
     }),
+  owned: true,
 });
