@@ -169,7 +169,7 @@ async function orderOrRecover(
  * Orders the guest in each datacenter of its choices in turn, on to the next only while the API
  * answers that one has no room (nothing was ordered there). Every order carries the one creation
  * token, so an unknown outcome is looked for, and found, wherever it landed; an unknown outcome
- * or any other fault stops here (the next \`up\` looks for the token before it orders).
+ * or any other fault stops here (the next `up` looks for the token before it orders).
  */
 async function orderInTurn(c: Connection, inputs: GuestInputs, token: string) {
   const name = inputs.resourceName;

@@ -219,7 +219,7 @@ async function read(id: string, props: Bag = {}): Promise<pulumi.dynamic.ReadRes
   const accountId = await requireOwner(c, props, describe(props, id), 'refresh');
   const guest = await c.guests.findInstance(Number(id), DETAIL_MASK);
   // A guest being reclaimed was cancelled (outside the stack, or by a destroy that did not wait):
-  // it is gone for the stack, and a later \`up\` orders a new one (it never adopts it).
+  // it is gone for the stack, and a later `up` orders a new one (it never adopts it).
   if (!guest || isReclaiming(guest)) {
     const why = guest ? 'was cancelled and is being reclaimed' : 'no longer exists';
     say(
