@@ -3,23 +3,30 @@ import { describeFailure, runSequence, type ChaosResult } from '../test/stack/ch
 import { DOORS, type DoorName } from '../test/stack/front-door';
 import { printResult, printTable } from './support/report';
 
-/**
- * `npm run bench -- chaos [--door dynamic|plugin] [--sequences 50] [--seed 1]`: seeded random
- * sequences of up, input changes, --replace, refresh, destroy and SIGKILLs of the CLI, through
- * the Pulumi CLI, against an emulator injecting slow commits past the client timeout, lost
- * responses, 5xx before and after the commit, resets and the rate limit (test/stack/chaos.ts),
- * on the dynamic resources (a TypeScript program, the default) or the plugin (a YAML program).
- * Prints one row per sequence, the seeds and steps of any that broke an invariant, and the
- * totals as its last line.
- */
+const USAGE = `npm run bench -- chaos [--door dynamic|plugin] [--sequences 50] [--seed 1]
+
+Seeded random sequences of up, input changes, --replace, refresh, destroy and SIGKILLs of the
+CLI, through the Pulumi CLI, against an emulator injecting slow commits past the client timeout,
+lost responses, 5xx before and after the commit, resets, the rate limit and full datacenters
+(test/stack/chaos.ts; some programs declare datacenters to fall back on), on the dynamic
+resources (a TypeScript program, the default) or the plugin (a YAML program). Prints one row per
+sequence, the seeds and steps of any that broke an invariant, and the totals as its last line
+(one JSON object).`;
+
+/** See USAGE. */
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
       sequences: { type: 'string' },
       seed: { type: 'string' },
       door: { type: 'string', default: 'dynamic' },
+      help: { type: 'boolean' },
     },
   });
+  if (values.help) {
+    console.log(USAGE);
+    return;
+  }
   if (!Object.hasOwn(DOORS, values.door)) throw new Error(`--door: dynamic or plugin`);
   const door = DOORS[values.door as DoorName];
   const sequences = Number(values.sequences ?? 50);

@@ -10,7 +10,8 @@
  *                                                      slowCommitRate + slowCommitMs,
  *                                                      errorAfterCommitRate + errorAfterCommitStatus)
  *   DELETE /_emulator/faults                          switch every fault off
- *   GET    /_emulator/settings, POST (provisioningDelayMs, reclaimDelayMs, largestPage)
+ *   GET    /_emulator/settings, POST (provisioningDelayMs, reclaimDelayMs, largestPage,
+ *                                                      datacenterCapacity: {dal10: n | null})
  *   GET    /_emulator/accounts                        accounts and their usernames
  *   POST   /_emulator/accounts                        new isolated account {companyName?, username?}
  *   GET    /_emulator/accounts/<username>/objects     everything that account owns
@@ -21,6 +22,7 @@ import type * as http from 'node:http';
 import type { AccountCredentials } from './services/account/model';
 import type { FaultInjector, FaultOptions } from './faults';
 import type { AccountObjects } from './inventory';
+import { findDatacenter } from './catalog';
 import type { Settings } from './services/context';
 import type { EmulatorStats } from './stats';
 
@@ -94,6 +96,7 @@ async function dispatch(
         provisioningDelayMs?: unknown;
         reclaimDelayMs?: unknown;
         largestPage?: unknown;
+        datacenterCapacity?: unknown;
       };
       const count = (value: unknown) =>
         typeof value === 'number' && Number.isInteger(value) && value >= 0;
@@ -104,7 +107,9 @@ async function dispatch(
       }
       if (
         body.provisioningDelayMs !== undefined ||
-        (body.largestPage === undefined && body.reclaimDelayMs === undefined)
+        (body.largestPage === undefined &&
+          body.reclaimDelayMs === undefined &&
+          body.datacenterCapacity === undefined)
       ) {
         if (!count(body.provisioningDelayMs))
           throw new HttpError(
@@ -118,6 +123,7 @@ async function dispatch(
           throw new HttpError(400, 'largestPage must be a non-negative integer (items), or null');
         api.settings.largestPage = (body.largestPage as number | null) ?? undefined;
       }
+      if (body.datacenterCapacity !== undefined) setCapacity(api.settings, body.datacenterCapacity);
       return api.settings;
     }
     case 'GET accounts':
@@ -145,6 +151,26 @@ async function dispatch(
     default:
       throw new HttpError(404, `no admin route ${method} ${path}`);
   }
+}
+
+/** Merges `{dal10: 2, dal12: null}` into the capacities (null: unlimited again). */
+function setCapacity(settings: Settings, given: unknown): void {
+  if (given === null || typeof given !== 'object' || Array.isArray(given))
+    throw new HttpError(400, 'datacenterCapacity must be an object of datacenter names to counts');
+  const capacity = { ...settings.datacenterCapacity };
+  for (const [name, value] of Object.entries(given)) {
+    if (!findDatacenter(name))
+      throw new HttpError(400, `datacenterCapacity: ${name} is not a datacenter of this emulator`);
+    if (value === null) delete capacity[name];
+    else if (typeof value === 'number' && Number.isInteger(value) && value >= 0)
+      capacity[name] = value;
+    else
+      throw new HttpError(
+        400,
+        `datacenterCapacity.${name} must be a non-negative integer (active guests), or null`,
+      );
+  }
+  settings.datacenterCapacity = capacity;
 }
 
 async function readJson(req: http.IncomingMessage): Promise<Record<string, unknown>> {

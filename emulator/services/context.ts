@@ -25,6 +25,11 @@ export interface Settings {
    * no limit.
    */
   largestPage?: number;
+  /**
+   * How many active guests a datacenter (by short name) holds, across accounts; an order beyond
+   * it is refused with the capacity fault (virtual-guest/capacity.ts). Absent: unlimited.
+   */
+  datacenterCapacity?: Record<string, number>;
 }
 
 export interface CallContext extends ViewContext {

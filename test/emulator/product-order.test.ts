@@ -175,6 +175,21 @@ describe('Product_Package: the catalog as packages, items, prices, presets and r
 });
 
 describe('Product_Order with a Svc_Container_Product_Order_Virtual_Guest', () => {
+  it('verifyOrder and placeOrder in a datacenter with no room answer the capacity fault, placing nothing', async () => {
+    h.emu.settings.datacenterCapacity = { dal10: 0 };
+    try {
+      const before = (await guests(client)).length;
+      for (const method of ['verifyOrder', 'placeOrder'])
+        await assert.rejects(
+          client.call('Product_Order', method, { args: [order()] }),
+          /Svc_Exception_Virtual_Host_Pool_InsufficientCapacity: .*bcr01a\.dal10.*ord1/,
+        );
+      assert.equal((await guests(client)).length, before);
+    } finally {
+      h.emu.settings.datacenterCapacity = undefined;
+    }
+  });
+
   it('verifies an order priced like createObject prices the same guest, and places nothing', async () => {
     const verified = await client.call<any>('Product_Order', 'verifyOrder', {
       args: [order({ location: 'DALLAS10' })],

@@ -552,3 +552,70 @@ describe('cancelling a guest: billing stops, the guest is reclaimed, then gone',
     }
   });
 });
+
+describe('datacenter capacity (settings.datacenterCapacity, the admin API)', () => {
+  const CAPACITY_FAULT = 'Svc_Exception_Virtual_Host_Pool_InsufficientCapacity';
+  const inSjc03 = async () =>
+    (
+      await h.demo.call<any[]>('Account', 'getVirtualGuests', {
+        mask: 'id,datacenter.name',
+        filter: { virtualGuests: { datacenter: { name: { operation: 'sjc03' } } } },
+      })
+    ).map((g) => g.id);
+
+  it('refuses an order beyond a datacenter’s active guests, of every account, writing nothing', async () => {
+    const sjc03 = { datacenter: { name: 'sjc03' } };
+    await admin(h.emu.adminUrl, 'POST', '/settings', {
+      datacenterCapacity: { sjc03: 1 },
+      reclaimDelayMs: 60_000,
+    });
+    try {
+      const first = await createGuest(h.demo, { hostname: 'room-1', ...sjc03 });
+      await assert.rejects(createGuest(h.demo, { hostname: 'room-2', ...sjc03 }), (err: any) => {
+        assert.equal(err.faultCode, CAPACITY_FAULT);
+        assert.match(err.message, /insufficient resources behind router bcr01a\.sjc03.*room-2/);
+        return true;
+      });
+      const other = await freshAccount(h.emu);
+      await assert.rejects(createGuest(other, { hostname: 'room-3', ...sjc03 }), /bcr01a\.sjc03/);
+      await assert.rejects(
+        h.demo.call('Virtual_Guest', 'createObjects', {
+          args: [
+            [
+              guestTemplate({ hostname: 'room-4', datacenter: { name: 'dal13' } }),
+              guestTemplate({ hostname: 'room-5', ...sjc03 }),
+            ],
+          ],
+        }),
+        /bcr01a\.sjc03.*room-5/,
+      );
+      assert.deepEqual(await inSjc03(), [first.id], 'nothing else was written');
+      // Another datacenter has room; a reclaiming guest has left its host.
+      await createGuest(h.demo, { hostname: 'room-6', datacenter: { name: 'sjc04' } });
+      await sleep(DELAY + 50); // provisioned: a guest is cancelled once it has no transaction
+      await h.demo.call('Virtual_Guest', 'deleteObject', { id: first.id });
+      const again = await createGuest(h.demo, { hostname: 'room-7', ...sjc03 });
+      assert.equal((await inSjc03()).includes(again.id), true);
+      // null: unlimited again.
+      await admin(h.emu.adminUrl, 'POST', '/settings', { datacenterCapacity: { sjc03: null } });
+      await createGuest(h.demo, { hostname: 'room-8', ...sjc03 });
+    } finally {
+      await admin(h.emu.adminUrl, 'POST', '/settings', {
+        datacenterCapacity: { sjc03: null },
+        reclaimDelayMs: 0,
+      });
+    }
+  });
+
+  it('the admin API refuses an unknown datacenter or a count that is not one', async () => {
+    await assert.rejects(
+      admin(h.emu.adminUrl, 'POST', '/settings', { datacenterCapacity: { nowhere1: 1 } }),
+      /nowhere1 is not a datacenter/,
+    );
+    await assert.rejects(
+      admin(h.emu.adminUrl, 'POST', '/settings', { datacenterCapacity: { dal10: -1 } }),
+      /datacenterCapacity\.dal10 must be a non-negative integer/,
+    );
+    assert.equal(h.emu.settings.datacenterCapacity?.dal10, undefined);
+  });
+});

@@ -5,22 +5,12 @@ import { setLineSink } from '../../provider/framework/log';
 import { virtualGuestProvider as provider } from '../../provider/kinds/virtual-guest/provider';
 import { OWNED_TAG } from '../../provider/kinds/virtual-guest/provenance';
 import { VirtualGuestManager, tagNames, type VirtualGuest } from '../../provider/managers';
-import { providerEnv, type Emulator } from '../support/provider-env';
+import { checkedGuest, declaredGuest, providerEnv, type Emulator } from '../support/provider-env';
 
 type Bag = Record<string, unknown>;
 
 const DOMAIN = 'reclaim.example.com';
-const declared = (name: string, extra: Bag = {}): Bag => ({
-  resourceName: name,
-  identity: `proj/dev/${name}`,
-  provenance: `organization/urn:pulumi:dev::proj::pulumi-nodejs:dynamic/svc:VirtualGuest::${name}`,
-  domain: DOMAIN,
-  startCpus: 1,
-  maxMemory: 1024,
-  operatingSystemReferenceCode: 'UBUNTU_LATEST',
-  datacenter: 'dal10',
-  ...extra,
-});
+const declared = (name: string, extra: Bag = {}): Bag => declaredGuest(name, DOMAIN, extra);
 
 const MASK =
   'id,tagReferences.tag.name,activeTransaction.transactionStatus.name,billingItem[cancellationDate,nextBillDate]';
@@ -46,11 +36,7 @@ describe('VirtualGuest delete: ends when the bill does; a guest reclaiming is ne
     return emulator?.close();
   });
 
-  const checked = async (name: string, extra: Bag = {}) => {
-    const result = await provider.check({}, declared(name, extra));
-    assert.deepEqual(result.failures, []);
-    return result.inputs as Bag;
-  };
+  const checked = (name: string, extra: Bag = {}) => checkedGuest(declared(name, extra));
   const view = (id: number | string) => guests.findInstance(Number(id), MASK);
   const orders = () => emulator.stats().calls['Virtual_Guest.createObject'] ?? 0;
   const reclaiming = (guest: VirtualGuest | undefined) =>
@@ -128,5 +114,20 @@ describe('VirtualGuest delete: ends when the bill does; a guest reclaiming is ne
     assert.ok(reclaiming(old), 'the old guest is still reclaiming');
     assert.ok(!tagNames(old!).includes(OWNED_TAG), 'and was not claimed');
     assert.ok(tagNames((await view(result.id))!).includes(OWNED_TAG));
+  });
+
+  it('refresh reads a guest cancelled outside the stack as gone while it reclaims; the next create orders anew', async () => {
+    emulator.settings.reclaimDelayMs = 120_000;
+    const inputs = await checked('outside');
+    const { id, outs } = await provider.create(inputs);
+    await guests.cancelInstance(Number(id)); // by hand, in the portal or slcli
+    assert.ok(reclaiming(await view(id)));
+    assert.deepEqual(await provider.read(id, outs), {}, 'gone: the state drops it');
+
+    const before = orders();
+    const result = await provider.create(await checked('outside'));
+    assert.notEqual(result.id, id, 'the reclaiming guest is not adopted');
+    assert.equal(orders() - before, 1, 'one new order');
+    assert.ok(reclaiming(await view(id)), 'the cancelled guest is left to its reclaim');
   });
 });

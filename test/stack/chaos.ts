@@ -85,13 +85,18 @@ export interface ChaosResult {
 interface Program {
   cpus: number;
   notes: string;
+  /** Datacenters to try in turn instead of `datacenter: dal10` (the base spec's). */
+  datacenters?: string[];
 }
 
-const ownerProgram = (program: Program): OwnerProgram => ({
+const ownerProgram = ({ cpus, notes, datacenters }: Program): OwnerProgram => ({
   guests: NAMES,
-  guest: { startCpus: program.cpus, notes: program.notes, tags: ['owner'] },
+  guest: { startCpus: cpus, notes, tags: ['owner'], ...(datacenters ? { datacenters } : {}) },
   record: RECORD,
 });
+
+/** The alternatives a sequence's program may declare; dal10 is where guests are otherwise. */
+const FALLBACK = ['dal10', 'dal12'];
 
 const WRITE_TARGETS: [string, string][] = [
   ['Virtual_Guest', 'createObject'],
@@ -137,13 +142,14 @@ function faultsFor(random: Random): FaultOptions {
   };
 }
 
-function describeFaults(faults: FaultOptions): string {
+function describeFaults(faults: FaultOptions, full?: string): string {
   const once = (Array.isArray(faults.once) ? faults.once : []).map(
     (o) => `${o.fault}@${o.service}.${o.method}`,
   );
   const noise = faults.http500Rate ? 'noise' : '';
   const limit = faults.rateLimitPerSecond ? `limit ${faults.rateLimitPerSecond}/s` : '';
-  return [...once, noise, limit].filter(Boolean).join(', ') || 'no faults';
+  const room = full ? `${full} full` : '';
+  return [...once, noise, limit, room].filter(Boolean).join(', ') || 'no faults';
 }
 
 export interface PlannedStep {
@@ -155,22 +161,39 @@ export interface PlannedStep {
   changeFirst?: boolean;
   /** replace: which guest. */
   target?: string;
+  /** A datacenter with no room during the step (the API's capacity fault for every order). */
+  fullDatacenter?: string;
 }
 
-/** The steps of a sequence: everything random is drawn here, from the seed alone. */
-export function plan(seed: number, steps?: number): PlannedStep[] {
+export interface Plan {
+  steps: PlannedStep[];
+  /** The program declares `datacenters` (FALLBACK) instead of `datacenter`. */
+  fallback: boolean;
+}
+
+/**
+ * The steps of a sequence: everything random is drawn here, from the seed alone. Where the
+ * datacenters are full, and whether the program falls back, come from a generator of their own,
+ * so the operations and faults of a seed stay those it had before they were added.
+ */
+export function plan(seed: number, steps?: number): Plan {
   const random = mulberry32(seed);
+  const rooms = mulberry32(seed ^ 0x5eed_dc);
   const length = steps ?? 3 + Math.floor(random() * 4);
-  return Array.from({ length }, () => {
-    const operation = pick(random, OPERATIONS);
-    return {
-      operation,
-      faults: faultsFor(random),
-      killAtMs: 500 + Math.floor(random() * 9500),
-      changeFirst: random() < 0.5,
-      target: pick(random, NAMES),
-    };
-  });
+  return {
+    fallback: rooms() < 0.6,
+    steps: Array.from({ length }, () => {
+      const operation = pick(random, OPERATIONS);
+      return {
+        operation,
+        faults: faultsFor(random),
+        killAtMs: 500 + Math.floor(random() * 9500),
+        changeFirst: random() < 0.5,
+        target: pick(random, NAMES),
+        fullDatacenter: rooms() < 0.3 ? pick(rooms, FALLBACK) : undefined,
+      };
+    }),
+  };
 }
 
 interface Snapshot {
@@ -186,7 +209,7 @@ export async function runSequence(
   seed: number,
   options: { steps?: number; log?: (line: string) => void; door?: FrontDoor } = {},
 ): Promise<ChaosResult> {
-  const steps = plan(seed, options.steps);
+  const { steps, fallback } = plan(seed, options.steps);
   const log = options.log ?? (() => undefined);
   const door = options.door ?? DOORS.dynamic;
   const result: ChaosResult = {
@@ -205,7 +228,7 @@ export async function runSequence(
     userDecisions: 0,
     problems: [],
   };
-  const program: Program = { cpus: 1, notes: 'n0' };
+  const program: Program = { cpus: 1, notes: 'n0', datacenters: fallback ? FALLBACK : undefined };
   const f = await door.owner(ownerProgram(program), {
     provisioningDelayMs: 1500,
     config: { 'svc:timeout': { value: '2' }, 'svc:outcomeWindow': { value: '10' } },
@@ -322,9 +345,11 @@ export async function runSequence(
     };
     const setProgram = () => door.setOwner(f, ownerProgram(program));
 
-    for (const [i, { operation, faults, killAtMs = 0, changeFirst, target }] of steps.entries()) {
+    for (const [i, step_] of steps.entries()) {
+      const { operation, faults, killAtMs = 0, changeFirst, target, fullDatacenter } = step_;
       f.emulator.setFaults(null);
       f.emulator.setFaults(faults);
+      f.emulator.settings.datacenterCapacity = fullDatacenter ? { [fullDatacenter]: 0 } : undefined;
       let outcome: string;
       switch (operation) {
         case 'change-in-place':
@@ -371,7 +396,7 @@ export async function runSequence(
           outcome = await attempt(['up', '--yes', '--non-interactive', '--skip-preview']);
       }
       step(
-        `${operation} (cpus ${program.cpus}, notes ${program.notes}; ${describeFaults(faults)}): ${outcome}`,
+        `${operation} (cpus ${program.cpus}, notes ${program.notes}; ${describeFaults(faults, fullDatacenter)}): ${outcome}`,
       );
       await stateIds();
     }
@@ -382,6 +407,7 @@ export async function runSequence(
       .filter(([kind]) => kind !== 'latency')
       .reduce((sum, [, n]) => sum + n, 0);
     f.emulator.setFaults(null);
+    f.emulator.settings.datacenterCapacity = undefined;
     await reap();
     for (;;) {
       if (result.extraUps === 2) {
@@ -527,10 +553,20 @@ export function describeFailure(result: ChaosResult): string {
  */
 export function chaosTests(door: FrontDoor, seeds: readonly number[]): void {
   describe(`chaos: seeded random operations under faults through the Pulumi CLI (${door.name})`, () => {
-    it('the fixed seeds cover kills, replacements and destroys', () => {
-      const operations = new Set(seeds.flatMap((seed) => plan(seed).map((s) => s.operation)));
+    it('the fixed seeds cover kills, replacements, destroys and full datacenters', () => {
+      const plans = seeds.map((seed) => plan(seed));
+      const operations = new Set(plans.flatMap((p) => p.steps.map((s) => s.operation)));
       for (const op of ['kill-up', 'kill-destroy', 'replace', 'change-ordered', 'destroy'] as const)
         assert.ok(operations.has(op), op);
+      const full = (p: Plan) => p.steps.some((s) => s.fullDatacenter === 'dal10');
+      assert.ok(
+        plans.some((p) => p.fallback && full(p)),
+        'dal10 full under datacenters',
+      );
+      assert.ok(
+        plans.some((p) => !p.fallback && full(p)),
+        'dal10 full under datacenter',
+      );
     });
 
     for (const seed of seeds) {

@@ -72,6 +72,15 @@ const BASE_GUEST = {
   tags: ['owner'],
 };
 
+/**
+ * A guest's properties: the base spec under the program's own, where `datacenters` takes the
+ * place of the base's `datacenter` (a guest gives one of the two).
+ */
+function guestProperties(guest: Record<string, unknown>): Record<string, unknown> {
+  const { datacenter: _one, ...rest } = BASE_GUEST;
+  return { ...('datacenters' in guest ? rest : BASE_GUEST), ...guest };
+}
+
 const ownerConfig = (program: OwnerProgram) =>
   Object.fromEntries(
     Object.entries(withDefaults(program)).map(([key, value]) => [
@@ -106,7 +115,7 @@ function ownerYaml(program: OwnerProgram): string {
     if (name.includes('/')) throw new Error(`${name}: a YAML program has no component parents`);
     resources[name] = {
       type: 'svc:index:VirtualGuest',
-      properties: { ...BASE_GUEST, ...guest },
+      properties: guestProperties(guest),
       ...(Object.keys(options).length > 0 ? { options } : {}),
     };
   }

@@ -1,7 +1,9 @@
+import assert from 'node:assert/strict';
 import * as pulumi from '@pulumi/pulumi';
 import { startEmulator } from '../../emulator';
 import { Client } from '../../provider/client';
 import { configure } from '../../provider/framework/connection';
+import { virtualGuestProvider } from '../../provider/kinds/virtual-guest/provider';
 
 export type Emulator = Awaited<ReturnType<typeof startEmulator>>;
 
@@ -46,4 +48,33 @@ export function setProgramConfig(
   },
 ): void {
   pulumi.runtime.setAllConfig(values, secretKeys);
+}
+
+/**
+ * A VirtualGuest's inputs as the dynamic resource class hands them to `check` (resource `name` of
+ * stack `dev` of project `proj`): one hourly 1-CPU guest in dal10, plus `extra`.
+ */
+export function declaredGuest(
+  name: string,
+  domain: string,
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
+  return {
+    resourceName: name,
+    identity: `proj/dev/${name}`,
+    provenance: `organization/urn:pulumi:dev::proj::pulumi-nodejs:dynamic/svc:VirtualGuest::${name}`,
+    domain,
+    startCpus: 1,
+    maxMemory: 1024,
+    operatingSystemReferenceCode: 'UBUNTU_LATEST',
+    datacenter: 'dal10',
+    ...extra,
+  };
+}
+
+/** `check` of a create with these inputs, which must pass: the inputs it stores. */
+export async function checkedGuest(inputs: Record<string, unknown>) {
+  const result = await virtualGuestProvider.check({}, inputs);
+  assert.deepEqual(result.failures, []);
+  return result.inputs as Record<string, unknown>;
 }

@@ -26,6 +26,7 @@ import type { AuthedContext } from '../context';
 import { presetById, type PresetView } from '../product-package/model';
 import type { CheckedOrder, OrderOwner } from '../service';
 import { checkSshKeyIds } from '../ssh-key/model';
+import { requireRoom } from './capacity';
 import { buildGuest, type GuestOrder, type GuestRec } from './model';
 import {
   orderedPrices,
@@ -213,6 +214,8 @@ function place(
 export const guestOrder: OrderOwner = {
   check: (ctx, container) => {
     const checked = checkGuestOrder(ctx, container);
+    // verifyOrder answers the capacity fault too: the real API checks room when it verifies.
+    requireRoom(ctx, checked.orders);
     return {
       verified: verified(checked),
       place: (placing, orderId) => place(placing, checked, orderId),

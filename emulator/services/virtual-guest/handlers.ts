@@ -52,6 +52,7 @@ import {
   upgradePrices,
   type GuestRec,
 } from './model';
+import { requireRoom } from './capacity';
 import { GUEST_ORDER, guestOrder } from './guest-order';
 import { reloadMethod } from './reload';
 import { checkGuestTemplate } from './template';
@@ -145,6 +146,7 @@ export const virtualGuest = serviceFolder({
             expectArgs(ctx, ['templateObject']);
             const order = checkGuestTemplate(ctx.args[0]);
             checkSshKeyIds(ctx, order.sshKeyIds);
+            requireRoom(ctx, [order]);
             const { guest, ops } = buildGuest(ctx.store, ctx.account.id, order, {
               now: ctx.now,
               readyAt: readyAt(ctx),
@@ -165,6 +167,7 @@ export const virtualGuest = serviceFolder({
             }
             const orders = templates.map(checkGuestTemplate);
             for (const order of orders) checkSshKeyIds(ctx, order.sshKeyIds);
+            requireRoom(ctx, orders);
             const tagCache = tagsByName(ctx.store, ctx.account.id);
             const built = orders.map((order) =>
               buildGuest(ctx.store, ctx.account.id, order, {

@@ -2,6 +2,7 @@ import { billingMode } from '../../managers';
 import { isUnknown } from '../../framework/unknown';
 import { sayOnce } from '../../framework/log';
 import { REPLACE_REASONS, type GuestInputs } from './inputs';
+import { choices, describeChoices } from './placement';
 
 /**
  * The BILLING lines of a preview: exactly one per guest whose billing changes, naming the kind
@@ -38,9 +39,32 @@ const shown = (value: unknown) =>
       : String(value);
 
 function describeOrder(inputs: GuestInputs): string {
-  const { startCpus, maxMemory, disks, operatingSystemReferenceCode: os, datacenter } = inputs;
+  const { startCpus, maxMemory, disks, operatingSystemReferenceCode: os } = inputs;
   const disk = disks === undefined ? '' : `, disks ${shown(disks)} GB`;
-  return `${shown(startCpus)} CPU, ${shown(maxMemory)} MB${disk}, ${shown(os)} in ${shown(datacenter)}`;
+  return `${shown(startCpus)} CPU, ${shown(maxMemory)} MB${disk}, ${shown(os)} in ${describeChoices(inputs)}`;
+}
+
+/**
+ * With `datacenters`, after the price of the first choice: what each other one would bill.
+ * Datacenters may be priced differently (location price groups), and an order that falls back is
+ * billed the price of where it lands.
+ */
+export async function describeFallbacks(
+  inputs: GuestInputs,
+  first: BilledCost,
+  priceIn: (datacenter: string) => Promise<BilledCost>,
+): Promise<string> {
+  const [head, ...others] = choices(inputs);
+  if (others.length === 0) return '';
+  const differing: string[] = [];
+  for (const datacenter of others) {
+    const cost = await priceIn(datacenter);
+    if (describeCost(cost) !== describeCost(first))
+      differing.push(`${datacenter} ${describeCost(cost)}`);
+  }
+  return differing.length === 0
+    ? ` (priced in ${head}; the same in ${others.join(', ')})`
+    : ` (priced in ${head}; if it falls back: ${differing.join(', ')})`;
 }
 
 /** Resources whose replacement `diff` announced in this provider process (by identity). */
@@ -60,6 +84,7 @@ export function announceCreate(
   name: string,
   inputs: GuestInputs & BilledCost,
   conflict?: string,
+  fallbacks = '',
 ): void {
   if (announcedAsReplacement(inputs)) return; // the replace line said it
   if (conflict) {
@@ -73,7 +98,7 @@ export function announceCreate(
         ? `adopts existing guest ${inputs.adopts} (no new order; it is billed already)`
         : `adopts guest ${inputs.adopts}, which an earlier unfinished create of it ordered (no new order; it is billed already)`;
   sayOnce(
-    `BILLING create VirtualGuest "${name}" ${verb}: ${describeOrder(inputs)}; ${billing(inputs)}, ${describeCost(inputs)}`,
+    `BILLING create VirtualGuest "${name}" ${verb}: ${describeOrder(inputs)}; ${billing(inputs)}, ${describeCost(inputs)}${fallbacks}`,
   );
 }
 

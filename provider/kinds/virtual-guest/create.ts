@@ -16,6 +16,7 @@ import { accountIdOf } from '../../framework/owner';
 import { describeCost, type BilledCost } from './billing';
 import { ORDER_FIELDS, guestTemplate, type GuestInputs } from './inputs';
 import { observedInputs } from './observe';
+import { PLACEMENT_FIELDS, choices, isCapacityFault, placementMismatch } from './placement';
 import {
   OWNED_TAG,
   TOKEN_TAG_PREFIX,
@@ -26,8 +27,13 @@ import {
 } from './provenance';
 import type { Bag } from '../../framework/fields';
 
-/** What the order fixes: a candidate that differs in any of these is not this resource's guest. */
-const ORDERED_FIELDS = ORDER_FIELDS.filter((field) => field !== 'adoptId');
+/**
+ * What the order fixes: a candidate that differs in any of these is not this resource's guest
+ * (where it is: in any of the datacenters the inputs may order it in).
+ */
+const ORDERED_FIELDS = ORDER_FIELDS.filter(
+  (field) => field !== 'adoptId' && !PLACEMENT_FIELDS.includes(field),
+);
 
 const ids = (guests: VirtualGuest[]) => guests.map((g) => g.id).join(', ');
 
@@ -35,10 +41,14 @@ const ids = (guests: VirtualGuest[]) => guests.map((g) => g.id).join(', ');
 function orderedMismatches(guest: VirtualGuest, inputs: GuestInputs): string[] {
   const observed = observedInputs(guest, inputs) as unknown as Bag;
   const declared = inputs as unknown as Bag;
-  return changedFields(declared, observed, ORDERED_FIELDS).map(
-    (field) =>
-      `${field} ${JSON.stringify(observed[field] ?? null)} (declared ${JSON.stringify(declared[field] ?? null)})`,
-  );
+  const placement = placementMismatch(guest.datacenter?.name, declared);
+  return [
+    ...(placement ? [placement] : []),
+    ...changedFields(declared, observed, ORDERED_FIELDS).map(
+      (field) =>
+        `${field} ${JSON.stringify(observed[field] ?? null)} (declared ${JSON.stringify(declared[field] ?? null)})`,
+    ),
+  ];
 }
 
 /** Guests carrying `token` that no completed create has handed to a state yet. */
@@ -151,18 +161,44 @@ async function orderOrRecover(
   say(
     `VirtualGuest "${name}": ordering ${inputs.hostname}.${inputs.domain} (${describeCost(inputs as GuestInputs & Partial<BilledCost>)})`,
   );
-  const guest = await createOnce({
-    what: `VirtualGuest "${name}" order`,
-    write: () => c.guests.createFromTemplate(guestTemplate(inputs, [...inputs.tags, token])),
-    find: async () => {
-      const found = await unfinished(c, token);
-      if (found.length > 1) throw new Error(`guests ${ids(found)} all carry token ${token}`);
-      return found[0];
-    },
-    windowMs: outcomeWindowMs(),
-    nextRun: `The next \`pulumi up\` looks for a guest tagged ${token} again before it orders one.`,
-  });
+  const guest = await orderInTurn(c, inputs, token);
   return { guest, ordered: true };
+}
+
+/**
+ * Orders the guest in each datacenter of its choices in turn, on to the next only while the API
+ * answers that one has no room (nothing was ordered there). Every order carries the one creation
+ * token, so an unknown outcome is looked for, and found, wherever it landed; an unknown outcome
+ * or any other fault stops here (the next `up` looks for the token before it orders).
+ */
+async function orderInTurn(c: Connection, inputs: GuestInputs, token: string) {
+  const name = inputs.resourceName;
+  const full: string[] = [];
+  for (const datacenter of choices(inputs)) {
+    try {
+      return await createOnce({
+        what: `VirtualGuest "${name}" order in ${datacenter}`,
+        write: () =>
+          c.guests.createFromTemplate(
+            guestTemplate({ ...inputs, datacenter }, [...inputs.tags, token]),
+          ),
+        find: async () => {
+          const found = await unfinished(c, token);
+          if (found.length > 1) throw new Error(`guests ${ids(found)} all carry token ${token}`);
+          return found[0];
+        },
+        windowMs: outcomeWindowMs(),
+        nextRun: `The next \`pulumi up\` looks for a guest tagged ${token} again before it orders one.`,
+      });
+    } catch (err) {
+      if (!isCapacityFault(err)) throw err;
+      full.push(`${datacenter} (${err.faultCode}: ${err.faultString})`);
+      say(`VirtualGuest "${name}": ${datacenter} has no room; nothing was ordered there`);
+    }
+  }
+  throw new Error(
+    `VirtualGuest "${name}": no datacenter it may be ordered in has room, so nothing was ordered: ${full.join('; ')}. Run \`pulumi up\` again later, or list more datacenters in datacenters`,
+  );
 }
 
 /** The guest's tags as they are now. */
@@ -267,7 +303,8 @@ export function createGuest(
     const { guest, ordered } = await orderOrRecover(c, inputs);
     const id = guest.id;
     const token = inputs.adoptId ? undefined : (inputs.creationToken ?? creationToken(inputs));
-    const kept = { ...inputs, creationToken: token, guestId: id, accountId };
+    const datacenter = guest.datacenter?.name ?? inputs.datacenter;
+    const kept = { ...inputs, datacenter, creationToken: token, guestId: id, accountId };
     try {
       if (!ordered) await converge(c, id, inputs);
       const { guest: settled, outs } = await settle(id);

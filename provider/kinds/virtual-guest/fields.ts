@@ -11,7 +11,8 @@ import { rules } from '../../framework/field-rules';
 import { LIMITS, idProblem } from '../../framework/failures';
 import { sameOs, sameUserData, userTags } from './api-forms';
 import { autoHostname, idAsString, normaliseKeyIds, normaliseTags } from './normalise';
-import { DATACENTER, OS_CODE, checkAdoptId, diskProblem, tagProblem } from './rules';
+import { DATACENTERS_RULE, DATACENTER_RULE } from './placement';
+import { OS_CODE, checkAdoptId, diskProblem, tagProblem } from './rules';
 
 /**
  * Every field of a VirtualGuest, once: the program's arguments and the resource's outputs, the
@@ -150,21 +151,36 @@ export const GUEST_FIELDS = {
       same: sameOs,
     }),
   },
-  /** e.g. dal10; one the account is offered. */
+  /**
+   * e.g. dal10; one the account is offered. Give this or `datacenters`. As an output: where the
+   * guest is (with `datacenters`, the datacenter whose order succeeded).
+   */
   datacenter: {
     type: kinds.string,
-    input: 'required',
+    input: 'optional',
     output: true,
-    rule: rules.text({
-      required: true,
-      maxLength: 32,
-      pattern: DATACENTER,
-      patternRule: 'a datacenter name such as dal10',
-    }),
+    rule: DATACENTER_RULE,
     order: part.datacenter,
     priced: true,
     change: 'replace',
-    read: onGuest('datacenter.name', (g) => g.datacenter?.name),
+    how: 'unless the guest is in one of the new `datacenters`',
+    // Left unset, `datacenters` says where to order and this output says where the guest went.
+    read: onGuest('datacenter.name', (g) => g.datacenter?.name, { unsetFollowsApi: true }),
+  },
+  /**
+   * Datacenters to order the guest in, in order of preference, instead of `datacenter`: when the
+   * API answers that one has no room, the next is tried, with the same creation token (one guest
+   * at most). The preview prices the first. A change replaces the guest only when it is in none
+   * of the new datacenters; otherwise the new list is recorded and nothing is ordered.
+   */
+  datacenters: {
+    type: kinds.list(kinds.string),
+    input: 'optional',
+    output: true,
+    rule: DATACENTERS_RULE,
+    priced: true,
+    change: 'replace',
+    how: 'only when the guest is in none of them',
   },
   /** Network port speed in Mbps, one the account is offered; a change upgrades in place. */
   networkSpeed: {

@@ -11,6 +11,7 @@ import {
 } from '../../framework/fields';
 import type { Catalog } from './catalog';
 import { GUEST_FIELDS } from './fields';
+import { checkPlacement } from './placement';
 import { checkFqdn } from './rules';
 
 /** The inputs of a VirtualGuest as stored after `check` (defaults applied, values normalised). */
@@ -59,6 +60,7 @@ export function withDefaults(
 export function checkShape(inputs: Record<string, unknown>, failures: Failures): void {
   checkFields(GUEST_FIELDS, inputs, failures);
   checkFqdn(inputs, failures);
+  checkPlacement(inputs, failures);
 }
 
 /** Checks against what the account is offered (getCreateObjectOptions). */
@@ -80,6 +82,12 @@ export function checkOffered(
   }
   if (typeof inputs.datacenter === 'string')
     offered('datacenter', catalog.datacenters, 'a known datacenter');
+  if (Array.isArray(inputs.datacenters)) {
+    for (const datacenter of inputs.datacenters as unknown[]) {
+      if (typeof datacenter === 'string')
+        failures.oneOf('datacenters', datacenter, catalog.datacenters, 'a known datacenter');
+    }
+  }
   if (Number.isInteger(inputs.networkSpeed))
     offered('networkSpeed', catalog.nicSpeeds, 'an offered network speed (Mbps)');
   const disks = inputs.disks;

@@ -1,5 +1,6 @@
 import { billingMode, type VirtualGuest, type VirtualGuestManager } from '../../managers';
 import { PRICED_FIELDS, guestTemplate, type GuestInputs } from './inputs';
+import { choices } from './placement';
 
 /**
  * What a guest costs, as the API prices it: an order is priced by `generateOrderTemplate` (the
@@ -36,8 +37,10 @@ export function priceOrder(
   if (!price) {
     // Names, keys, user data and tags do not change the price; placeholders keep it computable
     // while those are known only after apply.
+    // With `datacenters`, the first choice: the one ordered unless it has no room.
     const placeholders = {
       ...(inputs as GuestInputs),
+      datacenter: choices(inputs)[0],
       hostname: 'price',
       domain: 'example.com',
       userData: undefined,

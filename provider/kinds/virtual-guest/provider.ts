@@ -18,6 +18,7 @@ import {
   announceReplace,
   announceUpgrade,
   announcedAsReplacement,
+  describeFallbacks,
 } from './billing';
 import { catalogFrom, type Catalog } from './catalog';
 import { claim, converge, createGuest, earlierAttempt } from './create';
@@ -35,6 +36,7 @@ import {
 import { computedOutputs, observedInputs, progressOf } from './observe';
 import { billedPrice, priceOrder, type Price } from './pricing';
 import { importForm } from './import-form';
+import { placementKept, placementMismatch } from './placement';
 import { creationToken } from './provenance';
 import { announceReload, checkReloadPrice, reloadInPlace, reloadedBy, replacedBy } from './reload';
 import { checkResize, reboots, resize } from './upgrade';
@@ -50,7 +52,6 @@ const ADOPTION_FIELDS = [
   'startCpus',
   'maxMemory',
   'hourlyBillingFlag',
-  'datacenter',
 ] as const;
 
 /** Differences between an existing guest and what the adopting resource declares. */
@@ -65,6 +66,11 @@ function adoptionMismatches(guest: VirtualGuest, inputs: Bag, failures: Failures
         `adoptId: guest ${guest.id} has ${field} ${JSON.stringify(value)} but the resource declares ${JSON.stringify(declared)}`,
       );
     }
+  }
+  const placement = placementMismatch(guest.datacenter?.name, inputs);
+  if (placement) {
+    const field = inputs.datacenters === undefined ? 'datacenter' : 'datacenters';
+    failures.add(field, `adoptId: guest ${guest.id} has ${placement}`);
   }
 }
 
@@ -120,7 +126,12 @@ async function check(olds: Bag, news: Bag): Promise<pulumi.dynamic.CheckResult> 
       : {};
   const billed = guest && billedPrice(guest);
   const checked = { ...known, creationToken: token, adopts: guest?.id, ...costs(billed ?? price) };
-  announceCreate(known.resourceName, checked, conflict);
+  const fallbacks = guest
+    ? ''
+    : await describeFallbacks(known, costs(price), async (datacenter) =>
+        costs(await priceOrder(c.guests, { ...known, datacenters: undefined, datacenter })),
+      );
+  announceCreate(known.resourceName, checked, conflict, fallbacks);
   return { inputs: checked, failures: [] };
 }
 
@@ -150,7 +161,10 @@ async function diff(id: string, olds: Bag, news: Bag): Promise<pulumi.dynamic.Di
   if (upgrades.length > 0) {
     announceUpgrade(name, upgrades, olds, news as unknown as GuestInputs, reboots(olds, news));
   }
-  const edits = changedBetween(GUEST_FIELDS, olds, news, [...EDIT_FIELDS, ...LOCAL_FIELDS]);
+  const edits = [
+    ...changedBetween(GUEST_FIELDS, olds, news, [...EDIT_FIELDS, ...LOCAL_FIELDS]),
+    ...placementKept(olds, news),
+  ];
   return edits.length + upgrades.length + reloads.length > 0
     ? { replaces: [], deleteBeforeReplace: false }
     : { changes: false };
@@ -162,8 +176,10 @@ async function priced(c: Connection, guest: VirtualGuest, inputs: GuestInputs) {
   return computedOutputs(guest, price);
 }
 
+/** The inputs and what the API computes, `datacenter` saying where the guest is. */
 async function outputs(c: Connection, guest: VirtualGuest, inputs: GuestInputs): Promise<Bag> {
-  return { ...inputs, ...(await priced(c, guest, inputs)) };
+  const datacenter = guest.datacenter?.name ?? inputs.datacenter;
+  return { ...inputs, datacenter, ...(await priced(c, guest, inputs)) };
 }
 
 /**
@@ -198,9 +214,12 @@ async function read(id: string, props: Bag = {}): Promise<pulumi.dynamic.ReadRes
   const c = connect();
   const accountId = await requireOwner(c, props, describe(props, id), 'refresh');
   const guest = await c.guests.findInstance(Number(id), DETAIL_MASK);
-  if (!guest) {
+  // A guest being reclaimed was cancelled (outside the stack, or by a destroy that did not wait):
+  // it is gone for the stack, and a later `up` orders a new one (it never adopts it).
+  if (!guest || isReclaiming(guest)) {
+    const why = guest ? 'was cancelled and is being reclaimed' : 'no longer exists';
     say(
-      `${describe(props, id)} no longer exists in account ${accountId}, which owns it; it leaves the stack`,
+      `${describe(props, id)} ${why} in account ${accountId}, which owns it; it leaves the stack`,
     );
     return {};
   }
@@ -212,6 +231,8 @@ async function read(id: string, props: Bag = {}): Promise<pulumi.dynamic.ReadRes
   // estimated costs are both: check prices the order).
   const { estimatedHourlyCost: _hourly, estimatedMonthlyCost: _monthly, ...notInputs } = computed;
   const computedOnly = new Set([...Object.keys(notInputs), 'accountId']);
+  // With `datacenters` declared, `datacenter` is an output only (where the guest is).
+  if (declared?.datacenters !== undefined) computedOnly.add('datacenter');
   const inputs = Object.fromEntries(
     Object.entries(observed).filter(([key]) => !computedOnly.has(key)),
   );

@@ -6,6 +6,7 @@ import { say, sayOnce } from '../../framework/log';
 import type { Failures } from '../../framework/failures';
 import { sameOs, sameUserData } from './api-forms';
 import { progressOf } from './observe';
+import { PLACEMENT_FIELDS, placementReplaces } from './placement';
 import { priceOrder, type Price } from './pricing';
 import { GUEST_FIELDS } from './fields';
 import { REPLACE_FIELDS, type GuestInputs } from './inputs';
@@ -22,9 +23,15 @@ import { REPLACE_FIELDS, type GuestInputs } from './inputs';
 /** The fields an OS reload changes in place. */
 export const RELOAD_FIELDS: readonly string[] = fieldsWhere(GUEST_FIELDS, 'reloads', true);
 
+/** The replace fields besides where the guest is, which placement.ts decides. */
+const REPLACING = REPLACE_FIELDS.filter((field) => !PLACEMENT_FIELDS.includes(field));
+
 /** The changed fields that replace the guest (none when a reload makes them all). */
 export function replacedBy(olds: Bag, news: Bag): string[] {
-  const changed = changedBetween(GUEST_FIELDS, olds, news, REPLACE_FIELDS);
+  const changed = [
+    ...changedBetween(GUEST_FIELDS, olds, news, REPLACING),
+    ...placementReplaces(olds, news),
+  ];
   if (news.onImageChange !== 'reload') return changed;
   return changed.some((field) => !RELOAD_FIELDS.includes(field)) ? changed : [];
 }

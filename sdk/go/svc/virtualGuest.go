@@ -18,8 +18,10 @@ type VirtualGuest struct {
 
 	// Take over an existing guest by id instead of ordering one (Pulumi's `import` does not work for dynamic resources).
 	AdoptId pulumi.StringPtrOutput `pulumi:"adoptId"`
-	// e.g. dal10; one the account is offered.
-	Datacenter pulumi.StringOutput `pulumi:"datacenter"`
+	// e.g. dal10; one the account is offered. Give this or `datacenters`. As an output: where the guest is (with `datacenters`, the datacenter whose order succeeded).
+	Datacenter pulumi.StringPtrOutput `pulumi:"datacenter"`
+	// Datacenters to order the guest in, in order of preference, instead of `datacenter`: when the API answers that one has no room, the next is tried, with the same creation token (one guest at most). The preview prices the first. A change replaces the guest only when it is in none of the new datacenters; otherwise the new list is recorded and nothing is ordered.
+	Datacenters pulumi.StringArrayOutput `pulumi:"datacenters"`
 	// Disk sizes in GB, the boot disk first, then up to four data disks. Disks grow and are added in place; shrinking or removing one is refused in check.
 	Disks pulumi.IntArrayOutput `pulumi:"disks"`
 	// Domain of the guest, e.g. `example.com`.
@@ -87,9 +89,6 @@ func NewVirtualGuest(ctx *pulumi.Context,
 		return nil, errors.New("missing one or more required arguments")
 	}
 
-	if args.Datacenter == nil {
-		return nil, errors.New("invalid value for required argument 'Datacenter'")
-	}
 	if args.Domain == nil {
 		return nil, errors.New("invalid value for required argument 'Domain'")
 	}
@@ -155,8 +154,10 @@ func (VirtualGuestState) ElementType() reflect.Type {
 type virtualGuestArgs struct {
 	// Take over an existing guest by id instead of ordering one (Pulumi's `import` does not work for dynamic resources).
 	AdoptId *string `pulumi:"adoptId"`
-	// e.g. dal10; one the account is offered.
-	Datacenter string `pulumi:"datacenter"`
+	// e.g. dal10; one the account is offered. Give this or `datacenters`. As an output: where the guest is (with `datacenters`, the datacenter whose order succeeded).
+	Datacenter *string `pulumi:"datacenter"`
+	// Datacenters to order the guest in, in order of preference, instead of `datacenter`: when the API answers that one has no room, the next is tried, with the same creation token (one guest at most). The preview prices the first. A change replaces the guest only when it is in none of the new datacenters; otherwise the new list is recorded and nothing is ordered.
+	Datacenters []string `pulumi:"datacenters"`
 	// Disk sizes in GB, the boot disk first, then up to four data disks. Disks grow and are added in place; shrinking or removing one is refused in check.
 	Disks []int `pulumi:"disks"`
 	// Domain of the guest, e.g. `example.com`.
@@ -199,8 +200,10 @@ type virtualGuestArgs struct {
 type VirtualGuestArgs struct {
 	// Take over an existing guest by id instead of ordering one (Pulumi's `import` does not work for dynamic resources).
 	AdoptId pulumi.StringPtrInput
-	// e.g. dal10; one the account is offered.
-	Datacenter pulumi.StringInput
+	// e.g. dal10; one the account is offered. Give this or `datacenters`. As an output: where the guest is (with `datacenters`, the datacenter whose order succeeded).
+	Datacenter pulumi.StringPtrInput
+	// Datacenters to order the guest in, in order of preference, instead of `datacenter`: when the API answers that one has no room, the next is tried, with the same creation token (one guest at most). The preview prices the first. A change replaces the guest only when it is in none of the new datacenters; otherwise the new list is recorded and nothing is ordered.
+	Datacenters pulumi.StringArrayInput
 	// Disk sizes in GB, the boot disk first, then up to four data disks. Disks grow and are added in place; shrinking or removing one is refused in check.
 	Disks pulumi.IntArrayInput
 	// Domain of the guest, e.g. `example.com`.
@@ -281,9 +284,14 @@ func (o VirtualGuestOutput) AdoptId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *VirtualGuest) pulumi.StringPtrOutput { return v.AdoptId }).(pulumi.StringPtrOutput)
 }
 
-// e.g. dal10; one the account is offered.
-func (o VirtualGuestOutput) Datacenter() pulumi.StringOutput {
-	return o.ApplyT(func(v *VirtualGuest) pulumi.StringOutput { return v.Datacenter }).(pulumi.StringOutput)
+// e.g. dal10; one the account is offered. Give this or `datacenters`. As an output: where the guest is (with `datacenters`, the datacenter whose order succeeded).
+func (o VirtualGuestOutput) Datacenter() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *VirtualGuest) pulumi.StringPtrOutput { return v.Datacenter }).(pulumi.StringPtrOutput)
+}
+
+// Datacenters to order the guest in, in order of preference, instead of `datacenter`: when the API answers that one has no room, the next is tried, with the same creation token (one guest at most). The preview prices the first. A change replaces the guest only when it is in none of the new datacenters; otherwise the new list is recorded and nothing is ordered.
+func (o VirtualGuestOutput) Datacenters() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *VirtualGuest) pulumi.StringArrayOutput { return v.Datacenters }).(pulumi.StringArrayOutput)
 }
 
 // Disk sizes in GB, the boot disk first, then up to four data disks. Disks grow and are added in place; shrinking or removing one is refused in check.

@@ -20,12 +20,13 @@ __all__ = ['VirtualGuestArgs', 'VirtualGuest']
 @pulumi.input_type
 class VirtualGuestArgs:
     def __init__(__self__, *,
-                 datacenter: pulumi.Input[_builtins.str],
                  domain: pulumi.Input[_builtins.str],
                  max_memory: pulumi.Input[_builtins.int],
                  operating_system_reference_code: pulumi.Input[_builtins.str],
                  start_cpus: pulumi.Input[_builtins.int],
                  adopt_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 datacenter: pulumi.Input[Optional[_builtins.str]] = None,
+                 datacenters: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  disks: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.int]]]] = None,
                  hostname: pulumi.Input[Optional[_builtins.str]] = None,
                  hourly_billing_flag: pulumi.Input[Optional[_builtins.bool]] = None,
@@ -43,12 +44,13 @@ class VirtualGuestArgs:
         """
         The set of arguments for constructing a VirtualGuest resource.
 
-        :param pulumi.Input[_builtins.str] datacenter: e.g. dal10; one the account is offered.
         :param pulumi.Input[_builtins.str] domain: Domain of the guest, e.g. `example.com`.
         :param pulumi.Input[_builtins.int] max_memory: Memory in MB, one of the sizes the account is offered; a change upgrades in place (it reboots).
         :param pulumi.Input[_builtins.str] operating_system_reference_code: e.g. UBUNTU_LATEST, DEBIAN_12_64; one the account is offered.
         :param pulumi.Input[_builtins.int] start_cpus: CPU count, one the account is offered; a change upgrades the guest in place (it reboots).
         :param pulumi.Input[_builtins.str] adopt_id: Take over an existing guest by id instead of ordering one (Pulumi's `import` does not work for dynamic resources).
+        :param pulumi.Input[_builtins.str] datacenter: e.g. dal10; one the account is offered. Give this or `datacenters`. As an output: where the guest is (with `datacenters`, the datacenter whose order succeeded).
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] datacenters: Datacenters to order the guest in, in order of preference, instead of `datacenter`: when the API answers that one has no room, the next is tried, with the same creation token (one guest at most). The preview prices the first. A change replaces the guest only when it is in none of the new datacenters; otherwise the new list is recorded and nothing is ordered.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.int]]] disks: Disk sizes in GB, the boot disk first, then up to four data disks. Disks grow and are added in place; shrinking or removing one is refused in check.
         :param pulumi.Input[_builtins.str] hostname: Host name; defaults to the resource name plus a suffix that is stable for this stack.
         :param pulumi.Input[_builtins.bool] hourly_billing_flag: Hourly billing; false orders a monthly guest. Changing it replaces the guest.
@@ -64,13 +66,16 @@ class VirtualGuestArgs:
         :param pulumi.Input[_builtins.bool] wait_for_ready: Wait until the guest is provisioned and has its addresses.
         :param pulumi.Input[_builtins.bool] wait_for_reclaim: On delete, wait until the API has reclaimed the cancelled guest and it is gone (minutes after the cancel), instead of returning once the cancel is accepted and the billing stops. Off by default: the reclaim bills nothing, and a later `up` never adopts a guest still reclaiming. Turn it on when something after the destroy needs the guest gone (its addresses or hostname freed, an account's guest count).
         """
-        pulumi.set(__self__, "datacenter", datacenter)
         pulumi.set(__self__, "domain", domain)
         pulumi.set(__self__, "max_memory", max_memory)
         pulumi.set(__self__, "operating_system_reference_code", operating_system_reference_code)
         pulumi.set(__self__, "start_cpus", start_cpus)
         if adopt_id is not None:
             pulumi.set(__self__, "adopt_id", adopt_id)
+        if datacenter is not None:
+            pulumi.set(__self__, "datacenter", datacenter)
+        if datacenters is not None:
+            pulumi.set(__self__, "datacenters", datacenters)
         if disks is not None:
             pulumi.set(__self__, "disks", disks)
         if hostname is not None:
@@ -111,18 +116,6 @@ class VirtualGuestArgs:
             wait_for_reclaim = False
         if wait_for_reclaim is not None:
             pulumi.set(__self__, "wait_for_reclaim", wait_for_reclaim)
-
-    @_builtins.property
-    @pulumi.getter
-    def datacenter(self) -> pulumi.Input[_builtins.str]:
-        """
-        e.g. dal10; one the account is offered.
-        """
-        return pulumi.get(self, "datacenter")
-
-    @datacenter.setter
-    def datacenter(self, value: pulumi.Input[_builtins.str]):
-        pulumi.set(self, "datacenter", value)
 
     @_builtins.property
     @pulumi.getter
@@ -183,6 +176,30 @@ class VirtualGuestArgs:
     @adopt_id.setter
     def adopt_id(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "adopt_id", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def datacenter(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        e.g. dal10; one the account is offered. Give this or `datacenters`. As an output: where the guest is (with `datacenters`, the datacenter whose order succeeded).
+        """
+        return pulumi.get(self, "datacenter")
+
+    @datacenter.setter
+    def datacenter(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "datacenter", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def datacenters(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        Datacenters to order the guest in, in order of preference, instead of `datacenter`: when the API answers that one has no room, the next is tried, with the same creation token (one guest at most). The preview prices the first. A change replaces the guest only when it is in none of the new datacenters; otherwise the new list is recorded and nothing is ordered.
+        """
+        return pulumi.get(self, "datacenters")
+
+    @datacenters.setter
+    def datacenters(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "datacenters", value)
 
     @_builtins.property
     @pulumi.getter
@@ -361,6 +378,7 @@ class VirtualGuest(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None,
                  adopt_id: pulumi.Input[Optional[_builtins.str]] = None,
                  datacenter: pulumi.Input[Optional[_builtins.str]] = None,
+                 datacenters: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  disks: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.int]]]] = None,
                  domain: pulumi.Input[Optional[_builtins.str]] = None,
                  hostname: pulumi.Input[Optional[_builtins.str]] = None,
@@ -386,7 +404,8 @@ class VirtualGuest(pulumi.CustomResource):
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] adopt_id: Take over an existing guest by id instead of ordering one (Pulumi's `import` does not work for dynamic resources).
-        :param pulumi.Input[_builtins.str] datacenter: e.g. dal10; one the account is offered.
+        :param pulumi.Input[_builtins.str] datacenter: e.g. dal10; one the account is offered. Give this or `datacenters`. As an output: where the guest is (with `datacenters`, the datacenter whose order succeeded).
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] datacenters: Datacenters to order the guest in, in order of preference, instead of `datacenter`: when the API answers that one has no room, the next is tried, with the same creation token (one guest at most). The preview prices the first. A change replaces the guest only when it is in none of the new datacenters; otherwise the new list is recorded and nothing is ordered.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.int]]] disks: Disk sizes in GB, the boot disk first, then up to four data disks. Disks grow and are added in place; shrinking or removing one is refused in check.
         :param pulumi.Input[_builtins.str] domain: Domain of the guest, e.g. `example.com`.
         :param pulumi.Input[_builtins.str] hostname: Host name; defaults to the resource name plus a suffix that is stable for this stack.
@@ -432,6 +451,7 @@ class VirtualGuest(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None,
                  adopt_id: pulumi.Input[Optional[_builtins.str]] = None,
                  datacenter: pulumi.Input[Optional[_builtins.str]] = None,
+                 datacenters: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  disks: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.int]]]] = None,
                  domain: pulumi.Input[Optional[_builtins.str]] = None,
                  hostname: pulumi.Input[Optional[_builtins.str]] = None,
@@ -460,9 +480,8 @@ class VirtualGuest(pulumi.CustomResource):
             __props__ = VirtualGuestArgs.__new__(VirtualGuestArgs)
 
             __props__.__dict__["adopt_id"] = adopt_id
-            if datacenter is None and not opts.urn:
-                raise TypeError("Missing required property 'datacenter'")
             __props__.__dict__["datacenter"] = datacenter
+            __props__.__dict__["datacenters"] = datacenters
             __props__.__dict__["disks"] = disks
             if domain is None and not opts.urn:
                 raise TypeError("Missing required property 'domain'")
@@ -536,6 +555,7 @@ class VirtualGuest(pulumi.CustomResource):
 
         __props__.__dict__["adopt_id"] = None
         __props__.__dict__["datacenter"] = None
+        __props__.__dict__["datacenters"] = None
         __props__.__dict__["disks"] = None
         __props__.__dict__["domain"] = None
         __props__.__dict__["estimated_hourly_cost"] = None
@@ -577,11 +597,19 @@ class VirtualGuest(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter
-    def datacenter(self) -> pulumi.Output[_builtins.str]:
+    def datacenter(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        e.g. dal10; one the account is offered.
+        e.g. dal10; one the account is offered. Give this or `datacenters`. As an output: where the guest is (with `datacenters`, the datacenter whose order succeeded).
         """
         return pulumi.get(self, "datacenter")
+
+    @_builtins.property
+    @pulumi.getter
+    def datacenters(self) -> pulumi.Output[Optional[Sequence[_builtins.str]]]:
+        """
+        Datacenters to order the guest in, in order of preference, instead of `datacenter`: when the API answers that one has no room, the next is tried, with the same creation token (one guest at most). The preview prices the first. A change replaces the guest only when it is in none of the new datacenters; otherwise the new list is recorded and nothing is ordered.
+        """
+        return pulumi.get(self, "datacenters")
 
     @_builtins.property
     @pulumi.getter

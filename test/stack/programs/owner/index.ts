@@ -31,7 +31,8 @@ const guests = names.map((spec) => {
     name,
     {
       domain: 'owner.example.com',
-      datacenter: 'dal10',
+      // `datacenters` of the overrides takes its place: a guest gives one of the two.
+      ...('datacenters' in overrides ? {} : { datacenter: 'dal10' }),
       startCpus: 1,
       maxMemory: 1024,
       operatingSystemReferenceCode: 'UBUNTU_LATEST',
