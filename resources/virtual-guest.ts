@@ -2,6 +2,8 @@ import * as pulumi from '@pulumi/pulumi';
 import type { ArgsOf } from '../provider/framework/fields';
 import { GUEST_FIELDS } from '../provider/kinds/virtual-guest/fields';
 import { dynamicToken } from '../provider/kinds/tokens';
+import { VIRTUAL_GUEST_LOOKUPS } from '../provider/kinds/virtual-guest/lookups';
+import { programForms } from './lookup-forms';
 import { resourceClass, type ResourceClass } from './resource-class';
 
 const TYPE = dynamicToken('VirtualGuest');
@@ -39,3 +41,10 @@ export const VirtualGuest: ResourceClass<typeof GUEST_FIELDS> = resourceClass(
   },
 );
 export type VirtualGuest = InstanceType<typeof VirtualGuest>;
+
+export type {
+  GetVirtualGuestArgs,
+  VirtualGuestResult,
+} from '../provider/kinds/virtual-guest/lookups';
+/** One guest by id or by hostname and domain, with a `VirtualGuest` resource's outputs. */
+export const { getVirtualGuest, getVirtualGuestOutput } = programForms(VIRTUAL_GUEST_LOOKUPS);

@@ -136,7 +136,8 @@ describe('VirtualGuest with SSH keys, user data and tags; getVirtualGuest', () =
     const byId = await getVirtualGuest({ id });
     const byName = await getVirtualGuest({ hostname: 'KEYED', domain: 'keys.example.com' });
     assert.deepEqual(byName, byId);
-    assert.equal(byId.id, id);
+    // The lookup answers the API's integer id (the resource's Pulumi id is its string form).
+    assert.equal(byId.id, Number(id));
     for (const field of [
       'guestId',
       'hostname',
@@ -185,7 +186,7 @@ describe('VirtualGuest with SSH keys, user data and tags; getVirtualGuest', () =
       domain: 'keys.example.com',
       mostRecent: true,
     });
-    assert.equal(newest.id, second.id);
+    assert.equal(newest.id, Number(second.id));
   });
 
   it('getVirtualGuest names bad arguments and a missing guest', async () => {
