@@ -82,7 +82,10 @@ export function outputProblems(kind: ResourceKind, outputs: Record<string, unkno
 
 const FUNCTION_SCHEMA = (
   pluginSchema() as {
-    functions: Record<string, { outputs: { properties: Record<string, Spec>; required: string[] } }>;
+    functions: Record<
+      string,
+      { outputs: { properties: Record<string, Spec>; required: string[] } }
+    >;
   }
 ).functions;
 
