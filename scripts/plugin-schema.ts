@@ -24,9 +24,14 @@ type Spec = Record<string, unknown>;
 const ZONE_RECORD_FIELDS = ['host', 'type', 'data', 'ttl', 'mxPriority'] as const;
 const OBJECT_TYPES: Record<
   string,
-  { token: string; kind: ResourceKind; fields: readonly string[] }
+  { token: string; kind: ResourceKind; fields: readonly string[]; description: string }
 > = {
-  record: { token: `${PACKAGE}:index:ZoneRecord`, kind: 'DnsRecord', fields: ZONE_RECORD_FIELDS },
+  record: {
+    token: `${PACKAGE}:index:ZoneRecord`,
+    kind: 'DnsRecord',
+    fields: ZONE_RECORD_FIELDS,
+    description: "A record of a `DnsZone`'s `records`: a `DnsRecord`'s fields, in its zone.",
+  },
 };
 
 /** A field's schema type from its kind name (`integer`, `string[]`, `string \| null`, `record[]`). */
@@ -40,15 +45,22 @@ function typeOf(name: string): Spec {
 const enumRef = (name: string) => `#/types/${PACKAGE}:index:${name}`;
 
 /** The enum types of the fields that take only the values of a named list (`oneOf`). */
-function enumTypes(): Spec {
-  const fields = Object.values(KINDS).flatMap((kind) => Object.values(kind.fields as Fields));
+function enumTypes(docs: ReadonlyMap<string, ReadonlyMap<string, string>>): Spec {
+  const fields = Object.entries(KINDS).flatMap(([kind, spec]) =>
+    Object.entries(spec.fields as Fields).map(([name, field]) => ({ kind, name, field })),
+  );
+  // Described as the field that takes it (the first, where several do).
   return Object.fromEntries(
-    fields.flatMap(({ oneOf }) =>
+    fields.reverse().flatMap(({ kind, name, field: { oneOf } }) =>
       oneOf
         ? [
             [
               `${PACKAGE}:index:${oneOf.name}`,
-              { type: 'string', enum: oneOf.values.map((value) => ({ value })) },
+              {
+                type: 'string',
+                description: docs.get(kind)?.get(name),
+                enum: oneOf.values.map((value) => ({ value })),
+              },
             ],
           ]
         : [],
@@ -58,12 +70,13 @@ function enumTypes(): Spec {
 
 function kindObjectTypes(docs: ReadonlyMap<string, ReadonlyMap<string, string>>): Spec {
   return Object.fromEntries(
-    Object.values(OBJECT_TYPES).map(({ token, kind, fields }) => {
+    Object.values(OBJECT_TYPES).map(({ token, kind, fields, description }) => {
       const table = KINDS[kind].fields as Record<string, Field>;
       return [
         token,
         {
           type: 'object',
+          description,
           properties: Object.fromEntries(
             fields.map((name) => [name, property(table[name], docs.get(kind)?.get(name))]),
           ),
@@ -263,7 +276,7 @@ export function pluginSchema(pluginDownloadURL = DEFAULT_PLUGIN_DOWNLOAD_URL): S
       resource(KINDS[kind].fields, docs.get(kind) ?? new Map(), described(kind)),
     ]),
   );
-  const types = { ...kindObjectTypes(docs), ...enumTypes() } as Record<string, Spec>;
+  const types = { ...kindObjectTypes(docs), ...enumTypes(docs) } as Record<string, Spec>;
   for (const object of lookupTypes().values()) {
     types[`${PACKAGE}:index:${object.name}`] = {
       type: 'object',

@@ -1,8 +1,8 @@
 import type { Client } from '../client';
 import type { Bag } from '../framework/fields';
 import { ValidationError } from '../framework/failures';
-import { KINDS, type KindSpec } from '../kinds/index';
-import { ACCOUNT_LOOKUPS, type Lookup, type Type } from '../lookups';
+import type { Lookup, Type } from '../lookups';
+import { LOOKUPS } from '../lookups/registry';
 
 /**
  * The lookups served as the plugin's functions (`svc:index:<name>`): the account's and each
@@ -67,11 +67,6 @@ function served(name: string, lookup: Lookup): FunctionSpec {
     },
   };
 }
-
-const LOOKUPS: Record<string, Lookup> = {
-  ...ACCOUNT_LOOKUPS,
-  ...Object.assign({}, ...Object.values(KINDS).map((kind: KindSpec) => kind.lookups ?? {})),
-};
 
 export const FUNCTIONS: Record<string, FunctionSpec> = Object.fromEntries(
   Object.entries(LOOKUPS).map(([name, lookup]) => [name, served(name, lookup)]),

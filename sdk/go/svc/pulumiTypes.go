@@ -1418,6 +1418,7 @@ func (o VirtualGuestSummaryArrayOutput) Index(i pulumi.IntInput) VirtualGuestSum
 	}).(VirtualGuestSummaryOutput)
 }
 
+// A record of a `DnsZone`'s `records`: a `DnsRecord`'s fields, in its zone.
 type ZoneRecord struct {
 	// The answer: an address for A/AAAA, a name for CNAME/MX/NS/PTR, text for TXT/SPF.
 	Data string `pulumi:"data"`
@@ -1455,6 +1456,7 @@ type ZoneRecordInput interface {
 	ToZoneRecordOutputWithContext(context.Context) ZoneRecordOutput
 }
 
+// A record of a `DnsZone`'s `records`: a `DnsRecord`'s fields, in its zone.
 type ZoneRecordArgs struct {
 	// The answer: an address for A/AAAA, a name for CNAME/MX/NS/PTR, text for TXT/SPF.
 	Data pulumi.StringInput `pulumi:"data"`
@@ -1516,6 +1518,7 @@ func (i ZoneRecordArray) ToZoneRecordArrayOutputWithContext(ctx context.Context)
 	return pulumi.ToOutputWithContext(ctx, i).(ZoneRecordArrayOutput)
 }
 
+// A record of a `DnsZone`'s `records`: a `DnsRecord`'s fields, in its zone.
 type ZoneRecordOutput struct{ *pulumi.OutputState }
 
 func (ZoneRecordOutput) ElementType() reflect.Type {

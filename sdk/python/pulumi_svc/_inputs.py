@@ -75,6 +75,9 @@ class DateRange:
 
 
 class ZoneRecordArgsDict(TypedDict):
+    """
+    A record of a `DnsZone`'s `records`: a `DnsRecord`'s fields, in its zone.
+    """
     data: pulumi.Input[_builtins.str]
     """
     The answer: an address for A/AAAA, a name for CNAME/MX/NS/PTR, text for TXT/SPF.
@@ -105,6 +108,8 @@ class ZoneRecordArgs:
                  mx_priority: pulumi.Input[Optional[_builtins.int]] = None,
                  ttl: pulumi.Input[Optional[_builtins.int]] = None):
         """
+        A record of a `DnsZone`'s `records`: a `DnsRecord`'s fields, in its zone.
+
         :param pulumi.Input[_builtins.str] data: The answer: an address for A/AAAA, a name for CNAME/MX/NS/PTR, text for TXT/SPF.
         :param pulumi.Input[_builtins.str] host: Relative host name, `@` for the zone apex.
         :param pulumi.Input['RecordType'] type: The record type (upper-cased).

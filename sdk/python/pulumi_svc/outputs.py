@@ -563,6 +563,9 @@ class VirtualGuestSummary(dict):
 
 @pulumi.output_type
 class ZoneRecord(dict):
+    """
+    A record of a `DnsZone`'s `records`: a `DnsRecord`'s fields, in its zone.
+    """
     @staticmethod
     def __key_warning(key: str):
         suggest = None
@@ -587,6 +590,8 @@ class ZoneRecord(dict):
                  mx_priority: Optional[_builtins.int] = None,
                  ttl: Optional[_builtins.int] = None):
         """
+        A record of a `DnsZone`'s `records`: a `DnsRecord`'s fields, in its zone.
+
         :param _builtins.str data: The answer: an address for A/AAAA, a name for CNAME/MX/NS/PTR, text for TXT/SPF.
         :param _builtins.str host: Relative host name, `@` for the zone apex.
         :param 'RecordType' type: The record type (upper-cased).
