@@ -43,14 +43,14 @@ function goFunction(view: SchemaView, name: string): string {
 const isObject = (v: ExampleValue): v is { [k: string]: ExampleValue } =>
   typeof v === 'object' && !Array.isArray(v);
 
-function jsValue(value: ExampleValue, indent: string, key = (k: string) => k): string {
+function jsValue(value: ExampleValue, indent: string): string {
   if (Array.isArray(value)) {
-    if (!value.some(isObject)) return `[${value.map((v) => jsValue(v, indent, key)).join(', ')}]`;
+    if (!value.some(isObject)) return `[${value.map((v) => jsValue(v, indent)).join(', ')}]`;
     const inner = `${indent}    `;
-    return `[\n${value.map((v) => `${inner}${jsValue(v, inner, key)},`).join('\n')}\n${indent}]`;
+    return `[\n${value.map((v) => `${inner}${jsValue(v, inner)},`).join('\n')}\n${indent}]`;
   }
   if (isObject(value)) {
-    const entries = Object.entries(value).map(([k, v]) => `${key(k)}: ${jsValue(v, indent, key)}`);
+    const entries = Object.entries(value).map(([k, v]) => `${k}: ${jsValue(v, indent)}`);
     return `{ ${entries.join(', ')} }`;
   }
   return typeof value === 'string' ? JSON.stringify(value) : String(value);

@@ -49,7 +49,6 @@ const type = <T>(schema: Spec): Type<T> => ({ schema });
 
 export const STRING = type<string>({ type: 'string' });
 export const INTEGER = type<number>({ type: 'integer' });
-export const NUMBER = type<number>({ type: 'number' });
 export const BOOLEAN = type<boolean>({ type: 'boolean' });
 /**
  * An id. Every id a lookup takes or answers is an integer, the API's own type for every object's
