@@ -12,7 +12,7 @@ import { DNS_ZONE_FIELDS } from '../provider/kinds/dns-zone/fields';
 import { DNS_ZONE_LOOKUPS } from '../provider/kinds/dns-zone/lookups';
 import { SSH_KEY_FIELDS } from '../provider/kinds/ssh-key/fields';
 import { TICKET_UPDATE_FIELDS } from '../provider/kinds/ticket-update/fields';
-import { inProgram, outputForm } from './lookup-forms';
+import { programForms } from './lookup-forms';
 import { resourceClass, type ResourceClass } from './resource-class';
 
 export * from './virtual-guest';
@@ -41,9 +41,7 @@ export type DnsZone = InstanceType<typeof DnsZone>;
 export type DnsZoneArgs = ArgsOf<typeof DNS_ZONE_FIELDS>;
 export type { DnsZoneRecordArgs, DnsZoneRecordOutput } from '../provider/kinds/dns-zone/fields';
 export type { GetDnsZoneArgs } from '../provider/kinds/dns-zone/lookups';
-/** The zone with its records; rejects with `DNSZoneNotFound` when the account has no such zone. */
-export const getDnsZone = inProgram(DNS_ZONE_LOOKUPS.getDnsZone.call);
-export const getDnsZoneOutput = outputForm(getDnsZone);
+export const { getDnsZone, getDnsZoneOutput } = programForms(DNS_ZONE_LOOKUPS);
 
 /**
  * An SSH public key on the account (`Svc_Security_Ssh_Key`), to install on guests:

@@ -1,5 +1,7 @@
 import type { ArgsOf } from '../provider/framework/fields';
 import { GUEST_FIELDS } from '../provider/kinds/virtual-guest/fields';
+import { VIRTUAL_GUEST_LOOKUPS } from '../provider/kinds/virtual-guest/lookups';
+import { programForms } from './lookup-forms';
 import { resourceClass, type ResourceClass } from './resource-class';
 
 /** The arguments of a VirtualGuest: see its field table (provider/kinds/virtual-guest/fields.ts). */
@@ -17,3 +19,10 @@ export const VirtualGuest: ResourceClass<typeof GUEST_FIELDS> = resourceClass(
   GUEST_FIELDS,
 );
 export type VirtualGuest = InstanceType<typeof VirtualGuest>;
+
+export type {
+  GetVirtualGuestArgs,
+  VirtualGuestResult,
+} from '../provider/kinds/virtual-guest/lookups';
+/** One guest by id or by hostname and domain, with a `VirtualGuest` resource's outputs. */
+export const { getVirtualGuest, getVirtualGuestOutput } = programForms(VIRTUAL_GUEST_LOOKUPS);

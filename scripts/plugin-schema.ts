@@ -4,6 +4,8 @@ import type { Field, Fields } from '../provider/framework/fields';
 import { KINDS, PACKAGE, pluginToken, type ResourceKind } from '../provider/kinds/index';
 import { SETTINGS } from '../provider/framework/settings';
 import { FUNCTIONS } from '../provider/plugin/functions';
+import type { Example, ObjectType, Property, Type } from '../provider/lookups/define';
+import { examplesSection, importSection, type SchemaView } from './examples';
 import { fieldDocs, kindDocs } from './field-docs';
 
 /**
@@ -22,9 +24,14 @@ type Spec = Record<string, unknown>;
 const ZONE_RECORD_FIELDS = ['host', 'type', 'data', 'ttl', 'mxPriority'] as const;
 const OBJECT_TYPES: Record<
   string,
-  { token: string; kind: ResourceKind; fields: readonly string[] }
+  { token: string; kind: ResourceKind; fields: readonly string[]; description: string }
 > = {
-  record: { token: `${PACKAGE}:index:ZoneRecord`, kind: 'DnsRecord', fields: ZONE_RECORD_FIELDS },
+  record: {
+    token: `${PACKAGE}:index:ZoneRecord`,
+    kind: 'DnsRecord',
+    fields: ZONE_RECORD_FIELDS,
+    description: "A record of a `DnsZone`'s `records`: a `DnsRecord`'s fields, in its zone.",
+  },
 };
 
 /** A field's schema type from its kind name (`integer`, `string[]`, `string \| null`, `record[]`). */
@@ -38,15 +45,22 @@ function typeOf(name: string): Spec {
 const enumRef = (name: string) => `#/types/${PACKAGE}:index:${name}`;
 
 /** The enum types of the fields that take only the values of a named list (`oneOf`). */
-function enumTypes(): Spec {
-  const fields = Object.values(KINDS).flatMap((kind) => Object.values(kind.fields as Fields));
+function enumTypes(docs: ReadonlyMap<string, ReadonlyMap<string, string>>): Spec {
+  const fields = Object.entries(KINDS).flatMap(([kind, spec]) =>
+    Object.entries(spec.fields as Fields).map(([name, field]) => ({ kind, name, field })),
+  );
+  // Described as the field that takes it (the first, where several do).
   return Object.fromEntries(
-    fields.flatMap(({ oneOf }) =>
+    fields.reverse().flatMap(({ kind, name, field: { oneOf } }) =>
       oneOf
         ? [
             [
               `${PACKAGE}:index:${oneOf.name}`,
-              { type: 'string', enum: oneOf.values.map((value) => ({ value })) },
+              {
+                type: 'string',
+                description: docs.get(kind)?.get(name),
+                enum: oneOf.values.map((value) => ({ value })),
+              },
             ],
           ]
         : [],
@@ -54,14 +68,15 @@ function enumTypes(): Spec {
   );
 }
 
-function objectTypes(docs: ReadonlyMap<string, ReadonlyMap<string, string>>): Spec {
+function kindObjectTypes(docs: ReadonlyMap<string, ReadonlyMap<string, string>>): Spec {
   return Object.fromEntries(
-    Object.values(OBJECT_TYPES).map(({ token, kind, fields }) => {
+    Object.values(OBJECT_TYPES).map(({ token, kind, fields, description }) => {
       const table = KINDS[kind].fields as Record<string, Field>;
       return [
         token,
         {
           type: 'object',
+          description,
           properties: Object.fromEntries(
             fields.map((name) => [name, property(table[name], docs.get(kind)?.get(name))]),
           ),
@@ -135,6 +150,81 @@ function described(kind: ResourceKind): string {
   return text;
 }
 
+/** A description, then the example in every language, then how to import (if import works). */
+const withSections = (text: string, examples: string, importing?: string) =>
+  [text, examples, ...(importing ? [importing] : [])].join('\n\n');
+
+/** The object types the lookups' arguments and answers name, nested ones included. */
+function lookupTypes(): Map<string, ObjectType> {
+  const found = new Map<string, ObjectType>();
+  const visit = (type: Type | undefined) => {
+    if (!type) return;
+    if (type.item) visit(type.item);
+    const object = type.object;
+    if (!object || found.has(object.name)) return;
+    found.set(object.name, object);
+    Object.values(object.properties).forEach((p) => visit(p.type));
+  };
+  for (const fn of Object.values(FUNCTIONS)) {
+    Object.values(fn.inputs).forEach((p) => visit(p.type));
+    visit(fn.result.object ? undefined : fn.result);
+    Object.values(fn.result.object?.properties ?? {}).forEach((p) => visit(p.type));
+  }
+  return found;
+}
+
+/** An object type's properties: its own, and those it has of a kind (as the kind outputs them). */
+function objectSpec(object: ObjectType, resources: Record<string, Spec>): Spec {
+  const own = Object.entries(object.properties) as [string, Property][];
+  const kind = object.fromKind;
+  const resource = kind ? (resources[pluginToken(kind.kind)] as Record<string, Spec>) : undefined;
+  const fromKind = (kind?.fields ?? []).map((name) => {
+    // What the resource outputs, without what only its inputs mean (a default, a replace).
+    const { willReplaceOnChanges: _, default: __, ...spec } = resource!.properties[name] as Spec;
+    return [name, spec] as const;
+  });
+  const always = new Set((resource?.required as string[] | undefined) ?? []);
+  return {
+    properties: Object.fromEntries([
+      ...own.map(([name, p]) => [name, { ...p.type.schema, description: p.description }]),
+      ...fromKind,
+    ]),
+    required: [
+      ...own.filter(([, p]) => p.required).map(([name]) => name),
+      ...(kind?.fields ?? []).filter((name) => always.has(name)),
+    ],
+  };
+}
+
+/** The plugin's functions: each lookup's arguments (the program's own left out) and typed answer. */
+function functions(view: SchemaView): Spec {
+  return Object.fromEntries(
+    Object.entries(FUNCTIONS).map(([name, fn]) => {
+      const token = `${PACKAGE}:index:${name}`;
+      const inputs = Object.entries(fn.inputs).filter(([, p]) => !p.programOnly);
+      const properties = Object.fromEntries(
+        inputs.map(([arg, p]) => [arg, { ...p.type.schema, description: p.description }]),
+      );
+      const required = inputs.filter(([, p]) => p.required).map(([arg]) => arg);
+      const outputs = fn.result.object
+        ? objectSpec(fn.result.object, view.resources)
+        : {
+            properties: { items: { ...fn.result.schema, description: 'What it lists.' } },
+            required: ['items'],
+          };
+      const subject = { token, kind: 'function' as const, inputs: properties };
+      return [
+        token,
+        {
+          description: withSections(fn.description, examplesSection(view, subject, fn.example)),
+          inputs: { properties, ...(required.length ? { required } : {}) },
+          outputs,
+        },
+      ];
+    }),
+  );
+}
+
 /**
  * The `svc:` settings (framework/settings.ts), with their defaults and environment variables. An
  * explicit provider's inputs state no default for a setting the settings file `~/.svc` can give
@@ -180,6 +270,32 @@ export const DEFAULT_PLUGIN_DOWNLOAD_URL = REPOSITORY.replace(
 export function pluginSchema(pluginDownloadURL = DEFAULT_PLUGIN_DOWNLOAD_URL): Spec {
   const docs = fieldDocs();
   const kinds = Object.keys(KINDS) as ResourceKind[];
+  const resources: Record<string, Spec> = Object.fromEntries(
+    kinds.map((kind) => [
+      pluginToken(kind),
+      resource(KINDS[kind].fields, docs.get(kind) ?? new Map(), described(kind)),
+    ]),
+  );
+  const types = { ...kindObjectTypes(docs), ...enumTypes(docs) } as Record<string, Spec>;
+  for (const object of lookupTypes().values()) {
+    types[`${PACKAGE}:index:${object.name}`] = {
+      type: 'object',
+      description: object.description,
+      ...objectSpec(object, resources),
+    };
+  }
+  const view: SchemaView = { name: PACKAGE, types, resources };
+  for (const kind of kinds) {
+    const token = pluginToken(kind);
+    const { example, importId } = KINDS[kind].docs;
+    const spec = resources[token] as { description: string; inputProperties: Record<string, Spec> };
+    const subject = { token, kind: 'resource' as const, inputs: spec.inputProperties };
+    spec.description = withSections(
+      spec.description,
+      examplesSection(view, subject, example satisfies Example),
+      importId && importSection(token, example.name, importId),
+    );
+  }
   return {
     name: PACKAGE,
     displayName: 'Svc',
@@ -192,24 +308,10 @@ export function pluginSchema(pluginDownloadURL = DEFAULT_PLUGIN_DOWNLOAD_URL): S
     pluginDownloadURL,
     license: 'MIT',
     config: { variables: settings(false) },
-    types: { ...objectTypes(docs), ...enumTypes() },
+    types,
     provider: { description: 'The Svc provider.', inputProperties: settings(true) },
-    resources: Object.fromEntries(
-      kinds.map((kind) => [
-        pluginToken(kind),
-        resource(KINDS[kind].fields, docs.get(kind) ?? new Map(), described(kind)),
-      ]),
-    ),
-    functions: Object.fromEntries(
-      Object.entries(FUNCTIONS).map(([name, fn]) => [
-        `${PACKAGE}:index:${name}`,
-        {
-          description: fn.description,
-          inputs: { properties: fn.inputs, ...(fn.required ? { required: fn.required } : {}) },
-          outputs: { properties: fn.outputs },
-        },
-      ]),
-    ),
+    resources,
+    functions: functions(view),
     // respectSchemaVersion: the SDKs carry the schema's version (package.json's), as the
     // plugin they ask the engine for, instead of a placeholder a packer must replace.
     language: {
@@ -226,6 +328,10 @@ export function pluginSchema(pluginDownloadURL = DEFAULT_PLUGIN_DOWNLOAD_URL): S
       },
       go: {
         importBasePath: 'github.com/pulumi-svc/pulumi-svc/sdk/go/svc',
+        // What Pulumi's own providers set: `VirtualGuestArray`, `...Map` and their outputs, and
+        // the pointer and collection input types of every object type.
+        generateResourceContainerTypes: true,
+        generateExtraInputTypes: true,
         respectSchemaVersion: true,
       },
     },

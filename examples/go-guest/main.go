@@ -31,7 +31,7 @@ func main() {
 			return err
 		}
 		found := svc.LookupVirtualGuestOutput(ctx, svc.LookupVirtualGuestOutputArgs{
-			Id: guest.ID().ToStringOutput(),
+			Id: guest.GuestId,
 		})
 		ctx.Export("company", pulumi.StringPtrFromPtr(account.CompanyName))
 		ctx.Export("guestId", guest.GuestId)

@@ -12,7 +12,12 @@ import { DNS_ZONE_LOOKUPS } from './dns-zone/lookups';
 import { dnsZoneProvider } from './dns-zone/provider';
 import type { KindCapabilities } from '../framework/capabilities';
 import type { Fields } from '../framework/fields';
-import type { Lookup } from '../lookups/define';
+import type { KindDocs, Lookup } from '../lookups/define';
+import { DNS_RECORD_DOCS } from './dns-record/docs';
+import { DNS_ZONE_DOCS } from './dns-zone/docs';
+import { SSH_KEY_DOCS } from './ssh-key/docs';
+import { TICKET_UPDATE_DOCS } from './ticket-update/docs';
+import { GUEST_DOCS } from './virtual-guest/docs';
 import { redacting } from '../framework/redacting';
 import type { RuntimeProvider } from '../framework/runtime-provider';
 import { structSafe } from '../framework/struct-safe';
@@ -22,6 +27,7 @@ import { TICKET_UPDATE_FIELDS } from './ticket-update/fields';
 import { ticketUpdateProvider } from './ticket-update/provider';
 import { GUEST_CAPABILITIES } from './virtual-guest/cancel';
 import { GUEST_FIELDS } from './virtual-guest/fields';
+import { VIRTUAL_GUEST_LOOKUPS } from './virtual-guest/lookups';
 import { virtualGuestProvider } from './virtual-guest/provider';
 import { kindOf, pluginToken } from './tokens';
 
@@ -31,14 +37,31 @@ export interface KindSpec extends KindCapabilities {
   provider: RuntimeProvider;
   /** Its lookups by name (lookups/define.ts), served as the plugin's functions. */
   lookups?: Readonly<Record<string, Lookup>>;
+  /** Its example and import id, for the schema and the reference docs. */
+  docs: KindDocs;
 }
 
 export const KINDS = {
-  VirtualGuest: { fields: GUEST_FIELDS, provider: virtualGuestProvider, ...GUEST_CAPABILITIES },
-  DnsRecord: { fields: DNS_RECORD_FIELDS, provider: dnsRecordProvider },
-  DnsZone: { fields: DNS_ZONE_FIELDS, provider: dnsZoneProvider, lookups: DNS_ZONE_LOOKUPS },
-  SshKey: { fields: SSH_KEY_FIELDS, provider: sshKeyProvider },
-  TicketUpdate: { fields: TICKET_UPDATE_FIELDS, provider: ticketUpdateProvider },
+  VirtualGuest: {
+    fields: GUEST_FIELDS,
+    provider: virtualGuestProvider,
+    lookups: VIRTUAL_GUEST_LOOKUPS,
+    docs: GUEST_DOCS,
+    ...GUEST_CAPABILITIES,
+  },
+  DnsRecord: { fields: DNS_RECORD_FIELDS, provider: dnsRecordProvider, docs: DNS_RECORD_DOCS },
+  DnsZone: {
+    fields: DNS_ZONE_FIELDS,
+    provider: dnsZoneProvider,
+    lookups: DNS_ZONE_LOOKUPS,
+    docs: DNS_ZONE_DOCS,
+  },
+  SshKey: { fields: SSH_KEY_FIELDS, provider: sshKeyProvider, docs: SSH_KEY_DOCS },
+  TicketUpdate: {
+    fields: TICKET_UPDATE_FIELDS,
+    provider: ticketUpdateProvider,
+    docs: TICKET_UPDATE_DOCS,
+  },
 } satisfies Record<string, KindSpec>;
 
 export type ResourceKind = keyof typeof KINDS;

@@ -2,157 +2,214 @@ import {
   AccountManager,
   TicketManager,
   type Account,
-  type Datacenter,
   type HardwareServer,
-  type IpAddress,
-  type Ticket,
   type VirtualGuest,
 } from '../managers';
 import { SvcError } from '../client/errors';
-import type { Client } from '../client';
-import { checkDateRange, checkFilter, checkIdOrName, checkMask, lookupArgs } from './args';
+import { checkDateRange, checkFilter, checkIdOrName, checkMask } from './args';
 import { LIMITS } from '../framework/failures';
+import {
+  FILTER,
+  ID,
+  INTEGER,
+  STRING,
+  defineLookups,
+  listOf,
+  lookup,
+  objectType,
+  prop,
+  type ArgsOf,
+} from './define';
+import {
+  DATACENTER,
+  DATE_RANGE,
+  GUEST_SUMMARY,
+  HARDWARE_SERVER,
+  IP_ADDRESS,
+  TICKET,
+} from './types';
 
 /**
- * Data sources of the account. Dynamic providers have no Invoke, so these are plain functions that
- * call the API from the program (during preview too), each with a Promise form and an Output form.
- * Every lookup checks its arguments first and rejects with a `ValidationError` naming each wrong
- * one, before any call. A kind's own lookups are registered with the kind (define.ts).
+ * The account's lookups (a kind's own are registered with the kind, kinds/index.ts). Every one
+ * checks its arguments first and rejects with a `ValidationError` naming each wrong one, before
+ * any call.
  */
 
-export interface GetAccountArgs {
-  mask?: string;
-}
-
-export async function getAccount(client: Client, args: GetAccountArgs = {}): Promise<Account> {
-  const { mask } = lookupArgs<GetAccountArgs>('getAccount', args, ['mask'], (a, failures) =>
-    checkMask(failures, a.mask),
-  );
-  return new AccountManager(client).getAccount(mask ?? 'id,companyName,email,country');
-}
-
-export interface GetVirtualGuestsArgs {
-  /** An object filter under `virtualGuests`, e.g. `{ virtualGuests: { domain: { operation: 'example.com' } } }`. */
-  filter?: Record<string, unknown>;
-  mask?: string;
-  /** At most this many guests (1 to 10,000). */
-  limit?: number;
-}
-
-export async function getVirtualGuests(
-  client: Client,
-  args: GetVirtualGuestsArgs = {},
-): Promise<VirtualGuest[]> {
-  const { filter, mask, limit } = lookupArgs<GetVirtualGuestsArgs>(
-    'getVirtualGuests',
-    args,
-    ['filter', 'mask', 'limit'],
-    (a, failures) => {
-      checkFilter(failures, a.filter, 'virtualGuests');
-      checkMask(failures, a.mask);
-      failures.integer('limit', a.limit, { min: 1, max: LIMITS.lookupLimit });
-    },
-  );
-  const result = await client.call('Account', 'getVirtualGuests', {
-    mask: mask ?? 'id,hostname,domain,fullyQualifiedDomainName,primaryIpAddress,datacenter.name',
-    ...(filter ? { filter } : {}),
-    ...(limit ? { limit } : {}),
+const mask = (what: string) =>
+  prop(STRING, `An object mask choosing the properties of ${what} (the program's lookup only).`, {
+    programOnly: true,
   });
-  return [...(result as VirtualGuest[])];
-}
 
-export interface GetTicketsArgs {
-  createdBetween?: { start: string | Date; end: string | Date };
-}
+export const byIdOrName = (what: string) => ({
+  id: prop(ID, `The ${what}'s id; or give \`hostname\` and \`domain\`.`),
+  hostname: prop(STRING, `The ${what}'s hostname, with \`domain\`.`),
+  domain: prop(STRING, `The ${what}'s domain, with \`hostname\`.`),
+});
 
-export async function getTickets(client: Client, args: GetTicketsArgs = {}): Promise<Ticket[]> {
-  const { createdBetween: range } = lookupArgs<GetTicketsArgs>(
-    'getTickets',
-    args,
-    ['createdBetween'],
-    (a, failures) => checkDateRange(failures, a.createdBetween, 'createdBetween'),
-  );
-  return new TicketManager(client).listTickets(
-    range ? { createdBetween: { start: new Date(range.start), end: new Date(range.end) } } : {},
-  );
-}
-
-export async function getIpAddresses(client: Client, args: object = {}): Promise<IpAddress[]> {
-  lookupArgs('getIpAddresses', args, []);
-  return new AccountManager(client).getIpAddresses();
-}
-
-export async function getDatacenters(client: Client, args: object = {}): Promise<Datacenter[]> {
-  lookupArgs('getDatacenters', args, []);
-  return new AccountManager(client).getDatacenters();
-}
+const ACCOUNT = objectType<Account>({
+  name: 'Account',
+  description: 'The account.',
+  properties: {
+    id: prop(ID, "The account's id.", { required: true }),
+    companyName: prop(STRING, 'Its company name.'),
+    email: prop(STRING, 'Its email address.'),
+    country: prop(STRING, 'Its country code.'),
+  },
+});
 
 /** What a hardware server lookup reads unless given a mask. */
 const HARDWARE_MASK =
   'id,hostname,domain,fullyQualifiedDomainName,primaryIpAddress,primaryBackendIpAddress,' +
   'processorPhysicalCoreAmount,memoryCapacity,datacenter.name,hardwareStatus.status';
 
-export interface GetHardwareServerArgs {
-  /** The server's id; or give `hostname` and `domain`. */
-  id?: number | string;
-  hostname?: string;
-  domain?: string;
-  mask?: string;
-}
-
-/**
- * One hardware server of the account, by id or by hostname and domain; rejects naming the server
- * when the account has none (or several) of that name.
- */
-export async function getHardwareServer(
-  client: Client,
-  args: GetHardwareServerArgs,
-): Promise<HardwareServer> {
-  const a = lookupArgs<GetHardwareServerArgs>(
-    'getHardwareServer',
-    args,
-    ['id', 'hostname', 'domain', 'mask'],
-    (given, failures) => {
-      checkIdOrName(failures, given, "a server's");
-      checkMask(failures, given.mask);
-    },
-  );
-  const accounts = new AccountManager(client);
-  const mask = a.mask ?? HARDWARE_MASK;
-  if (a.id !== undefined) return accounts.getHardwareServer(Number(a.id), mask);
-  const name = `${a.hostname}.${a.domain}`;
-  const found = await accounts.getHardware(mask, {
-    hardware: { hostname: { operation: a.hostname }, domain: { operation: a.domain } },
+/** The one server named `hostname.domain`; an error naming the servers when not exactly one. */
+async function serverByName(accounts: AccountManager, hostname: string, domain: string, m: string) {
+  const found = await accounts.getHardware(m, {
+    hardware: { hostname: { operation: hostname }, domain: { operation: domain } },
   });
-  if (found.length !== 1) {
-    throw new SvcError(
-      found.length === 0
-        ? `getHardwareServer: the account has no hardware server ${name}`
-        : `getHardwareServer: ${found.length} hardware servers are named ${name}: ${found.map((h) => h.id).join(', ')}; give the id of one`,
-    );
-  }
-  return found[0];
+  if (found.length === 1) return found[0];
+  const name = `${hostname}.${domain}`;
+  throw new SvcError(
+    found.length === 0
+      ? `getHardwareServer: the account has no hardware server ${name}`
+      : `getHardwareServer: ${found.length} hardware servers are named ${name}: ${found.map((h) => h.id).join(', ')}; give the id of one`,
+  );
 }
 
-export interface GetHardwareServersArgs {
-  /** An object filter under `hardware`, e.g. `{ hardware: { datacenter: { name: { operation: 'dal10' } } } }`. */
-  filter?: Record<string, unknown>;
-  mask?: string;
-}
-
-/** The account's hardware servers (all, or those the filter keeps). */
-export async function getHardwareServers(
-  client: Client,
-  args: GetHardwareServersArgs = {},
-): Promise<HardwareServer[]> {
-  const { filter, mask } = lookupArgs<GetHardwareServersArgs>(
-    'getHardwareServers',
-    args,
-    ['filter', 'mask'],
-    (a, failures) => {
+export const ACCOUNT_LOOKUPS = defineLookups({
+  getAccount: lookup({
+    description: 'The account: its id, company name, email and country.',
+    inputs: { mask: mask('the account') },
+    result: ACCOUNT,
+    example: {
+      title: "The account's company name",
+      name: 'account',
+      args: {},
+      exports: ['companyName'],
+    },
+    check: (a, failures) => checkMask(failures, a.mask),
+    call: (client, { mask: m }) =>
+      new AccountManager(client).getAccount(m ?? 'id,companyName,email,country'),
+  }),
+  getVirtualGuests: lookup({
+    description: "The account's guests, all or those an object filter under `virtualGuests` keeps.",
+    inputs: {
+      filter: prop(
+        FILTER,
+        "An object filter under `virtualGuests`, e.g. `{ virtualGuests: { domain: { operation: 'example.com' } } }`.",
+      ),
+      mask: mask('each guest'),
+      limit: prop(INTEGER, `At most this many guests (1 to ${LIMITS.lookupLimit}).`),
+    },
+    result: listOf(GUEST_SUMMARY),
+    example: {
+      title: "The account's guests",
+      name: 'guests',
+      args: { limit: 100 },
+      exports: ['items'],
+    },
+    check: (a, failures) => {
+      checkFilter(failures, a.filter, 'virtualGuests');
+      checkMask(failures, a.mask);
+      failures.integer('limit', a.limit, { min: 1, max: LIMITS.lookupLimit });
+    },
+    call: async (client, { filter, mask: m, limit }) => [
+      ...((await client.call('Account', 'getVirtualGuests', {
+        mask: m ?? 'id,hostname,domain,fullyQualifiedDomainName,primaryIpAddress,datacenter.name',
+        ...(filter ? { filter } : {}),
+        ...(limit ? { limit } : {}),
+      })) as VirtualGuest[]),
+    ],
+  }),
+  getTickets: lookup({
+    description: "The account's tickets, all or those created in a range of dates.",
+    inputs: { createdBetween: prop(DATE_RANGE, 'Only the tickets created in this range.') },
+    result: listOf(TICKET),
+    example: {
+      title: 'The tickets opened in January 2026',
+      name: 'tickets',
+      args: { createdBetween: { start: '2026-01-01', end: '2026-01-31' } },
+      exports: ['items'],
+    },
+    check: (a, failures) => checkDateRange(failures, a.createdBetween, 'createdBetween'),
+    call: (client, { createdBetween: range }) =>
+      new TicketManager(client).listTickets(
+        range ? { createdBetween: { start: new Date(range.start), end: new Date(range.end) } } : {},
+      ),
+  }),
+  getIpAddresses: lookup({
+    description: "The account's IP addresses.",
+    inputs: {},
+    result: listOf(IP_ADDRESS),
+    example: {
+      title: "The account's IP addresses",
+      name: 'addresses',
+      args: {},
+      exports: ['items'],
+    },
+    call: (client) => new AccountManager(client).getIpAddresses(),
+  }),
+  getDatacenters: lookup({
+    description: 'The datacenters a guest can be ordered in.',
+    inputs: {},
+    result: listOf(DATACENTER),
+    example: { title: 'Every datacenter', name: 'datacenters', args: {}, exports: ['items'] },
+    call: (client) => new AccountManager(client).getDatacenters(),
+  }),
+  getHardwareServer: lookup({
+    description:
+      'One hardware server of the account, by id or by hostname and domain; an error naming the servers when the account has none, or several, of that name.',
+    inputs: { ...byIdOrName('server'), mask: mask('the server') },
+    result: HARDWARE_SERVER,
+    example: {
+      title: 'A server by its name',
+      name: 'db',
+      args: { hostname: 'db1', domain: 'example.com' },
+      exports: ['primaryBackendIpAddress'],
+    },
+    check: (a, failures) => {
+      checkIdOrName(failures, a, "a server's");
+      checkMask(failures, a.mask);
+    },
+    call: (client, a): Promise<HardwareServer> => {
+      const accounts = new AccountManager(client);
+      const m = a.mask ?? HARDWARE_MASK;
+      return a.id !== undefined
+        ? accounts.getHardwareServer(Number(a.id), m)
+        : serverByName(accounts, a.hostname!, a.domain!, m);
+    },
+  }),
+  getHardwareServers: lookup({
+    description:
+      "The account's hardware servers, all or those an object filter under `hardware` keeps.",
+    inputs: {
+      filter: prop(
+        FILTER,
+        "An object filter under `hardware`, e.g. `{ hardware: { datacenter: { name: { operation: 'dal10' } } } }`.",
+      ),
+      mask: mask('each server'),
+    },
+    result: listOf(HARDWARE_SERVER),
+    example: {
+      title: "The account's hardware servers",
+      name: 'servers',
+      args: {},
+      exports: ['items'],
+    },
+    check: (a, failures) => {
       checkFilter(failures, a.filter, 'hardware');
       checkMask(failures, a.mask);
     },
-  );
-  return new AccountManager(client).getHardware(mask ?? HARDWARE_MASK, filter);
-}
+    call: (client, { filter, mask: m }) =>
+      new AccountManager(client).getHardware(m ?? HARDWARE_MASK, filter),
+  }),
+});
+
+type ArgsOfLookup<N extends keyof typeof ACCOUNT_LOOKUPS> = ArgsOf<
+  (typeof ACCOUNT_LOOKUPS)[N]['inputs']
+>;
+export type GetAccountArgs = ArgsOfLookup<'getAccount'>;
+export type GetVirtualGuestsArgs = ArgsOfLookup<'getVirtualGuests'>;
+export type GetTicketsArgs = ArgsOfLookup<'getTickets'>;
+export type GetHardwareServerArgs = ArgsOfLookup<'getHardwareServer'>;
+export type GetHardwareServersArgs = ArgsOfLookup<'getHardwareServers'>;

@@ -1,2 +1,2 @@
 export * from './account';
-export * from './virtual-guest';
+export * from './define';

@@ -1,92 +1,73 @@
 import type { Client } from '../client';
 import type { Bag } from '../framework/fields';
-import { KINDS, type KindSpec } from '../kinds/index';
-import * as lookups from '../lookups';
-import { ANY, BOOLEAN, INTEGER, LIST, STRING, type Lookup } from '../lookups/define';
+import { ValidationError } from '../framework/failures';
+import type { Lookup, Type } from '../lookups';
+import { LOOKUPS } from '../lookups/registry';
 
 /**
- * The lookups served as the plugin's functions (`svc:index:<name>`), with what the schema says of
- * their arguments and answers: the account's, listed here, and each kind's, registered with the
- * kind (kinds/index.ts). A function answers an object: a lookup that lists answers its list as
- * `items`. Shapes the API decides (masks choose the properties) are `Any`.
+ * The lookups served as the plugin's functions (`svc:index:<name>`): the account's and each
+ * kind's, as declared (lookups/define.ts). A function answers an object typed by the schema: an
+ * answer that lists is `{ items }`, and every answer keeps only the properties its type declares,
+ * with their declared types (the SDKs decode it into their classes).
  */
-interface FunctionSpec extends Omit<Lookup, 'call' | 'check'> {
+export interface FunctionSpec extends Lookup {
   answer(client: Client, args: Bag): Promise<unknown>;
 }
 
-const listed = (list: Promise<unknown[]>) => list.then((items) => ({ items }));
+/** `value` as `type` declares it: declared properties only, integers and booleans as such. */
+export function conform(value: unknown, type: Type): unknown {
+  if (value === null || value === undefined) return undefined;
+  if (type.item) return Array.isArray(value) ? value.map((v) => conform(v, type.item!)) : [];
+  const object = type.object;
+  if (object) {
+    const bag = value as Bag;
+    const declared: [string, Type | undefined][] = [
+      ...Object.entries(object.properties).map(([name, p]) => [name, p.type] as [string, Type]),
+      // A resource's fields are typed as the resource outputs them already.
+      ...(object.fromKind?.fields ?? []).map((name) => [name, undefined] as [string, undefined]),
+    ];
+    return Object.fromEntries(
+      declared.flatMap(([name, t]) => {
+        const v = t ? conform(bag[name], t) : bag[name];
+        return v === undefined ? [] : [[name, v]];
+      }),
+    );
+  }
+  switch (type.schema.type) {
+    case 'integer':
+    case 'number':
+      return Number.isFinite(Number(value)) ? Number(value) : undefined;
+    case 'boolean':
+      return Boolean(value);
+    case 'string':
+      return String(value);
+    default:
+      return value;
+  }
+}
 
-/** A kind's lookup as a function: its answer, a list as `items`. */
-const served = (lookup: Lookup): FunctionSpec => ({
-  ...lookup,
-  answer: async (client, args) => {
-    const answer = await lookup.call(client, args as never);
-    return Array.isArray(answer) ? { items: answer } : answer;
-  },
-});
+/** A lookup as a function: the arguments only the program takes are refused, naming them. */
+function served(name: string, lookup: Lookup): FunctionSpec {
+  const programOnly = Object.keys(lookup.inputs).filter((k) => lookup.inputs[k].programOnly);
+  return {
+    ...lookup,
+    answer: async (client, args) => {
+      const given = programOnly.filter((k) => args[k] !== undefined);
+      if (given.length > 0) {
+        throw new ValidationError(
+          name,
+          given.map((k) => ({
+            property: k,
+            reason: `${k} is taken by the TypeScript program's lookup only: the function answers the typed properties`,
+          })),
+        );
+      }
+      const answer = conform(await lookup.call(client, args as never), lookup.result);
+      return lookup.result.item ? { items: answer } : answer;
+    },
+  };
+}
 
-const KIND_FUNCTIONS = Object.values(KINDS).flatMap((kind: KindSpec) =>
-  Object.entries(kind.lookups ?? {}).map(([name, lookup]) => [name, served(lookup)] as const),
+export const FUNCTIONS: Record<string, FunctionSpec> = Object.fromEntries(
+  Object.entries(LOOKUPS).map(([name, lookup]) => [name, served(name, lookup)]),
 );
-
-const ACCOUNT_FUNCTIONS: Record<string, FunctionSpec> = {
-  getAccount: {
-    description: 'The account (its company name, email and country unless `mask` says otherwise).',
-    inputs: { mask: STRING },
-    outputs: { id: INTEGER, companyName: STRING, email: STRING, country: STRING },
-    answer: (client, args) => lookups.getAccount(client, args),
-  },
-  getVirtualGuest: {
-    description: "One guest, by id or by hostname and domain, with a VirtualGuest's outputs.",
-    inputs: { id: STRING, hostname: STRING, domain: STRING, mostRecent: BOOLEAN },
-    outputs: { id: STRING, guestId: INTEGER, hostname: STRING, domain: STRING, details: ANY },
-    answer: async (client, args) => {
-      const guest = await lookups.getVirtualGuest(client, args);
-      return { ...guest, details: guest };
-    },
-  },
-  getVirtualGuests: {
-    description: 'The account’s guests, all or those an object filter under `virtualGuests` keeps.',
-    inputs: { filter: ANY, mask: STRING, limit: INTEGER },
-    outputs: LIST,
-    answer: (client, args) => listed(lookups.getVirtualGuests(client, args)),
-  },
-  getTickets: {
-    description: 'The account’s tickets, all or those created in `createdBetween` ({start, end}).',
-    inputs: { createdBetween: ANY },
-    outputs: LIST,
-    answer: (client, args) => listed(lookups.getTickets(client, args)),
-  },
-  getIpAddresses: {
-    description: 'The account’s IP addresses.',
-    inputs: {},
-    outputs: LIST,
-    answer: (client, args) => listed(lookups.getIpAddresses(client, args)),
-  },
-  getDatacenters: {
-    description: 'The datacenters.',
-    inputs: {},
-    outputs: LIST,
-    answer: (client, args) => listed(lookups.getDatacenters(client, args)),
-  },
-  getHardwareServer: {
-    description: 'One hardware server, by id or by hostname and domain.',
-    inputs: { id: STRING, hostname: STRING, domain: STRING, mask: STRING },
-    outputs: { id: INTEGER, hostname: STRING, domain: STRING, details: ANY },
-    answer: async (client, args) => {
-      const server = await lookups.getHardwareServer(client, args);
-      return { ...server, details: server };
-    },
-  },
-  getHardwareServers: {
-    description: 'The account’s hardware servers, all or those a filter under `hardware` keeps.',
-    inputs: { filter: ANY, mask: STRING },
-    outputs: LIST,
-    answer: (client, args) => listed(lookups.getHardwareServers(client, args)),
-  },
-};
-
-export const FUNCTIONS: Record<string, FunctionSpec> = {
-  ...ACCOUNT_FUNCTIONS,
-  ...Object.fromEntries(KIND_FUNCTIONS),
-};

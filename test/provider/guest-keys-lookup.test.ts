@@ -7,7 +7,8 @@ import { virtualGuestProvider as provider } from '../../provider/kinds/virtual-g
 import type { SshKey, VirtualGuest } from '../../provider/managers';
 import { getVirtualGuest, getVirtualGuestOutput } from '../../resources';
 import { providerEnv, setProgramConfig, type Emulator } from '../support/provider-env';
-import { outputProblems } from '../support/schema-types';
+import { answerProblems, outputProblems } from '../support/schema-types';
+import { FUNCTIONS } from '../../provider/plugin/functions';
 import { freshEd25519 } from '../support/ssh-keys';
 
 type Bag = Record<string, unknown>;
@@ -136,7 +137,13 @@ describe('VirtualGuest with SSH keys, user data and tags; getVirtualGuest', () =
     const byId = await getVirtualGuest({ id });
     const byName = await getVirtualGuest({ hostname: 'KEYED', domain: 'keys.example.com' });
     assert.deepEqual(byName, byId);
-    assert.equal(byId.id, id);
+    // The lookup answers the API's integer id (the resource's Pulumi id is its string form).
+    assert.equal(byId.id, Number(id));
+    // The plugin's function answers the same guest, typed as its schema says.
+    const served = (await FUNCTIONS.getVirtualGuest.answer(client, { id: Number(id) })) as Bag;
+    assert.deepEqual(answerProblems('getVirtualGuest', served), []);
+    assert.deepEqual(served.sshKeyIds, byId.sshKeyIds);
+    assert.equal(served.estimatedMonthlyCost, byId.estimatedMonthlyCost);
     for (const field of [
       'guestId',
       'hostname',
@@ -185,7 +192,7 @@ describe('VirtualGuest with SSH keys, user data and tags; getVirtualGuest', () =
       domain: 'keys.example.com',
       mostRecent: true,
     });
-    assert.equal(newest.id, second.id);
+    assert.equal(newest.id, Number(second.id));
   });
 
   it('getVirtualGuest names bad arguments and a missing guest', async () => {

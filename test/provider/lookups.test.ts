@@ -14,13 +14,17 @@ import {
   getTickets,
   getVirtualGuests,
 } from '../../resources';
+import { FUNCTIONS } from '../../provider/plugin/functions';
+import type { Client } from '../../provider/client';
+import { answerProblems } from '../support/schema-types';
 import { providerEnv, setProgramConfig, type Emulator } from '../support/provider-env';
 
 // The data sources run in the program process and read `svc:*` from the stack config.
 describe('lookups against the emulator', () => {
   let emulator: Emulator;
+  let client: Client;
   before(async () => {
-    ({ emulator } = await providerEnv());
+    ({ emulator, client } = await providerEnv());
     setProgramConfig(emulator);
   });
   after(() => emulator?.close());
@@ -89,6 +93,30 @@ describe('lookups against the emulator', () => {
     await assert.rejects(
       getHardwareServer({ id: 'x1', domain: 'example.com' } as never),
       /give either id, or hostname and domain/,
+    );
+  });
+
+  it("the plugin's functions answer the typed objects their schema declares, on the account's objects", async () => {
+    const [server] = await getHardwareServers();
+    const args: Record<string, Record<string, unknown>> = {
+      getDnsZone: { name: 'example.com' },
+      getHardwareServer: { id: server.id },
+      getTickets: { createdBetween: { start: '2000-01-01', end: '2100-01-01' } },
+    };
+    const answered = Object.keys(FUNCTIONS).filter((name) => name !== 'getVirtualGuest');
+    for (const name of answered) {
+      const answer = (await FUNCTIONS[name].answer(client, args[name] ?? {})) as Record<
+        string,
+        unknown
+      >;
+      assert.deepEqual(answerProblems(name, answer), [], name);
+      const items = answer.items as unknown[] | undefined;
+      if (items) assert.ok(name === 'getVirtualGuests' || items.length > 0, `${name} lists some`);
+    }
+    // A mask chooses the properties of an untyped answer: the typed function refuses it, by name.
+    await assert.rejects(
+      FUNCTIONS.getAccount.answer(client, { mask: 'id' }),
+      /getAccount: mask is taken by the TypeScript program's lookup only/,
     );
   });
 });

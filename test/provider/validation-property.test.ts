@@ -4,7 +4,7 @@
  * returns failures (one per field, each naming its field) and never throws; a lookup rejects
  * with the project's ValidationError. Whatever the validators reject reaches no API call (the
  * emulator counts the calls it serves). The properties themselves: support/input-properties.ts;
- * the lookups registered with a kind are taken from the registry.
+ * every lookup, the account's and each kind's, is taken from the registry (lookups/registry.ts).
  */
 import { after, before, describe, it } from 'node:test';
 import { DNS_RECORD_FIELDS } from '../../provider/kinds/dns-record/fields';
@@ -19,15 +19,7 @@ import { ticketUpdateProvider } from '../../provider/kinds/ticket-update/provide
 import { Failures } from '../../provider/framework/failures';
 import { checkShape, withDefaults } from '../../provider/kinds/virtual-guest/inputs';
 import { virtualGuestProvider } from '../../provider/kinds/virtual-guest/provider';
-import { KINDS, type KindSpec } from '../../provider/kinds/index';
-import {
-  getAccount,
-  getDatacenters,
-  getVirtualGuest,
-  getIpAddresses,
-  getTickets,
-  getVirtualGuests,
-} from '../../resources';
+import { LOOKUPS } from '../../provider/lookups/registry';
 import { inProgram } from '../../resources/lookup-forms';
 import {
   assertCheckProperty,
@@ -113,22 +105,10 @@ describe('property: arbitrary inputs and arguments', () => {
       assertCheckProperty(check, base, shapeFailures[kind], calls));
   }
 
-  type LookupCase = [string, (args: never) => Promise<unknown>, string[]];
-  const lookups: LookupCase[] = [
-    ['getAccount', getAccount, ['mask']],
-    ['getVirtualGuests', getVirtualGuests, ['filter', 'mask', 'limit']],
-    ['getTickets', getTickets, ['createdBetween']],
-    ['getIpAddresses', getIpAddresses, []],
-    ['getDatacenters', getDatacenters, []],
-    ['getVirtualGuest', getVirtualGuest, ['id', 'hostname', 'domain', 'mostRecent']],
-    ...Object.values(KINDS).flatMap((kind: KindSpec) =>
-      Object.entries(kind.lookups ?? {}).map(([name, lookup]): LookupCase => [
-        name,
-        inProgram(lookup.call),
-        Object.keys(lookup.inputs),
-      ]),
-    ),
-  ];
+  // Every lookup of the registry, the account's and each kind's.
+  const lookups = Object.entries(LOOKUPS).map(
+    ([name, lookup]) => [name, inProgram(lookup.call), Object.keys(lookup.inputs)] as const,
+  );
   for (const [name, lookup, argNames] of lookups) {
     it(`${name}: ValidationError before any call, or the server's answer to well-formed arguments`, () =>
       assertLookupProperty(name, lookup, argNames, calls));

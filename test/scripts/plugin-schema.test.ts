@@ -110,3 +110,85 @@ it("every resource is described by its resource class's doc comment, not a place
   assert.match(schema.resources[pluginToken('VirtualGuest')].description, /compute instance/);
   assert.match(schema.resources[pluginToken('DnsRecord')].description, /record in a DNS zone/);
 });
+
+it("a first-class package's schema: typed function results, one id type, every property described, examples, import", () => {
+  const schema = pluginSchema() as {
+    types: Record<string, { description?: string; properties?: Record<string, Bag> }>;
+    resources: Record<string, { description: string } & Record<string, Record<string, Bag>>>;
+    functions: Record<string, { description: string; inputs: Bag; outputs: Bag }>;
+    config: { variables: Record<string, Bag> };
+    language: { go: Bag; python: Bag };
+  } & Bag;
+  // What an answer names, through the types it refers to.
+  const reachable = (spec: unknown, seen = new Set<string>()): string[] => {
+    const text = JSON.stringify(spec);
+    const refs = [...text.matchAll(/"#\/types\/([^"]+)"/g)].map((m) => m[1]);
+    const fresh = refs.filter((ref) => !seen.has(ref));
+    fresh.forEach((ref) => seen.add(ref));
+    return [text, ...fresh.flatMap((ref) => reachable(schema.types[ref], seen))];
+  };
+  for (const [token, fn] of Object.entries(schema.functions)) {
+    assert.doesNotMatch(
+      reachable(fn.outputs).join(),
+      /pulumi\.json#\/Any/,
+      `${token}: a typed answer`,
+    );
+  }
+  // Every id a lookup takes or answers is an integer, as every object's id in the API.
+  const ids = [
+    ...Object.values(schema.functions).flatMap((fn) => [
+      (fn.inputs as { properties: Record<string, Bag> }).properties.id,
+      (fn.outputs as { properties: Record<string, Bag> }).properties.id,
+    ]),
+    ...Object.values(schema.types).map((type) => type.properties?.id),
+  ].filter(Boolean);
+  assert.ok(ids.length >= 10);
+  for (const id of ids) assert.equal(id!.type, 'integer');
+
+  const undescribed = [
+    ...Object.entries(schema.resources).flatMap(([token, r]) =>
+      ['inputProperties', 'properties'].flatMap((key) =>
+        Object.entries(r[key]).map(([name, p]) => [`${token}.${name}`, p] as const),
+      ),
+    ),
+    ...Object.entries(schema.functions).flatMap(([token, fn]) =>
+      (['inputs', 'outputs'] as const).flatMap((key) =>
+        Object.entries((fn[key] as { properties: Record<string, Bag> }).properties).map(
+          ([name, p]) => [`${token}.${name}`, p] as const,
+        ),
+      ),
+    ),
+    ...Object.entries(schema.types).flatMap(([token, type]) => [
+      [token, type as Bag] as const,
+      ...Object.entries(type.properties ?? {}).map(([name, p]) => [`${token}.${name}`, p] as const),
+    ]),
+    ...Object.entries(schema.config.variables).map(([name, p]) => [`config ${name}`, p] as const),
+  ]
+    .filter(([, p]) => !p.description)
+    .map(([where]) => where);
+  assert.deepEqual(undescribed, []);
+
+  for (const [token, { description }] of [
+    ...Object.entries(schema.resources),
+    ...Object.entries(schema.functions),
+  ]) {
+    for (const language of ['typescript', 'python', 'go', 'yaml'])
+      assert.match(description, new RegExp(`\`\`\`${language}\\n`), `${token}: ${language}`);
+  }
+  for (const kind of Object.keys(KINDS) as ResourceKind[]) {
+    assert.equal(
+      schema.resources[pluginToken(kind)].description.includes(
+        `## Import\n\n\`\`\`sh\n$ pulumi import ${pluginToken(kind)} `,
+      ),
+      kind !== 'TicketUpdate',
+      `${kind}: an import section where pulumi import takes the kind`,
+    );
+  }
+  for (const key of ['homepage', 'repository', 'publisher', 'pluginDownloadURL', 'license'])
+    assert.ok(schema[key], key);
+  assert.ok((schema.keywords as string[]).includes('kind/native'));
+  assert.equal(schema.language.go.generateResourceContainerTypes, true);
+  assert.deepEqual(schema.language.python.pyproject, { enabled: true });
+  // What the SDKs say is true of the plugin: nothing speaks of the dynamic classes' limits.
+  assert.doesNotMatch(JSON.stringify(schema), /dynamic resources|`SshKey\.keyId` or its `id`/);
+});

@@ -7,6 +7,7 @@ import { after, it } from 'node:test';
 import { promisify } from 'node:util';
 import { PACKAGE_ROOT } from '../../scripts/pulumi-cli';
 import { lockedVersion } from '../stack/projects';
+import { goEnv } from '../stack/go-env';
 
 const run = promisify(execFile);
 
@@ -62,4 +63,71 @@ it("the Go SDK's module and the Go example require the Pulumi Go SDK at the CLI'
       goMod,
     );
   }
+});
+
+/** Each resource's and function's example in `language`, from the schema's descriptions. */
+function schemaExamples(language: string): Map<string, string> {
+  const schema = JSON.parse(
+    fs.readFileSync(path.join(PACKAGE_ROOT, 'provider', 'plugin', 'schema.json'), 'utf8'),
+  ) as Record<'resources' | 'functions', Record<string, { description: string }>>;
+  const fence = new RegExp(`\`\`\`${language}\\n([^]*?)\\n\`\`\``);
+  return new Map(
+    Object.entries({ ...schema.resources, ...schema.functions }).map(([token, { description }]) => [
+      token.split(':')[2],
+      fence.exec(description)![1],
+    ]),
+  );
+}
+
+it("the schema's Go and TypeScript examples compile against the generated SDKs", async () => {
+  const go = path.join(out, 'examples-go');
+  for (const [name, code] of schemaExamples('go')) {
+    fs.mkdirSync(path.join(go, name), { recursive: true });
+    fs.writeFileSync(path.join(go, name, 'main.go'), code);
+  }
+  // The Go example's module (its requirements, go.sum), on this checkout's SDK.
+  const goMod = fs.readFileSync(path.join(PACKAGE_ROOT, 'examples', 'go-guest', 'go.mod'), 'utf8');
+  fs.writeFileSync(
+    path.join(go, 'go.mod'),
+    goMod
+      .replace(/^module .*$/m, 'module examples')
+      .replace(/=> \.\.\/\.\.\/sdk$/m, `=> ${path.join(PACKAGE_ROOT, 'sdk')}`),
+  );
+  fs.copyFileSync(
+    path.join(PACKAGE_ROOT, 'examples', 'go-guest', 'go.sum'),
+    path.join(go, 'go.sum'),
+  );
+  const env = { ...process.env, ...(await goEnv()) };
+  await run('go', ['vet', './...'], { cwd: go, env, timeout: 10 * 60_000 });
+
+  const ts = path.join(out, 'examples-ts');
+  for (const [name, code] of schemaExamples('typescript')) {
+    fs.mkdirSync(path.join(ts, name), { recursive: true });
+    fs.writeFileSync(path.join(ts, name, 'index.ts'), code);
+  }
+  const modules = path.join(PACKAGE_ROOT, 'node_modules');
+  fs.writeFileSync(
+    path.join(ts, 'tsconfig.json'),
+    JSON.stringify({
+      compilerOptions: {
+        strict: true,
+        noEmit: true,
+        module: 'commonjs',
+        moduleResolution: 'node',
+        target: 'es2022',
+        skipLibCheck: true,
+        types: ['node'],
+        typeRoots: [path.join(modules, '@types')],
+        paths: {
+          '@pulumi-svc/svc': [path.join(out, 'nodejs', 'index.ts')],
+          '@pulumi/pulumi': [path.join(modules, '@pulumi', 'pulumi')],
+          '@pulumi/pulumi/*': [path.join(modules, '@pulumi', 'pulumi', '*')],
+        },
+      },
+      include: ['*/index.ts'],
+    }),
+  );
+  await run(process.execPath, [path.join(modules, 'typescript', 'bin', 'tsc'), '-p', ts], {
+    timeout: 5 * 60_000,
+  });
 });

@@ -9,6 +9,41 @@ import { PACKAGE_ROOT } from '../../scripts/pulumi-cli';
 import { ensureVenv, type Venv } from '../interop/python-venv';
 import { hasTag, previewBilling, writeCalls } from './cli';
 import { exampleProject, fixtureGroup } from './projects';
+import { KINDS_VALUES, assertPropertyKinds, kindsConfig } from './property-kinds';
+
+/** Every property kind set, and the typed getVirtualGuest result read (property-kinds.ts). */
+const KINDS_PROGRAM = `import pulumi
+import pulumi_svc as svc
+
+config = pulumi.Config()
+admin = svc.SshKey("admin", label="admin", public_key=config.require("publicKey"))
+web = svc.VirtualGuest(
+    "web",
+    hostname="${KINDS_VALUES.hostname}",
+    domain="example.com",
+    datacenter="dal10",
+    start_cpus=${KINDS_VALUES.startCpus},
+    max_memory=${KINDS_VALUES.maxMemory},
+    hourly_billing_flag=False,
+    operating_system_reference_code="UBUNTU_LATEST",
+    ssh_key_ids=[admin.key_id],
+    tags=["kinds", config.require("tag")],
+    user_data=pulumi.Output.secret(${JSON.stringify(KINDS_VALUES.userData)}),
+    on_image_change=svc.ImageChange.RELOAD,
+)
+found = svc.get_virtual_guest_output(id=web.guest_id)
+pulumi.export("guestId", web.guest_id)
+pulumi.export("keyId", admin.key_id)
+pulumi.export("userData", web.user_data)
+pulumi.export("onImageChange", web.on_image_change)
+pulumi.export("foundId", found.id)
+pulumi.export("foundHostname", found.hostname)
+pulumi.export("foundCpus", found.start_cpus)
+pulumi.export("foundHourly", found.hourly_billing_flag)
+pulumi.export("foundKeyIds", found.ssh_key_ids)
+pulumi.export("foundTags", found.tags)
+pulumi.export("foundMonthlyCost", found.estimated_monthly_cost)
+`;
 
 const run = promisify(execFile);
 
@@ -79,6 +114,11 @@ describe('a Python program on the provider plugin', { concurrency: true }, () =>
 
     await f.stack.destroy();
     assert.deepEqual(await f.guests(hasTag('web-tier')), []);
+  });
+
+  it('sets every kind of property (sshKeyIds from a key) and reads the typed getVirtualGuest result', async () => {
+    const f = await fixture(KINDS_PROGRAM, kindsConfig('python-web-tier', 'python'));
+    await assertPropertyKinds(f, 'python');
   });
 
   it('a guest without its domain is refused naming the field, before anything is ordered', async () => {

@@ -7,7 +7,14 @@ import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { PACKAGE_ROOT } from '../../scripts/pulumi-cli';
 import { hasTag, writeCalls } from './cli';
-import { PLUGIN_DIR, fixtureGroup, npmInstall, writeTypeScriptProject } from './projects';
+import {
+  PLUGIN_DIR,
+  exampleProject,
+  fixtureGroup,
+  npmInstall,
+  writeTypeScriptProject,
+} from './projects';
+import { assertPropertyKinds, kindsConfig } from './property-kinds';
 
 const run = promisify(execFile);
 
@@ -35,18 +42,15 @@ describe('a TypeScript program on the provider plugin, through the installed SDK
   const work = group.own(fs.mkdtempSync(path.join(os.tmpdir(), 'svc-ts-sdk-')));
   const project = path.join(work, 'app');
   let tarball: string;
+  /** Where the plugin is named: this checkout's, in place of a release's. */
+  const ON_PLUGIN = ['plugins:', '  providers:', '    - name: svc', `      path: ${PLUGIN_DIR}`];
 
   before(async () => {
     const packed = await run(path.join(PACKAGE_ROOT, 'scripts', 'pack-sdks'), [work, 'nodejs'], {
       timeout: 15 * 60_000,
     });
     tarball = packed.stdout.trim();
-    writeTypeScriptProject(project, 'ts-sdk', PROGRAM, [
-      'plugins:',
-      '  providers:',
-      '    - name: svc',
-      `      path: ${PLUGIN_DIR}`,
-    ]);
+    writeTypeScriptProject(project, 'ts-sdk', PROGRAM, ON_PLUGIN);
     await npmInstall(project, [tarball]);
   });
   after(() => group.close());
@@ -92,5 +96,17 @@ describe('a TypeScript program on the provider plugin, through the installed SDK
     await f.stack.destroy();
     assert.deepEqual(await f.guests(hasTag('ts-sdk')), []);
     assert.deepEqual(await f.stateIds('VirtualGuest'), []);
+  });
+
+  it('the typescript-sdk example (type-checked) sets every kind of property and reads the typed getVirtualGuest result', async () => {
+    const dir = exampleProject('typescript-sdk');
+    const yaml = path.join(dir, 'Pulumi.yaml');
+    fs.appendFileSync(yaml, `${ON_PLUGIN.join('\n')}\n`);
+    await npmInstall(dir, [tarball]);
+    const f = await group.fixture(dir, {
+      typeCheck: true,
+      config: kindsConfig('typescript-sdk', 'typescript'),
+    });
+    await assertPropertyKinds(f, 'typescript');
   });
 });

@@ -66,10 +66,11 @@ describe('SSH key, own zone and guest through the Pulumi CLI', () => {
 
   it('getVirtualGuest by hostname and domain finds the guest of the same stack', async () => {
     const { lookedUp } = (await f.stack.outputs()) as {
-      lookedUp: { id: string; fqdn: string; sshKeyIds: number[] };
+      lookedUp: { id: number; fqdn: string; sshKeyIds: number[] };
     };
+    // The lookup answers the guest's integer id, as every lookup answers ids.
     assert.deepEqual(lookedUp, {
-      id: String(guestId),
+      id: guestId,
       fqdn: 'web.server.test',
       sshKeyIds: [keyId],
     });

@@ -79,3 +79,29 @@ export function outputProblems(kind: ResourceKind, outputs: Record<string, unkno
     .map((name) => `${kind}.${name}: required by the schema, not given`);
   return [...problems, ...missing].filter((p): p is string => p !== undefined);
 }
+
+const FUNCTION_SCHEMA = (
+  pluginSchema() as {
+    functions: Record<
+      string,
+      { outputs: { properties: Record<string, Spec>; required: string[] } }
+    >;
+  }
+).functions;
+
+/**
+ * What is wrong with a plugin function's answer against the schema's `outputs` of the function:
+ * a property it does not declare, a value of another type, a `required` one missing.
+ */
+export function answerProblems(name: string, answer: Record<string, unknown>): string[] {
+  const { properties, required } = FUNCTION_SCHEMA[`svc:index:${name}`].outputs;
+  const problems = Object.entries(answer).map(([key, value]) =>
+    properties[key]
+      ? typeProblem(properties[key], value, `${name}.${key}`)
+      : `${name}.${key}: not an output of the schema`,
+  );
+  const missing = required
+    .filter((key) => answer[key] === undefined || answer[key] === null)
+    .map((key) => `${name}.${key}: required by the schema, not given`);
+  return [...problems, ...missing].filter((p): p is string => p !== undefined);
+}

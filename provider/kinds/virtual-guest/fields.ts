@@ -288,7 +288,7 @@ export const GUEST_FIELDS = {
       },
     ),
   },
-  /** Ids of SSH keys to install (`SshKey.keyId` or its `id`); output as numbers, ascending. */
+  /** Ids of SSH keys to install (each an `SshKey`'s `keyId`); output ascending. */
   sshKeyIds: {
     type: kinds.list(kinds.integer),
     arg: kinds.list(kind<number | string>('id')),
@@ -358,8 +358,8 @@ export const GUEST_FIELDS = {
     change: 'local',
   },
   /**
-   * Take over an existing guest by id instead of ordering one (Pulumi's `import` does not work for
-   * dynamic resources).
+   * Take over the account's existing guest with this id instead of ordering one: no new order,
+   * the stack owns that guest from then on.
    */
   adoptId: {
     type: kinds.string,

@@ -13,6 +13,43 @@ import (
 )
 
 // A resource record in a DNS zone (`Svc_Dns_Domain_ResourceRecord`).
+//
+// ## Example Usage
+// ### An A record in a zone
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-svc/pulumi-svc/sdk/go/svc"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			www, err := svc.NewDnsRecord(ctx, "www", &svc.DnsRecordArgs{
+//				ZoneId: pulumi.Int(123456),
+//				Host: pulumi.String("www"),
+//				Type: svc.RecordType("A"),
+//				Data: pulumi.String("192.0.2.10"),
+//				Ttl: pulumi.Int(900),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			ctx.Export("recordId", www.RecordId)
+//			return nil
+//		})
+//	}
+//
+// ```
+//
+// ## Import
+//
+// ```sh
+// $ pulumi import svc:index:DnsRecord www 98765432
+// ```
 type DnsRecord struct {
 	pulumi.CustomResourceState
 
@@ -145,6 +182,56 @@ func (i *DnsRecord) ToDnsRecordOutputWithContext(ctx context.Context) DnsRecordO
 	return pulumi.ToOutputWithContext(ctx, i).(DnsRecordOutput)
 }
 
+// DnsRecordArrayInput is an input type that accepts DnsRecordArray and DnsRecordArrayOutput values.
+// You can construct a concrete instance of `DnsRecordArrayInput` via:
+//
+//	DnsRecordArray{ DnsRecordArgs{...} }
+type DnsRecordArrayInput interface {
+	pulumi.Input
+
+	ToDnsRecordArrayOutput() DnsRecordArrayOutput
+	ToDnsRecordArrayOutputWithContext(context.Context) DnsRecordArrayOutput
+}
+
+type DnsRecordArray []DnsRecordInput
+
+func (DnsRecordArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]*DnsRecord)(nil)).Elem()
+}
+
+func (i DnsRecordArray) ToDnsRecordArrayOutput() DnsRecordArrayOutput {
+	return i.ToDnsRecordArrayOutputWithContext(context.Background())
+}
+
+func (i DnsRecordArray) ToDnsRecordArrayOutputWithContext(ctx context.Context) DnsRecordArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(DnsRecordArrayOutput)
+}
+
+// DnsRecordMapInput is an input type that accepts DnsRecordMap and DnsRecordMapOutput values.
+// You can construct a concrete instance of `DnsRecordMapInput` via:
+//
+//	DnsRecordMap{ "key": DnsRecordArgs{...} }
+type DnsRecordMapInput interface {
+	pulumi.Input
+
+	ToDnsRecordMapOutput() DnsRecordMapOutput
+	ToDnsRecordMapOutputWithContext(context.Context) DnsRecordMapOutput
+}
+
+type DnsRecordMap map[string]DnsRecordInput
+
+func (DnsRecordMap) ElementType() reflect.Type {
+	return reflect.TypeOf((*map[string]*DnsRecord)(nil)).Elem()
+}
+
+func (i DnsRecordMap) ToDnsRecordMapOutput() DnsRecordMapOutput {
+	return i.ToDnsRecordMapOutputWithContext(context.Background())
+}
+
+func (i DnsRecordMap) ToDnsRecordMapOutputWithContext(ctx context.Context) DnsRecordMapOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(DnsRecordMapOutput)
+}
+
 type DnsRecordOutput struct{ *pulumi.OutputState }
 
 func (DnsRecordOutput) ElementType() reflect.Type {
@@ -204,7 +291,51 @@ func (o DnsRecordOutput) ZoneName() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *DnsRecord) pulumi.StringPtrOutput { return v.ZoneName }).(pulumi.StringPtrOutput)
 }
 
+type DnsRecordArrayOutput struct{ *pulumi.OutputState }
+
+func (DnsRecordArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]*DnsRecord)(nil)).Elem()
+}
+
+func (o DnsRecordArrayOutput) ToDnsRecordArrayOutput() DnsRecordArrayOutput {
+	return o
+}
+
+func (o DnsRecordArrayOutput) ToDnsRecordArrayOutputWithContext(ctx context.Context) DnsRecordArrayOutput {
+	return o
+}
+
+func (o DnsRecordArrayOutput) Index(i pulumi.IntInput) DnsRecordOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) *DnsRecord {
+		return vs[0].([]*DnsRecord)[vs[1].(int)]
+	}).(DnsRecordOutput)
+}
+
+type DnsRecordMapOutput struct{ *pulumi.OutputState }
+
+func (DnsRecordMapOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*map[string]*DnsRecord)(nil)).Elem()
+}
+
+func (o DnsRecordMapOutput) ToDnsRecordMapOutput() DnsRecordMapOutput {
+	return o
+}
+
+func (o DnsRecordMapOutput) ToDnsRecordMapOutputWithContext(ctx context.Context) DnsRecordMapOutput {
+	return o
+}
+
+func (o DnsRecordMapOutput) MapIndex(k pulumi.StringInput) DnsRecordOutput {
+	return pulumi.All(o, k).ApplyT(func(vs []interface{}) *DnsRecord {
+		return vs[0].(map[string]*DnsRecord)[vs[1].(string)]
+	}).(DnsRecordOutput)
+}
+
 func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*DnsRecordInput)(nil)).Elem(), &DnsRecord{})
+	pulumi.RegisterInputType(reflect.TypeOf((*DnsRecordArrayInput)(nil)).Elem(), DnsRecordArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*DnsRecordMapInput)(nil)).Elem(), DnsRecordMap{})
 	pulumi.RegisterOutputType(DnsRecordOutput{})
+	pulumi.RegisterOutputType(DnsRecordArrayOutput{})
+	pulumi.RegisterOutputType(DnsRecordMapOutput{})
 }

@@ -11,7 +11,29 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// The account (its company name, email and country unless `mask` says otherwise).
+// The account: its id, company name, email and country.
+//
+// ## Example Usage
+// ### The account's company name
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-svc/pulumi-svc/sdk/go/svc"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			account := svc.GetAccountOutput(ctx, svc.GetAccountOutputArgs{})
+//			ctx.Export("companyName", account.CompanyName())
+//			return nil
+//		})
+//	}
+//
+// ```
 func GetAccount(ctx *pulumi.Context, args *GetAccountArgs, opts ...pulumi.InvokeOption) (*GetAccountResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetAccountResult
@@ -23,14 +45,17 @@ func GetAccount(ctx *pulumi.Context, args *GetAccountArgs, opts ...pulumi.Invoke
 }
 
 type GetAccountArgs struct {
-	Mask *string `pulumi:"mask"`
 }
 
 type GetAccountResult struct {
+	// Its company name.
 	CompanyName *string `pulumi:"companyName"`
-	Country     *string `pulumi:"country"`
-	Email       *string `pulumi:"email"`
-	Id          *int    `pulumi:"id"`
+	// Its country code.
+	Country *string `pulumi:"country"`
+	// Its email address.
+	Email *string `pulumi:"email"`
+	// The account's id.
+	Id int `pulumi:"id"`
 }
 
 func GetAccountOutput(ctx *pulumi.Context, args GetAccountOutputArgs, opts ...pulumi.InvokeOption) GetAccountResultOutput {
@@ -43,7 +68,6 @@ func GetAccountOutput(ctx *pulumi.Context, args GetAccountOutputArgs, opts ...pu
 }
 
 type GetAccountOutputArgs struct {
-	Mask pulumi.StringPtrInput `pulumi:"mask"`
 }
 
 func (GetAccountOutputArgs) ElementType() reflect.Type {
@@ -64,20 +88,24 @@ func (o GetAccountResultOutput) ToGetAccountResultOutputWithContext(ctx context.
 	return o
 }
 
+// Its company name.
 func (o GetAccountResultOutput) CompanyName() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v GetAccountResult) *string { return v.CompanyName }).(pulumi.StringPtrOutput)
 }
 
+// Its country code.
 func (o GetAccountResultOutput) Country() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v GetAccountResult) *string { return v.Country }).(pulumi.StringPtrOutput)
 }
 
+// Its email address.
 func (o GetAccountResultOutput) Email() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v GetAccountResult) *string { return v.Email }).(pulumi.StringPtrOutput)
 }
 
-func (o GetAccountResultOutput) Id() pulumi.IntPtrOutput {
-	return o.ApplyT(func(v GetAccountResult) *int { return v.Id }).(pulumi.IntPtrOutput)
+// The account's id.
+func (o GetAccountResultOutput) Id() pulumi.IntOutput {
+	return o.ApplyT(func(v GetAccountResult) int { return v.Id }).(pulumi.IntOutput)
 }
 
 func init() {

@@ -11,7 +11,29 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// The datacenters.
+// The datacenters a guest can be ordered in.
+//
+// ## Example Usage
+// ### Every datacenter
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-svc/pulumi-svc/sdk/go/svc"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			datacenters := svc.GetDatacentersOutput(ctx, svc.GetDatacentersOutputArgs{})
+//			ctx.Export("items", datacenters.Items())
+//			return nil
+//		})
+//	}
+//
+// ```
 func GetDatacenters(ctx *pulumi.Context, args *GetDatacentersArgs, opts ...pulumi.InvokeOption) (*GetDatacentersResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetDatacentersResult
@@ -26,7 +48,8 @@ type GetDatacentersArgs struct {
 }
 
 type GetDatacentersResult struct {
-	Items []interface{} `pulumi:"items"`
+	// What it lists.
+	Items []Datacenter `pulumi:"items"`
 }
 
 func GetDatacentersOutput(ctx *pulumi.Context, args GetDatacentersOutputArgs, opts ...pulumi.InvokeOption) GetDatacentersResultOutput {
@@ -59,8 +82,9 @@ func (o GetDatacentersResultOutput) ToGetDatacentersResultOutputWithContext(ctx 
 	return o
 }
 
-func (o GetDatacentersResultOutput) Items() pulumi.ArrayOutput {
-	return o.ApplyT(func(v GetDatacentersResult) []interface{} { return v.Items }).(pulumi.ArrayOutput)
+// What it lists.
+func (o GetDatacentersResultOutput) Items() DatacenterArrayOutput {
+	return o.ApplyT(func(v GetDatacentersResult) []Datacenter { return v.Items }).(DatacenterArrayOutput)
 }
 
 func init() {

@@ -11,7 +11,32 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// A DNS zone of the account, with its records.
+// A DNS zone of the account, with its records; rejects with `DNSZoneNotFound` when the account has none of that name.
+//
+// ## Example Usage
+// ### A zone and its records
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-svc/pulumi-svc/sdk/go/svc"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			zone := svc.LookupDnsZoneOutput(ctx, svc.LookupDnsZoneOutputArgs{
+//				Name: pulumi.String("example.com"),
+//			})
+//			ctx.Export("id", zone.Id())
+//			ctx.Export("resourceRecords", zone.ResourceRecords())
+//			return nil
+//		})
+//	}
+//
+// ```
 func LookupDnsZone(ctx *pulumi.Context, args *LookupDnsZoneArgs, opts ...pulumi.InvokeOption) (*LookupDnsZoneResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv LookupDnsZoneResult
@@ -23,14 +48,19 @@ func LookupDnsZone(ctx *pulumi.Context, args *LookupDnsZoneArgs, opts ...pulumi.
 }
 
 type LookupDnsZoneArgs struct {
+	// The zone's name, e.g. `example.com`.
 	Name string `pulumi:"name"`
 }
 
 type LookupDnsZoneResult struct {
-	Id              *int        `pulumi:"id"`
-	Name            *string     `pulumi:"name"`
-	ResourceRecords interface{} `pulumi:"resourceRecords"`
-	Serial          *int        `pulumi:"serial"`
+	// The zone's id.
+	Id int `pulumi:"id"`
+	// Its name, e.g. `example.com`.
+	Name string `pulumi:"name"`
+	// Its records, the SOA and NS records included.
+	ResourceRecords []ResourceRecord `pulumi:"resourceRecords"`
+	// Its serial, raised by every change of a record.
+	Serial *int `pulumi:"serial"`
 }
 
 func LookupDnsZoneOutput(ctx *pulumi.Context, args LookupDnsZoneOutputArgs, opts ...pulumi.InvokeOption) LookupDnsZoneResultOutput {
@@ -43,6 +73,7 @@ func LookupDnsZoneOutput(ctx *pulumi.Context, args LookupDnsZoneOutputArgs, opts
 }
 
 type LookupDnsZoneOutputArgs struct {
+	// The zone's name, e.g. `example.com`.
 	Name pulumi.StringInput `pulumi:"name"`
 }
 
@@ -64,18 +95,22 @@ func (o LookupDnsZoneResultOutput) ToLookupDnsZoneResultOutputWithContext(ctx co
 	return o
 }
 
-func (o LookupDnsZoneResultOutput) Id() pulumi.IntPtrOutput {
-	return o.ApplyT(func(v LookupDnsZoneResult) *int { return v.Id }).(pulumi.IntPtrOutput)
+// The zone's id.
+func (o LookupDnsZoneResultOutput) Id() pulumi.IntOutput {
+	return o.ApplyT(func(v LookupDnsZoneResult) int { return v.Id }).(pulumi.IntOutput)
 }
 
-func (o LookupDnsZoneResultOutput) Name() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v LookupDnsZoneResult) *string { return v.Name }).(pulumi.StringPtrOutput)
+// Its name, e.g. `example.com`.
+func (o LookupDnsZoneResultOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v LookupDnsZoneResult) string { return v.Name }).(pulumi.StringOutput)
 }
 
-func (o LookupDnsZoneResultOutput) ResourceRecords() pulumi.AnyOutput {
-	return o.ApplyT(func(v LookupDnsZoneResult) interface{} { return v.ResourceRecords }).(pulumi.AnyOutput)
+// Its records, the SOA and NS records included.
+func (o LookupDnsZoneResultOutput) ResourceRecords() ResourceRecordArrayOutput {
+	return o.ApplyT(func(v LookupDnsZoneResult) []ResourceRecord { return v.ResourceRecords }).(ResourceRecordArrayOutput)
 }
 
+// Its serial, raised by every change of a record.
 func (o LookupDnsZoneResultOutput) Serial() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v LookupDnsZoneResult) *int { return v.Serial }).(pulumi.IntPtrOutput)
 }

@@ -11,7 +11,32 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// One hardware server, by id or by hostname and domain.
+// One hardware server of the account, by id or by hostname and domain; an error naming the servers when the account has none, or several, of that name.
+//
+// ## Example Usage
+// ### A server by its name
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-svc/pulumi-svc/sdk/go/svc"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			db := svc.GetHardwareServerOutput(ctx, svc.GetHardwareServerOutputArgs{
+//				Hostname: pulumi.String("db1"),
+//				Domain: pulumi.String("example.com"),
+//			})
+//			ctx.Export("primaryBackendIpAddress", db.PrimaryBackendIpAddress())
+//			return nil
+//		})
+//	}
+//
+// ```
 func GetHardwareServer(ctx *pulumi.Context, args *GetHardwareServerArgs, opts ...pulumi.InvokeOption) (*GetHardwareServerResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetHardwareServerResult
@@ -23,17 +48,35 @@ func GetHardwareServer(ctx *pulumi.Context, args *GetHardwareServerArgs, opts ..
 }
 
 type GetHardwareServerArgs struct {
-	Domain   *string `pulumi:"domain"`
+	// The server's domain, with `hostname`.
+	Domain *string `pulumi:"domain"`
+	// The server's hostname, with `domain`.
 	Hostname *string `pulumi:"hostname"`
-	Id       *string `pulumi:"id"`
-	Mask     *string `pulumi:"mask"`
+	// The server's id; or give `hostname` and `domain`.
+	Id *int `pulumi:"id"`
 }
 
 type GetHardwareServerResult struct {
-	Details  interface{} `pulumi:"details"`
-	Domain   *string     `pulumi:"domain"`
-	Hostname *string     `pulumi:"hostname"`
-	Id       *int        `pulumi:"id"`
+	// Where it runs.
+	Datacenter *Datacenter `pulumi:"datacenter"`
+	// The server's domain.
+	Domain *string `pulumi:"domain"`
+	// `hostname.domain`.
+	FullyQualifiedDomainName *string `pulumi:"fullyQualifiedDomainName"`
+	// Its status.
+	HardwareStatus *HardwareStatus `pulumi:"hardwareStatus"`
+	// The server's hostname.
+	Hostname *string `pulumi:"hostname"`
+	// The server's id.
+	Id int `pulumi:"id"`
+	// Its memory, in GB.
+	MemoryCapacity *int `pulumi:"memoryCapacity"`
+	// Its private (backend) IP address.
+	PrimaryBackendIpAddress *string `pulumi:"primaryBackendIpAddress"`
+	// Its public IP address, if it has one.
+	PrimaryIpAddress *string `pulumi:"primaryIpAddress"`
+	// Its physical processor cores.
+	ProcessorPhysicalCoreAmount *int `pulumi:"processorPhysicalCoreAmount"`
 }
 
 func GetHardwareServerOutput(ctx *pulumi.Context, args GetHardwareServerOutputArgs, opts ...pulumi.InvokeOption) GetHardwareServerResultOutput {
@@ -46,10 +89,12 @@ func GetHardwareServerOutput(ctx *pulumi.Context, args GetHardwareServerOutputAr
 }
 
 type GetHardwareServerOutputArgs struct {
-	Domain   pulumi.StringPtrInput `pulumi:"domain"`
+	// The server's domain, with `hostname`.
+	Domain pulumi.StringPtrInput `pulumi:"domain"`
+	// The server's hostname, with `domain`.
 	Hostname pulumi.StringPtrInput `pulumi:"hostname"`
-	Id       pulumi.StringPtrInput `pulumi:"id"`
-	Mask     pulumi.StringPtrInput `pulumi:"mask"`
+	// The server's id; or give `hostname` and `domain`.
+	Id pulumi.IntPtrInput `pulumi:"id"`
 }
 
 func (GetHardwareServerOutputArgs) ElementType() reflect.Type {
@@ -70,20 +115,54 @@ func (o GetHardwareServerResultOutput) ToGetHardwareServerResultOutputWithContex
 	return o
 }
 
-func (o GetHardwareServerResultOutput) Details() pulumi.AnyOutput {
-	return o.ApplyT(func(v GetHardwareServerResult) interface{} { return v.Details }).(pulumi.AnyOutput)
+// Where it runs.
+func (o GetHardwareServerResultOutput) Datacenter() DatacenterPtrOutput {
+	return o.ApplyT(func(v GetHardwareServerResult) *Datacenter { return v.Datacenter }).(DatacenterPtrOutput)
 }
 
+// The server's domain.
 func (o GetHardwareServerResultOutput) Domain() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v GetHardwareServerResult) *string { return v.Domain }).(pulumi.StringPtrOutput)
 }
 
+// `hostname.domain`.
+func (o GetHardwareServerResultOutput) FullyQualifiedDomainName() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetHardwareServerResult) *string { return v.FullyQualifiedDomainName }).(pulumi.StringPtrOutput)
+}
+
+// Its status.
+func (o GetHardwareServerResultOutput) HardwareStatus() HardwareStatusPtrOutput {
+	return o.ApplyT(func(v GetHardwareServerResult) *HardwareStatus { return v.HardwareStatus }).(HardwareStatusPtrOutput)
+}
+
+// The server's hostname.
 func (o GetHardwareServerResultOutput) Hostname() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v GetHardwareServerResult) *string { return v.Hostname }).(pulumi.StringPtrOutput)
 }
 
-func (o GetHardwareServerResultOutput) Id() pulumi.IntPtrOutput {
-	return o.ApplyT(func(v GetHardwareServerResult) *int { return v.Id }).(pulumi.IntPtrOutput)
+// The server's id.
+func (o GetHardwareServerResultOutput) Id() pulumi.IntOutput {
+	return o.ApplyT(func(v GetHardwareServerResult) int { return v.Id }).(pulumi.IntOutput)
+}
+
+// Its memory, in GB.
+func (o GetHardwareServerResultOutput) MemoryCapacity() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v GetHardwareServerResult) *int { return v.MemoryCapacity }).(pulumi.IntPtrOutput)
+}
+
+// Its private (backend) IP address.
+func (o GetHardwareServerResultOutput) PrimaryBackendIpAddress() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetHardwareServerResult) *string { return v.PrimaryBackendIpAddress }).(pulumi.StringPtrOutput)
+}
+
+// Its public IP address, if it has one.
+func (o GetHardwareServerResultOutput) PrimaryIpAddress() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetHardwareServerResult) *string { return v.PrimaryIpAddress }).(pulumi.StringPtrOutput)
+}
+
+// Its physical processor cores.
+func (o GetHardwareServerResultOutput) ProcessorPhysicalCoreAmount() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v GetHardwareServerResult) *int { return v.ProcessorPhysicalCoreAmount }).(pulumi.IntPtrOutput)
 }
 
 func init() {

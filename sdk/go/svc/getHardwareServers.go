@@ -11,7 +11,29 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// The account’s hardware servers, all or those a filter under `hardware` keeps.
+// The account's hardware servers, all or those an object filter under `hardware` keeps.
+//
+// ## Example Usage
+// ### The account's hardware servers
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-svc/pulumi-svc/sdk/go/svc"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			servers := svc.GetHardwareServersOutput(ctx, svc.GetHardwareServersOutputArgs{})
+//			ctx.Export("items", servers.Items())
+//			return nil
+//		})
+//	}
+//
+// ```
 func GetHardwareServers(ctx *pulumi.Context, args *GetHardwareServersArgs, opts ...pulumi.InvokeOption) (*GetHardwareServersResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetHardwareServersResult
@@ -23,12 +45,13 @@ func GetHardwareServers(ctx *pulumi.Context, args *GetHardwareServersArgs, opts 
 }
 
 type GetHardwareServersArgs struct {
+	// An object filter under `hardware`, e.g. `{ hardware: { datacenter: { name: { operation: 'dal10' } } } }`.
 	Filter interface{} `pulumi:"filter"`
-	Mask   *string     `pulumi:"mask"`
 }
 
 type GetHardwareServersResult struct {
-	Items []interface{} `pulumi:"items"`
+	// What it lists.
+	Items []HardwareServer `pulumi:"items"`
 }
 
 func GetHardwareServersOutput(ctx *pulumi.Context, args GetHardwareServersOutputArgs, opts ...pulumi.InvokeOption) GetHardwareServersResultOutput {
@@ -41,8 +64,8 @@ func GetHardwareServersOutput(ctx *pulumi.Context, args GetHardwareServersOutput
 }
 
 type GetHardwareServersOutputArgs struct {
-	Filter pulumi.Input          `pulumi:"filter"`
-	Mask   pulumi.StringPtrInput `pulumi:"mask"`
+	// An object filter under `hardware`, e.g. `{ hardware: { datacenter: { name: { operation: 'dal10' } } } }`.
+	Filter pulumi.Input `pulumi:"filter"`
 }
 
 func (GetHardwareServersOutputArgs) ElementType() reflect.Type {
@@ -63,8 +86,9 @@ func (o GetHardwareServersResultOutput) ToGetHardwareServersResultOutputWithCont
 	return o
 }
 
-func (o GetHardwareServersResultOutput) Items() pulumi.ArrayOutput {
-	return o.ApplyT(func(v GetHardwareServersResult) []interface{} { return v.Items }).(pulumi.ArrayOutput)
+// What it lists.
+func (o GetHardwareServersResultOutput) Items() HardwareServerArrayOutput {
+	return o.ApplyT(func(v GetHardwareServersResult) []HardwareServer { return v.Items }).(HardwareServerArrayOutput)
 }
 
 func init() {

@@ -11,7 +11,29 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// The account’s IP addresses.
+// The account's IP addresses.
+//
+// ## Example Usage
+// ### The account's IP addresses
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-svc/pulumi-svc/sdk/go/svc"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			addresses := svc.GetIpAddressesOutput(ctx, svc.GetIpAddressesOutputArgs{})
+//			ctx.Export("items", addresses.Items())
+//			return nil
+//		})
+//	}
+//
+// ```
 func GetIpAddresses(ctx *pulumi.Context, args *GetIpAddressesArgs, opts ...pulumi.InvokeOption) (*GetIpAddressesResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetIpAddressesResult
@@ -26,7 +48,8 @@ type GetIpAddressesArgs struct {
 }
 
 type GetIpAddressesResult struct {
-	Items []interface{} `pulumi:"items"`
+	// What it lists.
+	Items []IpAddress `pulumi:"items"`
 }
 
 func GetIpAddressesOutput(ctx *pulumi.Context, args GetIpAddressesOutputArgs, opts ...pulumi.InvokeOption) GetIpAddressesResultOutput {
@@ -59,8 +82,9 @@ func (o GetIpAddressesResultOutput) ToGetIpAddressesResultOutputWithContext(ctx 
 	return o
 }
 
-func (o GetIpAddressesResultOutput) Items() pulumi.ArrayOutput {
-	return o.ApplyT(func(v GetIpAddressesResult) []interface{} { return v.Items }).(pulumi.ArrayOutput)
+// What it lists.
+func (o GetIpAddressesResultOutput) Items() IpAddressArrayOutput {
+	return o.ApplyT(func(v GetIpAddressesResult) []IpAddress { return v.Items }).(IpAddressArrayOutput)
 }
 
 func init() {

@@ -11,7 +11,34 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// The account’s tickets, all or those created in `createdBetween` ({start, end}).
+// The account's tickets, all or those created in a range of dates.
+//
+// ## Example Usage
+// ### The tickets opened in January 2026
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-svc/pulumi-svc/sdk/go/svc"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			tickets := svc.GetTicketsOutput(ctx, svc.GetTicketsOutputArgs{
+//				CreatedBetween: &svc.DateRangeArgs{
+//					Start: pulumi.String("2026-01-01"),
+//					End: pulumi.String("2026-01-31"),
+//				},
+//			})
+//			ctx.Export("items", tickets.Items())
+//			return nil
+//		})
+//	}
+//
+// ```
 func GetTickets(ctx *pulumi.Context, args *GetTicketsArgs, opts ...pulumi.InvokeOption) (*GetTicketsResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetTicketsResult
@@ -23,11 +50,13 @@ func GetTickets(ctx *pulumi.Context, args *GetTicketsArgs, opts ...pulumi.Invoke
 }
 
 type GetTicketsArgs struct {
-	CreatedBetween interface{} `pulumi:"createdBetween"`
+	// Only the tickets created in this range.
+	CreatedBetween *DateRange `pulumi:"createdBetween"`
 }
 
 type GetTicketsResult struct {
-	Items []interface{} `pulumi:"items"`
+	// What it lists.
+	Items []Ticket `pulumi:"items"`
 }
 
 func GetTicketsOutput(ctx *pulumi.Context, args GetTicketsOutputArgs, opts ...pulumi.InvokeOption) GetTicketsResultOutput {
@@ -40,7 +69,8 @@ func GetTicketsOutput(ctx *pulumi.Context, args GetTicketsOutputArgs, opts ...pu
 }
 
 type GetTicketsOutputArgs struct {
-	CreatedBetween pulumi.Input `pulumi:"createdBetween"`
+	// Only the tickets created in this range.
+	CreatedBetween DateRangePtrInput `pulumi:"createdBetween"`
 }
 
 func (GetTicketsOutputArgs) ElementType() reflect.Type {
@@ -61,8 +91,9 @@ func (o GetTicketsResultOutput) ToGetTicketsResultOutputWithContext(ctx context.
 	return o
 }
 
-func (o GetTicketsResultOutput) Items() pulumi.ArrayOutput {
-	return o.ApplyT(func(v GetTicketsResult) []interface{} { return v.Items }).(pulumi.ArrayOutput)
+// What it lists.
+func (o GetTicketsResultOutput) Items() TicketArrayOutput {
+	return o.ApplyT(func(v GetTicketsResult) []Ticket { return v.Items }).(TicketArrayOutput)
 }
 
 func init() {

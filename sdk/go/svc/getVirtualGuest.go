@@ -11,7 +11,34 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// One guest, by id or by hostname and domain, with a VirtualGuest's outputs.
+// One guest of the account, by id or by hostname and domain, with the fields a `VirtualGuest` resource outputs (costs from its billing item, as the resource does).
+//
+// ## Example Usage
+// ### A guest by its name
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-svc/pulumi-svc/sdk/go/svc"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			web := svc.LookupVirtualGuestOutput(ctx, svc.LookupVirtualGuestOutputArgs{
+//				Hostname: pulumi.String("web"),
+//				Domain: pulumi.String("example.com"),
+//				MostRecent: pulumi.Bool(true),
+//			})
+//			ctx.Export("primaryIpAddress", web.PrimaryIpAddress())
+//			ctx.Export("estimatedMonthlyCost", web.EstimatedMonthlyCost())
+//			return nil
+//		})
+//	}
+//
+// ```
 func LookupVirtualGuest(ctx *pulumi.Context, args *LookupVirtualGuestArgs, opts ...pulumi.InvokeOption) (*LookupVirtualGuestResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv LookupVirtualGuestResult
@@ -23,18 +50,73 @@ func LookupVirtualGuest(ctx *pulumi.Context, args *LookupVirtualGuestArgs, opts 
 }
 
 type LookupVirtualGuestArgs struct {
-	Domain     *string `pulumi:"domain"`
-	Hostname   *string `pulumi:"hostname"`
-	Id         *string `pulumi:"id"`
-	MostRecent *bool   `pulumi:"mostRecent"`
+	// The guest's domain, with `hostname`.
+	Domain *string `pulumi:"domain"`
+	// The guest's hostname, with `domain`.
+	Hostname *string `pulumi:"hostname"`
+	// The guest's id; or give `hostname` and `domain`.
+	Id *int `pulumi:"id"`
+	// When several guests have that hostname and domain, take the newest (else it is an error listing them).
+	MostRecent *bool `pulumi:"mostRecent"`
 }
 
 type LookupVirtualGuestResult struct {
-	Details  interface{} `pulumi:"details"`
-	Domain   *string     `pulumi:"domain"`
-	GuestId  *int        `pulumi:"guestId"`
-	Hostname *string     `pulumi:"hostname"`
-	Id       *string     `pulumi:"id"`
+	// When it was ordered (ISO 8601).
+	CreateDate *string `pulumi:"createDate"`
+	// e.g. dal10; one the account is offered. Give this or `datacenters`. As an output: where the guest is (with `datacenters`, the datacenter whose order succeeded).
+	Datacenter *string `pulumi:"datacenter"`
+	// Disk sizes in GB, the boot disk first, then up to four data disks. Disks grow and are added in place; shrinking or removing one is refused in check.
+	Disks []int `pulumi:"disks"`
+	// Domain of the guest, e.g. `example.com`.
+	Domain string `pulumi:"domain"`
+	// What the guest is billed (its billing item; before the order, the API’s price of the order); for monthly guests the monthly fee / 730.
+	EstimatedHourlyCost float64 `pulumi:"estimatedHourlyCost"`
+	// What the guest is billed a month.
+	EstimatedMonthlyCost float64 `pulumi:"estimatedMonthlyCost"`
+	// `<hostname>.<domain>`.
+	FullyQualifiedDomainName string `pulumi:"fullyQualifiedDomainName"`
+	// The guest’s GUID.
+	GlobalIdentifier *string `pulumi:"globalIdentifier"`
+	// The numeric id (the resource id is the same number as a string).
+	GuestId int `pulumi:"guestId"`
+	// Host name; defaults to the resource name plus a suffix that is stable for this stack.
+	Hostname string `pulumi:"hostname"`
+	// Hourly billing; false orders a monthly guest. Changing it replaces the guest.
+	HourlyBillingFlag bool `pulumi:"hourlyBillingFlag"`
+	// The guest's id (its `guestId`).
+	Id int `pulumi:"id"`
+	// Local disk, or SAN (false).
+	LocalDiskFlag bool `pulumi:"localDiskFlag"`
+	// Memory in MB, one of the sizes the account is offered; a change upgrades in place (it reboots).
+	MaxMemory int `pulumi:"maxMemory"`
+	// Network port speed in Mbps, one the account is offered; a change upgrades in place.
+	NetworkSpeed *int `pulumi:"networkSpeed"`
+	// Free text kept with the guest.
+	Notes *string `pulumi:"notes"`
+	// e.g. UBUNTU_LATEST, DEBIAN_12_64; one the account is offered.
+	OperatingSystemReferenceCode string `pulumi:"operatingSystemReferenceCode"`
+	// The transaction of the guest's last OS reload (null: never reloaded).
+	OsReloadId *int `pulumi:"osReloadId"`
+	// e.g. `RUNNING`.
+	PowerState *string `pulumi:"powerState"`
+	// Private address, once assigned.
+	PrimaryBackendIpAddress *string `pulumi:"primaryBackendIpAddress"`
+	// Public address, once assigned.
+	PrimaryIpAddress *string `pulumi:"primaryIpAddress"`
+	// Only a private (backend) network interface.
+	PrivateNetworkOnly bool `pulumi:"privateNetworkOnly"`
+	// When provisioning finished.
+	ProvisionDate *string `pulumi:"provisionDate"`
+	// Ids of SSH keys to install (each an `SshKey`'s `keyId`); output ascending.
+	SshKeyIds []int `pulumi:"sshKeyIds"`
+	// CPU count, one the account is offered; a change upgrades the guest in place (it reboots).
+	StartCpus int `pulumi:"startCpus"`
+	// Provisioning or transaction status.
+	Status string `pulumi:"status"`
+	// Tags, compared the way the API stores them: trimmed, lower-cased, each once, in sorted order (`['Web', ' db ']` is stored and shown as `['db', 'web']`).
+	Tags []string `pulumi:"tags"`
+	// User data for cloud-init, sent and compared exactly as given (never decoded or re-encoded).
+	UserData *string `pulumi:"userData"`
 }
 
 func LookupVirtualGuestOutput(ctx *pulumi.Context, args LookupVirtualGuestOutputArgs, opts ...pulumi.InvokeOption) LookupVirtualGuestResultOutput {
@@ -47,10 +129,14 @@ func LookupVirtualGuestOutput(ctx *pulumi.Context, args LookupVirtualGuestOutput
 }
 
 type LookupVirtualGuestOutputArgs struct {
-	Domain     pulumi.StringPtrInput `pulumi:"domain"`
-	Hostname   pulumi.StringPtrInput `pulumi:"hostname"`
-	Id         pulumi.StringPtrInput `pulumi:"id"`
-	MostRecent pulumi.BoolPtrInput   `pulumi:"mostRecent"`
+	// The guest's domain, with `hostname`.
+	Domain pulumi.StringPtrInput `pulumi:"domain"`
+	// The guest's hostname, with `domain`.
+	Hostname pulumi.StringPtrInput `pulumi:"hostname"`
+	// The guest's id; or give `hostname` and `domain`.
+	Id pulumi.IntPtrInput `pulumi:"id"`
+	// When several guests have that hostname and domain, take the newest (else it is an error listing them).
+	MostRecent pulumi.BoolPtrInput `pulumi:"mostRecent"`
 }
 
 func (LookupVirtualGuestOutputArgs) ElementType() reflect.Type {
@@ -71,24 +157,144 @@ func (o LookupVirtualGuestResultOutput) ToLookupVirtualGuestResultOutputWithCont
 	return o
 }
 
-func (o LookupVirtualGuestResultOutput) Details() pulumi.AnyOutput {
-	return o.ApplyT(func(v LookupVirtualGuestResult) interface{} { return v.Details }).(pulumi.AnyOutput)
+// When it was ordered (ISO 8601).
+func (o LookupVirtualGuestResultOutput) CreateDate() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v LookupVirtualGuestResult) *string { return v.CreateDate }).(pulumi.StringPtrOutput)
 }
 
-func (o LookupVirtualGuestResultOutput) Domain() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v LookupVirtualGuestResult) *string { return v.Domain }).(pulumi.StringPtrOutput)
+// e.g. dal10; one the account is offered. Give this or `datacenters`. As an output: where the guest is (with `datacenters`, the datacenter whose order succeeded).
+func (o LookupVirtualGuestResultOutput) Datacenter() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v LookupVirtualGuestResult) *string { return v.Datacenter }).(pulumi.StringPtrOutput)
 }
 
-func (o LookupVirtualGuestResultOutput) GuestId() pulumi.IntPtrOutput {
-	return o.ApplyT(func(v LookupVirtualGuestResult) *int { return v.GuestId }).(pulumi.IntPtrOutput)
+// Disk sizes in GB, the boot disk first, then up to four data disks. Disks grow and are added in place; shrinking or removing one is refused in check.
+func (o LookupVirtualGuestResultOutput) Disks() pulumi.IntArrayOutput {
+	return o.ApplyT(func(v LookupVirtualGuestResult) []int { return v.Disks }).(pulumi.IntArrayOutput)
 }
 
-func (o LookupVirtualGuestResultOutput) Hostname() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v LookupVirtualGuestResult) *string { return v.Hostname }).(pulumi.StringPtrOutput)
+// Domain of the guest, e.g. `example.com`.
+func (o LookupVirtualGuestResultOutput) Domain() pulumi.StringOutput {
+	return o.ApplyT(func(v LookupVirtualGuestResult) string { return v.Domain }).(pulumi.StringOutput)
 }
 
-func (o LookupVirtualGuestResultOutput) Id() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v LookupVirtualGuestResult) *string { return v.Id }).(pulumi.StringPtrOutput)
+// What the guest is billed (its billing item; before the order, the API’s price of the order); for monthly guests the monthly fee / 730.
+func (o LookupVirtualGuestResultOutput) EstimatedHourlyCost() pulumi.Float64Output {
+	return o.ApplyT(func(v LookupVirtualGuestResult) float64 { return v.EstimatedHourlyCost }).(pulumi.Float64Output)
+}
+
+// What the guest is billed a month.
+func (o LookupVirtualGuestResultOutput) EstimatedMonthlyCost() pulumi.Float64Output {
+	return o.ApplyT(func(v LookupVirtualGuestResult) float64 { return v.EstimatedMonthlyCost }).(pulumi.Float64Output)
+}
+
+// `<hostname>.<domain>`.
+func (o LookupVirtualGuestResultOutput) FullyQualifiedDomainName() pulumi.StringOutput {
+	return o.ApplyT(func(v LookupVirtualGuestResult) string { return v.FullyQualifiedDomainName }).(pulumi.StringOutput)
+}
+
+// The guest’s GUID.
+func (o LookupVirtualGuestResultOutput) GlobalIdentifier() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v LookupVirtualGuestResult) *string { return v.GlobalIdentifier }).(pulumi.StringPtrOutput)
+}
+
+// The numeric id (the resource id is the same number as a string).
+func (o LookupVirtualGuestResultOutput) GuestId() pulumi.IntOutput {
+	return o.ApplyT(func(v LookupVirtualGuestResult) int { return v.GuestId }).(pulumi.IntOutput)
+}
+
+// Host name; defaults to the resource name plus a suffix that is stable for this stack.
+func (o LookupVirtualGuestResultOutput) Hostname() pulumi.StringOutput {
+	return o.ApplyT(func(v LookupVirtualGuestResult) string { return v.Hostname }).(pulumi.StringOutput)
+}
+
+// Hourly billing; false orders a monthly guest. Changing it replaces the guest.
+func (o LookupVirtualGuestResultOutput) HourlyBillingFlag() pulumi.BoolOutput {
+	return o.ApplyT(func(v LookupVirtualGuestResult) bool { return v.HourlyBillingFlag }).(pulumi.BoolOutput)
+}
+
+// The guest's id (its `guestId`).
+func (o LookupVirtualGuestResultOutput) Id() pulumi.IntOutput {
+	return o.ApplyT(func(v LookupVirtualGuestResult) int { return v.Id }).(pulumi.IntOutput)
+}
+
+// Local disk, or SAN (false).
+func (o LookupVirtualGuestResultOutput) LocalDiskFlag() pulumi.BoolOutput {
+	return o.ApplyT(func(v LookupVirtualGuestResult) bool { return v.LocalDiskFlag }).(pulumi.BoolOutput)
+}
+
+// Memory in MB, one of the sizes the account is offered; a change upgrades in place (it reboots).
+func (o LookupVirtualGuestResultOutput) MaxMemory() pulumi.IntOutput {
+	return o.ApplyT(func(v LookupVirtualGuestResult) int { return v.MaxMemory }).(pulumi.IntOutput)
+}
+
+// Network port speed in Mbps, one the account is offered; a change upgrades in place.
+func (o LookupVirtualGuestResultOutput) NetworkSpeed() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v LookupVirtualGuestResult) *int { return v.NetworkSpeed }).(pulumi.IntPtrOutput)
+}
+
+// Free text kept with the guest.
+func (o LookupVirtualGuestResultOutput) Notes() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v LookupVirtualGuestResult) *string { return v.Notes }).(pulumi.StringPtrOutput)
+}
+
+// e.g. UBUNTU_LATEST, DEBIAN_12_64; one the account is offered.
+func (o LookupVirtualGuestResultOutput) OperatingSystemReferenceCode() pulumi.StringOutput {
+	return o.ApplyT(func(v LookupVirtualGuestResult) string { return v.OperatingSystemReferenceCode }).(pulumi.StringOutput)
+}
+
+// The transaction of the guest's last OS reload (null: never reloaded).
+func (o LookupVirtualGuestResultOutput) OsReloadId() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v LookupVirtualGuestResult) *int { return v.OsReloadId }).(pulumi.IntPtrOutput)
+}
+
+// e.g. `RUNNING`.
+func (o LookupVirtualGuestResultOutput) PowerState() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v LookupVirtualGuestResult) *string { return v.PowerState }).(pulumi.StringPtrOutput)
+}
+
+// Private address, once assigned.
+func (o LookupVirtualGuestResultOutput) PrimaryBackendIpAddress() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v LookupVirtualGuestResult) *string { return v.PrimaryBackendIpAddress }).(pulumi.StringPtrOutput)
+}
+
+// Public address, once assigned.
+func (o LookupVirtualGuestResultOutput) PrimaryIpAddress() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v LookupVirtualGuestResult) *string { return v.PrimaryIpAddress }).(pulumi.StringPtrOutput)
+}
+
+// Only a private (backend) network interface.
+func (o LookupVirtualGuestResultOutput) PrivateNetworkOnly() pulumi.BoolOutput {
+	return o.ApplyT(func(v LookupVirtualGuestResult) bool { return v.PrivateNetworkOnly }).(pulumi.BoolOutput)
+}
+
+// When provisioning finished.
+func (o LookupVirtualGuestResultOutput) ProvisionDate() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v LookupVirtualGuestResult) *string { return v.ProvisionDate }).(pulumi.StringPtrOutput)
+}
+
+// Ids of SSH keys to install (each an `SshKey`'s `keyId`); output ascending.
+func (o LookupVirtualGuestResultOutput) SshKeyIds() pulumi.IntArrayOutput {
+	return o.ApplyT(func(v LookupVirtualGuestResult) []int { return v.SshKeyIds }).(pulumi.IntArrayOutput)
+}
+
+// CPU count, one the account is offered; a change upgrades the guest in place (it reboots).
+func (o LookupVirtualGuestResultOutput) StartCpus() pulumi.IntOutput {
+	return o.ApplyT(func(v LookupVirtualGuestResult) int { return v.StartCpus }).(pulumi.IntOutput)
+}
+
+// Provisioning or transaction status.
+func (o LookupVirtualGuestResultOutput) Status() pulumi.StringOutput {
+	return o.ApplyT(func(v LookupVirtualGuestResult) string { return v.Status }).(pulumi.StringOutput)
+}
+
+// Tags, compared the way the API stores them: trimmed, lower-cased, each once, in sorted order (`['Web', ' db ']` is stored and shown as `['db', 'web']`).
+func (o LookupVirtualGuestResultOutput) Tags() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v LookupVirtualGuestResult) []string { return v.Tags }).(pulumi.StringArrayOutput)
+}
+
+// User data for cloud-init, sent and compared exactly as given (never decoded or re-encoded).
+func (o LookupVirtualGuestResultOutput) UserData() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v LookupVirtualGuestResult) *string { return v.UserData }).(pulumi.StringPtrOutput)
 }
 
 func init() {

@@ -11,7 +11,31 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// The account’s guests, all or those an object filter under `virtualGuests` keeps.
+// The account's guests, all or those an object filter under `virtualGuests` keeps.
+//
+// ## Example Usage
+// ### The account's guests
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-svc/pulumi-svc/sdk/go/svc"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			guests := svc.GetVirtualGuestsOutput(ctx, svc.GetVirtualGuestsOutputArgs{
+//				Limit: pulumi.Int(100),
+//			})
+//			ctx.Export("items", guests.Items())
+//			return nil
+//		})
+//	}
+//
+// ```
 func GetVirtualGuests(ctx *pulumi.Context, args *GetVirtualGuestsArgs, opts ...pulumi.InvokeOption) (*GetVirtualGuestsResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetVirtualGuestsResult
@@ -23,13 +47,15 @@ func GetVirtualGuests(ctx *pulumi.Context, args *GetVirtualGuestsArgs, opts ...p
 }
 
 type GetVirtualGuestsArgs struct {
+	// An object filter under `virtualGuests`, e.g. `{ virtualGuests: { domain: { operation: 'example.com' } } }`.
 	Filter interface{} `pulumi:"filter"`
-	Limit  *int        `pulumi:"limit"`
-	Mask   *string     `pulumi:"mask"`
+	// At most this many guests (1 to 10000).
+	Limit *int `pulumi:"limit"`
 }
 
 type GetVirtualGuestsResult struct {
-	Items []interface{} `pulumi:"items"`
+	// What it lists.
+	Items []VirtualGuestSummary `pulumi:"items"`
 }
 
 func GetVirtualGuestsOutput(ctx *pulumi.Context, args GetVirtualGuestsOutputArgs, opts ...pulumi.InvokeOption) GetVirtualGuestsResultOutput {
@@ -42,9 +68,10 @@ func GetVirtualGuestsOutput(ctx *pulumi.Context, args GetVirtualGuestsOutputArgs
 }
 
 type GetVirtualGuestsOutputArgs struct {
-	Filter pulumi.Input          `pulumi:"filter"`
-	Limit  pulumi.IntPtrInput    `pulumi:"limit"`
-	Mask   pulumi.StringPtrInput `pulumi:"mask"`
+	// An object filter under `virtualGuests`, e.g. `{ virtualGuests: { domain: { operation: 'example.com' } } }`.
+	Filter pulumi.Input `pulumi:"filter"`
+	// At most this many guests (1 to 10000).
+	Limit pulumi.IntPtrInput `pulumi:"limit"`
 }
 
 func (GetVirtualGuestsOutputArgs) ElementType() reflect.Type {
@@ -65,8 +92,9 @@ func (o GetVirtualGuestsResultOutput) ToGetVirtualGuestsResultOutputWithContext(
 	return o
 }
 
-func (o GetVirtualGuestsResultOutput) Items() pulumi.ArrayOutput {
-	return o.ApplyT(func(v GetVirtualGuestsResult) []interface{} { return v.Items }).(pulumi.ArrayOutput)
+// What it lists.
+func (o GetVirtualGuestsResultOutput) Items() VirtualGuestSummaryArrayOutput {
+	return o.ApplyT(func(v GetVirtualGuestsResult) []VirtualGuestSummary { return v.Items }).(VirtualGuestSummaryArrayOutput)
 }
 
 func init() {

@@ -13,6 +13,1412 @@ import (
 
 var _ = internal.GetEnvOrDefault
 
+// A datacenter of the Svc cloud.
+type Datacenter struct {
+	// The datacenter's id.
+	Id *int `pulumi:"id"`
+	// Its long name, e.g. `Dallas 10`.
+	LongName *string `pulumi:"longName"`
+	// Its short name, e.g. `dal10`: what a guest's `datacenter` takes.
+	Name string `pulumi:"name"`
+}
+
+// DatacenterInput is an input type that accepts DatacenterArgs and DatacenterOutput values.
+// You can construct a concrete instance of `DatacenterInput` via:
+//
+//	DatacenterArgs{...}
+type DatacenterInput interface {
+	pulumi.Input
+
+	ToDatacenterOutput() DatacenterOutput
+	ToDatacenterOutputWithContext(context.Context) DatacenterOutput
+}
+
+// A datacenter of the Svc cloud.
+type DatacenterArgs struct {
+	// The datacenter's id.
+	Id pulumi.IntPtrInput `pulumi:"id"`
+	// Its long name, e.g. `Dallas 10`.
+	LongName pulumi.StringPtrInput `pulumi:"longName"`
+	// Its short name, e.g. `dal10`: what a guest's `datacenter` takes.
+	Name pulumi.StringInput `pulumi:"name"`
+}
+
+func (DatacenterArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*Datacenter)(nil)).Elem()
+}
+
+func (i DatacenterArgs) ToDatacenterOutput() DatacenterOutput {
+	return i.ToDatacenterOutputWithContext(context.Background())
+}
+
+func (i DatacenterArgs) ToDatacenterOutputWithContext(ctx context.Context) DatacenterOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(DatacenterOutput)
+}
+
+func (i DatacenterArgs) ToDatacenterPtrOutput() DatacenterPtrOutput {
+	return i.ToDatacenterPtrOutputWithContext(context.Background())
+}
+
+func (i DatacenterArgs) ToDatacenterPtrOutputWithContext(ctx context.Context) DatacenterPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(DatacenterOutput).ToDatacenterPtrOutputWithContext(ctx)
+}
+
+// DatacenterPtrInput is an input type that accepts DatacenterArgs, DatacenterPtr and DatacenterPtrOutput values.
+// You can construct a concrete instance of `DatacenterPtrInput` via:
+//
+//	        DatacenterArgs{...}
+//
+//	or:
+//
+//	        nil
+type DatacenterPtrInput interface {
+	pulumi.Input
+
+	ToDatacenterPtrOutput() DatacenterPtrOutput
+	ToDatacenterPtrOutputWithContext(context.Context) DatacenterPtrOutput
+}
+
+type datacenterPtrType DatacenterArgs
+
+func DatacenterPtr(v *DatacenterArgs) DatacenterPtrInput {
+	return (*datacenterPtrType)(v)
+}
+
+func (*datacenterPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**Datacenter)(nil)).Elem()
+}
+
+func (i *datacenterPtrType) ToDatacenterPtrOutput() DatacenterPtrOutput {
+	return i.ToDatacenterPtrOutputWithContext(context.Background())
+}
+
+func (i *datacenterPtrType) ToDatacenterPtrOutputWithContext(ctx context.Context) DatacenterPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(DatacenterPtrOutput)
+}
+
+// DatacenterArrayInput is an input type that accepts DatacenterArray and DatacenterArrayOutput values.
+// You can construct a concrete instance of `DatacenterArrayInput` via:
+//
+//	DatacenterArray{ DatacenterArgs{...} }
+type DatacenterArrayInput interface {
+	pulumi.Input
+
+	ToDatacenterArrayOutput() DatacenterArrayOutput
+	ToDatacenterArrayOutputWithContext(context.Context) DatacenterArrayOutput
+}
+
+type DatacenterArray []DatacenterInput
+
+func (DatacenterArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]Datacenter)(nil)).Elem()
+}
+
+func (i DatacenterArray) ToDatacenterArrayOutput() DatacenterArrayOutput {
+	return i.ToDatacenterArrayOutputWithContext(context.Background())
+}
+
+func (i DatacenterArray) ToDatacenterArrayOutputWithContext(ctx context.Context) DatacenterArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(DatacenterArrayOutput)
+}
+
+// A datacenter of the Svc cloud.
+type DatacenterOutput struct{ *pulumi.OutputState }
+
+func (DatacenterOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*Datacenter)(nil)).Elem()
+}
+
+func (o DatacenterOutput) ToDatacenterOutput() DatacenterOutput {
+	return o
+}
+
+func (o DatacenterOutput) ToDatacenterOutputWithContext(ctx context.Context) DatacenterOutput {
+	return o
+}
+
+func (o DatacenterOutput) ToDatacenterPtrOutput() DatacenterPtrOutput {
+	return o.ToDatacenterPtrOutputWithContext(context.Background())
+}
+
+func (o DatacenterOutput) ToDatacenterPtrOutputWithContext(ctx context.Context) DatacenterPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v Datacenter) *Datacenter {
+		return &v
+	}).(DatacenterPtrOutput)
+}
+
+// The datacenter's id.
+func (o DatacenterOutput) Id() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v Datacenter) *int { return v.Id }).(pulumi.IntPtrOutput)
+}
+
+// Its long name, e.g. `Dallas 10`.
+func (o DatacenterOutput) LongName() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v Datacenter) *string { return v.LongName }).(pulumi.StringPtrOutput)
+}
+
+// Its short name, e.g. `dal10`: what a guest's `datacenter` takes.
+func (o DatacenterOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v Datacenter) string { return v.Name }).(pulumi.StringOutput)
+}
+
+type DatacenterPtrOutput struct{ *pulumi.OutputState }
+
+func (DatacenterPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**Datacenter)(nil)).Elem()
+}
+
+func (o DatacenterPtrOutput) ToDatacenterPtrOutput() DatacenterPtrOutput {
+	return o
+}
+
+func (o DatacenterPtrOutput) ToDatacenterPtrOutputWithContext(ctx context.Context) DatacenterPtrOutput {
+	return o
+}
+
+func (o DatacenterPtrOutput) Elem() DatacenterOutput {
+	return o.ApplyT(func(v *Datacenter) Datacenter {
+		if v != nil {
+			return *v
+		}
+		var ret Datacenter
+		return ret
+	}).(DatacenterOutput)
+}
+
+// The datacenter's id.
+func (o DatacenterPtrOutput) Id() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *Datacenter) *int {
+		if v == nil {
+			return nil
+		}
+		return v.Id
+	}).(pulumi.IntPtrOutput)
+}
+
+// Its long name, e.g. `Dallas 10`.
+func (o DatacenterPtrOutput) LongName() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Datacenter) *string {
+		if v == nil {
+			return nil
+		}
+		return v.LongName
+	}).(pulumi.StringPtrOutput)
+}
+
+// Its short name, e.g. `dal10`: what a guest's `datacenter` takes.
+func (o DatacenterPtrOutput) Name() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Datacenter) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Name
+	}).(pulumi.StringPtrOutput)
+}
+
+type DatacenterArrayOutput struct{ *pulumi.OutputState }
+
+func (DatacenterArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]Datacenter)(nil)).Elem()
+}
+
+func (o DatacenterArrayOutput) ToDatacenterArrayOutput() DatacenterArrayOutput {
+	return o
+}
+
+func (o DatacenterArrayOutput) ToDatacenterArrayOutputWithContext(ctx context.Context) DatacenterArrayOutput {
+	return o
+}
+
+func (o DatacenterArrayOutput) Index(i pulumi.IntInput) DatacenterOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) Datacenter {
+		return vs[0].([]Datacenter)[vs[1].(int)]
+	}).(DatacenterOutput)
+}
+
+// A range of dates, both ends included.
+type DateRange struct {
+	// Its last date (ISO 8601), not before `start`.
+	End string `pulumi:"end"`
+	// Its first date (ISO 8601; a program may pass a `Date`).
+	Start string `pulumi:"start"`
+}
+
+// DateRangeInput is an input type that accepts DateRangeArgs and DateRangeOutput values.
+// You can construct a concrete instance of `DateRangeInput` via:
+//
+//	DateRangeArgs{...}
+type DateRangeInput interface {
+	pulumi.Input
+
+	ToDateRangeOutput() DateRangeOutput
+	ToDateRangeOutputWithContext(context.Context) DateRangeOutput
+}
+
+// A range of dates, both ends included.
+type DateRangeArgs struct {
+	// Its last date (ISO 8601), not before `start`.
+	End pulumi.StringInput `pulumi:"end"`
+	// Its first date (ISO 8601; a program may pass a `Date`).
+	Start pulumi.StringInput `pulumi:"start"`
+}
+
+func (DateRangeArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*DateRange)(nil)).Elem()
+}
+
+func (i DateRangeArgs) ToDateRangeOutput() DateRangeOutput {
+	return i.ToDateRangeOutputWithContext(context.Background())
+}
+
+func (i DateRangeArgs) ToDateRangeOutputWithContext(ctx context.Context) DateRangeOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(DateRangeOutput)
+}
+
+func (i DateRangeArgs) ToDateRangePtrOutput() DateRangePtrOutput {
+	return i.ToDateRangePtrOutputWithContext(context.Background())
+}
+
+func (i DateRangeArgs) ToDateRangePtrOutputWithContext(ctx context.Context) DateRangePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(DateRangeOutput).ToDateRangePtrOutputWithContext(ctx)
+}
+
+// DateRangePtrInput is an input type that accepts DateRangeArgs, DateRangePtr and DateRangePtrOutput values.
+// You can construct a concrete instance of `DateRangePtrInput` via:
+//
+//	        DateRangeArgs{...}
+//
+//	or:
+//
+//	        nil
+type DateRangePtrInput interface {
+	pulumi.Input
+
+	ToDateRangePtrOutput() DateRangePtrOutput
+	ToDateRangePtrOutputWithContext(context.Context) DateRangePtrOutput
+}
+
+type dateRangePtrType DateRangeArgs
+
+func DateRangePtr(v *DateRangeArgs) DateRangePtrInput {
+	return (*dateRangePtrType)(v)
+}
+
+func (*dateRangePtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**DateRange)(nil)).Elem()
+}
+
+func (i *dateRangePtrType) ToDateRangePtrOutput() DateRangePtrOutput {
+	return i.ToDateRangePtrOutputWithContext(context.Background())
+}
+
+func (i *dateRangePtrType) ToDateRangePtrOutputWithContext(ctx context.Context) DateRangePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(DateRangePtrOutput)
+}
+
+// A range of dates, both ends included.
+type DateRangeOutput struct{ *pulumi.OutputState }
+
+func (DateRangeOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*DateRange)(nil)).Elem()
+}
+
+func (o DateRangeOutput) ToDateRangeOutput() DateRangeOutput {
+	return o
+}
+
+func (o DateRangeOutput) ToDateRangeOutputWithContext(ctx context.Context) DateRangeOutput {
+	return o
+}
+
+func (o DateRangeOutput) ToDateRangePtrOutput() DateRangePtrOutput {
+	return o.ToDateRangePtrOutputWithContext(context.Background())
+}
+
+func (o DateRangeOutput) ToDateRangePtrOutputWithContext(ctx context.Context) DateRangePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v DateRange) *DateRange {
+		return &v
+	}).(DateRangePtrOutput)
+}
+
+// Its last date (ISO 8601), not before `start`.
+func (o DateRangeOutput) End() pulumi.StringOutput {
+	return o.ApplyT(func(v DateRange) string { return v.End }).(pulumi.StringOutput)
+}
+
+// Its first date (ISO 8601; a program may pass a `Date`).
+func (o DateRangeOutput) Start() pulumi.StringOutput {
+	return o.ApplyT(func(v DateRange) string { return v.Start }).(pulumi.StringOutput)
+}
+
+type DateRangePtrOutput struct{ *pulumi.OutputState }
+
+func (DateRangePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**DateRange)(nil)).Elem()
+}
+
+func (o DateRangePtrOutput) ToDateRangePtrOutput() DateRangePtrOutput {
+	return o
+}
+
+func (o DateRangePtrOutput) ToDateRangePtrOutputWithContext(ctx context.Context) DateRangePtrOutput {
+	return o
+}
+
+func (o DateRangePtrOutput) Elem() DateRangeOutput {
+	return o.ApplyT(func(v *DateRange) DateRange {
+		if v != nil {
+			return *v
+		}
+		var ret DateRange
+		return ret
+	}).(DateRangeOutput)
+}
+
+// Its last date (ISO 8601), not before `start`.
+func (o DateRangePtrOutput) End() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *DateRange) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.End
+	}).(pulumi.StringPtrOutput)
+}
+
+// Its first date (ISO 8601; a program may pass a `Date`).
+func (o DateRangePtrOutput) Start() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *DateRange) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Start
+	}).(pulumi.StringPtrOutput)
+}
+
+// A hardware (bare-metal) server of the account.
+type HardwareServer struct {
+	// Where it runs.
+	Datacenter *Datacenter `pulumi:"datacenter"`
+	// The server's domain.
+	Domain *string `pulumi:"domain"`
+	// `hostname.domain`.
+	FullyQualifiedDomainName *string `pulumi:"fullyQualifiedDomainName"`
+	// Its status.
+	HardwareStatus *HardwareStatus `pulumi:"hardwareStatus"`
+	// The server's hostname.
+	Hostname *string `pulumi:"hostname"`
+	// The server's id.
+	Id int `pulumi:"id"`
+	// Its memory, in GB.
+	MemoryCapacity *int `pulumi:"memoryCapacity"`
+	// Its private (backend) IP address.
+	PrimaryBackendIpAddress *string `pulumi:"primaryBackendIpAddress"`
+	// Its public IP address, if it has one.
+	PrimaryIpAddress *string `pulumi:"primaryIpAddress"`
+	// Its physical processor cores.
+	ProcessorPhysicalCoreAmount *int `pulumi:"processorPhysicalCoreAmount"`
+}
+
+// HardwareServerInput is an input type that accepts HardwareServerArgs and HardwareServerOutput values.
+// You can construct a concrete instance of `HardwareServerInput` via:
+//
+//	HardwareServerArgs{...}
+type HardwareServerInput interface {
+	pulumi.Input
+
+	ToHardwareServerOutput() HardwareServerOutput
+	ToHardwareServerOutputWithContext(context.Context) HardwareServerOutput
+}
+
+// A hardware (bare-metal) server of the account.
+type HardwareServerArgs struct {
+	// Where it runs.
+	Datacenter DatacenterPtrInput `pulumi:"datacenter"`
+	// The server's domain.
+	Domain pulumi.StringPtrInput `pulumi:"domain"`
+	// `hostname.domain`.
+	FullyQualifiedDomainName pulumi.StringPtrInput `pulumi:"fullyQualifiedDomainName"`
+	// Its status.
+	HardwareStatus HardwareStatusPtrInput `pulumi:"hardwareStatus"`
+	// The server's hostname.
+	Hostname pulumi.StringPtrInput `pulumi:"hostname"`
+	// The server's id.
+	Id pulumi.IntInput `pulumi:"id"`
+	// Its memory, in GB.
+	MemoryCapacity pulumi.IntPtrInput `pulumi:"memoryCapacity"`
+	// Its private (backend) IP address.
+	PrimaryBackendIpAddress pulumi.StringPtrInput `pulumi:"primaryBackendIpAddress"`
+	// Its public IP address, if it has one.
+	PrimaryIpAddress pulumi.StringPtrInput `pulumi:"primaryIpAddress"`
+	// Its physical processor cores.
+	ProcessorPhysicalCoreAmount pulumi.IntPtrInput `pulumi:"processorPhysicalCoreAmount"`
+}
+
+func (HardwareServerArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*HardwareServer)(nil)).Elem()
+}
+
+func (i HardwareServerArgs) ToHardwareServerOutput() HardwareServerOutput {
+	return i.ToHardwareServerOutputWithContext(context.Background())
+}
+
+func (i HardwareServerArgs) ToHardwareServerOutputWithContext(ctx context.Context) HardwareServerOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(HardwareServerOutput)
+}
+
+// HardwareServerArrayInput is an input type that accepts HardwareServerArray and HardwareServerArrayOutput values.
+// You can construct a concrete instance of `HardwareServerArrayInput` via:
+//
+//	HardwareServerArray{ HardwareServerArgs{...} }
+type HardwareServerArrayInput interface {
+	pulumi.Input
+
+	ToHardwareServerArrayOutput() HardwareServerArrayOutput
+	ToHardwareServerArrayOutputWithContext(context.Context) HardwareServerArrayOutput
+}
+
+type HardwareServerArray []HardwareServerInput
+
+func (HardwareServerArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]HardwareServer)(nil)).Elem()
+}
+
+func (i HardwareServerArray) ToHardwareServerArrayOutput() HardwareServerArrayOutput {
+	return i.ToHardwareServerArrayOutputWithContext(context.Background())
+}
+
+func (i HardwareServerArray) ToHardwareServerArrayOutputWithContext(ctx context.Context) HardwareServerArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(HardwareServerArrayOutput)
+}
+
+// A hardware (bare-metal) server of the account.
+type HardwareServerOutput struct{ *pulumi.OutputState }
+
+func (HardwareServerOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*HardwareServer)(nil)).Elem()
+}
+
+func (o HardwareServerOutput) ToHardwareServerOutput() HardwareServerOutput {
+	return o
+}
+
+func (o HardwareServerOutput) ToHardwareServerOutputWithContext(ctx context.Context) HardwareServerOutput {
+	return o
+}
+
+// Where it runs.
+func (o HardwareServerOutput) Datacenter() DatacenterPtrOutput {
+	return o.ApplyT(func(v HardwareServer) *Datacenter { return v.Datacenter }).(DatacenterPtrOutput)
+}
+
+// The server's domain.
+func (o HardwareServerOutput) Domain() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v HardwareServer) *string { return v.Domain }).(pulumi.StringPtrOutput)
+}
+
+// `hostname.domain`.
+func (o HardwareServerOutput) FullyQualifiedDomainName() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v HardwareServer) *string { return v.FullyQualifiedDomainName }).(pulumi.StringPtrOutput)
+}
+
+// Its status.
+func (o HardwareServerOutput) HardwareStatus() HardwareStatusPtrOutput {
+	return o.ApplyT(func(v HardwareServer) *HardwareStatus { return v.HardwareStatus }).(HardwareStatusPtrOutput)
+}
+
+// The server's hostname.
+func (o HardwareServerOutput) Hostname() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v HardwareServer) *string { return v.Hostname }).(pulumi.StringPtrOutput)
+}
+
+// The server's id.
+func (o HardwareServerOutput) Id() pulumi.IntOutput {
+	return o.ApplyT(func(v HardwareServer) int { return v.Id }).(pulumi.IntOutput)
+}
+
+// Its memory, in GB.
+func (o HardwareServerOutput) MemoryCapacity() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v HardwareServer) *int { return v.MemoryCapacity }).(pulumi.IntPtrOutput)
+}
+
+// Its private (backend) IP address.
+func (o HardwareServerOutput) PrimaryBackendIpAddress() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v HardwareServer) *string { return v.PrimaryBackendIpAddress }).(pulumi.StringPtrOutput)
+}
+
+// Its public IP address, if it has one.
+func (o HardwareServerOutput) PrimaryIpAddress() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v HardwareServer) *string { return v.PrimaryIpAddress }).(pulumi.StringPtrOutput)
+}
+
+// Its physical processor cores.
+func (o HardwareServerOutput) ProcessorPhysicalCoreAmount() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v HardwareServer) *int { return v.ProcessorPhysicalCoreAmount }).(pulumi.IntPtrOutput)
+}
+
+type HardwareServerArrayOutput struct{ *pulumi.OutputState }
+
+func (HardwareServerArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]HardwareServer)(nil)).Elem()
+}
+
+func (o HardwareServerArrayOutput) ToHardwareServerArrayOutput() HardwareServerArrayOutput {
+	return o
+}
+
+func (o HardwareServerArrayOutput) ToHardwareServerArrayOutputWithContext(ctx context.Context) HardwareServerArrayOutput {
+	return o
+}
+
+func (o HardwareServerArrayOutput) Index(i pulumi.IntInput) HardwareServerOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) HardwareServer {
+		return vs[0].([]HardwareServer)[vs[1].(int)]
+	}).(HardwareServerOutput)
+}
+
+// A hardware server's status.
+type HardwareStatus struct {
+	// e.g. `ACTIVE`.
+	Status *string `pulumi:"status"`
+}
+
+// HardwareStatusInput is an input type that accepts HardwareStatusArgs and HardwareStatusOutput values.
+// You can construct a concrete instance of `HardwareStatusInput` via:
+//
+//	HardwareStatusArgs{...}
+type HardwareStatusInput interface {
+	pulumi.Input
+
+	ToHardwareStatusOutput() HardwareStatusOutput
+	ToHardwareStatusOutputWithContext(context.Context) HardwareStatusOutput
+}
+
+// A hardware server's status.
+type HardwareStatusArgs struct {
+	// e.g. `ACTIVE`.
+	Status pulumi.StringPtrInput `pulumi:"status"`
+}
+
+func (HardwareStatusArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*HardwareStatus)(nil)).Elem()
+}
+
+func (i HardwareStatusArgs) ToHardwareStatusOutput() HardwareStatusOutput {
+	return i.ToHardwareStatusOutputWithContext(context.Background())
+}
+
+func (i HardwareStatusArgs) ToHardwareStatusOutputWithContext(ctx context.Context) HardwareStatusOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(HardwareStatusOutput)
+}
+
+func (i HardwareStatusArgs) ToHardwareStatusPtrOutput() HardwareStatusPtrOutput {
+	return i.ToHardwareStatusPtrOutputWithContext(context.Background())
+}
+
+func (i HardwareStatusArgs) ToHardwareStatusPtrOutputWithContext(ctx context.Context) HardwareStatusPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(HardwareStatusOutput).ToHardwareStatusPtrOutputWithContext(ctx)
+}
+
+// HardwareStatusPtrInput is an input type that accepts HardwareStatusArgs, HardwareStatusPtr and HardwareStatusPtrOutput values.
+// You can construct a concrete instance of `HardwareStatusPtrInput` via:
+//
+//	        HardwareStatusArgs{...}
+//
+//	or:
+//
+//	        nil
+type HardwareStatusPtrInput interface {
+	pulumi.Input
+
+	ToHardwareStatusPtrOutput() HardwareStatusPtrOutput
+	ToHardwareStatusPtrOutputWithContext(context.Context) HardwareStatusPtrOutput
+}
+
+type hardwareStatusPtrType HardwareStatusArgs
+
+func HardwareStatusPtr(v *HardwareStatusArgs) HardwareStatusPtrInput {
+	return (*hardwareStatusPtrType)(v)
+}
+
+func (*hardwareStatusPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**HardwareStatus)(nil)).Elem()
+}
+
+func (i *hardwareStatusPtrType) ToHardwareStatusPtrOutput() HardwareStatusPtrOutput {
+	return i.ToHardwareStatusPtrOutputWithContext(context.Background())
+}
+
+func (i *hardwareStatusPtrType) ToHardwareStatusPtrOutputWithContext(ctx context.Context) HardwareStatusPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(HardwareStatusPtrOutput)
+}
+
+// A hardware server's status.
+type HardwareStatusOutput struct{ *pulumi.OutputState }
+
+func (HardwareStatusOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*HardwareStatus)(nil)).Elem()
+}
+
+func (o HardwareStatusOutput) ToHardwareStatusOutput() HardwareStatusOutput {
+	return o
+}
+
+func (o HardwareStatusOutput) ToHardwareStatusOutputWithContext(ctx context.Context) HardwareStatusOutput {
+	return o
+}
+
+func (o HardwareStatusOutput) ToHardwareStatusPtrOutput() HardwareStatusPtrOutput {
+	return o.ToHardwareStatusPtrOutputWithContext(context.Background())
+}
+
+func (o HardwareStatusOutput) ToHardwareStatusPtrOutputWithContext(ctx context.Context) HardwareStatusPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v HardwareStatus) *HardwareStatus {
+		return &v
+	}).(HardwareStatusPtrOutput)
+}
+
+// e.g. `ACTIVE`.
+func (o HardwareStatusOutput) Status() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v HardwareStatus) *string { return v.Status }).(pulumi.StringPtrOutput)
+}
+
+type HardwareStatusPtrOutput struct{ *pulumi.OutputState }
+
+func (HardwareStatusPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**HardwareStatus)(nil)).Elem()
+}
+
+func (o HardwareStatusPtrOutput) ToHardwareStatusPtrOutput() HardwareStatusPtrOutput {
+	return o
+}
+
+func (o HardwareStatusPtrOutput) ToHardwareStatusPtrOutputWithContext(ctx context.Context) HardwareStatusPtrOutput {
+	return o
+}
+
+func (o HardwareStatusPtrOutput) Elem() HardwareStatusOutput {
+	return o.ApplyT(func(v *HardwareStatus) HardwareStatus {
+		if v != nil {
+			return *v
+		}
+		var ret HardwareStatus
+		return ret
+	}).(HardwareStatusOutput)
+}
+
+// e.g. `ACTIVE`.
+func (o HardwareStatusPtrOutput) Status() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *HardwareStatus) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Status
+	}).(pulumi.StringPtrOutput)
+}
+
+// An IP address of the account.
+type IpAddress struct {
+	// The IP address's id.
+	Id int `pulumi:"id"`
+	// The address.
+	IpAddress string `pulumi:"ipAddress"`
+	// Whether the subnet reserves it (network, gateway, broadcast).
+	IsReserved *bool `pulumi:"isReserved"`
+	// Its note.
+	Note *string `pulumi:"note"`
+	// The id of its subnet.
+	SubnetId *int `pulumi:"subnetId"`
+}
+
+// IpAddressInput is an input type that accepts IpAddressArgs and IpAddressOutput values.
+// You can construct a concrete instance of `IpAddressInput` via:
+//
+//	IpAddressArgs{...}
+type IpAddressInput interface {
+	pulumi.Input
+
+	ToIpAddressOutput() IpAddressOutput
+	ToIpAddressOutputWithContext(context.Context) IpAddressOutput
+}
+
+// An IP address of the account.
+type IpAddressArgs struct {
+	// The IP address's id.
+	Id pulumi.IntInput `pulumi:"id"`
+	// The address.
+	IpAddress pulumi.StringInput `pulumi:"ipAddress"`
+	// Whether the subnet reserves it (network, gateway, broadcast).
+	IsReserved pulumi.BoolPtrInput `pulumi:"isReserved"`
+	// Its note.
+	Note pulumi.StringPtrInput `pulumi:"note"`
+	// The id of its subnet.
+	SubnetId pulumi.IntPtrInput `pulumi:"subnetId"`
+}
+
+func (IpAddressArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*IpAddress)(nil)).Elem()
+}
+
+func (i IpAddressArgs) ToIpAddressOutput() IpAddressOutput {
+	return i.ToIpAddressOutputWithContext(context.Background())
+}
+
+func (i IpAddressArgs) ToIpAddressOutputWithContext(ctx context.Context) IpAddressOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(IpAddressOutput)
+}
+
+// IpAddressArrayInput is an input type that accepts IpAddressArray and IpAddressArrayOutput values.
+// You can construct a concrete instance of `IpAddressArrayInput` via:
+//
+//	IpAddressArray{ IpAddressArgs{...} }
+type IpAddressArrayInput interface {
+	pulumi.Input
+
+	ToIpAddressArrayOutput() IpAddressArrayOutput
+	ToIpAddressArrayOutputWithContext(context.Context) IpAddressArrayOutput
+}
+
+type IpAddressArray []IpAddressInput
+
+func (IpAddressArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]IpAddress)(nil)).Elem()
+}
+
+func (i IpAddressArray) ToIpAddressArrayOutput() IpAddressArrayOutput {
+	return i.ToIpAddressArrayOutputWithContext(context.Background())
+}
+
+func (i IpAddressArray) ToIpAddressArrayOutputWithContext(ctx context.Context) IpAddressArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(IpAddressArrayOutput)
+}
+
+// An IP address of the account.
+type IpAddressOutput struct{ *pulumi.OutputState }
+
+func (IpAddressOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*IpAddress)(nil)).Elem()
+}
+
+func (o IpAddressOutput) ToIpAddressOutput() IpAddressOutput {
+	return o
+}
+
+func (o IpAddressOutput) ToIpAddressOutputWithContext(ctx context.Context) IpAddressOutput {
+	return o
+}
+
+// The IP address's id.
+func (o IpAddressOutput) Id() pulumi.IntOutput {
+	return o.ApplyT(func(v IpAddress) int { return v.Id }).(pulumi.IntOutput)
+}
+
+// The address.
+func (o IpAddressOutput) IpAddress() pulumi.StringOutput {
+	return o.ApplyT(func(v IpAddress) string { return v.IpAddress }).(pulumi.StringOutput)
+}
+
+// Whether the subnet reserves it (network, gateway, broadcast).
+func (o IpAddressOutput) IsReserved() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v IpAddress) *bool { return v.IsReserved }).(pulumi.BoolPtrOutput)
+}
+
+// Its note.
+func (o IpAddressOutput) Note() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v IpAddress) *string { return v.Note }).(pulumi.StringPtrOutput)
+}
+
+// The id of its subnet.
+func (o IpAddressOutput) SubnetId() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v IpAddress) *int { return v.SubnetId }).(pulumi.IntPtrOutput)
+}
+
+type IpAddressArrayOutput struct{ *pulumi.OutputState }
+
+func (IpAddressArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]IpAddress)(nil)).Elem()
+}
+
+func (o IpAddressArrayOutput) ToIpAddressArrayOutput() IpAddressArrayOutput {
+	return o
+}
+
+func (o IpAddressArrayOutput) ToIpAddressArrayOutputWithContext(ctx context.Context) IpAddressArrayOutput {
+	return o
+}
+
+func (o IpAddressArrayOutput) Index(i pulumi.IntInput) IpAddressOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) IpAddress {
+		return vs[0].([]IpAddress)[vs[1].(int)]
+	}).(IpAddressOutput)
+}
+
+// A record of a DNS zone, as the API stores it.
+type ResourceRecord struct {
+	// Its data (an address, a host name, text).
+	Data *string `pulumi:"data"`
+	// Its zone's id.
+	DomainId *int `pulumi:"domainId"`
+	// Its host, `@` for the zone itself.
+	Host *string `pulumi:"host"`
+	// The record's id.
+	Id int `pulumi:"id"`
+	// An MX record's priority.
+	MxPriority *int `pulumi:"mxPriority"`
+	// Its time to live, in seconds.
+	Ttl *int `pulumi:"ttl"`
+	// Its type: `A`, `AAAA`, `CNAME`, `MX`, `TXT`, `NS` or `SOA`.
+	Type *string `pulumi:"type"`
+}
+
+// ResourceRecordInput is an input type that accepts ResourceRecordArgs and ResourceRecordOutput values.
+// You can construct a concrete instance of `ResourceRecordInput` via:
+//
+//	ResourceRecordArgs{...}
+type ResourceRecordInput interface {
+	pulumi.Input
+
+	ToResourceRecordOutput() ResourceRecordOutput
+	ToResourceRecordOutputWithContext(context.Context) ResourceRecordOutput
+}
+
+// A record of a DNS zone, as the API stores it.
+type ResourceRecordArgs struct {
+	// Its data (an address, a host name, text).
+	Data pulumi.StringPtrInput `pulumi:"data"`
+	// Its zone's id.
+	DomainId pulumi.IntPtrInput `pulumi:"domainId"`
+	// Its host, `@` for the zone itself.
+	Host pulumi.StringPtrInput `pulumi:"host"`
+	// The record's id.
+	Id pulumi.IntInput `pulumi:"id"`
+	// An MX record's priority.
+	MxPriority pulumi.IntPtrInput `pulumi:"mxPriority"`
+	// Its time to live, in seconds.
+	Ttl pulumi.IntPtrInput `pulumi:"ttl"`
+	// Its type: `A`, `AAAA`, `CNAME`, `MX`, `TXT`, `NS` or `SOA`.
+	Type pulumi.StringPtrInput `pulumi:"type"`
+}
+
+func (ResourceRecordArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ResourceRecord)(nil)).Elem()
+}
+
+func (i ResourceRecordArgs) ToResourceRecordOutput() ResourceRecordOutput {
+	return i.ToResourceRecordOutputWithContext(context.Background())
+}
+
+func (i ResourceRecordArgs) ToResourceRecordOutputWithContext(ctx context.Context) ResourceRecordOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ResourceRecordOutput)
+}
+
+// ResourceRecordArrayInput is an input type that accepts ResourceRecordArray and ResourceRecordArrayOutput values.
+// You can construct a concrete instance of `ResourceRecordArrayInput` via:
+//
+//	ResourceRecordArray{ ResourceRecordArgs{...} }
+type ResourceRecordArrayInput interface {
+	pulumi.Input
+
+	ToResourceRecordArrayOutput() ResourceRecordArrayOutput
+	ToResourceRecordArrayOutputWithContext(context.Context) ResourceRecordArrayOutput
+}
+
+type ResourceRecordArray []ResourceRecordInput
+
+func (ResourceRecordArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]ResourceRecord)(nil)).Elem()
+}
+
+func (i ResourceRecordArray) ToResourceRecordArrayOutput() ResourceRecordArrayOutput {
+	return i.ToResourceRecordArrayOutputWithContext(context.Background())
+}
+
+func (i ResourceRecordArray) ToResourceRecordArrayOutputWithContext(ctx context.Context) ResourceRecordArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ResourceRecordArrayOutput)
+}
+
+// A record of a DNS zone, as the API stores it.
+type ResourceRecordOutput struct{ *pulumi.OutputState }
+
+func (ResourceRecordOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ResourceRecord)(nil)).Elem()
+}
+
+func (o ResourceRecordOutput) ToResourceRecordOutput() ResourceRecordOutput {
+	return o
+}
+
+func (o ResourceRecordOutput) ToResourceRecordOutputWithContext(ctx context.Context) ResourceRecordOutput {
+	return o
+}
+
+// Its data (an address, a host name, text).
+func (o ResourceRecordOutput) Data() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ResourceRecord) *string { return v.Data }).(pulumi.StringPtrOutput)
+}
+
+// Its zone's id.
+func (o ResourceRecordOutput) DomainId() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v ResourceRecord) *int { return v.DomainId }).(pulumi.IntPtrOutput)
+}
+
+// Its host, `@` for the zone itself.
+func (o ResourceRecordOutput) Host() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ResourceRecord) *string { return v.Host }).(pulumi.StringPtrOutput)
+}
+
+// The record's id.
+func (o ResourceRecordOutput) Id() pulumi.IntOutput {
+	return o.ApplyT(func(v ResourceRecord) int { return v.Id }).(pulumi.IntOutput)
+}
+
+// An MX record's priority.
+func (o ResourceRecordOutput) MxPriority() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v ResourceRecord) *int { return v.MxPriority }).(pulumi.IntPtrOutput)
+}
+
+// Its time to live, in seconds.
+func (o ResourceRecordOutput) Ttl() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v ResourceRecord) *int { return v.Ttl }).(pulumi.IntPtrOutput)
+}
+
+// Its type: `A`, `AAAA`, `CNAME`, `MX`, `TXT`, `NS` or `SOA`.
+func (o ResourceRecordOutput) Type() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ResourceRecord) *string { return v.Type }).(pulumi.StringPtrOutput)
+}
+
+type ResourceRecordArrayOutput struct{ *pulumi.OutputState }
+
+func (ResourceRecordArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]ResourceRecord)(nil)).Elem()
+}
+
+func (o ResourceRecordArrayOutput) ToResourceRecordArrayOutput() ResourceRecordArrayOutput {
+	return o
+}
+
+func (o ResourceRecordArrayOutput) ToResourceRecordArrayOutputWithContext(ctx context.Context) ResourceRecordArrayOutput {
+	return o
+}
+
+func (o ResourceRecordArrayOutput) Index(i pulumi.IntInput) ResourceRecordOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) ResourceRecord {
+		return vs[0].([]ResourceRecord)[vs[1].(int)]
+	}).(ResourceRecordOutput)
+}
+
+// A support ticket of the account.
+type Ticket struct {
+	// When it was opened (ISO 8601).
+	CreateDate *string `pulumi:"createDate"`
+	// The ticket's id.
+	Id int `pulumi:"id"`
+	// Its status.
+	Status *TicketStatus `pulumi:"status"`
+	// The ticket's title.
+	Title *string `pulumi:"title"`
+}
+
+// TicketInput is an input type that accepts TicketArgs and TicketOutput values.
+// You can construct a concrete instance of `TicketInput` via:
+//
+//	TicketArgs{...}
+type TicketInput interface {
+	pulumi.Input
+
+	ToTicketOutput() TicketOutput
+	ToTicketOutputWithContext(context.Context) TicketOutput
+}
+
+// A support ticket of the account.
+type TicketArgs struct {
+	// When it was opened (ISO 8601).
+	CreateDate pulumi.StringPtrInput `pulumi:"createDate"`
+	// The ticket's id.
+	Id pulumi.IntInput `pulumi:"id"`
+	// Its status.
+	Status TicketStatusPtrInput `pulumi:"status"`
+	// The ticket's title.
+	Title pulumi.StringPtrInput `pulumi:"title"`
+}
+
+func (TicketArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*Ticket)(nil)).Elem()
+}
+
+func (i TicketArgs) ToTicketOutput() TicketOutput {
+	return i.ToTicketOutputWithContext(context.Background())
+}
+
+func (i TicketArgs) ToTicketOutputWithContext(ctx context.Context) TicketOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TicketOutput)
+}
+
+// TicketArrayInput is an input type that accepts TicketArray and TicketArrayOutput values.
+// You can construct a concrete instance of `TicketArrayInput` via:
+//
+//	TicketArray{ TicketArgs{...} }
+type TicketArrayInput interface {
+	pulumi.Input
+
+	ToTicketArrayOutput() TicketArrayOutput
+	ToTicketArrayOutputWithContext(context.Context) TicketArrayOutput
+}
+
+type TicketArray []TicketInput
+
+func (TicketArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]Ticket)(nil)).Elem()
+}
+
+func (i TicketArray) ToTicketArrayOutput() TicketArrayOutput {
+	return i.ToTicketArrayOutputWithContext(context.Background())
+}
+
+func (i TicketArray) ToTicketArrayOutputWithContext(ctx context.Context) TicketArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TicketArrayOutput)
+}
+
+// A support ticket of the account.
+type TicketOutput struct{ *pulumi.OutputState }
+
+func (TicketOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*Ticket)(nil)).Elem()
+}
+
+func (o TicketOutput) ToTicketOutput() TicketOutput {
+	return o
+}
+
+func (o TicketOutput) ToTicketOutputWithContext(ctx context.Context) TicketOutput {
+	return o
+}
+
+// When it was opened (ISO 8601).
+func (o TicketOutput) CreateDate() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v Ticket) *string { return v.CreateDate }).(pulumi.StringPtrOutput)
+}
+
+// The ticket's id.
+func (o TicketOutput) Id() pulumi.IntOutput {
+	return o.ApplyT(func(v Ticket) int { return v.Id }).(pulumi.IntOutput)
+}
+
+// Its status.
+func (o TicketOutput) Status() TicketStatusPtrOutput {
+	return o.ApplyT(func(v Ticket) *TicketStatus { return v.Status }).(TicketStatusPtrOutput)
+}
+
+// The ticket's title.
+func (o TicketOutput) Title() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v Ticket) *string { return v.Title }).(pulumi.StringPtrOutput)
+}
+
+type TicketArrayOutput struct{ *pulumi.OutputState }
+
+func (TicketArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]Ticket)(nil)).Elem()
+}
+
+func (o TicketArrayOutput) ToTicketArrayOutput() TicketArrayOutput {
+	return o
+}
+
+func (o TicketArrayOutput) ToTicketArrayOutputWithContext(ctx context.Context) TicketArrayOutput {
+	return o
+}
+
+func (o TicketArrayOutput) Index(i pulumi.IntInput) TicketOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) Ticket {
+		return vs[0].([]Ticket)[vs[1].(int)]
+	}).(TicketOutput)
+}
+
+// A ticket's status.
+type TicketStatus struct {
+	// e.g. `Open`, `Closed`.
+	Name *string `pulumi:"name"`
+}
+
+// TicketStatusInput is an input type that accepts TicketStatusArgs and TicketStatusOutput values.
+// You can construct a concrete instance of `TicketStatusInput` via:
+//
+//	TicketStatusArgs{...}
+type TicketStatusInput interface {
+	pulumi.Input
+
+	ToTicketStatusOutput() TicketStatusOutput
+	ToTicketStatusOutputWithContext(context.Context) TicketStatusOutput
+}
+
+// A ticket's status.
+type TicketStatusArgs struct {
+	// e.g. `Open`, `Closed`.
+	Name pulumi.StringPtrInput `pulumi:"name"`
+}
+
+func (TicketStatusArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*TicketStatus)(nil)).Elem()
+}
+
+func (i TicketStatusArgs) ToTicketStatusOutput() TicketStatusOutput {
+	return i.ToTicketStatusOutputWithContext(context.Background())
+}
+
+func (i TicketStatusArgs) ToTicketStatusOutputWithContext(ctx context.Context) TicketStatusOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TicketStatusOutput)
+}
+
+func (i TicketStatusArgs) ToTicketStatusPtrOutput() TicketStatusPtrOutput {
+	return i.ToTicketStatusPtrOutputWithContext(context.Background())
+}
+
+func (i TicketStatusArgs) ToTicketStatusPtrOutputWithContext(ctx context.Context) TicketStatusPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TicketStatusOutput).ToTicketStatusPtrOutputWithContext(ctx)
+}
+
+// TicketStatusPtrInput is an input type that accepts TicketStatusArgs, TicketStatusPtr and TicketStatusPtrOutput values.
+// You can construct a concrete instance of `TicketStatusPtrInput` via:
+//
+//	        TicketStatusArgs{...}
+//
+//	or:
+//
+//	        nil
+type TicketStatusPtrInput interface {
+	pulumi.Input
+
+	ToTicketStatusPtrOutput() TicketStatusPtrOutput
+	ToTicketStatusPtrOutputWithContext(context.Context) TicketStatusPtrOutput
+}
+
+type ticketStatusPtrType TicketStatusArgs
+
+func TicketStatusPtr(v *TicketStatusArgs) TicketStatusPtrInput {
+	return (*ticketStatusPtrType)(v)
+}
+
+func (*ticketStatusPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**TicketStatus)(nil)).Elem()
+}
+
+func (i *ticketStatusPtrType) ToTicketStatusPtrOutput() TicketStatusPtrOutput {
+	return i.ToTicketStatusPtrOutputWithContext(context.Background())
+}
+
+func (i *ticketStatusPtrType) ToTicketStatusPtrOutputWithContext(ctx context.Context) TicketStatusPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TicketStatusPtrOutput)
+}
+
+// A ticket's status.
+type TicketStatusOutput struct{ *pulumi.OutputState }
+
+func (TicketStatusOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*TicketStatus)(nil)).Elem()
+}
+
+func (o TicketStatusOutput) ToTicketStatusOutput() TicketStatusOutput {
+	return o
+}
+
+func (o TicketStatusOutput) ToTicketStatusOutputWithContext(ctx context.Context) TicketStatusOutput {
+	return o
+}
+
+func (o TicketStatusOutput) ToTicketStatusPtrOutput() TicketStatusPtrOutput {
+	return o.ToTicketStatusPtrOutputWithContext(context.Background())
+}
+
+func (o TicketStatusOutput) ToTicketStatusPtrOutputWithContext(ctx context.Context) TicketStatusPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v TicketStatus) *TicketStatus {
+		return &v
+	}).(TicketStatusPtrOutput)
+}
+
+// e.g. `Open`, `Closed`.
+func (o TicketStatusOutput) Name() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TicketStatus) *string { return v.Name }).(pulumi.StringPtrOutput)
+}
+
+type TicketStatusPtrOutput struct{ *pulumi.OutputState }
+
+func (TicketStatusPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**TicketStatus)(nil)).Elem()
+}
+
+func (o TicketStatusPtrOutput) ToTicketStatusPtrOutput() TicketStatusPtrOutput {
+	return o
+}
+
+func (o TicketStatusPtrOutput) ToTicketStatusPtrOutputWithContext(ctx context.Context) TicketStatusPtrOutput {
+	return o
+}
+
+func (o TicketStatusPtrOutput) Elem() TicketStatusOutput {
+	return o.ApplyT(func(v *TicketStatus) TicketStatus {
+		if v != nil {
+			return *v
+		}
+		var ret TicketStatus
+		return ret
+	}).(TicketStatusOutput)
+}
+
+// e.g. `Open`, `Closed`.
+func (o TicketStatusPtrOutput) Name() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *TicketStatus) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Name
+	}).(pulumi.StringPtrOutput)
+}
+
+// A guest of the account, as `getVirtualGuests` lists it.
+type VirtualGuestSummary struct {
+	// Where it runs.
+	Datacenter *Datacenter `pulumi:"datacenter"`
+	// The guest's domain.
+	Domain *string `pulumi:"domain"`
+	// `hostname.domain`.
+	FullyQualifiedDomainName *string `pulumi:"fullyQualifiedDomainName"`
+	// The guest's hostname.
+	Hostname *string `pulumi:"hostname"`
+	// The guest's id.
+	Id int `pulumi:"id"`
+	// Its public IP address, if it has one.
+	PrimaryIpAddress *string `pulumi:"primaryIpAddress"`
+}
+
+// VirtualGuestSummaryInput is an input type that accepts VirtualGuestSummaryArgs and VirtualGuestSummaryOutput values.
+// You can construct a concrete instance of `VirtualGuestSummaryInput` via:
+//
+//	VirtualGuestSummaryArgs{...}
+type VirtualGuestSummaryInput interface {
+	pulumi.Input
+
+	ToVirtualGuestSummaryOutput() VirtualGuestSummaryOutput
+	ToVirtualGuestSummaryOutputWithContext(context.Context) VirtualGuestSummaryOutput
+}
+
+// A guest of the account, as `getVirtualGuests` lists it.
+type VirtualGuestSummaryArgs struct {
+	// Where it runs.
+	Datacenter DatacenterPtrInput `pulumi:"datacenter"`
+	// The guest's domain.
+	Domain pulumi.StringPtrInput `pulumi:"domain"`
+	// `hostname.domain`.
+	FullyQualifiedDomainName pulumi.StringPtrInput `pulumi:"fullyQualifiedDomainName"`
+	// The guest's hostname.
+	Hostname pulumi.StringPtrInput `pulumi:"hostname"`
+	// The guest's id.
+	Id pulumi.IntInput `pulumi:"id"`
+	// Its public IP address, if it has one.
+	PrimaryIpAddress pulumi.StringPtrInput `pulumi:"primaryIpAddress"`
+}
+
+func (VirtualGuestSummaryArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*VirtualGuestSummary)(nil)).Elem()
+}
+
+func (i VirtualGuestSummaryArgs) ToVirtualGuestSummaryOutput() VirtualGuestSummaryOutput {
+	return i.ToVirtualGuestSummaryOutputWithContext(context.Background())
+}
+
+func (i VirtualGuestSummaryArgs) ToVirtualGuestSummaryOutputWithContext(ctx context.Context) VirtualGuestSummaryOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(VirtualGuestSummaryOutput)
+}
+
+// VirtualGuestSummaryArrayInput is an input type that accepts VirtualGuestSummaryArray and VirtualGuestSummaryArrayOutput values.
+// You can construct a concrete instance of `VirtualGuestSummaryArrayInput` via:
+//
+//	VirtualGuestSummaryArray{ VirtualGuestSummaryArgs{...} }
+type VirtualGuestSummaryArrayInput interface {
+	pulumi.Input
+
+	ToVirtualGuestSummaryArrayOutput() VirtualGuestSummaryArrayOutput
+	ToVirtualGuestSummaryArrayOutputWithContext(context.Context) VirtualGuestSummaryArrayOutput
+}
+
+type VirtualGuestSummaryArray []VirtualGuestSummaryInput
+
+func (VirtualGuestSummaryArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]VirtualGuestSummary)(nil)).Elem()
+}
+
+func (i VirtualGuestSummaryArray) ToVirtualGuestSummaryArrayOutput() VirtualGuestSummaryArrayOutput {
+	return i.ToVirtualGuestSummaryArrayOutputWithContext(context.Background())
+}
+
+func (i VirtualGuestSummaryArray) ToVirtualGuestSummaryArrayOutputWithContext(ctx context.Context) VirtualGuestSummaryArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(VirtualGuestSummaryArrayOutput)
+}
+
+// A guest of the account, as `getVirtualGuests` lists it.
+type VirtualGuestSummaryOutput struct{ *pulumi.OutputState }
+
+func (VirtualGuestSummaryOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*VirtualGuestSummary)(nil)).Elem()
+}
+
+func (o VirtualGuestSummaryOutput) ToVirtualGuestSummaryOutput() VirtualGuestSummaryOutput {
+	return o
+}
+
+func (o VirtualGuestSummaryOutput) ToVirtualGuestSummaryOutputWithContext(ctx context.Context) VirtualGuestSummaryOutput {
+	return o
+}
+
+// Where it runs.
+func (o VirtualGuestSummaryOutput) Datacenter() DatacenterPtrOutput {
+	return o.ApplyT(func(v VirtualGuestSummary) *Datacenter { return v.Datacenter }).(DatacenterPtrOutput)
+}
+
+// The guest's domain.
+func (o VirtualGuestSummaryOutput) Domain() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v VirtualGuestSummary) *string { return v.Domain }).(pulumi.StringPtrOutput)
+}
+
+// `hostname.domain`.
+func (o VirtualGuestSummaryOutput) FullyQualifiedDomainName() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v VirtualGuestSummary) *string { return v.FullyQualifiedDomainName }).(pulumi.StringPtrOutput)
+}
+
+// The guest's hostname.
+func (o VirtualGuestSummaryOutput) Hostname() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v VirtualGuestSummary) *string { return v.Hostname }).(pulumi.StringPtrOutput)
+}
+
+// The guest's id.
+func (o VirtualGuestSummaryOutput) Id() pulumi.IntOutput {
+	return o.ApplyT(func(v VirtualGuestSummary) int { return v.Id }).(pulumi.IntOutput)
+}
+
+// Its public IP address, if it has one.
+func (o VirtualGuestSummaryOutput) PrimaryIpAddress() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v VirtualGuestSummary) *string { return v.PrimaryIpAddress }).(pulumi.StringPtrOutput)
+}
+
+type VirtualGuestSummaryArrayOutput struct{ *pulumi.OutputState }
+
+func (VirtualGuestSummaryArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]VirtualGuestSummary)(nil)).Elem()
+}
+
+func (o VirtualGuestSummaryArrayOutput) ToVirtualGuestSummaryArrayOutput() VirtualGuestSummaryArrayOutput {
+	return o
+}
+
+func (o VirtualGuestSummaryArrayOutput) ToVirtualGuestSummaryArrayOutputWithContext(ctx context.Context) VirtualGuestSummaryArrayOutput {
+	return o
+}
+
+func (o VirtualGuestSummaryArrayOutput) Index(i pulumi.IntInput) VirtualGuestSummaryOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) VirtualGuestSummary {
+		return vs[0].([]VirtualGuestSummary)[vs[1].(int)]
+	}).(VirtualGuestSummaryOutput)
+}
+
+// A record of a `DnsZone`'s `records`: a `DnsRecord`'s fields, in its zone.
 type ZoneRecord struct {
 	// The answer: an address for A/AAAA, a name for CNAME/MX/NS/PTR, text for TXT/SPF.
 	Data string `pulumi:"data"`
@@ -50,6 +1456,7 @@ type ZoneRecordInput interface {
 	ToZoneRecordOutputWithContext(context.Context) ZoneRecordOutput
 }
 
+// A record of a `DnsZone`'s `records`: a `DnsRecord`'s fields, in its zone.
 type ZoneRecordArgs struct {
 	// The answer: an address for A/AAAA, a name for CNAME/MX/NS/PTR, text for TXT/SPF.
 	Data pulumi.StringInput `pulumi:"data"`
@@ -111,6 +1518,7 @@ func (i ZoneRecordArray) ToZoneRecordArrayOutputWithContext(ctx context.Context)
 	return pulumi.ToOutputWithContext(ctx, i).(ZoneRecordArrayOutput)
 }
 
+// A record of a `DnsZone`'s `records`: a `DnsRecord`'s fields, in its zone.
 type ZoneRecordOutput struct{ *pulumi.OutputState }
 
 func (ZoneRecordOutput) ElementType() reflect.Type {
@@ -171,8 +1579,46 @@ func (o ZoneRecordArrayOutput) Index(i pulumi.IntInput) ZoneRecordOutput {
 }
 
 func init() {
+	pulumi.RegisterInputType(reflect.TypeOf((*DatacenterInput)(nil)).Elem(), DatacenterArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*DatacenterPtrInput)(nil)).Elem(), DatacenterArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*DatacenterArrayInput)(nil)).Elem(), DatacenterArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*DateRangeInput)(nil)).Elem(), DateRangeArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*DateRangePtrInput)(nil)).Elem(), DateRangeArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*HardwareServerInput)(nil)).Elem(), HardwareServerArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*HardwareServerArrayInput)(nil)).Elem(), HardwareServerArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*HardwareStatusInput)(nil)).Elem(), HardwareStatusArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*HardwareStatusPtrInput)(nil)).Elem(), HardwareStatusArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*IpAddressInput)(nil)).Elem(), IpAddressArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*IpAddressArrayInput)(nil)).Elem(), IpAddressArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ResourceRecordInput)(nil)).Elem(), ResourceRecordArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ResourceRecordArrayInput)(nil)).Elem(), ResourceRecordArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*TicketInput)(nil)).Elem(), TicketArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*TicketArrayInput)(nil)).Elem(), TicketArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*TicketStatusInput)(nil)).Elem(), TicketStatusArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*TicketStatusPtrInput)(nil)).Elem(), TicketStatusArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*VirtualGuestSummaryInput)(nil)).Elem(), VirtualGuestSummaryArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*VirtualGuestSummaryArrayInput)(nil)).Elem(), VirtualGuestSummaryArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ZoneRecordInput)(nil)).Elem(), ZoneRecordArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ZoneRecordArrayInput)(nil)).Elem(), ZoneRecordArray{})
+	pulumi.RegisterOutputType(DatacenterOutput{})
+	pulumi.RegisterOutputType(DatacenterPtrOutput{})
+	pulumi.RegisterOutputType(DatacenterArrayOutput{})
+	pulumi.RegisterOutputType(DateRangeOutput{})
+	pulumi.RegisterOutputType(DateRangePtrOutput{})
+	pulumi.RegisterOutputType(HardwareServerOutput{})
+	pulumi.RegisterOutputType(HardwareServerArrayOutput{})
+	pulumi.RegisterOutputType(HardwareStatusOutput{})
+	pulumi.RegisterOutputType(HardwareStatusPtrOutput{})
+	pulumi.RegisterOutputType(IpAddressOutput{})
+	pulumi.RegisterOutputType(IpAddressArrayOutput{})
+	pulumi.RegisterOutputType(ResourceRecordOutput{})
+	pulumi.RegisterOutputType(ResourceRecordArrayOutput{})
+	pulumi.RegisterOutputType(TicketOutput{})
+	pulumi.RegisterOutputType(TicketArrayOutput{})
+	pulumi.RegisterOutputType(TicketStatusOutput{})
+	pulumi.RegisterOutputType(TicketStatusPtrOutput{})
+	pulumi.RegisterOutputType(VirtualGuestSummaryOutput{})
+	pulumi.RegisterOutputType(VirtualGuestSummaryArrayOutput{})
 	pulumi.RegisterOutputType(ZoneRecordOutput{})
 	pulumi.RegisterOutputType(ZoneRecordArrayOutput{})
 }

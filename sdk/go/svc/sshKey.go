@@ -13,6 +13,41 @@ import (
 )
 
 // An SSH public key on the account (`Svc_Security_Ssh_Key`), to install on guests: `new VirtualGuest('web', { ..., sshKeyIds: [key.keyId] })`.
+//
+// ## Example Usage
+// ### A deploy key
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-svc/pulumi-svc/sdk/go/svc"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			deploy, err := svc.NewSshKey(ctx, "deploy", &svc.SshKeyArgs{
+//				Label: pulumi.String("deploy"),
+//				PublicKey: pulumi.String("ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIDkGJrBLnk6jMOqK0dNOP1mvFK1yQbJYg3dJsIMnAxzL deploy"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			ctx.Export("keyId", deploy.KeyId)
+//			ctx.Export("fingerprint", deploy.Fingerprint)
+//			return nil
+//		})
+//	}
+//
+// ```
+//
+// ## Import
+//
+// ```sh
+// $ pulumi import svc:index:SshKey deploy 1234567
+// ```
 type SshKey struct {
 	pulumi.CustomResourceState
 
@@ -123,6 +158,56 @@ func (i *SshKey) ToSshKeyOutputWithContext(ctx context.Context) SshKeyOutput {
 	return pulumi.ToOutputWithContext(ctx, i).(SshKeyOutput)
 }
 
+// SshKeyArrayInput is an input type that accepts SshKeyArray and SshKeyArrayOutput values.
+// You can construct a concrete instance of `SshKeyArrayInput` via:
+//
+//	SshKeyArray{ SshKeyArgs{...} }
+type SshKeyArrayInput interface {
+	pulumi.Input
+
+	ToSshKeyArrayOutput() SshKeyArrayOutput
+	ToSshKeyArrayOutputWithContext(context.Context) SshKeyArrayOutput
+}
+
+type SshKeyArray []SshKeyInput
+
+func (SshKeyArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]*SshKey)(nil)).Elem()
+}
+
+func (i SshKeyArray) ToSshKeyArrayOutput() SshKeyArrayOutput {
+	return i.ToSshKeyArrayOutputWithContext(context.Background())
+}
+
+func (i SshKeyArray) ToSshKeyArrayOutputWithContext(ctx context.Context) SshKeyArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(SshKeyArrayOutput)
+}
+
+// SshKeyMapInput is an input type that accepts SshKeyMap and SshKeyMapOutput values.
+// You can construct a concrete instance of `SshKeyMapInput` via:
+//
+//	SshKeyMap{ "key": SshKeyArgs{...} }
+type SshKeyMapInput interface {
+	pulumi.Input
+
+	ToSshKeyMapOutput() SshKeyMapOutput
+	ToSshKeyMapOutputWithContext(context.Context) SshKeyMapOutput
+}
+
+type SshKeyMap map[string]SshKeyInput
+
+func (SshKeyMap) ElementType() reflect.Type {
+	return reflect.TypeOf((*map[string]*SshKey)(nil)).Elem()
+}
+
+func (i SshKeyMap) ToSshKeyMapOutput() SshKeyMapOutput {
+	return i.ToSshKeyMapOutputWithContext(context.Background())
+}
+
+func (i SshKeyMap) ToSshKeyMapOutputWithContext(ctx context.Context) SshKeyMapOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(SshKeyMapOutput)
+}
+
 type SshKeyOutput struct{ *pulumi.OutputState }
 
 func (SshKeyOutput) ElementType() reflect.Type {
@@ -172,7 +257,51 @@ func (o SshKeyOutput) PublicKey() pulumi.StringOutput {
 	return o.ApplyT(func(v *SshKey) pulumi.StringOutput { return v.PublicKey }).(pulumi.StringOutput)
 }
 
+type SshKeyArrayOutput struct{ *pulumi.OutputState }
+
+func (SshKeyArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]*SshKey)(nil)).Elem()
+}
+
+func (o SshKeyArrayOutput) ToSshKeyArrayOutput() SshKeyArrayOutput {
+	return o
+}
+
+func (o SshKeyArrayOutput) ToSshKeyArrayOutputWithContext(ctx context.Context) SshKeyArrayOutput {
+	return o
+}
+
+func (o SshKeyArrayOutput) Index(i pulumi.IntInput) SshKeyOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) *SshKey {
+		return vs[0].([]*SshKey)[vs[1].(int)]
+	}).(SshKeyOutput)
+}
+
+type SshKeyMapOutput struct{ *pulumi.OutputState }
+
+func (SshKeyMapOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*map[string]*SshKey)(nil)).Elem()
+}
+
+func (o SshKeyMapOutput) ToSshKeyMapOutput() SshKeyMapOutput {
+	return o
+}
+
+func (o SshKeyMapOutput) ToSshKeyMapOutputWithContext(ctx context.Context) SshKeyMapOutput {
+	return o
+}
+
+func (o SshKeyMapOutput) MapIndex(k pulumi.StringInput) SshKeyOutput {
+	return pulumi.All(o, k).ApplyT(func(vs []interface{}) *SshKey {
+		return vs[0].(map[string]*SshKey)[vs[1].(string)]
+	}).(SshKeyOutput)
+}
+
 func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*SshKeyInput)(nil)).Elem(), &SshKey{})
+	pulumi.RegisterInputType(reflect.TypeOf((*SshKeyArrayInput)(nil)).Elem(), SshKeyArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*SshKeyMapInput)(nil)).Elem(), SshKeyMap{})
 	pulumi.RegisterOutputType(SshKeyOutput{})
+	pulumi.RegisterOutputType(SshKeyArrayOutput{})
+	pulumi.RegisterOutputType(SshKeyMapOutput{})
 }

@@ -13,6 +13,34 @@ import (
 )
 
 // An update posted to a support ticket (`Ticket.addUpdate`). Destroying it only forgets it.
+//
+// ## Example Usage
+// ### A note on a ticket
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-svc/pulumi-svc/sdk/go/svc"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			rollout, err := svc.NewTicketUpdate(ctx, "rollout", &svc.TicketUpdateArgs{
+//				TicketId: pulumi.Int(4242),
+//				Entry: pulumi.String("Rolled out web v2."),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			ctx.Export("updateId", rollout.UpdateId)
+//			return nil
+//		})
+//	}
+//
+// ```
 type TicketUpdate struct {
 	pulumi.CustomResourceState
 
@@ -109,6 +137,56 @@ func (i *TicketUpdate) ToTicketUpdateOutputWithContext(ctx context.Context) Tick
 	return pulumi.ToOutputWithContext(ctx, i).(TicketUpdateOutput)
 }
 
+// TicketUpdateArrayInput is an input type that accepts TicketUpdateArray and TicketUpdateArrayOutput values.
+// You can construct a concrete instance of `TicketUpdateArrayInput` via:
+//
+//	TicketUpdateArray{ TicketUpdateArgs{...} }
+type TicketUpdateArrayInput interface {
+	pulumi.Input
+
+	ToTicketUpdateArrayOutput() TicketUpdateArrayOutput
+	ToTicketUpdateArrayOutputWithContext(context.Context) TicketUpdateArrayOutput
+}
+
+type TicketUpdateArray []TicketUpdateInput
+
+func (TicketUpdateArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]*TicketUpdate)(nil)).Elem()
+}
+
+func (i TicketUpdateArray) ToTicketUpdateArrayOutput() TicketUpdateArrayOutput {
+	return i.ToTicketUpdateArrayOutputWithContext(context.Background())
+}
+
+func (i TicketUpdateArray) ToTicketUpdateArrayOutputWithContext(ctx context.Context) TicketUpdateArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TicketUpdateArrayOutput)
+}
+
+// TicketUpdateMapInput is an input type that accepts TicketUpdateMap and TicketUpdateMapOutput values.
+// You can construct a concrete instance of `TicketUpdateMapInput` via:
+//
+//	TicketUpdateMap{ "key": TicketUpdateArgs{...} }
+type TicketUpdateMapInput interface {
+	pulumi.Input
+
+	ToTicketUpdateMapOutput() TicketUpdateMapOutput
+	ToTicketUpdateMapOutputWithContext(context.Context) TicketUpdateMapOutput
+}
+
+type TicketUpdateMap map[string]TicketUpdateInput
+
+func (TicketUpdateMap) ElementType() reflect.Type {
+	return reflect.TypeOf((*map[string]*TicketUpdate)(nil)).Elem()
+}
+
+func (i TicketUpdateMap) ToTicketUpdateMapOutput() TicketUpdateMapOutput {
+	return i.ToTicketUpdateMapOutputWithContext(context.Background())
+}
+
+func (i TicketUpdateMap) ToTicketUpdateMapOutputWithContext(ctx context.Context) TicketUpdateMapOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TicketUpdateMapOutput)
+}
+
 type TicketUpdateOutput struct{ *pulumi.OutputState }
 
 func (TicketUpdateOutput) ElementType() reflect.Type {
@@ -143,7 +221,51 @@ func (o TicketUpdateOutput) UpdateId() pulumi.IntOutput {
 	return o.ApplyT(func(v *TicketUpdate) pulumi.IntOutput { return v.UpdateId }).(pulumi.IntOutput)
 }
 
+type TicketUpdateArrayOutput struct{ *pulumi.OutputState }
+
+func (TicketUpdateArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]*TicketUpdate)(nil)).Elem()
+}
+
+func (o TicketUpdateArrayOutput) ToTicketUpdateArrayOutput() TicketUpdateArrayOutput {
+	return o
+}
+
+func (o TicketUpdateArrayOutput) ToTicketUpdateArrayOutputWithContext(ctx context.Context) TicketUpdateArrayOutput {
+	return o
+}
+
+func (o TicketUpdateArrayOutput) Index(i pulumi.IntInput) TicketUpdateOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) *TicketUpdate {
+		return vs[0].([]*TicketUpdate)[vs[1].(int)]
+	}).(TicketUpdateOutput)
+}
+
+type TicketUpdateMapOutput struct{ *pulumi.OutputState }
+
+func (TicketUpdateMapOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*map[string]*TicketUpdate)(nil)).Elem()
+}
+
+func (o TicketUpdateMapOutput) ToTicketUpdateMapOutput() TicketUpdateMapOutput {
+	return o
+}
+
+func (o TicketUpdateMapOutput) ToTicketUpdateMapOutputWithContext(ctx context.Context) TicketUpdateMapOutput {
+	return o
+}
+
+func (o TicketUpdateMapOutput) MapIndex(k pulumi.StringInput) TicketUpdateOutput {
+	return pulumi.All(o, k).ApplyT(func(vs []interface{}) *TicketUpdate {
+		return vs[0].(map[string]*TicketUpdate)[vs[1].(string)]
+	}).(TicketUpdateOutput)
+}
+
 func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*TicketUpdateInput)(nil)).Elem(), &TicketUpdate{})
+	pulumi.RegisterInputType(reflect.TypeOf((*TicketUpdateArrayInput)(nil)).Elem(), TicketUpdateArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*TicketUpdateMapInput)(nil)).Elem(), TicketUpdateMap{})
 	pulumi.RegisterOutputType(TicketUpdateOutput{})
+	pulumi.RegisterOutputType(TicketUpdateArrayOutput{})
+	pulumi.RegisterOutputType(TicketUpdateMapOutput{})
 }

@@ -13,10 +13,54 @@ import (
 )
 
 // A cloud compute instance (`Svc_Virtual_Guest`), billed while it exists. Created once through `Virtual_Guest.createObject`, then hostname, domain, notes and tags change in place, CPUs, memory, port speed and disks through one upgrade order (same guest, id and addresses); any other change to what was ordered replaces it. `pulumi preview` prints one BILLING line per change with the old and new cost.
+//
+// ## Example Usage
+// ### A monthly guest with an SSH key and a data disk
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-svc/pulumi-svc/sdk/go/svc"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			web, err := svc.NewVirtualGuest(ctx, "web", &svc.VirtualGuestArgs{
+//				Hostname: pulumi.String("web"),
+//				Domain: pulumi.String("example.com"),
+//				Datacenter: pulumi.String("dal10"),
+//				StartCpus: pulumi.Int(2),
+//				MaxMemory: pulumi.Int(4096),
+//				HourlyBillingFlag: pulumi.Bool(false),
+//				OperatingSystemReferenceCode: pulumi.String("UBUNTU_LATEST"),
+//				Disks: pulumi.IntArray{pulumi.Int(25), pulumi.Int(100)},
+//				SshKeyIds: pulumi.IntArray{pulumi.Int(1234567)},
+//				Tags: pulumi.StringArray{pulumi.String("web")},
+//				OnImageChange: svc.ImageChange("reload"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			ctx.Export("primaryIpAddress", web.PrimaryIpAddress)
+//			ctx.Export("estimatedMonthlyCost", web.EstimatedMonthlyCost)
+//			return nil
+//		})
+//	}
+//
+// ```
+//
+// ## Import
+//
+// ```sh
+// $ pulumi import svc:index:VirtualGuest web 12345678
+// ```
 type VirtualGuest struct {
 	pulumi.CustomResourceState
 
-	// Take over an existing guest by id instead of ordering one (Pulumi's `import` does not work for dynamic resources).
+	// Take over the account's existing guest with this id instead of ordering one: no new order, the stack owns that guest from then on.
 	AdoptId pulumi.StringPtrOutput `pulumi:"adoptId"`
 	// e.g. dal10; one the account is offered. Give this or `datacenters`. As an output: where the guest is (with `datacenters`, the datacenter whose order succeeded).
 	Datacenter pulumi.StringPtrOutput `pulumi:"datacenter"`
@@ -66,7 +110,7 @@ type VirtualGuest struct {
 	ProvisionDate pulumi.StringPtrOutput `pulumi:"provisionDate"`
 	// How long to wait for readiness, in minutes (fractions allowed).
 	ReadyTimeoutMinutes pulumi.Float64Output `pulumi:"readyTimeoutMinutes"`
-	// Ids of SSH keys to install (`SshKey.keyId` or its `id`); output as numbers, ascending.
+	// Ids of SSH keys to install (each an `SshKey`'s `keyId`); output ascending.
 	SshKeyIds pulumi.IntArrayOutput `pulumi:"sshKeyIds"`
 	// CPU count, one the account is offered; a change upgrades the guest in place (it reboots).
 	StartCpus pulumi.IntOutput `pulumi:"startCpus"`
@@ -152,7 +196,7 @@ func (VirtualGuestState) ElementType() reflect.Type {
 }
 
 type virtualGuestArgs struct {
-	// Take over an existing guest by id instead of ordering one (Pulumi's `import` does not work for dynamic resources).
+	// Take over the account's existing guest with this id instead of ordering one: no new order, the stack owns that guest from then on.
 	AdoptId *string `pulumi:"adoptId"`
 	// e.g. dal10; one the account is offered. Give this or `datacenters`. As an output: where the guest is (with `datacenters`, the datacenter whose order succeeded).
 	Datacenter *string `pulumi:"datacenter"`
@@ -182,7 +226,7 @@ type virtualGuestArgs struct {
 	PrivateNetworkOnly *bool `pulumi:"privateNetworkOnly"`
 	// How long to wait for readiness, in minutes (fractions allowed).
 	ReadyTimeoutMinutes *float64 `pulumi:"readyTimeoutMinutes"`
-	// Ids of SSH keys to install (`SshKey.keyId` or its `id`); output as numbers, ascending.
+	// Ids of SSH keys to install (each an `SshKey`'s `keyId`); output ascending.
 	SshKeyIds []int `pulumi:"sshKeyIds"`
 	// CPU count, one the account is offered; a change upgrades the guest in place (it reboots).
 	StartCpus int `pulumi:"startCpus"`
@@ -198,7 +242,7 @@ type virtualGuestArgs struct {
 
 // The set of arguments for constructing a VirtualGuest resource.
 type VirtualGuestArgs struct {
-	// Take over an existing guest by id instead of ordering one (Pulumi's `import` does not work for dynamic resources).
+	// Take over the account's existing guest with this id instead of ordering one: no new order, the stack owns that guest from then on.
 	AdoptId pulumi.StringPtrInput
 	// e.g. dal10; one the account is offered. Give this or `datacenters`. As an output: where the guest is (with `datacenters`, the datacenter whose order succeeded).
 	Datacenter pulumi.StringPtrInput
@@ -228,7 +272,7 @@ type VirtualGuestArgs struct {
 	PrivateNetworkOnly pulumi.BoolPtrInput
 	// How long to wait for readiness, in minutes (fractions allowed).
 	ReadyTimeoutMinutes pulumi.Float64PtrInput
-	// Ids of SSH keys to install (`SshKey.keyId` or its `id`); output as numbers, ascending.
+	// Ids of SSH keys to install (each an `SshKey`'s `keyId`); output ascending.
 	SshKeyIds pulumi.IntArrayInput
 	// CPU count, one the account is offered; a change upgrades the guest in place (it reboots).
 	StartCpus pulumi.IntInput
@@ -265,6 +309,56 @@ func (i *VirtualGuest) ToVirtualGuestOutputWithContext(ctx context.Context) Virt
 	return pulumi.ToOutputWithContext(ctx, i).(VirtualGuestOutput)
 }
 
+// VirtualGuestArrayInput is an input type that accepts VirtualGuestArray and VirtualGuestArrayOutput values.
+// You can construct a concrete instance of `VirtualGuestArrayInput` via:
+//
+//	VirtualGuestArray{ VirtualGuestArgs{...} }
+type VirtualGuestArrayInput interface {
+	pulumi.Input
+
+	ToVirtualGuestArrayOutput() VirtualGuestArrayOutput
+	ToVirtualGuestArrayOutputWithContext(context.Context) VirtualGuestArrayOutput
+}
+
+type VirtualGuestArray []VirtualGuestInput
+
+func (VirtualGuestArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]*VirtualGuest)(nil)).Elem()
+}
+
+func (i VirtualGuestArray) ToVirtualGuestArrayOutput() VirtualGuestArrayOutput {
+	return i.ToVirtualGuestArrayOutputWithContext(context.Background())
+}
+
+func (i VirtualGuestArray) ToVirtualGuestArrayOutputWithContext(ctx context.Context) VirtualGuestArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(VirtualGuestArrayOutput)
+}
+
+// VirtualGuestMapInput is an input type that accepts VirtualGuestMap and VirtualGuestMapOutput values.
+// You can construct a concrete instance of `VirtualGuestMapInput` via:
+//
+//	VirtualGuestMap{ "key": VirtualGuestArgs{...} }
+type VirtualGuestMapInput interface {
+	pulumi.Input
+
+	ToVirtualGuestMapOutput() VirtualGuestMapOutput
+	ToVirtualGuestMapOutputWithContext(context.Context) VirtualGuestMapOutput
+}
+
+type VirtualGuestMap map[string]VirtualGuestInput
+
+func (VirtualGuestMap) ElementType() reflect.Type {
+	return reflect.TypeOf((*map[string]*VirtualGuest)(nil)).Elem()
+}
+
+func (i VirtualGuestMap) ToVirtualGuestMapOutput() VirtualGuestMapOutput {
+	return i.ToVirtualGuestMapOutputWithContext(context.Background())
+}
+
+func (i VirtualGuestMap) ToVirtualGuestMapOutputWithContext(ctx context.Context) VirtualGuestMapOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(VirtualGuestMapOutput)
+}
+
 type VirtualGuestOutput struct{ *pulumi.OutputState }
 
 func (VirtualGuestOutput) ElementType() reflect.Type {
@@ -279,7 +373,7 @@ func (o VirtualGuestOutput) ToVirtualGuestOutputWithContext(ctx context.Context)
 	return o
 }
 
-// Take over an existing guest by id instead of ordering one (Pulumi's `import` does not work for dynamic resources).
+// Take over the account's existing guest with this id instead of ordering one: no new order, the stack owns that guest from then on.
 func (o VirtualGuestOutput) AdoptId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *VirtualGuest) pulumi.StringPtrOutput { return v.AdoptId }).(pulumi.StringPtrOutput)
 }
@@ -404,7 +498,7 @@ func (o VirtualGuestOutput) ReadyTimeoutMinutes() pulumi.Float64Output {
 	return o.ApplyT(func(v *VirtualGuest) pulumi.Float64Output { return v.ReadyTimeoutMinutes }).(pulumi.Float64Output)
 }
 
-// Ids of SSH keys to install (`SshKey.keyId` or its `id`); output as numbers, ascending.
+// Ids of SSH keys to install (each an `SshKey`'s `keyId`); output ascending.
 func (o VirtualGuestOutput) SshKeyIds() pulumi.IntArrayOutput {
 	return o.ApplyT(func(v *VirtualGuest) pulumi.IntArrayOutput { return v.SshKeyIds }).(pulumi.IntArrayOutput)
 }
@@ -439,7 +533,51 @@ func (o VirtualGuestOutput) WaitForReclaim() pulumi.BoolOutput {
 	return o.ApplyT(func(v *VirtualGuest) pulumi.BoolOutput { return v.WaitForReclaim }).(pulumi.BoolOutput)
 }
 
+type VirtualGuestArrayOutput struct{ *pulumi.OutputState }
+
+func (VirtualGuestArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]*VirtualGuest)(nil)).Elem()
+}
+
+func (o VirtualGuestArrayOutput) ToVirtualGuestArrayOutput() VirtualGuestArrayOutput {
+	return o
+}
+
+func (o VirtualGuestArrayOutput) ToVirtualGuestArrayOutputWithContext(ctx context.Context) VirtualGuestArrayOutput {
+	return o
+}
+
+func (o VirtualGuestArrayOutput) Index(i pulumi.IntInput) VirtualGuestOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) *VirtualGuest {
+		return vs[0].([]*VirtualGuest)[vs[1].(int)]
+	}).(VirtualGuestOutput)
+}
+
+type VirtualGuestMapOutput struct{ *pulumi.OutputState }
+
+func (VirtualGuestMapOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*map[string]*VirtualGuest)(nil)).Elem()
+}
+
+func (o VirtualGuestMapOutput) ToVirtualGuestMapOutput() VirtualGuestMapOutput {
+	return o
+}
+
+func (o VirtualGuestMapOutput) ToVirtualGuestMapOutputWithContext(ctx context.Context) VirtualGuestMapOutput {
+	return o
+}
+
+func (o VirtualGuestMapOutput) MapIndex(k pulumi.StringInput) VirtualGuestOutput {
+	return pulumi.All(o, k).ApplyT(func(vs []interface{}) *VirtualGuest {
+		return vs[0].(map[string]*VirtualGuest)[vs[1].(string)]
+	}).(VirtualGuestOutput)
+}
+
 func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*VirtualGuestInput)(nil)).Elem(), &VirtualGuest{})
+	pulumi.RegisterInputType(reflect.TypeOf((*VirtualGuestArrayInput)(nil)).Elem(), VirtualGuestArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*VirtualGuestMapInput)(nil)).Elem(), VirtualGuestMap{})
 	pulumi.RegisterOutputType(VirtualGuestOutput{})
+	pulumi.RegisterOutputType(VirtualGuestArrayOutput{})
+	pulumi.RegisterOutputType(VirtualGuestMapOutput{})
 }

@@ -16,11 +16,68 @@ from . import _utilities
 from ._enums import *
 
 __all__ = [
+    'DateRange',
+    'DateRangeDict',
     'ZoneRecordArgs',
     'ZoneRecordArgsDict',
 ]
 
+class DateRangeDict(TypedDict):
+    """
+    A range of dates, both ends included.
+    """
+    end: _builtins.str
+    """
+    Its last date (ISO 8601), not before `start`.
+    """
+    start: _builtins.str
+    """
+    Its first date (ISO 8601; a program may pass a `Date`).
+    """
+
+@pulumi.input_type
+class DateRange:
+    def __init__(__self__, *,
+                 end: _builtins.str,
+                 start: _builtins.str):
+        """
+        A range of dates, both ends included.
+
+        :param _builtins.str end: Its last date (ISO 8601), not before `start`.
+        :param _builtins.str start: Its first date (ISO 8601; a program may pass a `Date`).
+        """
+        pulumi.set(__self__, "end", end)
+        pulumi.set(__self__, "start", start)
+
+    @_builtins.property
+    @pulumi.getter
+    def end(self) -> _builtins.str:
+        """
+        Its last date (ISO 8601), not before `start`.
+        """
+        return pulumi.get(self, "end")
+
+    @end.setter
+    def end(self, value: _builtins.str):
+        pulumi.set(self, "end", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def start(self) -> _builtins.str:
+        """
+        Its first date (ISO 8601; a program may pass a `Date`).
+        """
+        return pulumi.get(self, "start")
+
+    @start.setter
+    def start(self, value: _builtins.str):
+        pulumi.set(self, "start", value)
+
+
 class ZoneRecordArgsDict(TypedDict):
+    """
+    A record of a `DnsZone`'s `records`: a `DnsRecord`'s fields, in its zone.
+    """
     data: pulumi.Input[_builtins.str]
     """
     The answer: an address for A/AAAA, a name for CNAME/MX/NS/PTR, text for TXT/SPF.
@@ -51,6 +108,8 @@ class ZoneRecordArgs:
                  mx_priority: pulumi.Input[Optional[_builtins.int]] = None,
                  ttl: pulumi.Input[Optional[_builtins.int]] = None):
         """
+        A record of a `DnsZone`'s `records`: a `DnsRecord`'s fields, in its zone.
+
         :param pulumi.Input[_builtins.str] data: The answer: an address for A/AAAA, a name for CNAME/MX/NS/PTR, text for TXT/SPF.
         :param pulumi.Input[_builtins.str] host: Relative host name, `@` for the zone apex.
         :param pulumi.Input['RecordType'] type: The record type (upper-cased).

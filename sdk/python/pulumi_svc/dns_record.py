@@ -154,6 +154,29 @@ class DnsRecord(pulumi.CustomResource):
         """
         A resource record in a DNS zone (`Svc_Dns_Domain_ResourceRecord`).
 
+        ## Example Usage
+        ### An A record in a zone
+        ```python
+        import pulumi
+        import pulumi_svc as svc
+
+        www = svc.DnsRecord(
+            "www",
+            zone_id=123456,
+            host="www",
+            type="A",
+            data="192.0.2.10",
+            ttl=900,
+        )
+        pulumi.export("recordId", www.record_id)
+        ```
+
+        ## Import
+
+        ```sh
+        $ pulumi import svc:index:DnsRecord www 98765432
+        ```
+
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] data: The answer: an address for A/AAAA, a name for CNAME/MX/NS/PTR, text for TXT/SPF.
@@ -172,6 +195,29 @@ class DnsRecord(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         A resource record in a DNS zone (`Svc_Dns_Domain_ResourceRecord`).
+
+        ## Example Usage
+        ### An A record in a zone
+        ```python
+        import pulumi
+        import pulumi_svc as svc
+
+        www = svc.DnsRecord(
+            "www",
+            zone_id=123456,
+            host="www",
+            type="A",
+            data="192.0.2.10",
+            ttl=900,
+        )
+        pulumi.export("recordId", www.record_id)
+        ```
+
+        ## Import
+
+        ```sh
+        $ pulumi import svc:index:DnsRecord www 98765432
+        ```
 
         :param str resource_name: The name of the resource.
         :param DnsRecordArgs args: The arguments to use to populate this resource's properties.

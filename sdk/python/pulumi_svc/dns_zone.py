@@ -105,6 +105,26 @@ class DnsZone(pulumi.CustomResource):
         """
         A DNS zone (`Svc_Dns_Domain`). Add records with `records` or with `new DnsRecord(..., { zoneId: zone.zoneId, ... })`.
 
+        ## Example Usage
+        ### A zone with its records
+        ```python
+        import pulumi
+        import pulumi_svc as svc
+
+        zone = svc.DnsZone(
+            "zone",
+            name="example.com",
+            records=[{"host": "www", "type": "A", "data": "192.0.2.10", "ttl": 900}, {"host": "@", "type": "MX", "data": "mail.example.com.", "mx_priority": 10}],
+        )
+        pulumi.export("zoneId", zone.zone_id)
+        ```
+
+        ## Import
+
+        ```sh
+        $ pulumi import svc:index:DnsZone zone 123456
+        ```
+
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] adopt_id: Take over the account’s existing zone with this id (without it, an existing zone of that name fails in `check`).
@@ -120,6 +140,26 @@ class DnsZone(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         A DNS zone (`Svc_Dns_Domain`). Add records with `records` or with `new DnsRecord(..., { zoneId: zone.zoneId, ... })`.
+
+        ## Example Usage
+        ### A zone with its records
+        ```python
+        import pulumi
+        import pulumi_svc as svc
+
+        zone = svc.DnsZone(
+            "zone",
+            name="example.com",
+            records=[{"host": "www", "type": "A", "data": "192.0.2.10", "ttl": 900}, {"host": "@", "type": "MX", "data": "mail.example.com.", "mx_priority": 10}],
+        )
+        pulumi.export("zoneId", zone.zone_id)
+        ```
+
+        ## Import
+
+        ```sh
+        $ pulumi import svc:index:DnsZone zone 123456
+        ```
 
         :param str resource_name: The name of the resource.
         :param DnsZoneArgs args: The arguments to use to populate this resource's properties.

@@ -40,21 +40,33 @@ class GetAccountResult:
     @_builtins.property
     @pulumi.getter(name="companyName")
     def company_name(self) -> Optional[_builtins.str]:
+        """
+        Its company name.
+        """
         return pulumi.get(self, "company_name")
 
     @_builtins.property
     @pulumi.getter
     def country(self) -> Optional[_builtins.str]:
+        """
+        Its country code.
+        """
         return pulumi.get(self, "country")
 
     @_builtins.property
     @pulumi.getter
     def email(self) -> Optional[_builtins.str]:
+        """
+        Its email address.
+        """
         return pulumi.get(self, "email")
 
     @_builtins.property
     @pulumi.getter
-    def id(self) -> Optional[_builtins.int]:
+    def id(self) -> _builtins.int:
+        """
+        The account's id.
+        """
         return pulumi.get(self, "id")
 
 
@@ -70,13 +82,21 @@ class AwaitableGetAccountResult(GetAccountResult):
             id=self.id)
 
 
-def get_account(mask: Optional[_builtins.str] = None,
-                opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetAccountResult:
+def get_account(opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetAccountResult:
     """
-    The account (its company name, email and country unless `mask` says otherwise).
+    The account: its id, company name, email and country.
+
+    ## Example Usage
+    ### The account's company name
+    ```python
+    import pulumi
+    import pulumi_svc as svc
+
+    account = svc.get_account_output()
+    pulumi.export("companyName", account.company_name)
+    ```
     """
     __args__ = dict()
-    __args__['mask'] = mask
     opts = pulumi.InvokeOptions.merge(_utilities.get_invoke_opts_defaults(), opts)
     __ret__ = pulumi.runtime.invoke('svc:index:getAccount', __args__, opts=opts, typ=GetAccountResult).value
 
@@ -85,13 +105,21 @@ def get_account(mask: Optional[_builtins.str] = None,
         country=pulumi.get(__ret__, 'country'),
         email=pulumi.get(__ret__, 'email'),
         id=pulumi.get(__ret__, 'id'))
-def get_account_output(mask: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
-                       opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetAccountResult]:
+def get_account_output(opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetAccountResult]:
     """
-    The account (its company name, email and country unless `mask` says otherwise).
+    The account: its id, company name, email and country.
+
+    ## Example Usage
+    ### The account's company name
+    ```python
+    import pulumi
+    import pulumi_svc as svc
+
+    account = svc.get_account_output()
+    pulumi.export("companyName", account.company_name)
+    ```
     """
     __args__ = dict()
-    __args__['mask'] = mask
     opts = pulumi.InvokeOutputOptions.merge(_utilities.get_invoke_opts_defaults(), opts)
     __ret__ = pulumi.runtime.invoke_output('svc:index:getAccount', __args__, opts=opts, typ=GetAccountResult)
     return __ret__.apply(lambda __response__: GetAccountResult(

@@ -13,6 +13,7 @@ if sys.version_info >= (3, 11):
 else:
     from typing_extensions import NotRequired, TypedDict, TypeAlias
 from . import _utilities
+from . import outputs
 
 __all__ = [
     'GetDatacentersResult',
@@ -30,7 +31,10 @@ class GetDatacentersResult:
 
     @_builtins.property
     @pulumi.getter
-    def items(self) -> Optional[Sequence[Any]]:
+    def items(self) -> Sequence['outputs.Datacenter']:
+        """
+        What it lists.
+        """
         return pulumi.get(self, "items")
 
 
@@ -45,7 +49,17 @@ class AwaitableGetDatacentersResult(GetDatacentersResult):
 
 def get_datacenters(opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetDatacentersResult:
     """
-    The datacenters.
+    The datacenters a guest can be ordered in.
+
+    ## Example Usage
+    ### Every datacenter
+    ```python
+    import pulumi
+    import pulumi_svc as svc
+
+    datacenters = svc.get_datacenters_output()
+    pulumi.export("items", datacenters.items)
+    ```
     """
     __args__ = dict()
     opts = pulumi.InvokeOptions.merge(_utilities.get_invoke_opts_defaults(), opts)
@@ -55,7 +69,17 @@ def get_datacenters(opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGet
         items=pulumi.get(__ret__, 'items'))
 def get_datacenters_output(opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetDatacentersResult]:
     """
-    The datacenters.
+    The datacenters a guest can be ordered in.
+
+    ## Example Usage
+    ### Every datacenter
+    ```python
+    import pulumi
+    import pulumi_svc as svc
+
+    datacenters = svc.get_datacenters_output()
+    pulumi.export("items", datacenters.items)
+    ```
     """
     __args__ = dict()
     opts = pulumi.InvokeOutputOptions.merge(_utilities.get_invoke_opts_defaults(), opts)

@@ -13,6 +13,7 @@ if sys.version_info >= (3, 11):
 else:
     from typing_extensions import NotRequired, TypedDict, TypeAlias
 from . import _utilities
+from . import outputs
 
 __all__ = [
     'GetDnsZoneResult',
@@ -30,8 +31,8 @@ class GetDnsZoneResult:
         if name and not isinstance(name, str):
             raise TypeError("Expected argument 'name' to be a str")
         pulumi.set(__self__, "name", name)
-        if resource_records and not isinstance(resource_records, dict):
-            raise TypeError("Expected argument 'resource_records' to be a dict")
+        if resource_records and not isinstance(resource_records, list):
+            raise TypeError("Expected argument 'resource_records' to be a list")
         pulumi.set(__self__, "resource_records", resource_records)
         if serial and not isinstance(serial, int):
             raise TypeError("Expected argument 'serial' to be a int")
@@ -39,22 +40,34 @@ class GetDnsZoneResult:
 
     @_builtins.property
     @pulumi.getter
-    def id(self) -> Optional[_builtins.int]:
+    def id(self) -> _builtins.int:
+        """
+        The zone's id.
+        """
         return pulumi.get(self, "id")
 
     @_builtins.property
     @pulumi.getter
-    def name(self) -> Optional[_builtins.str]:
+    def name(self) -> _builtins.str:
+        """
+        Its name, e.g. `example.com`.
+        """
         return pulumi.get(self, "name")
 
     @_builtins.property
     @pulumi.getter(name="resourceRecords")
-    def resource_records(self) -> Optional[Any]:
+    def resource_records(self) -> Optional[Sequence['outputs.ResourceRecord']]:
+        """
+        Its records, the SOA and NS records included.
+        """
         return pulumi.get(self, "resource_records")
 
     @_builtins.property
     @pulumi.getter
     def serial(self) -> Optional[_builtins.int]:
+        """
+        Its serial, raised by every change of a record.
+        """
         return pulumi.get(self, "serial")
 
 
@@ -73,7 +86,22 @@ class AwaitableGetDnsZoneResult(GetDnsZoneResult):
 def get_dns_zone(name: Optional[_builtins.str] = None,
                  opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetDnsZoneResult:
     """
-    A DNS zone of the account, with its records.
+    A DNS zone of the account, with its records; rejects with `DNSZoneNotFound` when the account has none of that name.
+
+    ## Example Usage
+    ### A zone and its records
+    ```python
+    import pulumi
+    import pulumi_svc as svc
+
+    zone = svc.get_dns_zone_output(
+        name="example.com",
+    )
+    pulumi.export("id", zone.id)
+    pulumi.export("resourceRecords", zone.resource_records)
+    ```
+
+    :param _builtins.str name: The zone's name, e.g. `example.com`.
     """
     __args__ = dict()
     __args__['name'] = name
@@ -88,7 +116,22 @@ def get_dns_zone(name: Optional[_builtins.str] = None,
 def get_dns_zone_output(name: pulumi.Input[Optional[_builtins.str]] = None,
                         opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetDnsZoneResult]:
     """
-    A DNS zone of the account, with its records.
+    A DNS zone of the account, with its records; rejects with `DNSZoneNotFound` when the account has none of that name.
+
+    ## Example Usage
+    ### A zone and its records
+    ```python
+    import pulumi
+    import pulumi_svc as svc
+
+    zone = svc.get_dns_zone_output(
+        name="example.com",
+    )
+    pulumi.export("id", zone.id)
+    pulumi.export("resourceRecords", zone.resource_records)
+    ```
+
+    :param _builtins.str name: The zone's name, e.g. `example.com`.
     """
     __args__ = dict()
     __args__['name'] = name

@@ -13,6 +13,7 @@ if sys.version_info >= (3, 11):
 else:
     from typing_extensions import NotRequired, TypedDict, TypeAlias
 from . import _utilities
+from . import outputs
 
 __all__ = [
     'GetHardwareServerResult',
@@ -23,39 +24,117 @@ __all__ = [
 
 @pulumi.output_type
 class GetHardwareServerResult:
-    def __init__(__self__, details=None, domain=None, hostname=None, id=None):
-        if details and not isinstance(details, dict):
-            raise TypeError("Expected argument 'details' to be a dict")
-        pulumi.set(__self__, "details", details)
+    def __init__(__self__, datacenter=None, domain=None, fully_qualified_domain_name=None, hardware_status=None, hostname=None, id=None, memory_capacity=None, primary_backend_ip_address=None, primary_ip_address=None, processor_physical_core_amount=None):
+        if datacenter and not isinstance(datacenter, dict):
+            raise TypeError("Expected argument 'datacenter' to be a dict")
+        pulumi.set(__self__, "datacenter", datacenter)
         if domain and not isinstance(domain, str):
             raise TypeError("Expected argument 'domain' to be a str")
         pulumi.set(__self__, "domain", domain)
+        if fully_qualified_domain_name and not isinstance(fully_qualified_domain_name, str):
+            raise TypeError("Expected argument 'fully_qualified_domain_name' to be a str")
+        pulumi.set(__self__, "fully_qualified_domain_name", fully_qualified_domain_name)
+        if hardware_status and not isinstance(hardware_status, dict):
+            raise TypeError("Expected argument 'hardware_status' to be a dict")
+        pulumi.set(__self__, "hardware_status", hardware_status)
         if hostname and not isinstance(hostname, str):
             raise TypeError("Expected argument 'hostname' to be a str")
         pulumi.set(__self__, "hostname", hostname)
         if id and not isinstance(id, int):
             raise TypeError("Expected argument 'id' to be a int")
         pulumi.set(__self__, "id", id)
+        if memory_capacity and not isinstance(memory_capacity, int):
+            raise TypeError("Expected argument 'memory_capacity' to be a int")
+        pulumi.set(__self__, "memory_capacity", memory_capacity)
+        if primary_backend_ip_address and not isinstance(primary_backend_ip_address, str):
+            raise TypeError("Expected argument 'primary_backend_ip_address' to be a str")
+        pulumi.set(__self__, "primary_backend_ip_address", primary_backend_ip_address)
+        if primary_ip_address and not isinstance(primary_ip_address, str):
+            raise TypeError("Expected argument 'primary_ip_address' to be a str")
+        pulumi.set(__self__, "primary_ip_address", primary_ip_address)
+        if processor_physical_core_amount and not isinstance(processor_physical_core_amount, int):
+            raise TypeError("Expected argument 'processor_physical_core_amount' to be a int")
+        pulumi.set(__self__, "processor_physical_core_amount", processor_physical_core_amount)
 
     @_builtins.property
     @pulumi.getter
-    def details(self) -> Optional[Any]:
-        return pulumi.get(self, "details")
+    def datacenter(self) -> Optional['outputs.Datacenter']:
+        """
+        Where it runs.
+        """
+        return pulumi.get(self, "datacenter")
 
     @_builtins.property
     @pulumi.getter
     def domain(self) -> Optional[_builtins.str]:
+        """
+        The server's domain.
+        """
         return pulumi.get(self, "domain")
+
+    @_builtins.property
+    @pulumi.getter(name="fullyQualifiedDomainName")
+    def fully_qualified_domain_name(self) -> Optional[_builtins.str]:
+        """
+        `hostname.domain`.
+        """
+        return pulumi.get(self, "fully_qualified_domain_name")
+
+    @_builtins.property
+    @pulumi.getter(name="hardwareStatus")
+    def hardware_status(self) -> Optional['outputs.HardwareStatus']:
+        """
+        Its status.
+        """
+        return pulumi.get(self, "hardware_status")
 
     @_builtins.property
     @pulumi.getter
     def hostname(self) -> Optional[_builtins.str]:
+        """
+        The server's hostname.
+        """
         return pulumi.get(self, "hostname")
 
     @_builtins.property
     @pulumi.getter
-    def id(self) -> Optional[_builtins.int]:
+    def id(self) -> _builtins.int:
+        """
+        The server's id.
+        """
         return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter(name="memoryCapacity")
+    def memory_capacity(self) -> Optional[_builtins.int]:
+        """
+        Its memory, in GB.
+        """
+        return pulumi.get(self, "memory_capacity")
+
+    @_builtins.property
+    @pulumi.getter(name="primaryBackendIpAddress")
+    def primary_backend_ip_address(self) -> Optional[_builtins.str]:
+        """
+        Its private (backend) IP address.
+        """
+        return pulumi.get(self, "primary_backend_ip_address")
+
+    @_builtins.property
+    @pulumi.getter(name="primaryIpAddress")
+    def primary_ip_address(self) -> Optional[_builtins.str]:
+        """
+        Its public IP address, if it has one.
+        """
+        return pulumi.get(self, "primary_ip_address")
+
+    @_builtins.property
+    @pulumi.getter(name="processorPhysicalCoreAmount")
+    def processor_physical_core_amount(self) -> Optional[_builtins.int]:
+        """
+        Its physical processor cores.
+        """
+        return pulumi.get(self, "processor_physical_core_amount")
 
 
 class AwaitableGetHardwareServerResult(GetHardwareServerResult):
@@ -64,50 +143,98 @@ class AwaitableGetHardwareServerResult(GetHardwareServerResult):
         if False:
             yield self
         return GetHardwareServerResult(
-            details=self.details,
+            datacenter=self.datacenter,
             domain=self.domain,
+            fully_qualified_domain_name=self.fully_qualified_domain_name,
+            hardware_status=self.hardware_status,
             hostname=self.hostname,
-            id=self.id)
+            id=self.id,
+            memory_capacity=self.memory_capacity,
+            primary_backend_ip_address=self.primary_backend_ip_address,
+            primary_ip_address=self.primary_ip_address,
+            processor_physical_core_amount=self.processor_physical_core_amount)
 
 
 def get_hardware_server(domain: Optional[_builtins.str] = None,
                         hostname: Optional[_builtins.str] = None,
-                        id: Optional[_builtins.str] = None,
-                        mask: Optional[_builtins.str] = None,
+                        id: Optional[_builtins.int] = None,
                         opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetHardwareServerResult:
     """
-    One hardware server, by id or by hostname and domain.
+    One hardware server of the account, by id or by hostname and domain; an error naming the servers when the account has none, or several, of that name.
+
+    ## Example Usage
+    ### A server by its name
+    ```python
+    import pulumi
+    import pulumi_svc as svc
+
+    db = svc.get_hardware_server_output(
+        hostname="db1",
+        domain="example.com",
+    )
+    pulumi.export("primaryBackendIpAddress", db.primary_backend_ip_address)
+    ```
+
+    :param _builtins.str domain: The server's domain, with `hostname`.
+    :param _builtins.str hostname: The server's hostname, with `domain`.
+    :param _builtins.int id: The server's id; or give `hostname` and `domain`.
     """
     __args__ = dict()
     __args__['domain'] = domain
     __args__['hostname'] = hostname
     __args__['id'] = id
-    __args__['mask'] = mask
     opts = pulumi.InvokeOptions.merge(_utilities.get_invoke_opts_defaults(), opts)
     __ret__ = pulumi.runtime.invoke('svc:index:getHardwareServer', __args__, opts=opts, typ=GetHardwareServerResult).value
 
     return AwaitableGetHardwareServerResult(
-        details=pulumi.get(__ret__, 'details'),
+        datacenter=pulumi.get(__ret__, 'datacenter'),
         domain=pulumi.get(__ret__, 'domain'),
+        fully_qualified_domain_name=pulumi.get(__ret__, 'fully_qualified_domain_name'),
+        hardware_status=pulumi.get(__ret__, 'hardware_status'),
         hostname=pulumi.get(__ret__, 'hostname'),
-        id=pulumi.get(__ret__, 'id'))
+        id=pulumi.get(__ret__, 'id'),
+        memory_capacity=pulumi.get(__ret__, 'memory_capacity'),
+        primary_backend_ip_address=pulumi.get(__ret__, 'primary_backend_ip_address'),
+        primary_ip_address=pulumi.get(__ret__, 'primary_ip_address'),
+        processor_physical_core_amount=pulumi.get(__ret__, 'processor_physical_core_amount'))
 def get_hardware_server_output(domain: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
                                hostname: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
-                               id: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
-                               mask: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
+                               id: pulumi.Input[Optional[Optional[_builtins.int]]] = None,
                                opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetHardwareServerResult]:
     """
-    One hardware server, by id or by hostname and domain.
+    One hardware server of the account, by id or by hostname and domain; an error naming the servers when the account has none, or several, of that name.
+
+    ## Example Usage
+    ### A server by its name
+    ```python
+    import pulumi
+    import pulumi_svc as svc
+
+    db = svc.get_hardware_server_output(
+        hostname="db1",
+        domain="example.com",
+    )
+    pulumi.export("primaryBackendIpAddress", db.primary_backend_ip_address)
+    ```
+
+    :param _builtins.str domain: The server's domain, with `hostname`.
+    :param _builtins.str hostname: The server's hostname, with `domain`.
+    :param _builtins.int id: The server's id; or give `hostname` and `domain`.
     """
     __args__ = dict()
     __args__['domain'] = domain
     __args__['hostname'] = hostname
     __args__['id'] = id
-    __args__['mask'] = mask
     opts = pulumi.InvokeOutputOptions.merge(_utilities.get_invoke_opts_defaults(), opts)
     __ret__ = pulumi.runtime.invoke_output('svc:index:getHardwareServer', __args__, opts=opts, typ=GetHardwareServerResult)
     return __ret__.apply(lambda __response__: GetHardwareServerResult(
-        details=pulumi.get(__response__, 'details'),
+        datacenter=pulumi.get(__response__, 'datacenter'),
         domain=pulumi.get(__response__, 'domain'),
+        fully_qualified_domain_name=pulumi.get(__response__, 'fully_qualified_domain_name'),
+        hardware_status=pulumi.get(__response__, 'hardware_status'),
         hostname=pulumi.get(__response__, 'hostname'),
-        id=pulumi.get(__response__, 'id')))
+        id=pulumi.get(__response__, 'id'),
+        memory_capacity=pulumi.get(__response__, 'memory_capacity'),
+        primary_backend_ip_address=pulumi.get(__response__, 'primary_backend_ip_address'),
+        primary_ip_address=pulumi.get(__response__, 'primary_ip_address'),
+        processor_physical_core_amount=pulumi.get(__response__, 'processor_physical_core_amount')))

@@ -13,6 +13,7 @@ if sys.version_info >= (3, 11):
 else:
     from typing_extensions import NotRequired, TypedDict, TypeAlias
 from . import _utilities
+from . import outputs
 
 __all__ = [
     'GetHardwareServersResult',
@@ -30,7 +31,10 @@ class GetHardwareServersResult:
 
     @_builtins.property
     @pulumi.getter
-    def items(self) -> Optional[Sequence[Any]]:
+    def items(self) -> Sequence['outputs.HardwareServer']:
+        """
+        What it lists.
+        """
         return pulumi.get(self, "items")
 
 
@@ -44,28 +48,48 @@ class AwaitableGetHardwareServersResult(GetHardwareServersResult):
 
 
 def get_hardware_servers(filter: Optional[Any] = None,
-                         mask: Optional[_builtins.str] = None,
                          opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetHardwareServersResult:
     """
-    The account’s hardware servers, all or those a filter under `hardware` keeps.
+    The account's hardware servers, all or those an object filter under `hardware` keeps.
+
+    ## Example Usage
+    ### The account's hardware servers
+    ```python
+    import pulumi
+    import pulumi_svc as svc
+
+    servers = svc.get_hardware_servers_output()
+    pulumi.export("items", servers.items)
+    ```
+
+    :param Any filter: An object filter under `hardware`, e.g. `{ hardware: { datacenter: { name: { operation: 'dal10' } } } }`.
     """
     __args__ = dict()
     __args__['filter'] = filter
-    __args__['mask'] = mask
     opts = pulumi.InvokeOptions.merge(_utilities.get_invoke_opts_defaults(), opts)
     __ret__ = pulumi.runtime.invoke('svc:index:getHardwareServers', __args__, opts=opts, typ=GetHardwareServersResult).value
 
     return AwaitableGetHardwareServersResult(
         items=pulumi.get(__ret__, 'items'))
 def get_hardware_servers_output(filter: pulumi.Input[Optional[Optional[Any]]] = None,
-                                mask: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
                                 opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetHardwareServersResult]:
     """
-    The account’s hardware servers, all or those a filter under `hardware` keeps.
+    The account's hardware servers, all or those an object filter under `hardware` keeps.
+
+    ## Example Usage
+    ### The account's hardware servers
+    ```python
+    import pulumi
+    import pulumi_svc as svc
+
+    servers = svc.get_hardware_servers_output()
+    pulumi.export("items", servers.items)
+    ```
+
+    :param Any filter: An object filter under `hardware`, e.g. `{ hardware: { datacenter: { name: { operation: 'dal10' } } } }`.
     """
     __args__ = dict()
     __args__['filter'] = filter
-    __args__['mask'] = mask
     opts = pulumi.InvokeOutputOptions.merge(_utilities.get_invoke_opts_defaults(), opts)
     __ret__ = pulumi.runtime.invoke_output('svc:index:getHardwareServers', __args__, opts=opts, typ=GetHardwareServersResult)
     return __ret__.apply(lambda __response__: GetHardwareServersResult(

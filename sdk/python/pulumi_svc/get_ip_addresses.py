@@ -13,6 +13,7 @@ if sys.version_info >= (3, 11):
 else:
     from typing_extensions import NotRequired, TypedDict, TypeAlias
 from . import _utilities
+from . import outputs
 
 __all__ = [
     'GetIpAddressesResult',
@@ -30,7 +31,10 @@ class GetIpAddressesResult:
 
     @_builtins.property
     @pulumi.getter
-    def items(self) -> Optional[Sequence[Any]]:
+    def items(self) -> Sequence['outputs.IpAddress']:
+        """
+        What it lists.
+        """
         return pulumi.get(self, "items")
 
 
@@ -45,7 +49,17 @@ class AwaitableGetIpAddressesResult(GetIpAddressesResult):
 
 def get_ip_addresses(opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetIpAddressesResult:
     """
-    The account’s IP addresses.
+    The account's IP addresses.
+
+    ## Example Usage
+    ### The account's IP addresses
+    ```python
+    import pulumi
+    import pulumi_svc as svc
+
+    addresses = svc.get_ip_addresses_output()
+    pulumi.export("items", addresses.items)
+    ```
     """
     __args__ = dict()
     opts = pulumi.InvokeOptions.merge(_utilities.get_invoke_opts_defaults(), opts)
@@ -55,7 +69,17 @@ def get_ip_addresses(opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGe
         items=pulumi.get(__ret__, 'items'))
 def get_ip_addresses_output(opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetIpAddressesResult]:
     """
-    The account’s IP addresses.
+    The account's IP addresses.
+
+    ## Example Usage
+    ### The account's IP addresses
+    ```python
+    import pulumi
+    import pulumi_svc as svc
+
+    addresses = svc.get_ip_addresses_output()
+    pulumi.export("items", addresses.items)
+    ```
     """
     __args__ = dict()
     opts = pulumi.InvokeOutputOptions.merge(_utilities.get_invoke_opts_defaults(), opts)

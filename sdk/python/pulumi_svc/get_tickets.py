@@ -13,6 +13,8 @@ if sys.version_info >= (3, 11):
 else:
     from typing_extensions import NotRequired, TypedDict, TypeAlias
 from . import _utilities
+from . import outputs
+from ._inputs import *
 
 __all__ = [
     'GetTicketsResult',
@@ -30,7 +32,10 @@ class GetTicketsResult:
 
     @_builtins.property
     @pulumi.getter
-    def items(self) -> Optional[Sequence[Any]]:
+    def items(self) -> Sequence['outputs.Ticket']:
+        """
+        What it lists.
+        """
         return pulumi.get(self, "items")
 
 
@@ -43,10 +48,24 @@ class AwaitableGetTicketsResult(GetTicketsResult):
             items=self.items)
 
 
-def get_tickets(created_between: Optional[Any] = None,
+def get_tickets(created_between: Optional[Union['DateRange', 'DateRangeDict']] = None,
                 opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetTicketsResult:
     """
-    The account’s tickets, all or those created in `createdBetween` ({start, end}).
+    The account's tickets, all or those created in a range of dates.
+
+    ## Example Usage
+    ### The tickets opened in January 2026
+    ```python
+    import pulumi
+    import pulumi_svc as svc
+
+    tickets = svc.get_tickets_output(
+        created_between={"start": "2026-01-01", "end": "2026-01-31"},
+    )
+    pulumi.export("items", tickets.items)
+    ```
+
+    :param Union['DateRange', 'DateRangeDict'] created_between: Only the tickets created in this range.
     """
     __args__ = dict()
     __args__['createdBetween'] = created_between
@@ -55,10 +74,24 @@ def get_tickets(created_between: Optional[Any] = None,
 
     return AwaitableGetTicketsResult(
         items=pulumi.get(__ret__, 'items'))
-def get_tickets_output(created_between: pulumi.Input[Optional[Optional[Any]]] = None,
+def get_tickets_output(created_between: pulumi.Input[Optional[Optional[Union['DateRange', 'DateRangeDict']]]] = None,
                        opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetTicketsResult]:
     """
-    The account’s tickets, all or those created in `createdBetween` ({start, end}).
+    The account's tickets, all or those created in a range of dates.
+
+    ## Example Usage
+    ### The tickets opened in January 2026
+    ```python
+    import pulumi
+    import pulumi_svc as svc
+
+    tickets = svc.get_tickets_output(
+        created_between={"start": "2026-01-01", "end": "2026-01-31"},
+    )
+    pulumi.export("items", tickets.items)
+    ```
+
+    :param Union['DateRange', 'DateRangeDict'] created_between: Only the tickets created in this range.
     """
     __args__ = dict()
     __args__['createdBetween'] = created_between

@@ -23,47 +23,315 @@ __all__ = [
 
 @pulumi.output_type
 class GetVirtualGuestResult:
-    def __init__(__self__, details=None, domain=None, guest_id=None, hostname=None, id=None):
-        if details and not isinstance(details, dict):
-            raise TypeError("Expected argument 'details' to be a dict")
-        pulumi.set(__self__, "details", details)
+    def __init__(__self__, create_date=None, datacenter=None, disks=None, domain=None, estimated_hourly_cost=None, estimated_monthly_cost=None, fully_qualified_domain_name=None, global_identifier=None, guest_id=None, hostname=None, hourly_billing_flag=None, id=None, local_disk_flag=None, max_memory=None, network_speed=None, notes=None, operating_system_reference_code=None, os_reload_id=None, power_state=None, primary_backend_ip_address=None, primary_ip_address=None, private_network_only=None, provision_date=None, ssh_key_ids=None, start_cpus=None, status=None, tags=None, user_data=None):
+        if create_date and not isinstance(create_date, str):
+            raise TypeError("Expected argument 'create_date' to be a str")
+        pulumi.set(__self__, "create_date", create_date)
+        if datacenter and not isinstance(datacenter, str):
+            raise TypeError("Expected argument 'datacenter' to be a str")
+        pulumi.set(__self__, "datacenter", datacenter)
+        if disks and not isinstance(disks, list):
+            raise TypeError("Expected argument 'disks' to be a list")
+        pulumi.set(__self__, "disks", disks)
         if domain and not isinstance(domain, str):
             raise TypeError("Expected argument 'domain' to be a str")
         pulumi.set(__self__, "domain", domain)
+        if estimated_hourly_cost and not isinstance(estimated_hourly_cost, float):
+            raise TypeError("Expected argument 'estimated_hourly_cost' to be a float")
+        pulumi.set(__self__, "estimated_hourly_cost", estimated_hourly_cost)
+        if estimated_monthly_cost and not isinstance(estimated_monthly_cost, float):
+            raise TypeError("Expected argument 'estimated_monthly_cost' to be a float")
+        pulumi.set(__self__, "estimated_monthly_cost", estimated_monthly_cost)
+        if fully_qualified_domain_name and not isinstance(fully_qualified_domain_name, str):
+            raise TypeError("Expected argument 'fully_qualified_domain_name' to be a str")
+        pulumi.set(__self__, "fully_qualified_domain_name", fully_qualified_domain_name)
+        if global_identifier and not isinstance(global_identifier, str):
+            raise TypeError("Expected argument 'global_identifier' to be a str")
+        pulumi.set(__self__, "global_identifier", global_identifier)
         if guest_id and not isinstance(guest_id, int):
             raise TypeError("Expected argument 'guest_id' to be a int")
         pulumi.set(__self__, "guest_id", guest_id)
         if hostname and not isinstance(hostname, str):
             raise TypeError("Expected argument 'hostname' to be a str")
         pulumi.set(__self__, "hostname", hostname)
-        if id and not isinstance(id, str):
-            raise TypeError("Expected argument 'id' to be a str")
+        if hourly_billing_flag and not isinstance(hourly_billing_flag, bool):
+            raise TypeError("Expected argument 'hourly_billing_flag' to be a bool")
+        pulumi.set(__self__, "hourly_billing_flag", hourly_billing_flag)
+        if id and not isinstance(id, int):
+            raise TypeError("Expected argument 'id' to be a int")
         pulumi.set(__self__, "id", id)
+        if local_disk_flag and not isinstance(local_disk_flag, bool):
+            raise TypeError("Expected argument 'local_disk_flag' to be a bool")
+        pulumi.set(__self__, "local_disk_flag", local_disk_flag)
+        if max_memory and not isinstance(max_memory, int):
+            raise TypeError("Expected argument 'max_memory' to be a int")
+        pulumi.set(__self__, "max_memory", max_memory)
+        if network_speed and not isinstance(network_speed, int):
+            raise TypeError("Expected argument 'network_speed' to be a int")
+        pulumi.set(__self__, "network_speed", network_speed)
+        if notes and not isinstance(notes, str):
+            raise TypeError("Expected argument 'notes' to be a str")
+        pulumi.set(__self__, "notes", notes)
+        if operating_system_reference_code and not isinstance(operating_system_reference_code, str):
+            raise TypeError("Expected argument 'operating_system_reference_code' to be a str")
+        pulumi.set(__self__, "operating_system_reference_code", operating_system_reference_code)
+        if os_reload_id and not isinstance(os_reload_id, int):
+            raise TypeError("Expected argument 'os_reload_id' to be a int")
+        pulumi.set(__self__, "os_reload_id", os_reload_id)
+        if power_state and not isinstance(power_state, str):
+            raise TypeError("Expected argument 'power_state' to be a str")
+        pulumi.set(__self__, "power_state", power_state)
+        if primary_backend_ip_address and not isinstance(primary_backend_ip_address, str):
+            raise TypeError("Expected argument 'primary_backend_ip_address' to be a str")
+        pulumi.set(__self__, "primary_backend_ip_address", primary_backend_ip_address)
+        if primary_ip_address and not isinstance(primary_ip_address, str):
+            raise TypeError("Expected argument 'primary_ip_address' to be a str")
+        pulumi.set(__self__, "primary_ip_address", primary_ip_address)
+        if private_network_only and not isinstance(private_network_only, bool):
+            raise TypeError("Expected argument 'private_network_only' to be a bool")
+        pulumi.set(__self__, "private_network_only", private_network_only)
+        if provision_date and not isinstance(provision_date, str):
+            raise TypeError("Expected argument 'provision_date' to be a str")
+        pulumi.set(__self__, "provision_date", provision_date)
+        if ssh_key_ids and not isinstance(ssh_key_ids, list):
+            raise TypeError("Expected argument 'ssh_key_ids' to be a list")
+        pulumi.set(__self__, "ssh_key_ids", ssh_key_ids)
+        if start_cpus and not isinstance(start_cpus, int):
+            raise TypeError("Expected argument 'start_cpus' to be a int")
+        pulumi.set(__self__, "start_cpus", start_cpus)
+        if status and not isinstance(status, str):
+            raise TypeError("Expected argument 'status' to be a str")
+        pulumi.set(__self__, "status", status)
+        if tags and not isinstance(tags, list):
+            raise TypeError("Expected argument 'tags' to be a list")
+        pulumi.set(__self__, "tags", tags)
+        if user_data and not isinstance(user_data, str):
+            raise TypeError("Expected argument 'user_data' to be a str")
+        pulumi.set(__self__, "user_data", user_data)
+
+    @_builtins.property
+    @pulumi.getter(name="createDate")
+    def create_date(self) -> Optional[_builtins.str]:
+        """
+        When it was ordered (ISO 8601).
+        """
+        return pulumi.get(self, "create_date")
 
     @_builtins.property
     @pulumi.getter
-    def details(self) -> Optional[Any]:
-        return pulumi.get(self, "details")
+    def datacenter(self) -> Optional[_builtins.str]:
+        """
+        e.g. dal10; one the account is offered. Give this or `datacenters`. As an output: where the guest is (with `datacenters`, the datacenter whose order succeeded).
+        """
+        return pulumi.get(self, "datacenter")
 
     @_builtins.property
     @pulumi.getter
-    def domain(self) -> Optional[_builtins.str]:
+    def disks(self) -> Optional[Sequence[_builtins.int]]:
+        """
+        Disk sizes in GB, the boot disk first, then up to four data disks. Disks grow and are added in place; shrinking or removing one is refused in check.
+        """
+        return pulumi.get(self, "disks")
+
+    @_builtins.property
+    @pulumi.getter
+    def domain(self) -> _builtins.str:
+        """
+        Domain of the guest, e.g. `example.com`.
+        """
         return pulumi.get(self, "domain")
 
     @_builtins.property
+    @pulumi.getter(name="estimatedHourlyCost")
+    def estimated_hourly_cost(self) -> _builtins.float:
+        """
+        What the guest is billed (its billing item; before the order, the API’s price of the order); for monthly guests the monthly fee / 730.
+        """
+        return pulumi.get(self, "estimated_hourly_cost")
+
+    @_builtins.property
+    @pulumi.getter(name="estimatedMonthlyCost")
+    def estimated_monthly_cost(self) -> _builtins.float:
+        """
+        What the guest is billed a month.
+        """
+        return pulumi.get(self, "estimated_monthly_cost")
+
+    @_builtins.property
+    @pulumi.getter(name="fullyQualifiedDomainName")
+    def fully_qualified_domain_name(self) -> _builtins.str:
+        """
+        `<hostname>.<domain>`.
+        """
+        return pulumi.get(self, "fully_qualified_domain_name")
+
+    @_builtins.property
+    @pulumi.getter(name="globalIdentifier")
+    def global_identifier(self) -> Optional[_builtins.str]:
+        """
+        The guest’s GUID.
+        """
+        return pulumi.get(self, "global_identifier")
+
+    @_builtins.property
     @pulumi.getter(name="guestId")
-    def guest_id(self) -> Optional[_builtins.int]:
+    def guest_id(self) -> _builtins.int:
+        """
+        The numeric id (the resource id is the same number as a string).
+        """
         return pulumi.get(self, "guest_id")
 
     @_builtins.property
     @pulumi.getter
-    def hostname(self) -> Optional[_builtins.str]:
+    def hostname(self) -> _builtins.str:
+        """
+        Host name; defaults to the resource name plus a suffix that is stable for this stack.
+        """
         return pulumi.get(self, "hostname")
 
     @_builtins.property
+    @pulumi.getter(name="hourlyBillingFlag")
+    def hourly_billing_flag(self) -> _builtins.bool:
+        """
+        Hourly billing; false orders a monthly guest. Changing it replaces the guest.
+        """
+        return pulumi.get(self, "hourly_billing_flag")
+
+    @_builtins.property
     @pulumi.getter
-    def id(self) -> Optional[_builtins.str]:
+    def id(self) -> _builtins.int:
+        """
+        The guest's id (its `guestId`).
+        """
         return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter(name="localDiskFlag")
+    def local_disk_flag(self) -> _builtins.bool:
+        """
+        Local disk, or SAN (false).
+        """
+        return pulumi.get(self, "local_disk_flag")
+
+    @_builtins.property
+    @pulumi.getter(name="maxMemory")
+    def max_memory(self) -> _builtins.int:
+        """
+        Memory in MB, one of the sizes the account is offered; a change upgrades in place (it reboots).
+        """
+        return pulumi.get(self, "max_memory")
+
+    @_builtins.property
+    @pulumi.getter(name="networkSpeed")
+    def network_speed(self) -> Optional[_builtins.int]:
+        """
+        Network port speed in Mbps, one the account is offered; a change upgrades in place.
+        """
+        return pulumi.get(self, "network_speed")
+
+    @_builtins.property
+    @pulumi.getter
+    def notes(self) -> Optional[_builtins.str]:
+        """
+        Free text kept with the guest.
+        """
+        return pulumi.get(self, "notes")
+
+    @_builtins.property
+    @pulumi.getter(name="operatingSystemReferenceCode")
+    def operating_system_reference_code(self) -> _builtins.str:
+        """
+        e.g. UBUNTU_LATEST, DEBIAN_12_64; one the account is offered.
+        """
+        return pulumi.get(self, "operating_system_reference_code")
+
+    @_builtins.property
+    @pulumi.getter(name="osReloadId")
+    def os_reload_id(self) -> Optional[_builtins.int]:
+        """
+        The transaction of the guest's last OS reload (null: never reloaded).
+        """
+        return pulumi.get(self, "os_reload_id")
+
+    @_builtins.property
+    @pulumi.getter(name="powerState")
+    def power_state(self) -> Optional[_builtins.str]:
+        """
+        e.g. `RUNNING`.
+        """
+        return pulumi.get(self, "power_state")
+
+    @_builtins.property
+    @pulumi.getter(name="primaryBackendIpAddress")
+    def primary_backend_ip_address(self) -> Optional[_builtins.str]:
+        """
+        Private address, once assigned.
+        """
+        return pulumi.get(self, "primary_backend_ip_address")
+
+    @_builtins.property
+    @pulumi.getter(name="primaryIpAddress")
+    def primary_ip_address(self) -> Optional[_builtins.str]:
+        """
+        Public address, once assigned.
+        """
+        return pulumi.get(self, "primary_ip_address")
+
+    @_builtins.property
+    @pulumi.getter(name="privateNetworkOnly")
+    def private_network_only(self) -> _builtins.bool:
+        """
+        Only a private (backend) network interface.
+        """
+        return pulumi.get(self, "private_network_only")
+
+    @_builtins.property
+    @pulumi.getter(name="provisionDate")
+    def provision_date(self) -> Optional[_builtins.str]:
+        """
+        When provisioning finished.
+        """
+        return pulumi.get(self, "provision_date")
+
+    @_builtins.property
+    @pulumi.getter(name="sshKeyIds")
+    def ssh_key_ids(self) -> Sequence[_builtins.int]:
+        """
+        Ids of SSH keys to install (each an `SshKey`'s `keyId`); output ascending.
+        """
+        return pulumi.get(self, "ssh_key_ids")
+
+    @_builtins.property
+    @pulumi.getter(name="startCpus")
+    def start_cpus(self) -> _builtins.int:
+        """
+        CPU count, one the account is offered; a change upgrades the guest in place (it reboots).
+        """
+        return pulumi.get(self, "start_cpus")
+
+    @_builtins.property
+    @pulumi.getter
+    def status(self) -> _builtins.str:
+        """
+        Provisioning or transaction status.
+        """
+        return pulumi.get(self, "status")
+
+    @_builtins.property
+    @pulumi.getter
+    def tags(self) -> Sequence[_builtins.str]:
+        """
+        Tags, compared the way the API stores them: trimmed, lower-cased, each once, in sorted order (`['Web', ' db ']` is stored and shown as `['db', 'web']`).
+        """
+        return pulumi.get(self, "tags")
+
+    @_builtins.property
+    @pulumi.getter(name="userData")
+    def user_data(self) -> Optional[_builtins.str]:
+        """
+        User data for cloud-init, sent and compared exactly as given (never decoded or re-encoded).
+        """
+        return pulumi.get(self, "user_data")
 
 
 class AwaitableGetVirtualGuestResult(GetVirtualGuestResult):
@@ -72,20 +340,63 @@ class AwaitableGetVirtualGuestResult(GetVirtualGuestResult):
         if False:
             yield self
         return GetVirtualGuestResult(
-            details=self.details,
+            create_date=self.create_date,
+            datacenter=self.datacenter,
+            disks=self.disks,
             domain=self.domain,
+            estimated_hourly_cost=self.estimated_hourly_cost,
+            estimated_monthly_cost=self.estimated_monthly_cost,
+            fully_qualified_domain_name=self.fully_qualified_domain_name,
+            global_identifier=self.global_identifier,
             guest_id=self.guest_id,
             hostname=self.hostname,
-            id=self.id)
+            hourly_billing_flag=self.hourly_billing_flag,
+            id=self.id,
+            local_disk_flag=self.local_disk_flag,
+            max_memory=self.max_memory,
+            network_speed=self.network_speed,
+            notes=self.notes,
+            operating_system_reference_code=self.operating_system_reference_code,
+            os_reload_id=self.os_reload_id,
+            power_state=self.power_state,
+            primary_backend_ip_address=self.primary_backend_ip_address,
+            primary_ip_address=self.primary_ip_address,
+            private_network_only=self.private_network_only,
+            provision_date=self.provision_date,
+            ssh_key_ids=self.ssh_key_ids,
+            start_cpus=self.start_cpus,
+            status=self.status,
+            tags=self.tags,
+            user_data=self.user_data)
 
 
 def get_virtual_guest(domain: Optional[_builtins.str] = None,
                       hostname: Optional[_builtins.str] = None,
-                      id: Optional[_builtins.str] = None,
+                      id: Optional[_builtins.int] = None,
                       most_recent: Optional[_builtins.bool] = None,
                       opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetVirtualGuestResult:
     """
-    One guest, by id or by hostname and domain, with a VirtualGuest's outputs.
+    One guest of the account, by id or by hostname and domain, with the fields a `VirtualGuest` resource outputs (costs from its billing item, as the resource does).
+
+    ## Example Usage
+    ### A guest by its name
+    ```python
+    import pulumi
+    import pulumi_svc as svc
+
+    web = svc.get_virtual_guest_output(
+        hostname="web",
+        domain="example.com",
+        most_recent=True,
+    )
+    pulumi.export("primaryIpAddress", web.primary_ip_address)
+    pulumi.export("estimatedMonthlyCost", web.estimated_monthly_cost)
+    ```
+
+    :param _builtins.str domain: The guest's domain, with `hostname`.
+    :param _builtins.str hostname: The guest's hostname, with `domain`.
+    :param _builtins.int id: The guest's id; or give `hostname` and `domain`.
+    :param _builtins.bool most_recent: When several guests have that hostname and domain, take the newest (else it is an error listing them).
     """
     __args__ = dict()
     __args__['domain'] = domain
@@ -96,18 +407,61 @@ def get_virtual_guest(domain: Optional[_builtins.str] = None,
     __ret__ = pulumi.runtime.invoke('svc:index:getVirtualGuest', __args__, opts=opts, typ=GetVirtualGuestResult).value
 
     return AwaitableGetVirtualGuestResult(
-        details=pulumi.get(__ret__, 'details'),
+        create_date=pulumi.get(__ret__, 'create_date'),
+        datacenter=pulumi.get(__ret__, 'datacenter'),
+        disks=pulumi.get(__ret__, 'disks'),
         domain=pulumi.get(__ret__, 'domain'),
+        estimated_hourly_cost=pulumi.get(__ret__, 'estimated_hourly_cost'),
+        estimated_monthly_cost=pulumi.get(__ret__, 'estimated_monthly_cost'),
+        fully_qualified_domain_name=pulumi.get(__ret__, 'fully_qualified_domain_name'),
+        global_identifier=pulumi.get(__ret__, 'global_identifier'),
         guest_id=pulumi.get(__ret__, 'guest_id'),
         hostname=pulumi.get(__ret__, 'hostname'),
-        id=pulumi.get(__ret__, 'id'))
+        hourly_billing_flag=pulumi.get(__ret__, 'hourly_billing_flag'),
+        id=pulumi.get(__ret__, 'id'),
+        local_disk_flag=pulumi.get(__ret__, 'local_disk_flag'),
+        max_memory=pulumi.get(__ret__, 'max_memory'),
+        network_speed=pulumi.get(__ret__, 'network_speed'),
+        notes=pulumi.get(__ret__, 'notes'),
+        operating_system_reference_code=pulumi.get(__ret__, 'operating_system_reference_code'),
+        os_reload_id=pulumi.get(__ret__, 'os_reload_id'),
+        power_state=pulumi.get(__ret__, 'power_state'),
+        primary_backend_ip_address=pulumi.get(__ret__, 'primary_backend_ip_address'),
+        primary_ip_address=pulumi.get(__ret__, 'primary_ip_address'),
+        private_network_only=pulumi.get(__ret__, 'private_network_only'),
+        provision_date=pulumi.get(__ret__, 'provision_date'),
+        ssh_key_ids=pulumi.get(__ret__, 'ssh_key_ids'),
+        start_cpus=pulumi.get(__ret__, 'start_cpus'),
+        status=pulumi.get(__ret__, 'status'),
+        tags=pulumi.get(__ret__, 'tags'),
+        user_data=pulumi.get(__ret__, 'user_data'))
 def get_virtual_guest_output(domain: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
                              hostname: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
-                             id: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
+                             id: pulumi.Input[Optional[Optional[_builtins.int]]] = None,
                              most_recent: pulumi.Input[Optional[Optional[_builtins.bool]]] = None,
                              opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetVirtualGuestResult]:
     """
-    One guest, by id or by hostname and domain, with a VirtualGuest's outputs.
+    One guest of the account, by id or by hostname and domain, with the fields a `VirtualGuest` resource outputs (costs from its billing item, as the resource does).
+
+    ## Example Usage
+    ### A guest by its name
+    ```python
+    import pulumi
+    import pulumi_svc as svc
+
+    web = svc.get_virtual_guest_output(
+        hostname="web",
+        domain="example.com",
+        most_recent=True,
+    )
+    pulumi.export("primaryIpAddress", web.primary_ip_address)
+    pulumi.export("estimatedMonthlyCost", web.estimated_monthly_cost)
+    ```
+
+    :param _builtins.str domain: The guest's domain, with `hostname`.
+    :param _builtins.str hostname: The guest's hostname, with `domain`.
+    :param _builtins.int id: The guest's id; or give `hostname` and `domain`.
+    :param _builtins.bool most_recent: When several guests have that hostname and domain, take the newest (else it is an error listing them).
     """
     __args__ = dict()
     __args__['domain'] = domain
@@ -117,8 +471,31 @@ def get_virtual_guest_output(domain: pulumi.Input[Optional[Optional[_builtins.st
     opts = pulumi.InvokeOutputOptions.merge(_utilities.get_invoke_opts_defaults(), opts)
     __ret__ = pulumi.runtime.invoke_output('svc:index:getVirtualGuest', __args__, opts=opts, typ=GetVirtualGuestResult)
     return __ret__.apply(lambda __response__: GetVirtualGuestResult(
-        details=pulumi.get(__response__, 'details'),
+        create_date=pulumi.get(__response__, 'create_date'),
+        datacenter=pulumi.get(__response__, 'datacenter'),
+        disks=pulumi.get(__response__, 'disks'),
         domain=pulumi.get(__response__, 'domain'),
+        estimated_hourly_cost=pulumi.get(__response__, 'estimated_hourly_cost'),
+        estimated_monthly_cost=pulumi.get(__response__, 'estimated_monthly_cost'),
+        fully_qualified_domain_name=pulumi.get(__response__, 'fully_qualified_domain_name'),
+        global_identifier=pulumi.get(__response__, 'global_identifier'),
         guest_id=pulumi.get(__response__, 'guest_id'),
         hostname=pulumi.get(__response__, 'hostname'),
-        id=pulumi.get(__response__, 'id')))
+        hourly_billing_flag=pulumi.get(__response__, 'hourly_billing_flag'),
+        id=pulumi.get(__response__, 'id'),
+        local_disk_flag=pulumi.get(__response__, 'local_disk_flag'),
+        max_memory=pulumi.get(__response__, 'max_memory'),
+        network_speed=pulumi.get(__response__, 'network_speed'),
+        notes=pulumi.get(__response__, 'notes'),
+        operating_system_reference_code=pulumi.get(__response__, 'operating_system_reference_code'),
+        os_reload_id=pulumi.get(__response__, 'os_reload_id'),
+        power_state=pulumi.get(__response__, 'power_state'),
+        primary_backend_ip_address=pulumi.get(__response__, 'primary_backend_ip_address'),
+        primary_ip_address=pulumi.get(__response__, 'primary_ip_address'),
+        private_network_only=pulumi.get(__response__, 'private_network_only'),
+        provision_date=pulumi.get(__response__, 'provision_date'),
+        ssh_key_ids=pulumi.get(__response__, 'ssh_key_ids'),
+        start_cpus=pulumi.get(__response__, 'start_cpus'),
+        status=pulumi.get(__response__, 'status'),
+        tags=pulumi.get(__response__, 'tags'),
+        user_data=pulumi.get(__response__, 'user_data')))

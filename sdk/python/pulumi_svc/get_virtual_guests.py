@@ -13,6 +13,7 @@ if sys.version_info >= (3, 11):
 else:
     from typing_extensions import NotRequired, TypedDict, TypeAlias
 from . import _utilities
+from . import outputs
 
 __all__ = [
     'GetVirtualGuestsResult',
@@ -30,7 +31,10 @@ class GetVirtualGuestsResult:
 
     @_builtins.property
     @pulumi.getter
-    def items(self) -> Optional[Sequence[Any]]:
+    def items(self) -> Sequence['outputs.VirtualGuestSummary']:
+        """
+        What it lists.
+        """
         return pulumi.get(self, "items")
 
 
@@ -45,15 +49,28 @@ class AwaitableGetVirtualGuestsResult(GetVirtualGuestsResult):
 
 def get_virtual_guests(filter: Optional[Any] = None,
                        limit: Optional[_builtins.int] = None,
-                       mask: Optional[_builtins.str] = None,
                        opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetVirtualGuestsResult:
     """
-    The account’s guests, all or those an object filter under `virtualGuests` keeps.
+    The account's guests, all or those an object filter under `virtualGuests` keeps.
+
+    ## Example Usage
+    ### The account's guests
+    ```python
+    import pulumi
+    import pulumi_svc as svc
+
+    guests = svc.get_virtual_guests_output(
+        limit=100,
+    )
+    pulumi.export("items", guests.items)
+    ```
+
+    :param Any filter: An object filter under `virtualGuests`, e.g. `{ virtualGuests: { domain: { operation: 'example.com' } } }`.
+    :param _builtins.int limit: At most this many guests (1 to 10000).
     """
     __args__ = dict()
     __args__['filter'] = filter
     __args__['limit'] = limit
-    __args__['mask'] = mask
     opts = pulumi.InvokeOptions.merge(_utilities.get_invoke_opts_defaults(), opts)
     __ret__ = pulumi.runtime.invoke('svc:index:getVirtualGuests', __args__, opts=opts, typ=GetVirtualGuestsResult).value
 
@@ -61,15 +78,28 @@ def get_virtual_guests(filter: Optional[Any] = None,
         items=pulumi.get(__ret__, 'items'))
 def get_virtual_guests_output(filter: pulumi.Input[Optional[Optional[Any]]] = None,
                               limit: pulumi.Input[Optional[Optional[_builtins.int]]] = None,
-                              mask: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
                               opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetVirtualGuestsResult]:
     """
-    The account’s guests, all or those an object filter under `virtualGuests` keeps.
+    The account's guests, all or those an object filter under `virtualGuests` keeps.
+
+    ## Example Usage
+    ### The account's guests
+    ```python
+    import pulumi
+    import pulumi_svc as svc
+
+    guests = svc.get_virtual_guests_output(
+        limit=100,
+    )
+    pulumi.export("items", guests.items)
+    ```
+
+    :param Any filter: An object filter under `virtualGuests`, e.g. `{ virtualGuests: { domain: { operation: 'example.com' } } }`.
+    :param _builtins.int limit: At most this many guests (1 to 10000).
     """
     __args__ = dict()
     __args__['filter'] = filter
     __args__['limit'] = limit
-    __args__['mask'] = mask
     opts = pulumi.InvokeOutputOptions.merge(_utilities.get_invoke_opts_defaults(), opts)
     __ret__ = pulumi.runtime.invoke_output('svc:index:getVirtualGuests', __args__, opts=opts, typ=GetVirtualGuestsResult)
     return __ret__.apply(lambda __response__: GetVirtualGuestsResult(

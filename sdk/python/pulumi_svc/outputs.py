@@ -13,14 +13,559 @@ if sys.version_info >= (3, 11):
 else:
     from typing_extensions import NotRequired, TypedDict, TypeAlias
 from . import _utilities
+from . import outputs
 from ._enums import *
 
 __all__ = [
+    'Datacenter',
+    'HardwareServer',
+    'HardwareStatus',
+    'IpAddress',
+    'ResourceRecord',
+    'Ticket',
+    'TicketStatus',
+    'VirtualGuestSummary',
     'ZoneRecord',
 ]
 
 @pulumi.output_type
+class Datacenter(dict):
+    """
+    A datacenter of the Svc cloud.
+    """
+    def __init__(__self__, *,
+                 name: _builtins.str,
+                 id: Optional[_builtins.int] = None,
+                 long_name: Optional[_builtins.str] = None):
+        """
+        A datacenter of the Svc cloud.
+
+        :param _builtins.str name: Its short name, e.g. `dal10`: what a guest's `datacenter` takes.
+        :param _builtins.int id: The datacenter's id.
+        :param _builtins.str long_name: Its long name, e.g. `Dallas 10`.
+        """
+        pulumi.set(__self__, "name", name)
+        if id is not None:
+            pulumi.set(__self__, "id", id)
+        if long_name is not None:
+            pulumi.set(__self__, "long_name", long_name)
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        Its short name, e.g. `dal10`: what a guest's `datacenter` takes.
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> Optional[_builtins.int]:
+        """
+        The datacenter's id.
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter(name="longName")
+    def long_name(self) -> Optional[_builtins.str]:
+        """
+        Its long name, e.g. `Dallas 10`.
+        """
+        return pulumi.get(self, "long_name")
+
+
+@pulumi.output_type
+class HardwareServer(dict):
+    """
+    A hardware (bare-metal) server of the account.
+    """
+    def __init__(__self__, *,
+                 id: _builtins.int,
+                 datacenter: Optional['outputs.Datacenter'] = None,
+                 domain: Optional[_builtins.str] = None,
+                 fully_qualified_domain_name: Optional[_builtins.str] = None,
+                 hardware_status: Optional['outputs.HardwareStatus'] = None,
+                 hostname: Optional[_builtins.str] = None,
+                 memory_capacity: Optional[_builtins.int] = None,
+                 primary_backend_ip_address: Optional[_builtins.str] = None,
+                 primary_ip_address: Optional[_builtins.str] = None,
+                 processor_physical_core_amount: Optional[_builtins.int] = None):
+        """
+        A hardware (bare-metal) server of the account.
+
+        :param _builtins.int id: The server's id.
+        :param 'Datacenter' datacenter: Where it runs.
+        :param _builtins.str domain: The server's domain.
+        :param _builtins.str fully_qualified_domain_name: `hostname.domain`.
+        :param 'HardwareStatus' hardware_status: Its status.
+        :param _builtins.str hostname: The server's hostname.
+        :param _builtins.int memory_capacity: Its memory, in GB.
+        :param _builtins.str primary_backend_ip_address: Its private (backend) IP address.
+        :param _builtins.str primary_ip_address: Its public IP address, if it has one.
+        :param _builtins.int processor_physical_core_amount: Its physical processor cores.
+        """
+        pulumi.set(__self__, "id", id)
+        if datacenter is not None:
+            pulumi.set(__self__, "datacenter", datacenter)
+        if domain is not None:
+            pulumi.set(__self__, "domain", domain)
+        if fully_qualified_domain_name is not None:
+            pulumi.set(__self__, "fully_qualified_domain_name", fully_qualified_domain_name)
+        if hardware_status is not None:
+            pulumi.set(__self__, "hardware_status", hardware_status)
+        if hostname is not None:
+            pulumi.set(__self__, "hostname", hostname)
+        if memory_capacity is not None:
+            pulumi.set(__self__, "memory_capacity", memory_capacity)
+        if primary_backend_ip_address is not None:
+            pulumi.set(__self__, "primary_backend_ip_address", primary_backend_ip_address)
+        if primary_ip_address is not None:
+            pulumi.set(__self__, "primary_ip_address", primary_ip_address)
+        if processor_physical_core_amount is not None:
+            pulumi.set(__self__, "processor_physical_core_amount", processor_physical_core_amount)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.int:
+        """
+        The server's id.
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def datacenter(self) -> Optional['outputs.Datacenter']:
+        """
+        Where it runs.
+        """
+        return pulumi.get(self, "datacenter")
+
+    @_builtins.property
+    @pulumi.getter
+    def domain(self) -> Optional[_builtins.str]:
+        """
+        The server's domain.
+        """
+        return pulumi.get(self, "domain")
+
+    @_builtins.property
+    @pulumi.getter(name="fullyQualifiedDomainName")
+    def fully_qualified_domain_name(self) -> Optional[_builtins.str]:
+        """
+        `hostname.domain`.
+        """
+        return pulumi.get(self, "fully_qualified_domain_name")
+
+    @_builtins.property
+    @pulumi.getter(name="hardwareStatus")
+    def hardware_status(self) -> Optional['outputs.HardwareStatus']:
+        """
+        Its status.
+        """
+        return pulumi.get(self, "hardware_status")
+
+    @_builtins.property
+    @pulumi.getter
+    def hostname(self) -> Optional[_builtins.str]:
+        """
+        The server's hostname.
+        """
+        return pulumi.get(self, "hostname")
+
+    @_builtins.property
+    @pulumi.getter(name="memoryCapacity")
+    def memory_capacity(self) -> Optional[_builtins.int]:
+        """
+        Its memory, in GB.
+        """
+        return pulumi.get(self, "memory_capacity")
+
+    @_builtins.property
+    @pulumi.getter(name="primaryBackendIpAddress")
+    def primary_backend_ip_address(self) -> Optional[_builtins.str]:
+        """
+        Its private (backend) IP address.
+        """
+        return pulumi.get(self, "primary_backend_ip_address")
+
+    @_builtins.property
+    @pulumi.getter(name="primaryIpAddress")
+    def primary_ip_address(self) -> Optional[_builtins.str]:
+        """
+        Its public IP address, if it has one.
+        """
+        return pulumi.get(self, "primary_ip_address")
+
+    @_builtins.property
+    @pulumi.getter(name="processorPhysicalCoreAmount")
+    def processor_physical_core_amount(self) -> Optional[_builtins.int]:
+        """
+        Its physical processor cores.
+        """
+        return pulumi.get(self, "processor_physical_core_amount")
+
+
+@pulumi.output_type
+class HardwareStatus(dict):
+    """
+    A hardware server's status.
+    """
+    def __init__(__self__, *,
+                 status: Optional[_builtins.str] = None):
+        """
+        A hardware server's status.
+
+        :param _builtins.str status: e.g. `ACTIVE`.
+        """
+        if status is not None:
+            pulumi.set(__self__, "status", status)
+
+    @_builtins.property
+    @pulumi.getter
+    def status(self) -> Optional[_builtins.str]:
+        """
+        e.g. `ACTIVE`.
+        """
+        return pulumi.get(self, "status")
+
+
+@pulumi.output_type
+class IpAddress(dict):
+    """
+    An IP address of the account.
+    """
+    def __init__(__self__, *,
+                 id: _builtins.int,
+                 ip_address: _builtins.str,
+                 is_reserved: Optional[_builtins.bool] = None,
+                 note: Optional[_builtins.str] = None,
+                 subnet_id: Optional[_builtins.int] = None):
+        """
+        An IP address of the account.
+
+        :param _builtins.int id: The IP address's id.
+        :param _builtins.str ip_address: The address.
+        :param _builtins.bool is_reserved: Whether the subnet reserves it (network, gateway, broadcast).
+        :param _builtins.str note: Its note.
+        :param _builtins.int subnet_id: The id of its subnet.
+        """
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "ip_address", ip_address)
+        if is_reserved is not None:
+            pulumi.set(__self__, "is_reserved", is_reserved)
+        if note is not None:
+            pulumi.set(__self__, "note", note)
+        if subnet_id is not None:
+            pulumi.set(__self__, "subnet_id", subnet_id)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.int:
+        """
+        The IP address's id.
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter(name="ipAddress")
+    def ip_address(self) -> _builtins.str:
+        """
+        The address.
+        """
+        return pulumi.get(self, "ip_address")
+
+    @_builtins.property
+    @pulumi.getter(name="isReserved")
+    def is_reserved(self) -> Optional[_builtins.bool]:
+        """
+        Whether the subnet reserves it (network, gateway, broadcast).
+        """
+        return pulumi.get(self, "is_reserved")
+
+    @_builtins.property
+    @pulumi.getter
+    def note(self) -> Optional[_builtins.str]:
+        """
+        Its note.
+        """
+        return pulumi.get(self, "note")
+
+    @_builtins.property
+    @pulumi.getter(name="subnetId")
+    def subnet_id(self) -> Optional[_builtins.int]:
+        """
+        The id of its subnet.
+        """
+        return pulumi.get(self, "subnet_id")
+
+
+@pulumi.output_type
+class ResourceRecord(dict):
+    """
+    A record of a DNS zone, as the API stores it.
+    """
+    def __init__(__self__, *,
+                 id: _builtins.int,
+                 data: Optional[_builtins.str] = None,
+                 domain_id: Optional[_builtins.int] = None,
+                 host: Optional[_builtins.str] = None,
+                 mx_priority: Optional[_builtins.int] = None,
+                 ttl: Optional[_builtins.int] = None,
+                 type: Optional[_builtins.str] = None):
+        """
+        A record of a DNS zone, as the API stores it.
+
+        :param _builtins.int id: The record's id.
+        :param _builtins.str data: Its data (an address, a host name, text).
+        :param _builtins.int domain_id: Its zone's id.
+        :param _builtins.str host: Its host, `@` for the zone itself.
+        :param _builtins.int mx_priority: An MX record's priority.
+        :param _builtins.int ttl: Its time to live, in seconds.
+        :param _builtins.str type: Its type: `A`, `AAAA`, `CNAME`, `MX`, `TXT`, `NS` or `SOA`.
+        """
+        pulumi.set(__self__, "id", id)
+        if data is not None:
+            pulumi.set(__self__, "data", data)
+        if domain_id is not None:
+            pulumi.set(__self__, "domain_id", domain_id)
+        if host is not None:
+            pulumi.set(__self__, "host", host)
+        if mx_priority is not None:
+            pulumi.set(__self__, "mx_priority", mx_priority)
+        if ttl is not None:
+            pulumi.set(__self__, "ttl", ttl)
+        if type is not None:
+            pulumi.set(__self__, "type", type)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.int:
+        """
+        The record's id.
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def data(self) -> Optional[_builtins.str]:
+        """
+        Its data (an address, a host name, text).
+        """
+        return pulumi.get(self, "data")
+
+    @_builtins.property
+    @pulumi.getter(name="domainId")
+    def domain_id(self) -> Optional[_builtins.int]:
+        """
+        Its zone's id.
+        """
+        return pulumi.get(self, "domain_id")
+
+    @_builtins.property
+    @pulumi.getter
+    def host(self) -> Optional[_builtins.str]:
+        """
+        Its host, `@` for the zone itself.
+        """
+        return pulumi.get(self, "host")
+
+    @_builtins.property
+    @pulumi.getter(name="mxPriority")
+    def mx_priority(self) -> Optional[_builtins.int]:
+        """
+        An MX record's priority.
+        """
+        return pulumi.get(self, "mx_priority")
+
+    @_builtins.property
+    @pulumi.getter
+    def ttl(self) -> Optional[_builtins.int]:
+        """
+        Its time to live, in seconds.
+        """
+        return pulumi.get(self, "ttl")
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> Optional[_builtins.str]:
+        """
+        Its type: `A`, `AAAA`, `CNAME`, `MX`, `TXT`, `NS` or `SOA`.
+        """
+        return pulumi.get(self, "type")
+
+
+@pulumi.output_type
+class Ticket(dict):
+    """
+    A support ticket of the account.
+    """
+    def __init__(__self__, *,
+                 id: _builtins.int,
+                 create_date: Optional[_builtins.str] = None,
+                 status: Optional['outputs.TicketStatus'] = None,
+                 title: Optional[_builtins.str] = None):
+        """
+        A support ticket of the account.
+
+        :param _builtins.int id: The ticket's id.
+        :param _builtins.str create_date: When it was opened (ISO 8601).
+        :param 'TicketStatus' status: Its status.
+        :param _builtins.str title: The ticket's title.
+        """
+        pulumi.set(__self__, "id", id)
+        if create_date is not None:
+            pulumi.set(__self__, "create_date", create_date)
+        if status is not None:
+            pulumi.set(__self__, "status", status)
+        if title is not None:
+            pulumi.set(__self__, "title", title)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.int:
+        """
+        The ticket's id.
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter(name="createDate")
+    def create_date(self) -> Optional[_builtins.str]:
+        """
+        When it was opened (ISO 8601).
+        """
+        return pulumi.get(self, "create_date")
+
+    @_builtins.property
+    @pulumi.getter
+    def status(self) -> Optional['outputs.TicketStatus']:
+        """
+        Its status.
+        """
+        return pulumi.get(self, "status")
+
+    @_builtins.property
+    @pulumi.getter
+    def title(self) -> Optional[_builtins.str]:
+        """
+        The ticket's title.
+        """
+        return pulumi.get(self, "title")
+
+
+@pulumi.output_type
+class TicketStatus(dict):
+    """
+    A ticket's status.
+    """
+    def __init__(__self__, *,
+                 name: Optional[_builtins.str] = None):
+        """
+        A ticket's status.
+
+        :param _builtins.str name: e.g. `Open`, `Closed`.
+        """
+        if name is not None:
+            pulumi.set(__self__, "name", name)
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> Optional[_builtins.str]:
+        """
+        e.g. `Open`, `Closed`.
+        """
+        return pulumi.get(self, "name")
+
+
+@pulumi.output_type
+class VirtualGuestSummary(dict):
+    """
+    A guest of the account, as `getVirtualGuests` lists it.
+    """
+    def __init__(__self__, *,
+                 id: _builtins.int,
+                 datacenter: Optional['outputs.Datacenter'] = None,
+                 domain: Optional[_builtins.str] = None,
+                 fully_qualified_domain_name: Optional[_builtins.str] = None,
+                 hostname: Optional[_builtins.str] = None,
+                 primary_ip_address: Optional[_builtins.str] = None):
+        """
+        A guest of the account, as `getVirtualGuests` lists it.
+
+        :param _builtins.int id: The guest's id.
+        :param 'Datacenter' datacenter: Where it runs.
+        :param _builtins.str domain: The guest's domain.
+        :param _builtins.str fully_qualified_domain_name: `hostname.domain`.
+        :param _builtins.str hostname: The guest's hostname.
+        :param _builtins.str primary_ip_address: Its public IP address, if it has one.
+        """
+        pulumi.set(__self__, "id", id)
+        if datacenter is not None:
+            pulumi.set(__self__, "datacenter", datacenter)
+        if domain is not None:
+            pulumi.set(__self__, "domain", domain)
+        if fully_qualified_domain_name is not None:
+            pulumi.set(__self__, "fully_qualified_domain_name", fully_qualified_domain_name)
+        if hostname is not None:
+            pulumi.set(__self__, "hostname", hostname)
+        if primary_ip_address is not None:
+            pulumi.set(__self__, "primary_ip_address", primary_ip_address)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.int:
+        """
+        The guest's id.
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def datacenter(self) -> Optional['outputs.Datacenter']:
+        """
+        Where it runs.
+        """
+        return pulumi.get(self, "datacenter")
+
+    @_builtins.property
+    @pulumi.getter
+    def domain(self) -> Optional[_builtins.str]:
+        """
+        The guest's domain.
+        """
+        return pulumi.get(self, "domain")
+
+    @_builtins.property
+    @pulumi.getter(name="fullyQualifiedDomainName")
+    def fully_qualified_domain_name(self) -> Optional[_builtins.str]:
+        """
+        `hostname.domain`.
+        """
+        return pulumi.get(self, "fully_qualified_domain_name")
+
+    @_builtins.property
+    @pulumi.getter
+    def hostname(self) -> Optional[_builtins.str]:
+        """
+        The guest's hostname.
+        """
+        return pulumi.get(self, "hostname")
+
+    @_builtins.property
+    @pulumi.getter(name="primaryIpAddress")
+    def primary_ip_address(self) -> Optional[_builtins.str]:
+        """
+        Its public IP address, if it has one.
+        """
+        return pulumi.get(self, "primary_ip_address")
+
+
+@pulumi.output_type
 class ZoneRecord(dict):
+    """
+    A record of a `DnsZone`'s `records`: a `DnsRecord`'s fields, in its zone.
+    """
     @staticmethod
     def __key_warning(key: str):
         suggest = None
@@ -45,6 +590,8 @@ class ZoneRecord(dict):
                  mx_priority: Optional[_builtins.int] = None,
                  ttl: Optional[_builtins.int] = None):
         """
+        A record of a `DnsZone`'s `records`: a `DnsRecord`'s fields, in its zone.
+
         :param _builtins.str data: The answer: an address for A/AAAA, a name for CNAME/MX/NS/PTR, text for TXT/SPF.
         :param _builtins.str host: Relative host name, `@` for the zone apex.
         :param 'RecordType' type: The record type (upper-cased).

@@ -101,6 +101,27 @@ class SshKey(pulumi.CustomResource):
         """
         An SSH public key on the account (`Svc_Security_Ssh_Key`), to install on guests: `new VirtualGuest('web', { ..., sshKeyIds: [key.keyId] })`.
 
+        ## Example Usage
+        ### A deploy key
+        ```python
+        import pulumi
+        import pulumi_svc as svc
+
+        deploy = svc.SshKey(
+            "deploy",
+            label="deploy",
+            public_key="ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIDkGJrBLnk6jMOqK0dNOP1mvFK1yQbJYg3dJsIMnAxzL deploy",
+        )
+        pulumi.export("keyId", deploy.key_id)
+        pulumi.export("fingerprint", deploy.fingerprint)
+        ```
+
+        ## Import
+
+        ```sh
+        $ pulumi import svc:index:SshKey deploy 1234567
+        ```
+
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] adopt_id: Take over the account’s existing key with this id (it must be the same key). Without it, a key the account already has fails in `check`, naming that key’s id.
@@ -116,6 +137,27 @@ class SshKey(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         An SSH public key on the account (`Svc_Security_Ssh_Key`), to install on guests: `new VirtualGuest('web', { ..., sshKeyIds: [key.keyId] })`.
+
+        ## Example Usage
+        ### A deploy key
+        ```python
+        import pulumi
+        import pulumi_svc as svc
+
+        deploy = svc.SshKey(
+            "deploy",
+            label="deploy",
+            public_key="ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIDkGJrBLnk6jMOqK0dNOP1mvFK1yQbJYg3dJsIMnAxzL deploy",
+        )
+        pulumi.export("keyId", deploy.key_id)
+        pulumi.export("fingerprint", deploy.fingerprint)
+        ```
+
+        ## Import
+
+        ```sh
+        $ pulumi import svc:index:SshKey deploy 1234567
+        ```
 
         :param str resource_name: The name of the resource.
         :param SshKeyArgs args: The arguments to use to populate this resource's properties.

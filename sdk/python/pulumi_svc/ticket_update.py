@@ -67,6 +67,20 @@ class TicketUpdate(pulumi.CustomResource):
         """
         An update posted to a support ticket (`Ticket.addUpdate`). Destroying it only forgets it.
 
+        ## Example Usage
+        ### A note on a ticket
+        ```python
+        import pulumi
+        import pulumi_svc as svc
+
+        rollout = svc.TicketUpdate(
+            "rollout",
+            ticket_id=4242,
+            entry="Rolled out web v2.",
+        )
+        pulumi.export("updateId", rollout.update_id)
+        ```
+
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] entry: The text of the update. Changing it adds a new update; updates are never deleted.
@@ -80,6 +94,20 @@ class TicketUpdate(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         An update posted to a support ticket (`Ticket.addUpdate`). Destroying it only forgets it.
+
+        ## Example Usage
+        ### A note on a ticket
+        ```python
+        import pulumi
+        import pulumi_svc as svc
+
+        rollout = svc.TicketUpdate(
+            "rollout",
+            ticket_id=4242,
+            entry="Rolled out web v2.",
+        )
+        pulumi.export("updateId", rollout.update_id)
+        ```
 
         :param str resource_name: The name of the resource.
         :param TicketUpdateArgs args: The arguments to use to populate this resource's properties.

@@ -48,7 +48,7 @@ class VirtualGuestArgs:
         :param pulumi.Input[_builtins.int] max_memory: Memory in MB, one of the sizes the account is offered; a change upgrades in place (it reboots).
         :param pulumi.Input[_builtins.str] operating_system_reference_code: e.g. UBUNTU_LATEST, DEBIAN_12_64; one the account is offered.
         :param pulumi.Input[_builtins.int] start_cpus: CPU count, one the account is offered; a change upgrades the guest in place (it reboots).
-        :param pulumi.Input[_builtins.str] adopt_id: Take over an existing guest by id instead of ordering one (Pulumi's `import` does not work for dynamic resources).
+        :param pulumi.Input[_builtins.str] adopt_id: Take over the account's existing guest with this id instead of ordering one: no new order, the stack owns that guest from then on.
         :param pulumi.Input[_builtins.str] datacenter: e.g. dal10; one the account is offered. Give this or `datacenters`. As an output: where the guest is (with `datacenters`, the datacenter whose order succeeded).
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] datacenters: Datacenters to order the guest in, in order of preference, instead of `datacenter`: when the API answers that one has no room, the next is tried, with the same creation token (one guest at most). The preview prices the first. A change replaces the guest only when it is in none of the new datacenters; otherwise the new list is recorded and nothing is ordered.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.int]]] disks: Disk sizes in GB, the boot disk first, then up to four data disks. Disks grow and are added in place; shrinking or removing one is refused in check.
@@ -60,7 +60,7 @@ class VirtualGuestArgs:
         :param pulumi.Input['ImageChange'] on_image_change: What a change of `operatingSystemReferenceCode`, `userData` or `sshKeyIds` does: `replace` orders a new guest (new id, addresses and bill; the old one is cancelled once the new one is ready), `reload` reinstalls this guest in place (same id, addresses and bill; its primary disk is erased and it is down while it reloads).
         :param pulumi.Input[_builtins.bool] private_network_only: Only a private (backend) network interface.
         :param pulumi.Input[_builtins.float] ready_timeout_minutes: How long to wait for readiness, in minutes (fractions allowed).
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.int]]] ssh_key_ids: Ids of SSH keys to install (`SshKey.keyId` or its `id`); output as numbers, ascending.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.int]]] ssh_key_ids: Ids of SSH keys to install (each an `SshKey`'s `keyId`); output ascending.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] tags: Tags, compared the way the API stores them: trimmed, lower-cased, each once, in sorted order (`['Web', ' db ']` is stored and shown as `['db', 'web']`).
         :param pulumi.Input[_builtins.str] user_data: User data for cloud-init, sent and compared exactly as given (never decoded or re-encoded).
         :param pulumi.Input[_builtins.bool] wait_for_ready: Wait until the guest is provisioned and has its addresses.
@@ -169,7 +169,7 @@ class VirtualGuestArgs:
     @pulumi.getter(name="adoptId")
     def adopt_id(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Take over an existing guest by id instead of ordering one (Pulumi's `import` does not work for dynamic resources).
+        Take over the account's existing guest with this id instead of ordering one: no new order, the stack owns that guest from then on.
         """
         return pulumi.get(self, "adopt_id")
 
@@ -313,7 +313,7 @@ class VirtualGuestArgs:
     @pulumi.getter(name="sshKeyIds")
     def ssh_key_ids(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.int]]]]:
         """
-        Ids of SSH keys to install (`SshKey.keyId` or its `id`); output as numbers, ascending.
+        Ids of SSH keys to install (each an `SshKey`'s `keyId`); output ascending.
         """
         return pulumi.get(self, "ssh_key_ids")
 
@@ -401,9 +401,39 @@ class VirtualGuest(pulumi.CustomResource):
         """
         A cloud compute instance (`Svc_Virtual_Guest`), billed while it exists. Created once through `Virtual_Guest.createObject`, then hostname, domain, notes and tags change in place, CPUs, memory, port speed and disks through one upgrade order (same guest, id and addresses); any other change to what was ordered replaces it. `pulumi preview` prints one BILLING line per change with the old and new cost.
 
+        ## Example Usage
+        ### A monthly guest with an SSH key and a data disk
+        ```python
+        import pulumi
+        import pulumi_svc as svc
+
+        web = svc.VirtualGuest(
+            "web",
+            hostname="web",
+            domain="example.com",
+            datacenter="dal10",
+            start_cpus=2,
+            max_memory=4096,
+            hourly_billing_flag=False,
+            operating_system_reference_code="UBUNTU_LATEST",
+            disks=[25, 100],
+            ssh_key_ids=[1234567],
+            tags=["web"],
+            on_image_change="reload",
+        )
+        pulumi.export("primaryIpAddress", web.primary_ip_address)
+        pulumi.export("estimatedMonthlyCost", web.estimated_monthly_cost)
+        ```
+
+        ## Import
+
+        ```sh
+        $ pulumi import svc:index:VirtualGuest web 12345678
+        ```
+
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
-        :param pulumi.Input[_builtins.str] adopt_id: Take over an existing guest by id instead of ordering one (Pulumi's `import` does not work for dynamic resources).
+        :param pulumi.Input[_builtins.str] adopt_id: Take over the account's existing guest with this id instead of ordering one: no new order, the stack owns that guest from then on.
         :param pulumi.Input[_builtins.str] datacenter: e.g. dal10; one the account is offered. Give this or `datacenters`. As an output: where the guest is (with `datacenters`, the datacenter whose order succeeded).
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] datacenters: Datacenters to order the guest in, in order of preference, instead of `datacenter`: when the API answers that one has no room, the next is tried, with the same creation token (one guest at most). The preview prices the first. A change replaces the guest only when it is in none of the new datacenters; otherwise the new list is recorded and nothing is ordered.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.int]]] disks: Disk sizes in GB, the boot disk first, then up to four data disks. Disks grow and are added in place; shrinking or removing one is refused in check.
@@ -418,7 +448,7 @@ class VirtualGuest(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] operating_system_reference_code: e.g. UBUNTU_LATEST, DEBIAN_12_64; one the account is offered.
         :param pulumi.Input[_builtins.bool] private_network_only: Only a private (backend) network interface.
         :param pulumi.Input[_builtins.float] ready_timeout_minutes: How long to wait for readiness, in minutes (fractions allowed).
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.int]]] ssh_key_ids: Ids of SSH keys to install (`SshKey.keyId` or its `id`); output as numbers, ascending.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.int]]] ssh_key_ids: Ids of SSH keys to install (each an `SshKey`'s `keyId`); output ascending.
         :param pulumi.Input[_builtins.int] start_cpus: CPU count, one the account is offered; a change upgrades the guest in place (it reboots).
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] tags: Tags, compared the way the API stores them: trimmed, lower-cased, each once, in sorted order (`['Web', ' db ']` is stored and shown as `['db', 'web']`).
         :param pulumi.Input[_builtins.str] user_data: User data for cloud-init, sent and compared exactly as given (never decoded or re-encoded).
@@ -433,6 +463,36 @@ class VirtualGuest(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         A cloud compute instance (`Svc_Virtual_Guest`), billed while it exists. Created once through `Virtual_Guest.createObject`, then hostname, domain, notes and tags change in place, CPUs, memory, port speed and disks through one upgrade order (same guest, id and addresses); any other change to what was ordered replaces it. `pulumi preview` prints one BILLING line per change with the old and new cost.
+
+        ## Example Usage
+        ### A monthly guest with an SSH key and a data disk
+        ```python
+        import pulumi
+        import pulumi_svc as svc
+
+        web = svc.VirtualGuest(
+            "web",
+            hostname="web",
+            domain="example.com",
+            datacenter="dal10",
+            start_cpus=2,
+            max_memory=4096,
+            hourly_billing_flag=False,
+            operating_system_reference_code="UBUNTU_LATEST",
+            disks=[25, 100],
+            ssh_key_ids=[1234567],
+            tags=["web"],
+            on_image_change="reload",
+        )
+        pulumi.export("primaryIpAddress", web.primary_ip_address)
+        pulumi.export("estimatedMonthlyCost", web.estimated_monthly_cost)
+        ```
+
+        ## Import
+
+        ```sh
+        $ pulumi import svc:index:VirtualGuest web 12345678
+        ```
 
         :param str resource_name: The name of the resource.
         :param VirtualGuestArgs args: The arguments to use to populate this resource's properties.
@@ -591,7 +651,7 @@ class VirtualGuest(pulumi.CustomResource):
     @pulumi.getter(name="adoptId")
     def adopt_id(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        Take over an existing guest by id instead of ordering one (Pulumi's `import` does not work for dynamic resources).
+        Take over the account's existing guest with this id instead of ordering one: no new order, the stack owns that guest from then on.
         """
         return pulumi.get(self, "adopt_id")
 
@@ -791,7 +851,7 @@ class VirtualGuest(pulumi.CustomResource):
     @pulumi.getter(name="sshKeyIds")
     def ssh_key_ids(self) -> pulumi.Output[Sequence[_builtins.int]]:
         """
-        Ids of SSH keys to install (`SshKey.keyId` or its `id`); output as numbers, ascending.
+        Ids of SSH keys to install (each an `SshKey`'s `keyId`); output ascending.
         """
         return pulumi.get(self, "ssh_key_ids")
 

@@ -1,0 +1,24 @@
+import type { KindDocs } from '../../lookups/define';
+
+/** The guest in use, for the schema, the SDKs and the reference docs (scripts/examples.ts). */
+export const GUEST_DOCS: KindDocs = {
+  example: {
+    title: 'A monthly guest with an SSH key and a data disk',
+    name: 'web',
+    args: {
+      hostname: 'web',
+      domain: 'example.com',
+      datacenter: 'dal10',
+      startCpus: 2,
+      maxMemory: 4096,
+      hourlyBillingFlag: false,
+      operatingSystemReferenceCode: 'UBUNTU_LATEST',
+      disks: [25, 100],
+      sshKeyIds: [1234567],
+      tags: ['web'],
+      onImageChange: 'reload',
+    },
+    exports: ['primaryIpAddress', 'estimatedMonthlyCost'],
+  },
+  importId: '12345678',
+};

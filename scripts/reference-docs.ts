@@ -1,0 +1,257 @@
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { SCHEMA_FILE } from './plugin-schema';
+
+/**
+ * The reference docs, generated from the plugin's schema and laid out as the Pulumi Registry lays
+ * out a package: `docs/_index.md` (what the package is, its resources and functions),
+ * `docs/installation-configuration.md` (installing from a release, the `svc:` settings) and a page
+ * per resource and function under `docs/api-docs/` (its example in TypeScript, Python, Go and
+ * YAML, its inputs and outputs, how to import it). `node --import tsx scripts/reference-docs.ts`
+ * rewrites docs/; test/scripts/reference-docs.test.ts keeps it equal to this output.
+ */
+
+export const DOCS_DIR = join(__dirname, '..', 'docs');
+
+interface Prop {
+  type?: string;
+  items?: Prop;
+  $ref?: string;
+  description?: string;
+  default?: unknown;
+  secret?: boolean;
+  willReplaceOnChanges?: boolean;
+  defaultInfo?: { environment: string[] };
+}
+interface Schema {
+  name: string;
+  displayName: string;
+  version: string;
+  description: string;
+  pluginDownloadURL: string;
+  repository: string;
+  config: { variables: Record<string, Prop> };
+  types: Record<string, { enum?: { value: string }[]; properties?: Record<string, Prop> }>;
+  resources: Record<
+    string,
+    {
+      description: string;
+      inputProperties: Record<string, Prop>;
+      requiredInputs: string[];
+      properties: Record<string, Prop>;
+      required: string[];
+    }
+  >;
+  functions: Record<
+    string,
+    {
+      description: string;
+      inputs: { properties: Record<string, Prop>; required?: string[] };
+      outputs: { properties: Record<string, Prop>; required: string[] };
+    }
+  >;
+}
+
+const shortName = (token: string) => token.split(':')[2];
+const page = (token: string) => `api-docs/${shortName(token).toLowerCase()}.md`;
+const frontMatter = (title: string, description: string) =>
+  ['---', `title: ${title}`, `meta_desc: ${JSON.stringify(description)}`, '---', ''].join('\n');
+const firstSentence = (text: string) => text.split('\n')[0].replace(/\.\s.*$/, '.');
+const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n+/g, ' ');
+
+/** A property's type as the docs show it: `integer`, `string[]`, a linked type or enum. */
+function typeText(schema: Schema, prop: Prop): string {
+  if (prop.$ref?.startsWith('pulumi.json#/')) return prop.$ref.replace('pulumi.json#/', '');
+  if (prop.$ref) {
+    const token = prop.$ref.replace('#/types/', '');
+    const type = schema.types[token];
+    const name = shortName(token);
+    return type?.enum ? `${name} (${type.enum.map((e) => `\`${e.value}\``).join(', ')})` : name;
+  }
+  if (prop.type === 'array' && prop.items) return `${typeText(schema, prop.items)}[]`;
+  return prop.type ?? 'any';
+}
+
+function table(
+  schema: Schema,
+  props: Record<string, Prop>,
+  required: readonly string[] = [],
+): string {
+  const names = Object.keys(props);
+  if (names.length === 0) return 'None.';
+  const rows = names.map((name) => {
+    const p = props[name];
+    const notes = [
+      required.includes(name) ? 'required' : '',
+      p.secret ? 'secret' : '',
+      p.willReplaceOnChanges ? 'replaces' : '',
+      p.default !== undefined ? `default \`${JSON.stringify(p.default)}\`` : '',
+      p.defaultInfo ? `env \`${p.defaultInfo.environment.join('`, `')}\`` : '',
+    ].filter(Boolean);
+    return `| \`${name}\` | ${cell(typeText(schema, p))} | ${notes.join(', ')} | ${cell(p.description ?? '')} |`;
+  });
+  return ['| name | type | | description |', '| --- | --- | --- | --- |', ...rows].join('\n');
+}
+
+/** The object types a page's properties name, each with its own table. */
+function typesOf(
+  schema: Schema,
+  props: Record<string, Prop>[],
+  seen = new Set<string>(),
+): string[] {
+  const refs = props
+    .flatMap((p) => Object.values(p))
+    .map((p) => (p.items ?? p).$ref)
+    .filter((ref): ref is string => !!ref && ref.startsWith('#/types/'))
+    .map((ref) => ref.replace('#/types/', ''))
+    .filter((token) => schema.types[token]?.properties && !seen.has(token));
+  return [...new Set(refs)].flatMap((token) => {
+    seen.add(token);
+    const type = schema.types[token] as { description?: string; properties: Record<string, Prop> };
+    const required = (schema.types[token] as { required?: string[] }).required;
+    return [
+      `### ${shortName(token)}\n\n${type.description ?? ''}\n\n${table(schema, type.properties, required)}`,
+      ...typesOf(schema, [type.properties], seen),
+    ];
+  });
+}
+
+/** A schema description as a page: its examples in a language chooser, as the Registry shows. */
+function described(text: string): string {
+  return text
+    .replace('{{% examples %}}\n', '')
+    .replace('\n{{% /examples %}}', '')
+    .replace(
+      /\{\{% example %\}\}\n(### .*\n\n)/,
+      '$1{{< chooser language "typescript,python,go,yaml" >}}\n',
+    )
+    .replace('{{% /example %}}', '{{< /chooser >}}')
+    .replace(/```(typescript|python|go|yaml)\n([\s\S]*?)\n```/g, (_, language, code) =>
+      [
+        `{{% choosable language ${language} %}}`,
+        `\`\`\`${language}\n${code}\n\`\`\``,
+        '{{% /choosable %}}',
+      ].join('\n'),
+    );
+}
+
+/** A page's top: its front matter, title, token and description with the examples. */
+const pageHead = (what: 'resource' | 'function', token: string, description: string) => [
+  frontMatter(`${shortName(token)} ${what}`, firstSentence(description)),
+  `# ${shortName(token)}`,
+  '',
+  `${what === 'resource' ? 'Type' : 'Function'} token: \`${token}\``,
+  '',
+  described(description),
+];
+
+function resourcePage(schema: Schema, token: string): string {
+  const r = schema.resources[token];
+  const outputsOnly = Object.fromEntries(
+    Object.entries(r.properties).filter(([name]) => !(name in r.inputProperties)),
+  );
+  return [
+    ...pageHead('resource', token, r.description),
+    '',
+    '## Inputs',
+    '',
+    table(schema, r.inputProperties, r.requiredInputs),
+    '',
+    '## Outputs',
+    '',
+    'Every input is an output too; besides them:',
+    '',
+    table(schema, outputsOnly, r.required),
+    ...typesSection(schema, [r.inputProperties, r.properties]),
+  ].join('\n');
+}
+
+function functionPage(schema: Schema, token: string): string {
+  const f = schema.functions[token];
+  return [
+    ...pageHead('function', token, f.description),
+    '',
+    '## Arguments',
+    '',
+    table(schema, f.inputs.properties, f.inputs.required),
+    '',
+    '## Result',
+    '',
+    table(schema, f.outputs.properties, f.outputs.required),
+    ...typesSection(schema, [f.inputs.properties, f.outputs.properties]),
+  ].join('\n');
+}
+
+const typesSection = (schema: Schema, props: Record<string, Prop>[]) => {
+  const types = typesOf(schema, props);
+  return types.length ? ['', '## Types', '', types.join('\n\n')] : [];
+};
+
+function indexPage(schema: Schema): string {
+  const list = (tokens: string[], what: (t: string) => string) =>
+    tokens.map((t) => `- [${shortName(t)}](${page(t)}): ${firstSentence(what(t))}`).join('\n');
+  return [
+    frontMatter(schema.displayName, schema.description),
+    `# ${schema.displayName}`,
+    '',
+    schema.description,
+    '',
+    'Programs in TypeScript, Python, Go and YAML use it through the provider plugin',
+    '`pulumi-resource-svc` and its SDKs; see [Installation & Configuration](installation-configuration.md).',
+    '',
+    '## Resources',
+    '',
+    list(Object.keys(schema.resources), (t) => schema.resources[t].description),
+    '',
+    '## Functions',
+    '',
+    list(Object.keys(schema.functions), (t) => schema.functions[t].description),
+  ].join('\n');
+}
+
+function installationPage(schema: Schema): string {
+  const v = schema.version;
+  return [
+    frontMatter(
+      `${schema.displayName} Installation & Configuration`,
+      'Installing the provider and its SDKs from a release, and its settings.',
+    ),
+    '# Installation & Configuration',
+    '',
+    '## Installation',
+    '',
+    `A release holds the plugin (\`pulumi-resource-svc-v${v}-<os>-<arch>.tar.gz\`, no Node.js needed) and an SDK per language.`,
+    `Every SDK names where the engine downloads the plugin (\`${schema.pluginDownloadURL}\`), so a program needs nothing else.`,
+    '',
+    '- TypeScript: `npm install pulumi-svc-svc-' +
+      v +
+      ".tgz @pulumi/pulumi`, then `import * as svc from '@pulumi-svc/svc'`.",
+    `- Python: \`pip install pulumi_svc-${v}-py3-none-any.whl\`, then \`import pulumi_svc as svc\`.`,
+    `- Go: \`GOPROXY=file://<release>/go,https://proxy.golang.org GONOSUMDB=github.com/pulumi-svc/* go get github.com/pulumi-svc/pulumi-svc/sdk@v${v}\`, then \`import "github.com/pulumi-svc/pulumi-svc/sdk/go/svc"\`.`,
+    `- YAML: \`pulumi plugin install resource svc ${v} --server <release URL>\` (or nothing: the engine downloads it), then the type tokens and \`fn::invoke\`.`,
+    '',
+    '## Configuration',
+    '',
+    "The `svc:` stack config, or an explicit provider's inputs; each setting also comes from its environment variable or the settings file `~/.svc`.",
+    '',
+    table(schema, schema.config.variables),
+  ].join('\n');
+}
+
+/** Every page of docs/, by its path under docs/. */
+export function referenceDocs(schema: Schema = JSON.parse(readFileSync(SCHEMA_FILE, 'utf8'))) {
+  return new Map<string, string>([
+    ['_index.md', indexPage(schema)],
+    ['installation-configuration.md', installationPage(schema)],
+    ...Object.keys(schema.resources).map((t) => [page(t), resourcePage(schema, t)] as const),
+    ...Object.keys(schema.functions).map((t) => [page(t), functionPage(schema, t)] as const),
+  ]);
+}
+
+if (require.main === module) {
+  rmSync(DOCS_DIR, { recursive: true, force: true });
+  for (const [file, text] of referenceDocs()) {
+    mkdirSync(dirname(join(DOCS_DIR, file)), { recursive: true });
+    writeFileSync(join(DOCS_DIR, file), `${text}\n`);
+  }
+}

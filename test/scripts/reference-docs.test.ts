@@ -1,0 +1,31 @@
+import assert from 'node:assert/strict';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { it } from 'node:test';
+import { DOCS_DIR, referenceDocs } from '../../scripts/reference-docs';
+
+it("docs/ is exactly the reference docs scripts/reference-docs.ts generates from the plugin's schema", () => {
+  const generated = referenceDocs();
+  const committed = readdirSync(DOCS_DIR, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => relative(DOCS_DIR, join(entry.parentPath, entry.name)));
+  const fix = 'run `node --import tsx scripts/reference-docs.ts` and commit docs/';
+  assert.deepEqual(committed.sort(), [...generated.keys()].sort(), fix);
+  for (const [file, text] of generated)
+    assert.equal(readFileSync(join(DOCS_DIR, file), 'utf8'), `${text}\n`, `docs/${file}: ${fix}`);
+});
+
+it('a page per resource and function, each with its example in four languages', () => {
+  const docs = referenceDocs();
+  const pages = [...docs.keys()].filter((file) => file.startsWith('api-docs/'));
+  assert.equal(pages.length, 5 + 9, 'five resources and nine functions');
+  for (const file of pages) {
+    for (const language of ['typescript', 'python', 'go', 'yaml'])
+      assert.match(docs.get(file)!, new RegExp(`\`\`\`${language}\\n`), `${file}: ${language}`);
+  }
+  assert.match(
+    docs.get('api-docs/virtualguest.md')!,
+    /## Import\n\n```sh\n\$ pulumi import svc:index:VirtualGuest web \d+/,
+  );
+  assert.doesNotMatch(docs.get('api-docs/ticketupdate.md')!, /## Import/);
+});
