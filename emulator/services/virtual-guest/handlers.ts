@@ -54,7 +54,7 @@ import {
 } from './model';
 import { GUEST_ORDER, guestOrder } from './guest-order';
 import { reloadMethod } from './reload';
-import { checkGuestTemplate } from './template';
+import { atAccountPrices, checkGuestTemplate } from './template';
 import './types';
 import { UPGRADE, upgradeOrder } from './upgrade-order';
 
@@ -143,7 +143,7 @@ export const virtualGuest = serviceFolder({
         createObject: {
           handler: async (ctx) => {
             expectArgs(ctx, ['templateObject']);
-            const order = checkGuestTemplate(ctx.args[0]);
+            const order = atAccountPrices(ctx, checkGuestTemplate(ctx.args[0]));
             checkSshKeyIds(ctx, order.sshKeyIds);
             const { guest, ops } = buildGuest(ctx.store, ctx.account.id, order, {
               now: ctx.now,
@@ -163,7 +163,7 @@ export const virtualGuest = serviceFolder({
                 'Virtual_Guest::createObjects(templateObjects): expected a non-empty array of templates.',
               );
             }
-            const orders = templates.map(checkGuestTemplate);
+            const orders = templates.map((t) => atAccountPrices(ctx, checkGuestTemplate(t)));
             for (const order of orders) checkSshKeyIds(ctx, order.sshKeyIds);
             const tagCache = tagsByName(ctx.store, ctx.account.id);
             const built = orders.map((order) =>
@@ -186,7 +186,7 @@ export const virtualGuest = serviceFolder({
         generateOrderTemplate: {
           handler: (ctx) => {
             expectArgs(ctx, ['templateObject']);
-            const order = checkGuestTemplate(ctx.args[0]);
+            const order = atAccountPrices(ctx, checkGuestTemplate(ctx.args[0]));
             checkSshKeyIds(ctx, order.sshKeyIds);
             const hourly = order.prices.reduce((sum, p) => sum + p.hourly, 0);
             return ok({
