@@ -2,6 +2,7 @@ import { billingMode } from '../../managers';
 import { isUnknown } from '../../framework/unknown';
 import { sayOnce } from '../../framework/log';
 import { REPLACE_REASONS, type GuestInputs } from './inputs';
+import type { PriceSource } from './pricing';
 
 /**
  * The BILLING lines of a preview: exactly one per guest whose billing changes, naming the kind
@@ -12,6 +13,7 @@ import { REPLACE_REASONS, type GuestInputs } from './inputs';
 export interface BilledCost {
   estimatedHourlyCost: number;
   estimatedMonthlyCost: number;
+  estimatedCostSource?: PriceSource;
 }
 
 type Priced = Partial<BilledCost> & { hourlyBillingFlag?: unknown };
@@ -19,13 +21,22 @@ type Priced = Partial<BilledCost> & { hourlyBillingFlag?: unknown };
 const money = (value: number | undefined, digits: number) =>
   value === undefined ? '$(unpriced)' : `$${value.toFixed(digits)}`;
 
-/** `$0.0515/hour ($37.60/month)`, or what is not known yet. */
+/** Whose price a figure is, in words: `account price`, or `list price: <reason>`. */
+export function describeSource(source: unknown): string | undefined {
+  if (source === 'account') return 'account price';
+  return typeof source === 'string' && source.startsWith('list: ')
+    ? `list price${source.slice(4)}`
+    : undefined;
+}
+
+/** `$0.0515/hour ($37.60/month, account price)`, or what is not known yet. */
 export function describeCost(
   inputs: Priced,
   unknown = 'unknown until its inputs are known',
 ): string {
   if (inputs.estimatedHourlyCost === undefined) return unknown;
-  return `${money(inputs.estimatedHourlyCost, 4)}/hour (${money(inputs.estimatedMonthlyCost, 2)}/month)`;
+  const source = describeSource(inputs.estimatedCostSource);
+  return `${money(inputs.estimatedHourlyCost, 4)}/hour (${money(inputs.estimatedMonthlyCost, 2)}/month${source ? `, ${source}` : ''})`;
 }
 
 const billing = (inputs: Priced) => billingMode(inputs.hourlyBillingFlag);

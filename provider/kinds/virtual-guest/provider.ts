@@ -128,6 +128,7 @@ async function check(olds: Bag, news: Bag): Promise<pulumi.dynamic.CheckResult> 
 const costs = (price: Price) => ({
   estimatedHourlyCost: price.hourly,
   estimatedMonthlyCost: price.monthly,
+  estimatedCostSource: price.source,
 });
 
 /**
@@ -214,7 +215,12 @@ async function read(id: string, props: Bag = {}): Promise<pulumi.dynamic.ReadRes
   const computed = await priced(c, guest, observed);
   // The inputs as observed, for later diffs: the outputs less those that are not inputs (the
   // estimated costs are both: check prices the order).
-  const { estimatedHourlyCost: _hourly, estimatedMonthlyCost: _monthly, ...notInputs } = computed;
+  const {
+    estimatedHourlyCost: _hourly,
+    estimatedMonthlyCost: _monthly,
+    estimatedCostSource: _source,
+    ...notInputs
+  } = computed;
   const computedOnly = new Set([...Object.keys(notInputs), 'accountId']);
   const inputs = Object.fromEntries(
     Object.entries(observed).filter(([key]) => !computedOnly.has(key)),
