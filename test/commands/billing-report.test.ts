@@ -302,3 +302,28 @@ it('ending a guest: an hourly one stops billing at the cancel, a monthly one owe
     'past the anniversary',
   );
 });
+
+it("says which prices are list prices, not the account's, and why; the JSON carries each change's source", () => {
+  const report = billingReport({
+    steps: [
+      step('create', 'quoted', undefined, cost(0.05, { estimatedCostSource: 'account' })),
+      step(
+        'create',
+        'unquoted',
+        undefined,
+        cost(0.06, { estimatedCostSource: 'list: the API did not quote the order: HTTP 500' }),
+      ),
+    ],
+  });
+  assert.deepEqual(
+    report.changes.map((c) => [c.name, c.newSource]),
+    [
+      ['quoted', 'account'],
+      ['unquoted', 'list: the API did not quote the order: HTTP 500'],
+    ],
+  );
+  const table = formatReport(report, 'table');
+  assert.match(table, /^At list prices, not the account's/m);
+  assert.match(table, /^ {2}create unquoted: the API did not quote the order: HTTP 500$/m);
+  assert.doesNotMatch(table, /create quoted/);
+});
