@@ -118,7 +118,10 @@ describe('estimates against what the account is billed', () => {
     emulator.setFaults(null);
     assert.deepEqual(failures, []);
     const estimate = inputs as Bag;
-    assert.match(String(estimate.estimatedCostSource), /^list: the API did not quote the order: TransportError\(500\)/);
+    assert.match(
+      String(estimate.estimatedCostSource),
+      /^list: the API did not quote the order: TransportError\(500\)/,
+    );
     const { id } = await provider.create(estimate);
     const guest = (await client.call('Virtual_Guest', 'getObject', {
       id: Number(id),
