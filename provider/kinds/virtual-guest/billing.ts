@@ -88,17 +88,39 @@ export function announceCreate(
   );
 }
 
-/** Printed by `diff` when a change replaces the guest: a new guest is bought and the old one cancelled. */
+/** When the old guest's billing ends: at its cancel (hourly), or at its billing anniversary. */
+export type Ending =
+  | { mode: 'hourly' }
+  | { mode: 'monthly'; billedUntil: string; owed: number }
+  | { mode: 'monthly'; unknown: string };
+
+/** `billed to its anniversary 2026-12-01: $30.00 still owed after the cancel`, and the like. */
+export function describeEnding(ending: Ending): string {
+  if (ending.mode === 'hourly') return 'its hourly billing stops at the cancel';
+  if ('unknown' in ending) return `monthly, what it still owes is not known (${ending.unknown})`;
+  return `monthly, billed to its anniversary ${ending.billedUntil.slice(0, 10)}: ${money(ending.owed, 2)} still owed after the cancel`;
+}
+
+/**
+ * Printed by `diff` when a change replaces the guest: a new guest is bought and the old one
+ * cancelled, with what the old one still owes and what both cost an hour while they run together.
+ */
 export function announceReplace(
   name: string,
   fields: string[],
   olds: Priced,
   news: GuestInputs & Partial<BilledCost>,
+  ending: Ending,
 ): void {
   replacing.add(identityOf(news));
+  const both =
+    olds.estimatedHourlyCost === undefined || news.estimatedHourlyCost === undefined
+      ? ''
+      : ` ${money(Math.round((olds.estimatedHourlyCost + news.estimatedHourlyCost) * 10_000) / 10_000, 4)}/hour meanwhile`;
   sayOnce(
     `BILLING replace VirtualGuest "${name}" (changed: ${fields.join(', ')}): orders a new ` +
-      `${billing(news)} guest (${describeOrder(news)}) at ${describeCost(news)}, cancels the old one at ${describeCost(olds, 'unknown')}`,
+      `${billing(news)} guest (${describeOrder(news)}) at ${describeCost(news)}, cancels the old one at ${describeCost(olds, 'unknown')} (${describeEnding(ending)}); ` +
+      `both run together until the old one is cancelled,${both || ' cost unknown'} (with deleteBeforeReplace the service is down in between instead)`,
   );
   for (const field of fields.filter((f) => REPLACE_REASONS[f])) {
     sayOnce(

@@ -19,7 +19,9 @@ import {
   announceReplace,
   announceUpgrade,
   announcedAsReplacement,
+  type Ending,
 } from './billing';
+import { owedOnCancel } from './anniversary';
 import { catalogFrom, type Catalog } from './catalog';
 import { claim, converge, createGuest, earlierAttempt } from './create';
 import {
@@ -143,7 +145,8 @@ async function diff(id: string, olds: Bag, news: Bag): Promise<pulumi.dynamic.Di
   const name = String(news.resourceName ?? id);
   const replaces = replacedBy(olds, news);
   if (replaces.length > 0) {
-    announceReplace(name, replaces, olds, news as unknown as GuestInputs);
+    const ending = await endingOf(id, olds);
+    announceReplace(name, replaces, olds, news as unknown as GuestInputs, ending);
     return { changes: true, replaces, deleteBeforeReplace: false };
   }
   const reloads = reloadedBy(olds, news);
@@ -156,6 +159,19 @@ async function diff(id: string, olds: Bag, news: Bag): Promise<pulumi.dynamic.Di
   return edits.length + upgrades.length + reloads.length > 0
     ? { replaces: [], deleteBeforeReplace: false }
     : { changes: false };
+}
+
+/** When the guest's billing ends if it is cancelled now (monthly: one call for its billing cycle). */
+async function endingOf(id: string, props: Bag): Promise<Ending> {
+  if (billingMode(props.hourlyBillingFlag) === 'hourly') return { mode: 'hourly' };
+  try {
+    const owed = await owedOnCancel(connect().client, Number(id));
+    return owed
+      ? { mode: 'monthly', ...owed }
+      : { mode: 'monthly', unknown: 'the API shows no billing cycle for it' };
+  } catch (err) {
+    return { mode: 'monthly', unknown: (err as Error).message };
+  }
 }
 
 /** The outputs: what the guest is billed (its billing item), else the price of its order. */
@@ -269,6 +285,9 @@ async function remove(id: string, props: Bag): Promise<void> {
   const progress = (verb: string) => (guest: VirtualGuest, elapsed: number) =>
     say(`${what}: ${verb}: ${guestStatus(guest)} (${Math.round(elapsed / 1000)} s)`);
   const before = await c.guests.findInstance(guestId, CANCEL_MASK);
+  // What a monthly guest still owes, read before the cancel ends its cycle.
+  const ending =
+    before && !isReclaiming(before) ? await endingOf(id, props) : ({ mode: 'hourly' } as const);
   if (before && !isReclaiming(before)) {
     await c.guests.waitForIdle(guestId, DELETE_WAIT_MS, progress('waiting to cancel it'));
     await writeIdempotent({
@@ -288,11 +307,12 @@ async function remove(id: string, props: Bag): Promise<void> {
       `${what}: the API accepted the cancel but billing item ${billingId} shows no cancellation date; the guest stays in the stack and the next \`pulumi destroy\` checks again (it is not cancelled twice)`,
     );
   }
+  const owed = 'owed' in ending ? `: $${ending.owed.toFixed(2)} still owed after the cancel` : '';
   const monthly = billingMode(props.hourlyBillingFlag) === 'monthly';
   const billing = !before
     ? 'it was already gone'
     : monthly
-      ? `monthly billing item cancelled, billed to its anniversary ${billedTo ?? '(unknown)'}`
+      ? `monthly billing item cancelled, billed to its anniversary ${billedTo ?? '(unknown)'}${owed}`
       : `hourly billing stopped at ${billedTo ?? 'the cancel'}`;
   if (props.waitForReclaim !== true) {
     say(
