@@ -137,12 +137,44 @@ export function announceUpgrade(
   news: GuestInputs & Partial<BilledCost>,
   reboots: boolean,
 ): void {
-  const changes = fields.map(
-    (f) =>
-      `${f} ${shown(olds[f] ?? '-')} -> ${shown((news as unknown as Record<string, unknown>)[f] ?? '-')}`,
-  );
+  const changes = describeChanges(fields, olds, news as unknown as Record<string, unknown>);
   sayOnce(
     `BILLING upgrade VirtualGuest "${name}" in place (${changes.join(', ')}): ${describeCost(olds, 'unknown')} -> ${describeCost(news)}; ` +
       `same guest, id and addresses${reboots ? '; the guest reboots for the CPU or memory change' : ''}`,
   );
+}
+
+/**
+ * Printed by `read` (a refresh, `pulumi preview --refresh`) when the guest's billing item bills
+ * another amount than the state recorded: it was resized outside Pulumi (an upgrade order over
+ * the API or the portal). `changes` names what the API shows changed (`startCpus 1 -> 2`).
+ */
+export function announceCostDrift(
+  what: string,
+  recorded: Priced,
+  billed: BilledCost,
+  changes: string[],
+): void {
+  const before = recorded.estimatedMonthlyCost;
+  if (typeof before !== 'number' || Math.abs(billed.estimatedMonthlyCost - before) < 0.005) return;
+  const delta = billed.estimatedMonthlyCost - before;
+  const sign = delta >= 0 ? '+' : '-';
+  const why =
+    changes.length > 0
+      ? `changed outside Pulumi: ${changes.join(', ')}`
+      : 'its billing item changed outside Pulumi';
+  sayOnce(
+    `COST DRIFT ${what}: billed ${money(billed.estimatedMonthlyCost, 2)}/month now, the state recorded ${money(before, 2)}/month (${sign}${money(Math.abs(delta), 2)}/month); ${why}`,
+  );
+}
+
+/** `startCpus 1 -> 2` for each of `fields` that differs between `olds` and `news`. */
+export function describeChanges(
+  fields: readonly string[],
+  olds: Record<string, unknown>,
+  news: Record<string, unknown>,
+): string[] {
+  return fields
+    .filter((f) => JSON.stringify(olds[f] ?? null) !== JSON.stringify(news[f] ?? null))
+    .map((f) => `${f} ${shown(olds[f] ?? '-')} -> ${shown(news[f] ?? '-')}`);
 }

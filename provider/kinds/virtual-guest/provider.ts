@@ -19,6 +19,8 @@ import {
   announceReplace,
   announceUpgrade,
   announcedAsReplacement,
+  announceCostDrift,
+  describeChanges,
   type Ending,
 } from './billing';
 import { owedOnCancel } from './anniversary';
@@ -229,6 +231,10 @@ async function read(id: string, props: Bag = {}): Promise<pulumi.dynamic.ReadRes
   const declared = Object.keys(props).length > 0 ? (props as unknown as GuestInputs) : undefined;
   const observed = observedInputs(guest, declared);
   const computed = await priced(c, guest, observed);
+  if (declared && billedPrice(guest)) {
+    const resized = describeChanges(UPGRADE_FIELDS, props, observed as unknown as Bag);
+    announceCostDrift(describe(props, id), props, computed, resized);
+  }
   // The inputs as observed, for later diffs: the outputs less those that are not inputs (the
   // estimated costs are both: check prices the order).
   const {
