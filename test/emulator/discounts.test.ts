@@ -6,6 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
+import { optionsFromArgs } from '../../emulator/cli';
 import { EmulatorClient } from '../support/emulator-client';
 import { guestTemplate, sleep, useEmulator } from '../support/emulator-harness';
 
@@ -142,4 +143,14 @@ describe('an account with negotiated prices', () => {
     assert.match(bad.json.error, /discounts\.ram must be a percent from 0 to 100/);
     assert.deepEqual((await admin('/accounts/negotiated/discounts')).json, DISCOUNTS);
   });
+});
+
+it("svc-emulator --discounts sets the demo account's; a bad entry is refused naming it", () => {
+  const options = optionsFromArgs(['--discounts', '{"guest_core":20,"*":5}']);
+  assert.notEqual(options, 'help');
+  assert.deepEqual(options !== 'help' && options.discounts, { guest_core: 20, '*': 5 });
+  assert.throws(
+    () => optionsFromArgs(['--discounts', '{"GUEST CORE":20}']),
+    /--discounts: discounts: 'GUEST CORE' is no item category code/,
+  );
 });
