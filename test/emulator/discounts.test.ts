@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { optionsFromArgs } from '../../emulator/cli';
+import { GUEST_PACKAGE } from '../../emulator/services/product-package/model';
 import { EmulatorClient } from '../support/emulator-client';
 import { guestTemplate, sleep, useEmulator } from '../support/emulator-harness';
 
@@ -59,10 +60,16 @@ describe('an account with negotiated prices', () => {
     const verified = await discounted.call<any>('Product_Order', 'verifyOrder', { args: [at] });
     assert.equal(verified.postTaxRecurringHourly, at.postTaxRecurringHourly);
     // The create options and the package's item prices are the list prices for every account.
-    assert.deepEqual(
-      await discounted.call('Virtual_Guest', 'getCreateObjectOptions'),
-      await list.call('Virtual_Guest', 'getCreateObjectOptions'),
-    );
+    for (const [service, method, id] of [
+      ['Virtual_Guest', 'getCreateObjectOptions', undefined],
+      ['Product_Package', 'getItemPrices', GUEST_PACKAGE.id],
+    ] as const) {
+      assert.deepEqual(
+        await discounted.call(service, method, { id }),
+        await list.call(service, method, { id }),
+        `${service}.${method}`,
+      );
+    }
   });
 
   it('bills what the container quoted: createObject, placeOrder, and an upgrade', async () => {
