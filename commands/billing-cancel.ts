@@ -1,5 +1,5 @@
 import type { Client } from '../provider/client';
-import { unlessNotFound } from '../provider/managers/not-found';
+import { owedOnCancel } from '../provider/kinds/virtual-guest/anniversary';
 import type { BillingReport, ReportedChange } from './billing-summary';
 
 /**
@@ -13,25 +13,6 @@ export interface Cancellation {
   billedUntil: string | null;
   /** Dollars of the current cycle that fall after the cancel (0 for an hourly guest). */
   owedAfterCancel: number;
-}
-
-/** The dates of a monthly guest's billing item, as `Virtual_Guest.getObject` shows them. */
-export interface BillingCycle {
-  recurringFee?: string;
-  cycleStartDate?: string;
-  nextBillDate?: string;
-}
-
-export const CYCLE_MASK = 'billingItem[recurringFee,cycleStartDate,nextBillDate]';
-
-/** The part of a cycle's fee from `now` to the next bill date, to the cent. */
-export function owedUntilAnniversary(cycle: BillingCycle, now: number): number | undefined {
-  const start = Date.parse(cycle.cycleStartDate ?? '');
-  const end = Date.parse(cycle.nextBillDate ?? '');
-  const fee = Number(cycle.recurringFee);
-  if (!(end > start) || !Number.isFinite(fee)) return undefined;
-  const left = Math.min(Math.max(end - now, 0), end - start);
-  return Math.round(((fee * left) / (end - start)) * 100) / 100;
 }
 
 /** The billing that the change ends: the old guest's (a delete, a replace). */
@@ -64,13 +45,12 @@ export async function withCancellations(
       changes.push({ ...c, ...overlap, cancel: { billedUntil: null, owedAfterCancel: 0 } });
       continue;
     }
-    const cycle = c.id ? await billingCycle(await client(), c.id) : undefined;
-    const owed = cycle && owedUntilAnniversary(cycle, now);
-    if (owed === undefined || !cycle?.nextBillDate) {
+    const ending = c.id ? await owedOnCancel(await client(), Number(c.id), now) : undefined;
+    if (!ending) {
       unpriced.push({ name: c.name, op: c.op, side: 'old', reason: NO_CYCLE });
       changes.push({ ...c, ...overlap });
     } else {
-      const cancel = { billedUntil: cycle.nextBillDate, owedAfterCancel: owed };
+      const cancel = { billedUntil: ending.billedUntil, owedAfterCancel: ending.owed };
       changes.push({ ...c, ...overlap, cancel });
     }
   }
@@ -80,10 +60,3 @@ export async function withCancellations(
 const NO_CYCLE =
   'the API shows no billing cycle for this monthly guest, so what its cancel still owes is not known';
 const round4 = (value: number) => Math.round(value * 10_000) / 10_000;
-
-async function billingCycle(client: Client, id: string): Promise<BillingCycle | undefined> {
-  const guest = (await unlessNotFound(
-    client.call('Virtual_Guest', 'getObject', { id: Number(id), mask: CYCLE_MASK }),
-  )) as { billingItem?: BillingCycle | null } | undefined;
-  return guest?.billingItem ?? undefined;
-}

@@ -65,6 +65,17 @@ function endingLines(report: BillingReport, bullet: string): string[] {
   return lines.length === 0 ? [] : ['', 'Ending guests:', ...lines];
 }
 
+/** The changes priced at list prices, not the account's own, and why (estimatedCostSource). */
+function listPriceLines(report: BillingReport, bullet: string): string[] {
+  const listed = report.changes.filter((c) => c.newSource?.startsWith('list: '));
+  if (listed.length === 0) return [];
+  return [
+    '',
+    "At list prices, not the account's (the rest are the account's own prices):",
+    ...listed.map((c) => `${bullet}${c.op} ${c.name}: ${c.newSource!.slice('list: '.length)}`),
+  ];
+}
+
 function unpricedLines(report: BillingReport, bullet: string): string[] {
   if (report.unpriced.length === 0) return [];
   return [
@@ -85,6 +96,7 @@ export function formatBillingTable(report: BillingReport): string {
 const footer = (report: BillingReport, bullet: string, item: string) => [
   ...summary(report, bullet),
   ...endingLines(report, item),
+  ...listPriceLines(report, item),
   ...unpricedLines(report, item),
 ];
 

@@ -15,6 +15,8 @@ export interface BillingChange {
   newHourly?: number;
   oldMonthly?: number;
   newMonthly?: number;
+  /** Whose price the new cost is: `account`, or `list: <reason>` (estimatedCostSource). */
+  newSource?: string;
   /** The fields whose change forces a new guest (replace) or resizes it in place (upgrade). */
   reasons: string[];
   /** The id of the guest the state holds (an upgrade, replace or delete). */
@@ -45,6 +47,8 @@ const cost = (props: Props) =>
   typeof props?.estimatedHourlyCost === 'number' ? props.estimatedHourlyCost : undefined;
 const monthly = (props: Props) =>
   typeof props?.estimatedMonthlyCost === 'number' ? props.estimatedMonthlyCost : undefined;
+const source = (props: Props) =>
+  typeof props?.estimatedCostSource === 'string' ? props.estimatedCostSource : undefined;
 const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 const mode = (props: Props) => billingMode(props?.hourlyBillingFlag);
 
@@ -68,6 +72,7 @@ function change(
     newHourly: cost(news),
     oldMonthly: monthly(olds),
     newMonthly: monthly(news),
+    newSource: source(news),
     reasons,
   };
 }

@@ -13,7 +13,12 @@
  *   GET    /_emulator/settings, POST (provisioningDelayMs, reclaimDelayMs, largestPage,
  *                                                      datacenterCapacity: {dal10: n | null})
  *   GET    /_emulator/accounts                        accounts and their usernames
- *   POST   /_emulator/accounts                        new isolated account {companyName?, username?}
+ *   POST   /_emulator/accounts                        new isolated account {companyName?, username?,
+ *                                                      discounts?}
+ *   GET    /_emulator/accounts/<username>/discounts   the account's negotiated prices
+ *   POST   /_emulator/accounts/<username>/discounts   set them: {"guest_core": 20, "*": 10} is percent
+ *                                                      off the list price by item category
+ *                                                      (services/account/discounts.ts); {} = list
  *   GET    /_emulator/accounts/<username>/objects     everything that account owns
  *   POST   /_emulator/accounts/<username>/populate    {virtualGuests: n} provisioned guests
  *   POST   /_emulator/compact                         snapshot + truncate the journal now
@@ -24,6 +29,7 @@ import type { FaultInjector, FaultOptions } from './faults';
 import type { AccountObjects } from './inventory';
 import { findDatacenter } from './catalog';
 import type { Settings } from './services/context';
+import type { Discounts } from './services/account/discounts';
 import type { EmulatorStats } from './stats';
 
 export interface AdminApi {
@@ -32,14 +38,20 @@ export interface AdminApi {
   faults: FaultInjector;
   settings: Settings;
   accounts(): { accountId: number; companyName: string; usernames: string[] }[];
-  createAccount(spec: {
-    companyName?: string;
-    username?: string;
-    password?: string;
-  }): Promise<AccountCredentials>;
+  createAccount(spec: NewAccountSpec): Promise<AccountCredentials>;
+  discounts(username: string): Discounts;
+  setDiscounts(username: string, discounts: Discounts): Promise<void>;
   objects(username: string): AccountObjects | undefined;
   populate(username: string, virtualGuests: number): Promise<number>;
   compact(): Promise<void>;
+}
+
+/** A new account: names, a password user, and its negotiated prices. */
+export interface NewAccountSpec {
+  companyName?: string;
+  username?: string;
+  password?: string;
+  discounts?: Discounts;
 }
 
 const MAX_ADMIN_BODY = 1024 * 1024;
@@ -129,9 +141,12 @@ async function dispatch(
     case 'GET accounts':
       return api.accounts();
     case 'POST accounts':
-      return api.createAccount(
-        (await readJson(req)) as { companyName?: string; username?: string },
-      );
+      return api.createAccount((await readJson(req)) as NewAccountSpec);
+    case 'GET accounts/:user/discounts':
+      return api.discounts(parts[1]);
+    case 'POST accounts/:user/discounts':
+      await api.setDiscounts(parts[1], (await readJson(req)) as Discounts);
+      return api.discounts(parts[1]);
     case 'GET accounts/:user/objects': {
       const objects = api.objects(parts[1]);
       if (!objects) throw new HttpError(404, `no user named '${parts[1]}'`);

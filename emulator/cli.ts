@@ -6,6 +6,7 @@
 import { parseArgs } from 'node:util';
 import { startEmulator, type EmulatorOptions } from './emulator';
 import type { FaultOptions } from './faults';
+import { checkDiscounts, type Discounts } from './services/account/discounts';
 
 const HELP = `Usage: svc-emulator [options]
 
@@ -15,6 +16,8 @@ const HELP = `Usage: svc-emulator [options]
   --seed demo|empty            starting data for an empty data dir (default demo)
   --provisioning-delay <t>     how long a new guest provisions: ms, or with s/ms suffix (default 3s)
   --reclaim-delay <t>          how long a cancelled guest stays visible, reclaiming (default 0)
+  --discounts <json>           the demo account's negotiated prices, percent off list by item
+                               category, e.g. '{"guest_core":20,"*":5}' (default: list prices)
   --max-body-bytes <n>         request size limit (default 8388608)
   --fault-seed <n>             seed for the fault PRNG (reproducible fault sequences)
   --fault-500-rate <0..1>      fraction of calls answered with HTTP 500
@@ -59,6 +62,7 @@ const OPTIONS = {
   host: { type: 'string' },
   'data-dir': { type: 'string' },
   seed: { type: 'string' },
+  discounts: { type: 'string' },
   'provisioning-delay': { type: 'string' },
   'reclaim-delay': { type: 'string' },
   'max-body-bytes': { type: 'string' },
@@ -105,10 +109,19 @@ export function optionsFromArgs(argv: string[]): (EmulatorOptions & { json: bool
     maxBodyBytes: values['max-body-bytes']
       ? parseNumber(values['max-body-bytes'], '--max-body-bytes', { integer: true, min: 1024 })
       : undefined,
+    discounts: values.discounts === undefined ? undefined : discountsArg(values.discounts),
     faults,
     logRequests: values.verbose ?? false,
     json: values.json ?? false,
   };
+}
+
+function discountsArg(text: string): Discounts {
+  try {
+    return checkDiscounts(JSON.parse(text));
+  } catch (err) {
+    throw new Error(`--discounts: ${(err as Error).message}`);
+  }
 }
 
 function faultsFromArgs(values: Values): FaultOptions {

@@ -10,7 +10,8 @@ import {
   usernameTaken,
   type AccountCredentials,
 } from './services/account/model';
-import { adminHandler, type AdminApi } from './admin';
+import { adminHandler, type AdminApi, type NewAccountSpec } from './admin';
+import { checkDiscounts, setDiscountsOp, type Discounts } from './services/account/discounts';
 import { findUser } from './auth';
 import { FaultInjector, type FaultOptions, type FaultState } from './faults';
 import { accountObjects, type AccountObjects } from './inventory';
@@ -39,6 +40,11 @@ export interface EmulatorOptions {
   /** A list answer of more items fails with `Internal Error` (Settings). Default: no limit. */
   largestPage?: number;
   faults?: FaultOptions;
+  /**
+   * The demo account's negotiated prices: percent off the list price by item category, `*` for
+   * the rest (services/account/discounts.ts), set at start.
+   */
+  discounts?: Discounts;
   /** Request body limit (also after gzip decompression). Default 8 MiB. */
   maxBodyBytes?: number;
   /** Deadline for decoding one request. Default 30 s. */
@@ -66,12 +72,10 @@ export interface EmulatorHandle {
   stats(): EmulatorStats;
   /** Everything the account of `username` owns; throws for an unknown username. */
   objects(username: string): AccountObjects;
-  /** A fresh, empty, isolated account with one user. */
-  createAccount(spec?: {
-    companyName?: string;
-    username?: string;
-    password?: string;
-  }): Promise<AccountCredentials>;
+  /** A fresh, empty, isolated account with one user (and negotiated prices, if `discounts`). */
+  createAccount(spec?: NewAccountSpec): Promise<AccountCredentials>;
+  /** Sets the negotiated prices of the account of `username` (`{}`: list prices again). */
+  setDiscounts(username: string, discounts: Discounts): Promise<void>;
   /** Adds `virtualGuests` provisioned guests to the account of `username`. */
   populate(username: string, virtualGuests: number): Promise<number>;
   settings: Settings;
@@ -102,6 +106,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const stats = () => statsOf(counters, store, journal);
   const createAccount = accountCreator(store);
   const populate = populator(store);
+  const setDiscounts = discountSetter(store);
+  if (options.discounts) await setDiscounts(accounts.demo.username, options.discounts);
 
   let url = '';
   const admin: AdminApi = {
@@ -111,6 +117,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     settings,
     accounts: () => accountList(store),
     createAccount,
+    discounts: (username) => accountOf(store, username).discounts ?? {},
+    setDiscounts,
     objects: (username) => accountObjects(store, username),
     populate,
     compact: async () => {
@@ -142,6 +150,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     stats,
     objects: (username) => objectsOf(store, username),
     createAccount,
+    setDiscounts,
     populate,
     settings,
     close: closer(server, journal),
@@ -192,9 +201,8 @@ function statsOf(counters: StatsCounter, store: Store, journal: Journal | null):
 
 const accountCreator =
   (store: Store) =>
-  async (
-    spec: { companyName?: string; username?: string; password?: string } = {},
-  ): Promise<AccountCredentials> => {
+  async (spec: NewAccountSpec = {}): Promise<AccountCredentials> => {
+    const discounts = spec.discounts === undefined ? undefined : checkDiscounts(spec.discounts);
     const next = store.count('accounts') + 1;
     const username = spec.username ?? `user${Date.now().toString(36)}${next}`;
     if (typeof username !== 'string' || !/^[A-Za-z0-9._@-]{1,64}$/.test(username)) {
@@ -210,8 +218,22 @@ const accountCreator =
       Date.now(),
     );
     await store.write(created.ops);
+    if (discounts)
+      await store.write([setDiscountsOp(store, created.credentials.accountId, discounts)]);
     return created.credentials;
   };
+
+function accountOf(store: Store, username: string) {
+  const user = findUser(store, username);
+  const account = user && store.get('accounts', user.accountId);
+  if (!account) throw new Error(`no user named '${username}'`);
+  return account;
+}
+
+const discountSetter = (store: Store) => async (username: string, discounts: Discounts) => {
+  const account = accountOf(store, username);
+  await store.write([setDiscountsOp(store, account.id, checkDiscounts(discounts))]);
+};
 
 const populator = (store: Store) => async (username: string, count: number) => {
   const user = findUser(store, username);

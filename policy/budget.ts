@@ -88,8 +88,11 @@ export class BudgetLedger {
         : 'update';
     const planned = step(op, old ?? { urn, type }, inputs);
     const report = billingReport({ steps: [planned] });
-    const notes = report.unpriced.map((u) => unpricedNote(urn, u));
     const change = report.changes[0];
+    const notes = [
+      ...report.unpriced.map((u) => unpricedNote(urn, u)),
+      ...(change ? listPriceNote(urn, change) : []),
+    ];
     if (!change) return notes;
     if (change.monthlyDelta <= 0) {
       // A cheaper guest makes room for those after it; only a rise can cross a limit.
@@ -101,7 +104,7 @@ export class BudgetLedger {
     // A change the engine will not make (blocked) does not count toward the next ones.
     if (!blocking) this.count(change);
     if (crossed.length === 0) return notes;
-    const what = `VirtualGuest "${change.name}" (${change.op}, ${signed(change.monthlyDelta, 2)}/month, ${signed(change.hourlyDelta, 4)}/hour)`;
+    const what = `VirtualGuest "${change.name}" (${change.op}, ${signed(change.monthlyDelta, 2)}/month, ${signed(change.hourlyDelta, 4)}/hour${overlap(change)})`;
     return [...notes, { urn, blocking, message: `${what}: ${crossed.join('; ')}` }];
   }
 
@@ -155,6 +158,24 @@ function step(
     newState: { type: old.type, inputs: inputs ?? old.outputs },
   };
 }
+
+/** A replace runs old and new together until the old one is cancelled: what that costs an hour. */
+const overlap = (c: ReportedChange) =>
+  c.op === 'replace' && c.oldHourly !== undefined && c.newHourly !== undefined
+    ? `; old and new together ${dollars(round(c.oldHourly + c.newHourly, 4))}/hour until the old one is cancelled`
+    : '';
+
+/** The budget is checked at list prices for this guest: the API did not quote the account's. */
+const listPriceNote = (urn: string, c: ReportedChange): Finding[] =>
+  c.newSource?.startsWith('list: ')
+    ? [
+        {
+          urn,
+          blocking: false,
+          message: `VirtualGuest "${c.name}" (${c.op}) is counted at list price, not the account's: ${c.newSource.slice('list: '.length)}`,
+        },
+      ]
+    : [];
 
 const unpricedNote = (urn: string, u: Unpriced): Finding => ({
   urn,

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
  * `pulumi-analyzer-policy-svc`: the analyzer plugin the Pulumi CLI starts for a policy pack whose
- * PulumiPolicy.yaml says `runtime: svc` (this package's `policy/` folder), found on PATH. The
+ * PulumiPolicy.yaml says `runtime: svc` (this package's `policy/` folder), found in the CLI's
+ * plugins (installed from a release's archive) or on PATH. The
  * CLI runs it in the pack's folder with the engine's address; it serves Pulumi's Analyzer
  * protocol on a loopback port, prints the port, and ends when that engine is gone.
  */
@@ -15,8 +16,9 @@ const ENGINE_CHECK_MS = 2_000;
 const USAGE = `Usage: pulumi-analyzer-policy-svc <engine address> [pack folder]
 
   The analyzer of pulumi-svc's budget pack, started by the Pulumi CLI (not by hand) for
-  \`pulumi preview|up --policy-pack node_modules/pulumi-svc/policy\` when it is on PATH
-  (an npm script has node_modules/.bin on PATH). See README, "Cost guardrails".`;
+  \`pulumi preview|up --policy-pack <folder with PulumiPolicy.yaml>\`: installed from a
+  release with \`pulumi plugin install analyzer policy-svc <version> --file <archive>\`, or
+  on PATH (an npm script has node_modules/.bin on PATH). See README, "Cost guardrails".`;
 
 async function main(argv: string[]): Promise<void> {
   if (argv.some((arg) => arg === '--help' || arg === '-h')) {

@@ -6,11 +6,13 @@ import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEFAULT_PLUGIN_DOWNLOAD_URL, pluginSchema } from './plugin-schema';
 import {
+  analyzerBlob,
   embed,
   executableName,
   isPlatform,
   pluginBlob,
   type Platform,
+  type PluginName,
 } from './release/plugin-executable';
 import { changelogSection } from './release/changelog';
 
@@ -20,7 +22,9 @@ import { changelogSection } from './release/changelog';
  * Writes a release of package.json's version into <dir>: the plugin as a self-contained
  * executable per platform (`pulumi-resource-svc-v<version>-<os>-<arch>.tar.gz`; linux-amd64 always,
  * embedding scripts/toolchain.json's Node.js; another platform for each `--node` given that
- * platform's Node.js binary of the same version), the SDKs as their users install them
+ * platform's Node.js binary of the same version), the budget pack's analyzer likewise
+ * (`pulumi-analyzer-policy-svc-v<version>-<os>-<arch>.tar.gz`, with the pack's
+ * PulumiPolicy.yaml, for `pulumi plugin install analyzer policy-svc`), the SDKs as their users install them
  * (scripts/pack-sdks, from a schema whose pluginDownloadURL is the given URL, default the
  * project's GitHub releases), the version's CHANGELOG.md section and SHA256SUMS.
  */
@@ -72,11 +76,29 @@ const ensured = (script: string) =>
     .split('\n')
     .pop()!;
 
-/** `pulumi-resource-svc-v<version>-<platform>.tar.gz` in `out`: the executable and the LICENSE. */
-function archive(out: string, version: string, platform: Platform, executable: string): string {
-  const name = `pulumi-resource-svc-v${version}-${platform}.tar.gz`;
+/** Files besides the executable and LICENSE in a plugin's archive. */
+const EXTRAS: Record<PluginName, string[]> = {
+  'pulumi-resource-svc': [],
+  // The pack folder a user points `--policy-pack` at: this one file names the analyzer.
+  'pulumi-analyzer-policy-svc': [path.join('policy', 'PulumiPolicy.yaml')],
+};
+
+/**
+ * `<plugin>-v<version>-<platform>.tar.gz` in `out`: the executable, the LICENSE and the plugin's
+ * extra files, all at the archive's root (where `pulumi plugin install` unpacks them).
+ */
+function archive(
+  out: string,
+  version: string,
+  platform: Platform,
+  plugin: PluginName,
+  executable: string,
+): string {
+  const name = `${plugin}-v${version}-${platform}.tar.gz`;
   const folder = path.dirname(executable);
-  fs.copyFileSync(path.join(ROOT, 'LICENSE'), path.join(folder, 'LICENSE'));
+  const files = ['LICENSE', ...EXTRAS[plugin]];
+  for (const file of files)
+    fs.copyFileSync(path.join(ROOT, file), path.join(folder, path.basename(file)));
   execFileSync('tar', [
     '-czf',
     path.join(out, name),
@@ -86,7 +108,7 @@ function archive(out: string, version: string, platform: Platform, executable: s
     '-C',
     folder,
     path.basename(executable),
-    'LICENSE',
+    ...files.map((file) => path.basename(file)),
   ]);
   return name;
 }
@@ -118,13 +140,19 @@ async function release(opts: Options): Promise<void> {
     const schemaFile = path.join(work, 'schema.json');
     fs.writeFileSync(schemaFile, `${JSON.stringify(schema, null, 2)}\n`);
     const linuxNode = path.join(ensured('ensure-node'), 'node');
-    const blob = await pluginBlob(work, schemaFile, linuxNode);
+    const blobs: [PluginName, string][] = [
+      ['pulumi-resource-svc', await pluginBlob(work, schemaFile, linuxNode)],
+      ['pulumi-analyzer-policy-svc', await analyzerBlob(work, version, linuxNode)],
+    ];
     const nodes = new Map<Platform, string>([['linux-amd64', linuxNode], ...opts.nodes]);
-    for (const [platform, node] of nodes) {
-      const executable = path.join(work, platform, executableName(platform));
-      fs.mkdirSync(path.dirname(executable));
-      embed(blob, node, platform, executable);
-      console.log(path.join(opts.out, archive(opts.out, version, platform, executable)));
+    for (const [plugin, blob] of blobs) {
+      for (const [platform, node] of nodes) {
+        const executable = path.join(work, plugin, platform, executableName(platform, plugin));
+        fs.mkdirSync(path.dirname(executable), { recursive: true });
+        embed(blob, node, platform, executable);
+        const name = archive(opts.out, version, platform, plugin, executable);
+        console.log(path.join(opts.out, name));
+      }
     }
 
     execFileSync(path.join(ROOT, 'scripts', 'pack-sdks'), ['--schema', schemaFile, opts.out], {

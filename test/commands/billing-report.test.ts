@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { options } from '../../commands/args';
 import { parseBillingArgs, formatReport } from '../../commands/billing';
-import { owedUntilAnniversary, withCancellations } from '../../commands/billing-cancel';
+import { withCancellations } from '../../commands/billing-cancel';
+import { owedUntilAnniversary } from '../../provider/kinds/virtual-guest/anniversary';
 import type { Client } from '../../provider/client';
 import { OBJECT_NOT_FOUND_FAULT, SvcAPIError } from '../../provider/client/errors';
 import { billingChange, type PreviewStep } from '../../commands/billing-report';
@@ -301,4 +302,29 @@ it('ending a guest: an hourly one stops billing at the cancel, a monthly one owe
     0,
     'past the anniversary',
   );
+});
+
+it("says which prices are list prices, not the account's, and why; the JSON carries each change's source", () => {
+  const report = billingReport({
+    steps: [
+      step('create', 'quoted', undefined, cost(0.05, { estimatedCostSource: 'account' })),
+      step(
+        'create',
+        'unquoted',
+        undefined,
+        cost(0.06, { estimatedCostSource: 'list: the API did not quote the order: HTTP 500' }),
+      ),
+    ],
+  });
+  assert.deepEqual(
+    report.changes.map((c) => [c.name, c.newSource]),
+    [
+      ['quoted', 'account'],
+      ['unquoted', 'list: the API did not quote the order: HTTP 500'],
+    ],
+  );
+  const table = formatReport(report, 'table');
+  assert.match(table, /^At list prices, not the account's/m);
+  assert.match(table, /^ {2}create unquoted: the API did not quote the order: HTTP 500$/m);
+  assert.doesNotMatch(table, /create quoted/);
 });

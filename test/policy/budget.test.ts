@@ -78,7 +78,7 @@ it('an upgrade counts its difference, a replace the new guest less the old; perc
   const [replace] = l.analyze(TYPE, urn('b'), guest(0.15, { datacenter: 'fra02' }));
   assert.match(
     replace.message,
-    /^VirtualGuest "b" \(replace, \+\$36\.50\/month, \+\$0\.0500\/hour\)/,
+    /^VirtualGuest "b" \(replace, \+\$36\.50\/month, \+\$0\.0500\/hour; old and new together \$0\.2500\/hour until the old one is cancelled\)/,
   );
 });
 
@@ -113,5 +113,32 @@ it('advisory findings never block; a guest that cannot be priced is an advisory 
       guest(1),
     ),
     [],
+  );
+});
+
+it("a guest priced at list price (the API did not quote the account's) is a note saying so; a replace over a limit says what old and new cost together", () => {
+  const listed = ledger({}).analyze(
+    TYPE,
+    urn('web'),
+    guest(0.05, { estimatedCostSource: 'list: the API did not quote the order: HTTP 500' }),
+  );
+  assert.deepEqual(
+    listed.map((f) => [f.blocking, f.message]),
+    [
+      [
+        false,
+        `VirtualGuest "web" (create) is counted at list price, not the account's: the API did not quote the order: HTTP 500`,
+      ],
+    ],
+  );
+  const replaced = ledger({ maxMonthlyIncrease: 10 }, { db: guest(0.05) }).analyze(
+    TYPE,
+    urn('db'),
+    guest(0.1, { datacenter: 'lon02', estimatedCostSource: 'account' }),
+  );
+  assert.equal(replaced.length, 1);
+  assert.match(
+    replaced[0].message,
+    /^VirtualGuest "db" \(replace, \+\$36\.50\/month, \+\$0\.0500\/hour; old and new together \$0\.1500\/hour until the old one is cancelled\): /,
   );
 });

@@ -10,23 +10,12 @@ import { providerEnv, setProgramConfig, type Emulator } from '../support/provide
 import { answerProblems, outputProblems } from '../support/schema-types';
 import { FUNCTIONS } from '../../provider/plugin/functions';
 import { freshEd25519 } from '../support/ssh-keys';
+import { printed } from '../support/printed';
 
 type Bag = Record<string, unknown>;
 
 /** cloud-init text with CRLF line ends and a base64-looking line: sent and read back as is. */
 const USER_DATA = '#cloud-config\r\nwrite_files:\r\n  - content: I2Nsb3VkLWNvbmZpZwo=\r\n';
-
-/** The `[svc]` lines a provider call prints. */
-async function printed<T>(run: () => Promise<T>): Promise<{ result: T; lines: string }> {
-  const original = console.log;
-  let lines = '';
-  console.log = (...args: unknown[]) => void (lines += `${args.join(' ')}\n`);
-  try {
-    return { result: await run(), lines };
-  } finally {
-    console.log = original;
-  }
-}
 
 describe('VirtualGuest with SSH keys, user data and tags; getVirtualGuest', () => {
   let emulator: Emulator;

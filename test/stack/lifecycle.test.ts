@@ -40,7 +40,7 @@ describe('quickstart project through the Pulumi CLI', () => {
     for (const change of changes) assert.ok(change.newHourly! > 0, `${change.name} is priced`);
     assert.match(
       messages,
-      /BILLING create VirtualGuest "web" orders a new guest: 1 CPU, 2048 MB, UBUNTU_LATEST in dal10; hourly, \$0\.0515\/hour \(\$37\.60\/month\)/,
+      /BILLING create VirtualGuest "web" orders a new guest: 1 CPU, 2048 MB, UBUNTU_LATEST in dal10; hourly, \$0\.0515\/hour \(\$37\.60\/month, account price\)/,
     );
     assert.match(messages, /BILLING create VirtualGuest "worker" orders a new guest/);
     assert.equal(messages.split('\n').filter((line) => line.includes('BILLING')).length, 2);

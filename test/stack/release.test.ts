@@ -19,6 +19,30 @@ const { version } = JSON.parse(
   version: string;
 };
 const ARCHIVE = `pulumi-resource-svc-v${version}-linux-amd64.tar.gz`;
+const ANALYZER_ARCHIVE = `pulumi-analyzer-policy-svc-v${version}-linux-amd64.tar.gz`;
+
+/** The YAML program of one guest tagged `tag`, exporting its id and the account's company. */
+const yamlGuest = (tag: string) =>
+  [
+    'resources:',
+    '  web:',
+    '    type: svc:index:VirtualGuest',
+    '    properties:',
+    '      domain: release.example.com',
+    '      datacenter: dal10',
+    '      startCpus: 1',
+    '      maxMemory: 1024',
+    '      operatingSystemReferenceCode: UBUNTU_LATEST',
+    `      tags: [${tag}]`,
+    'outputs:',
+    '  guestId: ${web.guestId}',
+    '  company:',
+    '    fn::invoke:',
+    '      function: svc:index:getAccount',
+    '      arguments: {}',
+    '      return: companyName',
+    '',
+  ].join('\n');
 
 /** A file inside a zip archive (a wheel, a Go module zip), read with Python's zipfile. */
 async function fromZip(zip: string, name: string): Promise<string> {
@@ -67,6 +91,7 @@ describe('a release, installed as users install it', () => {
       made.map((file) => path.relative(out, file)),
       [
         ARCHIVE,
+        ANALYZER_ARCHIVE,
         `pulumi-svc-svc-${version}.tgz`,
         `pulumi_svc-${version}-py3-none-any.whl`,
         `pulumi_svc-${version}.tar.gz`,
@@ -86,6 +111,10 @@ describe('a release, installed as users install it', () => {
     );
     const { stdout: archived } = await run('tar', ['-tzvf', path.join(out, ARCHIVE)]);
     assert.match(archived, /^-rwxr-xr-x .* pulumi-resource-svc$/m, 'the executable at the root');
+    const { stdout: analyzer } = await run('tar', ['-tzvf', path.join(out, ANALYZER_ARCHIVE)]);
+    assert.match(analyzer, /^-rwxr-xr-x .* pulumi-analyzer-policy-svc$/m);
+    assert.match(analyzer, / PulumiPolicy\.yaml$/m, 'the pack file beside it');
+    assert.match(listed, new RegExp(`  ${ANALYZER_ARCHIVE}\n`), 'in SHA256SUMS');
 
     const plugin = { resource: true, name: 'svc', version, server: server.url };
     const goZip = path.join(
@@ -130,6 +159,45 @@ describe('a release, installed as users install it', () => {
     const { stdout } = await pulumi(['package', 'get-schema', `svc@${version}`], { cwd, env });
     const schema = JSON.parse(stdout) as { version: string; pluginDownloadURL: string };
     assert.deepEqual([schema.version, schema.pluginDownloadURL], [version, server.url]);
+  });
+
+  it('the budget pack from the analyzer archive: pulumi plugin install analyzer, no node and no node_modules/.bin on PATH', async () => {
+    const env = { PULUMI_HOME: pulumiHome(), PATH: noNode(), PULUMI_SKIP_UPDATE_CHECK: 'true' };
+    for (const [kind, name, file] of [
+      ['resource', 'svc', ARCHIVE],
+      ['analyzer', 'policy-svc', ANALYZER_ARCHIVE],
+    ]) {
+      await pulumi(['plugin', 'install', kind, name, version, '--file', path.join(out, file)], {
+        cwd: out,
+        env,
+      });
+    }
+    // The pack folder: the PulumiPolicy.yaml the archive carries, and the budget's config.
+    const pack = group.own(fs.mkdtempSync(path.join(os.tmpdir(), 'svc-release-pack-')));
+    await run('tar', ['-xzf', path.join(out, ANALYZER_ARCHIVE), '-C', pack, 'PulumiPolicy.yaml']);
+    const budget = path.join(pack, 'budget.json');
+    fs.writeFileSync(
+      budget,
+      JSON.stringify({ 'svc-budget': { enforcementLevel: 'mandatory', maxMonthlyTotal: 10 } }),
+    );
+    const dir = project('yaml', {});
+    fs.appendFileSync(path.join(dir, 'Pulumi.yaml'), yamlGuest('release-pack'));
+    const f = await group.fixture(dir, {
+      env: { ...env, PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: 'true' },
+    });
+    const preview = await f.stack.spawn([
+      'preview',
+      '--non-interactive',
+      '--policy-pack',
+      pack,
+      '--policy-pack-config',
+      budget,
+    ]).done;
+    const output = `${preview.stdout}\n${preview.stderr}`;
+    assert.notEqual(preview.code, 0, output);
+    assert.match(output, /svc-budget/, output);
+    assert.match(output, /over maxMonthlyTotal \$10\.00/, output);
+    assert.equal(writeCalls(f.emulator, 'Virtual_Guest.createObject'), 0, 'nothing ordered');
   });
 
   /** A project folder: Pulumi.yaml naming `runtime` and no plugin, and `files`. */
@@ -219,29 +287,7 @@ describe('a release, installed as users install it', () => {
       env,
     });
     const dir = project('yaml', {});
-    fs.appendFileSync(
-      path.join(dir, 'Pulumi.yaml'),
-      [
-        'resources:',
-        '  web:',
-        '    type: svc:index:VirtualGuest',
-        '    properties:',
-        '      domain: release.example.com',
-        '      datacenter: dal10',
-        '      startCpus: 1',
-        '      maxMemory: 1024',
-        '      operatingSystemReferenceCode: UBUNTU_LATEST',
-        '      tags: [release-yaml]',
-        'outputs:',
-        '  guestId: ${web.guestId}',
-        '  company:',
-        '    fn::invoke:',
-        '      function: svc:index:getAccount',
-        '      arguments: {}',
-        '      return: companyName',
-        '',
-      ].join('\n'),
-    );
+    fs.appendFileSync(path.join(dir, 'Pulumi.yaml'), yamlGuest('release-yaml'));
     // Downloads stay off: the plugin the install put in PULUMI_HOME is the one that runs.
     await upNoOpDestroy(dir, 'release-yaml', env, false);
   });

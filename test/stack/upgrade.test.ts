@@ -79,7 +79,7 @@ describe('VirtualGuest resized in place through the Pulumi CLI', () => {
     assert.equal(lines.length, 1, `one BILLING line: ${lines.join(' | ')}`);
     assert.match(
       lines[0],
-      /BILLING upgrade VirtualGuest "g0" in place \(startCpus 1 -> 2, maxMemory 1024 -> 2048, disks \[25\] -> \[100\]\): \$0\.\d{4}\/hour \(\$\d+\.\d\d\/month\) -> \$0\.\d{4}\/hour .*the guest reboots/,
+      /BILLING upgrade VirtualGuest "g0" in place \(startCpus 1 -> 2, maxMemory 1024 -> 2048, disks \[25\] -> \[100\]\): \$0\.\d{4}\/hour \(\$\d+\.\d\d\/month, account price\) -> \$0\.\d{4}\/hour .*the guest reboots/,
     );
     assert.equal(writeCalls(f.emulator), writes, 'nothing ordered by a preview');
   });

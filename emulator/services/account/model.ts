@@ -4,6 +4,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { table, type RecordsOf, type Store, type WriteOp } from '../../store';
+import type { Discounts } from './discounts';
 
 export interface AccountRec {
   id: number;
@@ -14,6 +15,8 @@ export interface AccountRec {
   city: string;
   country: string;
   createDate: number;
+  /** Negotiated prices: percent off the list price by item category (./discounts.ts). */
+  discounts?: Discounts;
 }
 
 export interface SecurityQuestionRec {

@@ -9,6 +9,7 @@ import { defineType, sameAccount, type ViewContext } from '../../schema';
 import { GUEST_PACKAGE } from '../product-package/model';
 import { guestPrices, sized, type GuestRec } from '../virtual-guest/model';
 import { endOfBillingMonth, type BillingItemRec } from './model';
+import { discountsOf } from '../account/discounts';
 
 /** A stored billing item, or a child derived from its guest (with `parentId`). */
 export type BillingItemView = BillingItemRec & { parentId?: number };
@@ -38,7 +39,7 @@ function current(b: BillingItemView, ctx: ViewContext): BillingItemView {
 function children(b: BillingItemView, ctx: ViewContext): BillingItemView[] {
   const guest = guestOf(b, ctx);
   if (!guest) return [];
-  return guestPrices(guest)
+  return guestPrices(guest, discountsOf(ctx.store, b.accountId))
     .slice(1)
     .map((price, i) => ({
       id: CHILD_BASE + b.id * 16 + i,

@@ -35,6 +35,7 @@ import {
   sizeOf,
   type OrderedPrice,
 } from './guest-order-prices';
+import { discounted } from '../account/discounts';
 
 export const GUEST_ORDER = 'Svc_Container_Product_Order_Virtual_Guest';
 const CONTAINER = typeDef(GUEST_ORDER);
@@ -64,7 +65,10 @@ function checkGuestOrder(ctx: AuthedContext, c: Record<string, unknown>): Checke
   const prices = orderedPrices(pkg, datacenter, [
     ...(preset?.prices.map((p) => ({ id: p.price.id })) ?? []),
     ...listOf(c.prices ?? [], 'prices'),
-  ]);
+  ]).map((p) => ({
+    ...p,
+    view: { ...p.view, price: discounted(p.view.price, ctx.account.discounts) },
+  }));
   const size = sizeOf(prices);
   const quantity = present(c.quantity) ? readInt(c.quantity, 'quantity') : 1;
   if (quantity < 1 || quantity > 20)

@@ -55,7 +55,7 @@ import {
 import { requireRoom } from './capacity';
 import { GUEST_ORDER, guestOrder } from './guest-order';
 import { reloadMethod } from './reload';
-import { checkGuestTemplate } from './template';
+import { atAccountPrices, checkGuestTemplate } from './template';
 import './types';
 import { UPGRADE, upgradeOrder } from './upgrade-order';
 
@@ -144,7 +144,7 @@ export const virtualGuest = serviceFolder({
         createObject: {
           handler: async (ctx) => {
             expectArgs(ctx, ['templateObject']);
-            const order = checkGuestTemplate(ctx.args[0]);
+            const order = atAccountPrices(ctx, checkGuestTemplate(ctx.args[0]));
             checkSshKeyIds(ctx, order.sshKeyIds);
             requireRoom(ctx, [order]);
             const { guest, ops } = buildGuest(ctx.store, ctx.account.id, order, {
@@ -165,7 +165,7 @@ export const virtualGuest = serviceFolder({
                 'Virtual_Guest::createObjects(templateObjects): expected a non-empty array of templates.',
               );
             }
-            const orders = templates.map(checkGuestTemplate);
+            const orders = templates.map((t) => atAccountPrices(ctx, checkGuestTemplate(t)));
             for (const order of orders) checkSshKeyIds(ctx, order.sshKeyIds);
             requireRoom(ctx, orders);
             const tagCache = tagsByName(ctx.store, ctx.account.id);
@@ -189,7 +189,7 @@ export const virtualGuest = serviceFolder({
         generateOrderTemplate: {
           handler: (ctx) => {
             expectArgs(ctx, ['templateObject']);
-            const order = checkGuestTemplate(ctx.args[0]);
+            const order = atAccountPrices(ctx, checkGuestTemplate(ctx.args[0]));
             checkSshKeyIds(ctx, order.sshKeyIds);
             const hourly = order.prices.reduce((sum, p) => sum + p.hourly, 0);
             return ok({

@@ -34,6 +34,7 @@ import { table, type RecordsOf, type Store, type Tables, type WriteOp } from '..
 import { endOfBillingMonth } from '../billing-item/model';
 import { addressIn, subnetFor, type IpAddressRec } from '../network/model';
 import { priceView, type PriceView } from '../product-package/model';
+import { discounted, type Discounts } from '../account/discounts';
 
 export interface TagRec {
   id: number;
@@ -505,8 +506,11 @@ export async function sweepReclaimed(store: Store, now: number): Promise<void> {
   if (done.length > 0) await store.write(done.flatMap(goneOps));
 }
 
-/** The prices a guest was ordered with, core first (the same the order was priced from). */
-export function guestPrices(g: GuestRec): Price[] {
+/**
+ * The prices a guest was ordered with, core first (the same the order was priced from), at the
+ * account's `discounts` when given.
+ */
+export function guestPrices(g: GuestRec, discounts?: Discounts): Price[] {
   const datacenter = datacenterById(g.datacenterId);
   const os = findOs(g.osCode);
   const prices = [
@@ -516,7 +520,8 @@ export function guestPrices(g: GuestRec): Price[] {
     networkPrice(g.networkSpeed),
     ...g.blockDevices.map((d, i) => diskPrice(d.capacity, g.localDiskFlag, i)),
   ];
-  return datacenter ? prices.map((p) => priceAt(p, datacenter)) : prices;
+  const located = datacenter ? prices.map((p) => priceAt(p, datacenter)) : prices;
+  return located.map((p) => discounted(p, discounts));
 }
 
 // ---------------------------------------------------------------------------------------------

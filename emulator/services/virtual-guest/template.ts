@@ -25,6 +25,8 @@ import {
 } from '../../catalog';
 import { invalidParams, propertyNotValid, publicFault } from '../../errors';
 import { typeDef } from '../../schema';
+import { discounted } from '../account/discounts';
+import type { AuthedContext } from '../context';
 import {
   badValue,
   checkDomain,
@@ -97,6 +99,12 @@ export function checkGuestTemplate(template: unknown): GuestOrder {
     blockDevices,
     prices,
   };
+}
+
+/** The order at the ordering account's prices (its negotiated discounts, ../account/discounts.ts). */
+export function atAccountPrices(ctx: AuthedContext, order: GuestOrder): GuestOrder {
+  const discounts = ctx.account.discounts;
+  return { ...order, prices: order.prices.map((price) => discounted(price, discounts)) };
 }
 
 /** Known properties only, the required ones present, and no unmodeled way of ordering. */

@@ -13,6 +13,7 @@ import { invalidValue, publicFault } from '../../errors';
 import { isStruct } from '../../validators';
 import { owned, type AuthedContext } from '../context';
 import type { PriceView } from '../product-package/model';
+import { discounted } from '../account/discounts';
 import type { OrderOwner } from '../service';
 import {
   activeTransaction,
@@ -62,7 +63,10 @@ function checkUpgradeOrder(ctx: AuthedContext, order: Record<string, unknown>): 
       `Virtual guest ${guest.id} has an active transaction (${status}); it can be upgraded once that has finished.`,
     );
   }
-  return { guest, ...orderPrices(guest, items(order.prices, 'prices')), properties };
+  const { size, ordered } = orderPrices(guest, items(order.prices, 'prices'));
+  const discounts = ctx.account.discounts;
+  const atAccount = ordered.map((o) => ({ ...o, price: discounted(o.price, discounts) }));
+  return { guest, size, ordered: atAccount, properties };
 }
 
 /** The guest's size after the upgrade while the ordered prices are checked one by one. */

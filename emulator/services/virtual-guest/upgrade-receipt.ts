@@ -56,7 +56,10 @@ export function placeUpgrade(
     const { hourlyRecurringFee, recurringFee } = stored.upgrade;
     ops.push({ put: 'billingItems', record: { ...billing, hourlyRecurringFee, recurringFee } });
   }
-  const total = guestPrices({ ...guest, ...size }).reduce((sum, p) => sum + p.hourly, 0);
+  const total = guestPrices({ ...guest, ...size }, ctx.account.discounts).reduce(
+    (sum, p) => sum + p.hourly,
+    0,
+  );
   const upgrade: GuestUpgradeRec = {
     orderId,
     transactionId: ctx.store.nextSubId(),

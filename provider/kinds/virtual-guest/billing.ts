@@ -3,6 +3,7 @@ import { isUnknown } from '../../framework/unknown';
 import { sayOnce } from '../../framework/log';
 import { REPLACE_REASONS, type GuestInputs } from './inputs';
 import { choices, describeChoices } from './placement';
+import type { PriceSource } from './pricing';
 
 /**
  * The BILLING lines of a preview: exactly one per guest whose billing changes, naming the kind
@@ -13,6 +14,7 @@ import { choices, describeChoices } from './placement';
 export interface BilledCost {
   estimatedHourlyCost: number;
   estimatedMonthlyCost: number;
+  estimatedCostSource?: PriceSource;
 }
 
 type Priced = Partial<BilledCost> & { hourlyBillingFlag?: unknown };
@@ -20,13 +22,22 @@ type Priced = Partial<BilledCost> & { hourlyBillingFlag?: unknown };
 const money = (value: number | undefined, digits: number) =>
   value === undefined ? '$(unpriced)' : `$${value.toFixed(digits)}`;
 
-/** `$0.0515/hour ($37.60/month)`, or what is not known yet. */
+/** Whose price a figure is, in words: `account price`, or `list price: <reason>`. */
+export function describeSource(source: unknown): string | undefined {
+  if (source === 'account') return 'account price';
+  return typeof source === 'string' && source.startsWith('list: ')
+    ? `list price${source.slice(4)}`
+    : undefined;
+}
+
+/** `$0.0515/hour ($37.60/month, account price)`, or what is not known yet. */
 export function describeCost(
   inputs: Priced,
   unknown = 'unknown until its inputs are known',
 ): string {
   if (inputs.estimatedHourlyCost === undefined) return unknown;
-  return `${money(inputs.estimatedHourlyCost, 4)}/hour (${money(inputs.estimatedMonthlyCost, 2)}/month)`;
+  const source = describeSource(inputs.estimatedCostSource);
+  return `${money(inputs.estimatedHourlyCost, 4)}/hour (${money(inputs.estimatedMonthlyCost, 2)}/month${source ? `, ${source}` : ''})`;
 }
 
 const billing = (inputs: Priced) => billingMode(inputs.hourlyBillingFlag);
@@ -102,17 +113,39 @@ export function announceCreate(
   );
 }
 
-/** Printed by `diff` when a change replaces the guest: a new guest is bought and the old one cancelled. */
+/** When the old guest's billing ends: at its cancel (hourly), or at its billing anniversary. */
+export type Ending =
+  | { mode: 'hourly' }
+  | { mode: 'monthly'; billedUntil: string; owed: number }
+  | { mode: 'monthly'; unknown: string };
+
+/** `billed to its anniversary 2026-12-01: $30.00 still owed after the cancel`, and the like. */
+export function describeEnding(ending: Ending): string {
+  if (ending.mode === 'hourly') return 'its hourly billing stops at the cancel';
+  if ('unknown' in ending) return `monthly, what it still owes is not known (${ending.unknown})`;
+  return `monthly, billed to its anniversary ${ending.billedUntil.slice(0, 10)}: ${money(ending.owed, 2)} still owed after the cancel`;
+}
+
+/**
+ * Printed by `diff` when a change replaces the guest: a new guest is bought and the old one
+ * cancelled, with what the old one still owes and what both cost an hour while they run together.
+ */
 export function announceReplace(
   name: string,
   fields: string[],
   olds: Priced,
   news: GuestInputs & Partial<BilledCost>,
+  ending: Ending,
 ): void {
   replacing.add(identityOf(news));
+  const both =
+    olds.estimatedHourlyCost === undefined || news.estimatedHourlyCost === undefined
+      ? ''
+      : ` ${money(Math.round((olds.estimatedHourlyCost + news.estimatedHourlyCost) * 10_000) / 10_000, 4)}/hour meanwhile`;
   sayOnce(
     `BILLING replace VirtualGuest "${name}" (changed: ${fields.join(', ')}): orders a new ` +
-      `${billing(news)} guest (${describeOrder(news)}) at ${describeCost(news)}, cancels the old one at ${describeCost(olds, 'unknown')}`,
+      `${billing(news)} guest (${describeOrder(news)}) at ${describeCost(news)}, cancels the old one at ${describeCost(olds, 'unknown')} (${describeEnding(ending)}); ` +
+      `both run together until the old one is cancelled,${both || ' cost unknown'} (with deleteBeforeReplace the service is down in between instead)`,
   );
   for (const field of fields.filter((f) => REPLACE_REASONS[f])) {
     sayOnce(
@@ -129,12 +162,44 @@ export function announceUpgrade(
   news: GuestInputs & Partial<BilledCost>,
   reboots: boolean,
 ): void {
-  const changes = fields.map(
-    (f) =>
-      `${f} ${shown(olds[f] ?? '-')} -> ${shown((news as unknown as Record<string, unknown>)[f] ?? '-')}`,
-  );
+  const changes = describeChanges(fields, olds, news as unknown as Record<string, unknown>);
   sayOnce(
     `BILLING upgrade VirtualGuest "${name}" in place (${changes.join(', ')}): ${describeCost(olds, 'unknown')} -> ${describeCost(news)}; ` +
       `same guest, id and addresses${reboots ? '; the guest reboots for the CPU or memory change' : ''}`,
   );
+}
+
+/**
+ * Printed by `read` (a refresh, `pulumi preview --refresh`) when the guest's billing item bills
+ * another amount than the state recorded: it was resized outside Pulumi (an upgrade order over
+ * the API or the portal). `changes` names what the API shows changed (`startCpus 1 -> 2`).
+ */
+export function announceCostDrift(
+  what: string,
+  recorded: Priced,
+  billed: BilledCost,
+  changes: string[],
+): void {
+  const before = recorded.estimatedMonthlyCost;
+  if (typeof before !== 'number' || Math.abs(billed.estimatedMonthlyCost - before) < 0.005) return;
+  const delta = billed.estimatedMonthlyCost - before;
+  const sign = delta >= 0 ? '+' : '-';
+  const why =
+    changes.length > 0
+      ? `changed outside Pulumi: ${changes.join(', ')}`
+      : 'its billing item changed outside Pulumi';
+  sayOnce(
+    `COST DRIFT ${what}: billed ${money(billed.estimatedMonthlyCost, 2)}/month now, the state recorded ${money(before, 2)}/month (${sign}${money(Math.abs(delta), 2)}/month); ${why}`,
+  );
+}
+
+/** `startCpus 1 -> 2` for each of `fields` that differs between `olds` and `news`. */
+export function describeChanges(
+  fields: readonly string[],
+  olds: Record<string, unknown>,
+  news: Record<string, unknown>,
+): string[] {
+  return fields
+    .filter((f) => JSON.stringify(olds[f] ?? null) !== JSON.stringify(news[f] ?? null))
+    .map((f) => `${f} ${shown(olds[f] ?? '-')} -> ${shown(news[f] ?? '-')}`);
 }

@@ -464,6 +464,15 @@ export const GUEST_FIELDS = {
     type: kinds.number,
     output: true,
   },
+  /**
+   * Whose price the estimated costs are: `account`, this account's own (the API's quote of the
+   * order, negotiated discounts included, or what the billing item bills); `list: <reason>`, the
+   * list price, because the API did not quote the account's.
+   */
+  estimatedCostSource: {
+    type: kinds.string,
+    output: true,
+  },
 } satisfies Fields;
 
 export type GuestFields = typeof GUEST_FIELDS;

@@ -3,7 +3,7 @@ import { sayStatus } from '../../framework/log';
 import { readComputed, readInputs, withFieldDefaults } from '../../framework/fields';
 import { GUEST_FIELDS } from './fields';
 import type { GuestInputs } from './inputs';
-import type { Price } from './pricing';
+import type { Price, PriceSource } from './pricing';
 
 export { userTags } from './api-forms';
 
@@ -20,6 +20,7 @@ export interface GuestOutputs {
   status: string;
   estimatedHourlyCost: number;
   estimatedMonthlyCost: number;
+  estimatedCostSource: PriceSource;
 }
 
 /**
@@ -38,6 +39,7 @@ export function computedOutputs(guest: VirtualGuest, price: Price): GuestOutputs
     ...(readComputed(GUEST_FIELDS, guest) as Omit<GuestOutputs, `estimated${string}`>),
     estimatedHourlyCost: price.hourly,
     estimatedMonthlyCost: price.monthly,
+    estimatedCostSource: price.source,
   };
 }
 

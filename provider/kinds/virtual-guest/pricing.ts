@@ -1,65 +1,100 @@
+import { ServerError, TransportError } from '../../client';
 import { billingMode, type VirtualGuest, type VirtualGuestManager } from '../../managers';
 import { PRICED_FIELDS, guestTemplate, type GuestInputs } from './inputs';
+import { listHourlyFee } from './list-price';
 import { choices } from './placement';
 
 /**
- * What a guest costs, as the API prices it: an order is priced by `generateOrderTemplate` (the
- * item prices of its datacenter, disks included, as `verifyOrder` prices an order), a guest that
- * exists by its billing item (which follows its upgrades).
+ * What a guest costs, as the API prices it for this account: an order is priced by
+ * `generateOrderTemplate` (the account's item prices at its datacenter, negotiated discounts
+ * included, as `verifyOrder` prices an order), a guest that exists by its billing item (which
+ * follows its upgrades). Only when the API does not quote the order is it priced at list prices.
  */
 export interface Price {
   /** Hourly cost; for monthly guests the monthly fee spread over 730 hours. */
   hourly: number;
   monthly: number;
+  source: PriceSource;
 }
+
+/**
+ * Whose price it is: `account`, the account's own (the API's quote of the order, or what its
+ * billing item bills); `list: <reason>`, the list price, because the account's could not be had.
+ */
+export type PriceSource = 'account' | `list: ${string}`;
 
 /** The hours in a month the API prices by: a monthly fee is 730 hours of the hourly one. */
 export const HOURS_PER_MONTH = 730;
-const round = (value: number) => Math.round(value * 10_000) / 10_000;
+const round = (value: number, digits = 4) => Math.round(value * 10 ** digits) / 10 ** digits;
 
-function fromFees(hourlyFee: unknown, monthlyFee: unknown, hourlyBilling: boolean): Price {
+function fromFees(
+  hourlyFee: unknown,
+  monthlyFee: unknown,
+  hourlyBilling: boolean,
+  source: PriceSource,
+): Price {
   const monthly = round(Number(monthlyFee ?? 0) || 0);
   const hourly = hourlyBilling
     ? round(Number(hourlyFee ?? 0) || 0)
     : round(monthly / HOURS_PER_MONTH);
-  return { hourly, monthly };
+  return { hourly, monthly, source };
 }
 
-const priced = new Map<string, Promise<Price>>();
+type Pricer = Pick<VirtualGuestManager, 'verifyTemplate' | 'getCreateOptions'>;
+type PricedInputs = Pick<GuestInputs, (typeof PRICED_FIELDS)[number]>;
 
-/** The price of ordering a guest with these inputs (asked once per provider process and order). */
-export function priceOrder(
-  guests: Pick<VirtualGuestManager, 'verifyTemplate'>,
-  inputs: Pick<GuestInputs, (typeof PRICED_FIELDS)[number]>,
-): Promise<Price> {
+/** Prices asked per connection (so per account) and order: `up` asks once per configuration. */
+const priced = new WeakMap<Pricer, Map<string, Promise<Price>>>();
+
+/** The price of ordering a guest with these inputs (asked once per connection and order). */
+export function priceOrder(guests: Pricer, inputs: PricedInputs): Promise<Price> {
   const key = JSON.stringify(PRICED_FIELDS.map((field) => inputs[field] ?? null));
-  let price = priced.get(key);
+  const cache = priced.get(guests) ?? new Map<string, Promise<Price>>();
+  priced.set(guests, cache);
+  let price = cache.get(key);
   if (!price) {
-    // Names, keys, user data and tags do not change the price; placeholders keep it computable
-    // while those are known only after apply.
-    // With `datacenters`, the first choice: the one ordered unless it has no room.
-    const placeholders = {
-      ...(inputs as GuestInputs),
-      datacenter: choices(inputs)[0],
-      hostname: 'price',
-      domain: 'example.com',
-      userData: undefined,
-      sshKeyIds: [],
-      notes: undefined,
-    };
-    price = guests
-      .verifyTemplate(guestTemplate(placeholders, []))
-      .then((order) =>
-        fromFees(
-          order.postTaxRecurringHourly,
-          order.postTaxRecurringMonthly,
-          inputs.hourlyBillingFlag,
-        ),
+    price = quote(guests, inputs).catch((err: unknown) => {
+      // A refusal of the order is the user's to fix (check reports it); no answer is not.
+      if (!(err instanceof ServerError || err instanceof TransportError)) throw err;
+      return atListPrice(
+        guests,
+        inputs,
+        `the API did not quote the order: ${(err as Error).message}`,
       );
-    priced.set(key, price);
-    price.catch(() => priced.delete(key));
+    });
+    cache.set(key, price);
+    price.catch(() => cache.delete(key));
   }
   return price;
+}
+
+/** The account's price: the API's quote of the order. */
+async function quote(guests: Pricer, inputs: PricedInputs): Promise<Price> {
+  // Names, keys, user data and tags do not change the price; placeholders keep it computable
+  // while those are known only after apply. With `datacenters`, the first choice: the one
+  // ordered unless it has no room.
+  const placeholders = {
+    ...(inputs as GuestInputs),
+    datacenter: choices(inputs)[0],
+    hostname: 'price',
+    domain: 'example.com',
+    userData: undefined,
+    sshKeyIds: [],
+    notes: undefined,
+  };
+  const order = await guests.verifyTemplate(guestTemplate(placeholders, []));
+  return fromFees(
+    order.postTaxRecurringHourly,
+    order.postTaxRecurringMonthly,
+    inputs.hourlyBillingFlag,
+    'account',
+  );
+}
+
+async function atListPrice(guests: Pricer, inputs: PricedInputs, why: string): Promise<Price> {
+  const hourly = listHourlyFee(await guests.getCreateOptions(), inputs);
+  const monthly = round(hourly * HOURS_PER_MONTH, 2);
+  return fromFees(hourly, monthly, inputs.hourlyBillingFlag, `list: ${why}`);
 }
 
 /** What the guest is billed now (its billing item), if the API shows it. */
@@ -70,5 +105,6 @@ export function billedPrice(guest: VirtualGuest): Price | undefined {
     item.hourlyRecurringFee,
     item.recurringFee,
     billingMode(guest.hourlyBillingFlag) === 'hourly',
+    'account',
   );
 }

@@ -19,7 +19,11 @@ import {
   announceUpgrade,
   announcedAsReplacement,
   describeFallbacks,
+  announceCostDrift,
+  describeChanges,
+  type Ending,
 } from './billing';
+import { owedOnCancel } from './anniversary';
 import { catalogFrom, type Catalog } from './catalog';
 import { claim, converge, createGuest, earlierAttempt } from './create';
 import {
@@ -138,6 +142,7 @@ async function check(olds: Bag, news: Bag): Promise<pulumi.dynamic.CheckResult> 
 const costs = (price: Price) => ({
   estimatedHourlyCost: price.hourly,
   estimatedMonthlyCost: price.monthly,
+  estimatedCostSource: price.source,
 });
 
 /**
@@ -152,7 +157,8 @@ async function diff(id: string, olds: Bag, news: Bag): Promise<pulumi.dynamic.Di
   const name = String(news.resourceName ?? id);
   const replaces = replacedBy(olds, news);
   if (replaces.length > 0) {
-    announceReplace(name, replaces, olds, news as unknown as GuestInputs);
+    const ending = await endingOf(id, olds);
+    announceReplace(name, replaces, olds, news as unknown as GuestInputs, ending);
     return { changes: true, replaces, deleteBeforeReplace: false };
   }
   const reloads = reloadedBy(olds, news);
@@ -168,6 +174,19 @@ async function diff(id: string, olds: Bag, news: Bag): Promise<pulumi.dynamic.Di
   return edits.length + upgrades.length + reloads.length > 0
     ? { replaces: [], deleteBeforeReplace: false }
     : { changes: false };
+}
+
+/** When the guest's billing ends if it is cancelled now (monthly: one call for its billing cycle). */
+async function endingOf(id: string, props: Bag): Promise<Ending> {
+  if (billingMode(props.hourlyBillingFlag) === 'hourly') return { mode: 'hourly' };
+  try {
+    const owed = await owedOnCancel(connect().client, Number(id));
+    return owed
+      ? { mode: 'monthly', ...owed }
+      : { mode: 'monthly', unknown: 'the API shows no billing cycle for it' };
+  } catch (err) {
+    return { mode: 'monthly', unknown: (err as Error).message };
+  }
 }
 
 /** The outputs: what the guest is billed (its billing item), else the price of its order. */
@@ -227,9 +246,18 @@ async function read(id: string, props: Bag = {}): Promise<pulumi.dynamic.ReadRes
   const declared = Object.keys(props).length > 0 ? (props as unknown as GuestInputs) : undefined;
   const observed = observedInputs(guest, declared);
   const computed = await priced(c, guest, observed);
+  if (declared && billedPrice(guest)) {
+    const resized = describeChanges(UPGRADE_FIELDS, props, observed as unknown as Bag);
+    announceCostDrift(describe(props, id), props, computed, resized);
+  }
   // The inputs as observed, for later diffs: the outputs less those that are not inputs (the
   // estimated costs are both: check prices the order).
-  const { estimatedHourlyCost: _hourly, estimatedMonthlyCost: _monthly, ...notInputs } = computed;
+  const {
+    estimatedHourlyCost: _hourly,
+    estimatedMonthlyCost: _monthly,
+    estimatedCostSource: _source,
+    ...notInputs
+  } = computed;
   const computedOnly = new Set([...Object.keys(notInputs), 'accountId']);
   // With `datacenters` declared, `datacenter` is an output only (where the guest is).
   if (declared?.datacenters !== undefined) computedOnly.add('datacenter');
@@ -278,6 +306,9 @@ async function remove(id: string, props: Bag): Promise<void> {
   await requireOwner(c, props, what, 'delete');
   const guestId = Number(id);
   const before = await c.guests.findInstance(guestId, CANCEL_MASK);
+  // What a monthly guest still owes, read before the cancel ends its cycle.
+  const ending =
+    before && !isReclaiming(before) ? await endingOf(id, props) : ({ mode: 'hourly' } as const);
   if (before && !isReclaiming(before)) {
     await c.guests.waitForIdle(guestId, DELETE_WAIT_MS, progressOf(what, 'waiting to cancel it'));
     await writeIdempotent({
@@ -297,11 +328,12 @@ async function remove(id: string, props: Bag): Promise<void> {
       `${what}: the API accepted the cancel but billing item ${billingId} shows no cancellation date; the guest stays in the stack and the next \`pulumi destroy\` checks again (it is not cancelled twice)`,
     );
   }
+  const owed = 'owed' in ending ? `: $${ending.owed.toFixed(2)} still owed after the cancel` : '';
   const monthly = billingMode(props.hourlyBillingFlag) === 'monthly';
   const billing = !before
     ? 'it was already gone'
     : monthly
-      ? `monthly billing item cancelled, billed to its anniversary ${billedTo ?? '(unknown)'}`
+      ? `monthly billing item cancelled, billed to its anniversary ${billedTo ?? '(unknown)'}${owed}`
       : `hourly billing stopped at ${billedTo ?? 'the cancel'}`;
   if (props.waitForReclaim !== true) {
     say(

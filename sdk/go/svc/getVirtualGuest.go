@@ -69,6 +69,8 @@ type LookupVirtualGuestResult struct {
 	Disks []int `pulumi:"disks"`
 	// Domain of the guest, e.g. `example.com`.
 	Domain string `pulumi:"domain"`
+	// Whose price the estimated costs are: `account`, this account's own (the API's quote of the order, negotiated discounts included, or what the billing item bills); `list: <reason>`, the list price, because the API did not quote the account's.
+	EstimatedCostSource string `pulumi:"estimatedCostSource"`
 	// What the guest is billed (its billing item; before the order, the API’s price of the order); for monthly guests the monthly fee / 730.
 	EstimatedHourlyCost float64 `pulumi:"estimatedHourlyCost"`
 	// What the guest is billed a month.
@@ -175,6 +177,11 @@ func (o LookupVirtualGuestResultOutput) Disks() pulumi.IntArrayOutput {
 // Domain of the guest, e.g. `example.com`.
 func (o LookupVirtualGuestResultOutput) Domain() pulumi.StringOutput {
 	return o.ApplyT(func(v LookupVirtualGuestResult) string { return v.Domain }).(pulumi.StringOutput)
+}
+
+// Whose price the estimated costs are: `account`, this account's own (the API's quote of the order, negotiated discounts included, or what the billing item bills); `list: <reason>`, the list price, because the API did not quote the account's.
+func (o LookupVirtualGuestResultOutput) EstimatedCostSource() pulumi.StringOutput {
+	return o.ApplyT(func(v LookupVirtualGuestResult) string { return v.EstimatedCostSource }).(pulumi.StringOutput)
 }
 
 // What the guest is billed (its billing item; before the order, the API’s price of the order); for monthly guests the monthly fee / 730.

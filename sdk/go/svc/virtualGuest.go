@@ -70,6 +70,8 @@ type VirtualGuest struct {
 	Disks pulumi.IntArrayOutput `pulumi:"disks"`
 	// Domain of the guest, e.g. `example.com`.
 	Domain pulumi.StringOutput `pulumi:"domain"`
+	// Whose price the estimated costs are: `account`, this account's own (the API's quote of the order, negotiated discounts included, or what the billing item bills); `list: <reason>`, the list price, because the API did not quote the account's.
+	EstimatedCostSource pulumi.StringOutput `pulumi:"estimatedCostSource"`
 	// What the guest is billed (its billing item; before the order, the API’s price of the order); for monthly guests the monthly fee / 730.
 	EstimatedHourlyCost pulumi.Float64Output `pulumi:"estimatedHourlyCost"`
 	// What the guest is billed a month.
@@ -396,6 +398,11 @@ func (o VirtualGuestOutput) Disks() pulumi.IntArrayOutput {
 // Domain of the guest, e.g. `example.com`.
 func (o VirtualGuestOutput) Domain() pulumi.StringOutput {
 	return o.ApplyT(func(v *VirtualGuest) pulumi.StringOutput { return v.Domain }).(pulumi.StringOutput)
+}
+
+// Whose price the estimated costs are: `account`, this account's own (the API's quote of the order, negotiated discounts included, or what the billing item bills); `list: <reason>`, the list price, because the API did not quote the account's.
+func (o VirtualGuestOutput) EstimatedCostSource() pulumi.StringOutput {
+	return o.ApplyT(func(v *VirtualGuest) pulumi.StringOutput { return v.EstimatedCostSource }).(pulumi.StringOutput)
 }
 
 // What the guest is billed (its billing item; before the order, the API’s price of the order); for monthly guests the monthly fee / 730.

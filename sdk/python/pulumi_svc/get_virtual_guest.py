@@ -23,7 +23,7 @@ __all__ = [
 
 @pulumi.output_type
 class GetVirtualGuestResult:
-    def __init__(__self__, create_date=None, datacenter=None, disks=None, domain=None, estimated_hourly_cost=None, estimated_monthly_cost=None, fully_qualified_domain_name=None, global_identifier=None, guest_id=None, hostname=None, hourly_billing_flag=None, id=None, local_disk_flag=None, max_memory=None, network_speed=None, notes=None, operating_system_reference_code=None, os_reload_id=None, power_state=None, primary_backend_ip_address=None, primary_ip_address=None, private_network_only=None, provision_date=None, ssh_key_ids=None, start_cpus=None, status=None, tags=None, user_data=None):
+    def __init__(__self__, create_date=None, datacenter=None, disks=None, domain=None, estimated_cost_source=None, estimated_hourly_cost=None, estimated_monthly_cost=None, fully_qualified_domain_name=None, global_identifier=None, guest_id=None, hostname=None, hourly_billing_flag=None, id=None, local_disk_flag=None, max_memory=None, network_speed=None, notes=None, operating_system_reference_code=None, os_reload_id=None, power_state=None, primary_backend_ip_address=None, primary_ip_address=None, private_network_only=None, provision_date=None, ssh_key_ids=None, start_cpus=None, status=None, tags=None, user_data=None):
         if create_date and not isinstance(create_date, str):
             raise TypeError("Expected argument 'create_date' to be a str")
         pulumi.set(__self__, "create_date", create_date)
@@ -36,6 +36,9 @@ class GetVirtualGuestResult:
         if domain and not isinstance(domain, str):
             raise TypeError("Expected argument 'domain' to be a str")
         pulumi.set(__self__, "domain", domain)
+        if estimated_cost_source and not isinstance(estimated_cost_source, str):
+            raise TypeError("Expected argument 'estimated_cost_source' to be a str")
+        pulumi.set(__self__, "estimated_cost_source", estimated_cost_source)
         if estimated_hourly_cost and not isinstance(estimated_hourly_cost, float):
             raise TypeError("Expected argument 'estimated_hourly_cost' to be a float")
         pulumi.set(__self__, "estimated_hourly_cost", estimated_hourly_cost)
@@ -140,6 +143,14 @@ class GetVirtualGuestResult:
         Domain of the guest, e.g. `example.com`.
         """
         return pulumi.get(self, "domain")
+
+    @_builtins.property
+    @pulumi.getter(name="estimatedCostSource")
+    def estimated_cost_source(self) -> _builtins.str:
+        """
+        Whose price the estimated costs are: `account`, this account's own (the API's quote of the order, negotiated discounts included, or what the billing item bills); `list: <reason>`, the list price, because the API did not quote the account's.
+        """
+        return pulumi.get(self, "estimated_cost_source")
 
     @_builtins.property
     @pulumi.getter(name="estimatedHourlyCost")
@@ -344,6 +355,7 @@ class AwaitableGetVirtualGuestResult(GetVirtualGuestResult):
             datacenter=self.datacenter,
             disks=self.disks,
             domain=self.domain,
+            estimated_cost_source=self.estimated_cost_source,
             estimated_hourly_cost=self.estimated_hourly_cost,
             estimated_monthly_cost=self.estimated_monthly_cost,
             fully_qualified_domain_name=self.fully_qualified_domain_name,
@@ -411,6 +423,7 @@ def get_virtual_guest(domain: Optional[_builtins.str] = None,
         datacenter=pulumi.get(__ret__, 'datacenter'),
         disks=pulumi.get(__ret__, 'disks'),
         domain=pulumi.get(__ret__, 'domain'),
+        estimated_cost_source=pulumi.get(__ret__, 'estimated_cost_source'),
         estimated_hourly_cost=pulumi.get(__ret__, 'estimated_hourly_cost'),
         estimated_monthly_cost=pulumi.get(__ret__, 'estimated_monthly_cost'),
         fully_qualified_domain_name=pulumi.get(__ret__, 'fully_qualified_domain_name'),
@@ -475,6 +488,7 @@ def get_virtual_guest_output(domain: pulumi.Input[Optional[Optional[_builtins.st
         datacenter=pulumi.get(__response__, 'datacenter'),
         disks=pulumi.get(__response__, 'disks'),
         domain=pulumi.get(__response__, 'domain'),
+        estimated_cost_source=pulumi.get(__response__, 'estimated_cost_source'),
         estimated_hourly_cost=pulumi.get(__response__, 'estimated_hourly_cost'),
         estimated_monthly_cost=pulumi.get(__response__, 'estimated_monthly_cost'),
         fully_qualified_domain_name=pulumi.get(__response__, 'fully_qualified_domain_name'),

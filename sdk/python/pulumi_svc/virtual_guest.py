@@ -580,6 +580,7 @@ class VirtualGuest(pulumi.CustomResource):
             if wait_for_reclaim is None:
                 wait_for_reclaim = False
             __props__.__dict__["wait_for_reclaim"] = wait_for_reclaim
+            __props__.__dict__["estimated_cost_source"] = None
             __props__.__dict__["estimated_hourly_cost"] = None
             __props__.__dict__["estimated_monthly_cost"] = None
             __props__.__dict__["fully_qualified_domain_name"] = None
@@ -618,6 +619,7 @@ class VirtualGuest(pulumi.CustomResource):
         __props__.__dict__["datacenters"] = None
         __props__.__dict__["disks"] = None
         __props__.__dict__["domain"] = None
+        __props__.__dict__["estimated_cost_source"] = None
         __props__.__dict__["estimated_hourly_cost"] = None
         __props__.__dict__["estimated_monthly_cost"] = None
         __props__.__dict__["fully_qualified_domain_name"] = None
@@ -686,6 +688,14 @@ class VirtualGuest(pulumi.CustomResource):
         Domain of the guest, e.g. `example.com`.
         """
         return pulumi.get(self, "domain")
+
+    @_builtins.property
+    @pulumi.getter(name="estimatedCostSource")
+    def estimated_cost_source(self) -> pulumi.Output[_builtins.str]:
+        """
+        Whose price the estimated costs are: `account`, this account's own (the API's quote of the order, negotiated discounts included, or what the billing item bills); `list: <reason>`, the list price, because the API did not quote the account's.
+        """
+        return pulumi.get(self, "estimated_cost_source")
 
     @_builtins.property
     @pulumi.getter(name="estimatedHourlyCost")
