@@ -8,10 +8,8 @@
  */
 import * as grpc from '@grpc/grpc-js';
 import * as analyzerrpc from '@pulumi/pulumi/proto/analyzer_grpc_pb';
-import { engineAlive } from '../provider/framework/engine-watch';
+import { watchEngine } from '../provider/framework/engine-watch';
 import { analyzerService } from './server';
-
-const ENGINE_CHECK_MS = 2_000;
 
 const USAGE = `Usage: pulumi-analyzer-policy-svc <engine address> [pack folder]
 
@@ -27,10 +25,9 @@ async function main(argv: string[]): Promise<void> {
   }
   const [engine] = argv;
   if (!engine) throw new Error('started without the engine address: the Pulumi CLI starts this');
-  // A killed CLI leaves its plugins running; nothing is left to analyze for then.
-  setInterval(() => {
-    void engineAlive(engine).then((alive) => alive || process.exit(0));
-  }, ENGINE_CHECK_MS).unref();
+  // A killed CLI leaves its plugins running; nothing is left to analyze for then (the analyzer
+  // writes nothing and starts nothing, so there is nothing to take back or reap).
+  watchEngine({ engine, reap: () => false });
   const server = new grpc.Server();
   server.addService(analyzerrpc.AnalyzerService, analyzerService(process.cwd()));
   const port = await new Promise<number>((resolve, reject) =>
