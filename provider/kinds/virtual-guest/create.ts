@@ -174,10 +174,11 @@ async function orderOrRecover(
 async function orderInTurn(c: Connection, inputs: GuestInputs, token: string) {
   const name = inputs.resourceName;
   const full: string[] = [];
-  for (const datacenter of choices(inputs)) {
+  const datacenters = choices(inputs);
+  for (const datacenter of datacenters) {
     try {
       return await createOnce({
-        what: `VirtualGuest "${name}" order in ${datacenter}`,
+        what: `VirtualGuest "${name}" order${datacenters.length > 1 ? ` in ${datacenter}` : ''}`,
         write: () =>
           c.guests.createFromTemplate(
             guestTemplate({ ...inputs, datacenter }, [...inputs.tags, token]),
