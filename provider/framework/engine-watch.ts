@@ -19,9 +19,6 @@ import { reapRun } from './pulumi-run';
  */
 const ENGINE_CHECK_MS = 2_000;
 
-/** How long an exiting provider waits for the release of claims its engine never saw. */
-const RELEASE_WAIT_MS = 15_000;
-
 /** An engine's address as Pulumi passes it to its plugins: `host:port`, an IPv6 host bracketed. */
 export const ENGINE_ADDRESS = /^([\w.-]+|\[[\da-f:]+\]):\d+$/i;
 
@@ -61,10 +58,9 @@ export function engineAlive(address: string, timeoutMs = 2000): Promise<boolean>
  */
 export function stopRun(): Promise<never> {
   stopping ??= (async () => {
-    await Promise.race([
-      releaseUnanswered(say),
-      new Promise((resolve) => setTimeout(resolve, RELEASE_WAIT_MS).unref()),
-    ]);
+    // Not cut short: a claim left in place is a billed guest outside every state, which the next
+    // `up` would order again. Each release is bounded by its own windows and the client's timeout.
+    await releaseUnanswered(say);
     if (watched?.reap()) reapRun(watched.engine);
     process.exit(1);
   })();

@@ -17,8 +17,8 @@ export type WriteRule = (
 
 let doorRule: WriteRule = (_what, _options, send) => send();
 
-/** The door's own rule, applied to every write after the engine check. */
-export function addWriteRule(rule: WriteRule): void {
+/** The door's own rule (one per process: its door's), applied to every write after the engine check. */
+export function setDoorWriteRule(rule: WriteRule): void {
   doorRule = rule;
 }
 

@@ -97,8 +97,8 @@ export class BatchedWait<T extends { id: number }> {
       await this.look();
     } finally {
       this.inRound = false;
+      this.next();
     }
-    this.next();
   }
 
   /** One round: lists the awaited objects and settles each waiter it can. */
@@ -121,15 +121,20 @@ export class BatchedWait<T extends { id: number }> {
     for (const w of waiters) {
       const object = found.get(w.id)!;
       const elapsed = now - w.started;
-      if ('failed' in object) w.reject(object.failed);
-      else if (this.source.ready(object)) {
-        w.resolve(object);
-        readyNow = true;
-      } else if (elapsed >= w.options.timeoutMs)
-        w.reject(this.source.timeoutError(w.id, object, w.options.timeoutMs));
-      else {
-        w.options.onProgress?.(object, elapsed);
-        this.waiters.push(w);
+      // A waiter's own callback that throws ends that wait, not the round of the others.
+      try {
+        if ('failed' in object) w.reject(object.failed);
+        else if (this.source.ready(object)) {
+          w.resolve(object);
+          readyNow = true;
+        } else if (elapsed >= w.options.timeoutMs)
+          w.reject(this.source.timeoutError(w.id, object, w.options.timeoutMs));
+        else {
+          w.options.onProgress?.(object, elapsed);
+          this.waiters.push(w);
+        }
+      } catch (err) {
+        w.reject(err);
       }
     }
     // Objects ordered together get ready together: once one is, the others are looked at again

@@ -10,7 +10,7 @@ import {
   type ClaimScope,
 } from '../framework/claims';
 import { say } from '../framework/log';
-import { addWriteRule, type WriteRule } from '../framework/write-gate';
+import { setDoorWriteRule, type WriteRule } from '../framework/write-gate';
 
 /**
  * The plugin's writes to the API, gated, and the engine calls (Create, Update, Delete) that make
@@ -114,7 +114,7 @@ const sendWrite: WriteRule = async (what, options, send) => {
     op.inFlight.delete(sent);
   }
 };
-addWriteRule(sendWrite);
+setDoorWriteRule(sendWrite);
 
 /** Waits until no write of `op` is in flight (each is bounded by the client's timeout). */
 async function writesSettled(op: Operation): Promise<void> {
@@ -188,7 +188,11 @@ export async function runOperation<T>(
     await Promise.race([result.catch(() => undefined), sleep(GRACE_MS)]);
     const quick = ended ? undefined : early(op);
     if (!quick) return result;
-    const answering: Operation = { ...op, touched: new Set(op.touched), mayWriteAfterCancel: true };
+    // It reads through to `op` (abandoned, writes in flight), with its own view of what was made.
+    const answering: Operation = Object.assign(Object.create(op) as Operation, {
+      touched: new Set(op.touched),
+      mayWriteAfterCancel: true,
+    });
     return current.run(answering, () => inClaims(quick));
   });
   return answer(Promise.race([result, cut]));

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, it } from 'node:test';
 import { setLineSink } from '../../provider/framework/log';
+import { describeFallbacks, type BilledCost } from '../../provider/kinds/virtual-guest/billing';
+import type { GuestInputs } from '../../provider/kinds/virtual-guest/inputs';
 import { virtualGuestProvider as provider } from '../../provider/kinds/virtual-guest/provider';
 import { checkedGuest, declaredGuest, providerEnv, type Emulator } from '../support/provider-env';
 import { VirtualGuestManager } from '../../provider/managers';
@@ -95,6 +97,19 @@ describe('VirtualGuest datacenters: one order, in the first datacenter with room
     assert.match(String(line), /\(priced in dal10; if it falls back: tor01 \$[\d.]+\/hour/);
     await checked('same', { datacenters: ['dal10', 'dal12'] });
     assert.ok(lines.some((l) => /in dal10, else dal12;.*the same in dal12\)/.test(l)));
+  });
+
+  it('a fallback the API will not quote is said in the line, and does not stop the create', async () => {
+    const first = { estimatedHourlyCost: 0.04, estimatedMonthlyCost: 29.2 } as BilledCost;
+    const inputs = { datacenters: ['dal10', 'dal12', 'sao01'] } as unknown as GuestInputs;
+    const said = await describeFallbacks(inputs, first, async (datacenter) => {
+      if (datacenter === 'sao01') throw new Error('SoftLayer_Exception_Public: not sold there');
+      return first;
+    });
+    assert.equal(
+      said,
+      ' (priced in dal10; if it falls back: sao01 cannot be priced (SoftLayer_Exception_Public: not sold there))',
+    );
   });
 
   it('a full first datacenter: the next is ordered, once, and the outputs say where', async () => {

@@ -69,8 +69,10 @@ export async function describeFallbacks(
   if (others.length === 0) return '';
   const differing: string[] = [];
   for (const datacenter of others) {
-    const cost = await priceIn(datacenter);
-    if (describeCost(cost) !== describeCost(first))
+    // A fallback the API will not quote must not stop the create, which may never need it.
+    const cost = await priceIn(datacenter).catch((err: Error) => err);
+    if (cost instanceof Error) differing.push(`${datacenter} cannot be priced (${cost.message})`);
+    else if (describeCost(cost) !== describeCost(first))
       differing.push(`${datacenter} ${describeCost(cost)}`);
   }
   return differing.length === 0

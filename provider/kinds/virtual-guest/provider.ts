@@ -246,7 +246,10 @@ async function read(id: string, props: Bag = {}): Promise<pulumi.dynamic.ReadRes
   const declared = Object.keys(props).length > 0 ? (props as unknown as GuestInputs) : undefined;
   const observed = observedInputs(guest, declared);
   const computed = await priced(c, guest, observed);
-  if (declared && billedPrice(guest)) {
+  // Drift is against what the account was quoted (states older than the source were quoted
+  // too); a list-price estimate differs from the bill by design.
+  const quoted = !String(props.estimatedCostSource ?? 'account').startsWith('list');
+  if (declared && quoted && billedPrice(guest)) {
     const resized = describeChanges(UPGRADE_FIELDS, props, observed as unknown as Bag);
     announceCostDrift(describe(props, id), props, computed, resized);
   }
@@ -306,11 +309,12 @@ async function remove(id: string, props: Bag): Promise<void> {
   await requireOwner(c, props, what, 'delete');
   const guestId = Number(id);
   const before = await c.guests.findInstance(guestId, CANCEL_MASK);
-  // What a monthly guest still owes, read before the cancel ends its cycle.
-  const ending =
-    before && !isReclaiming(before) ? await endingOf(id, props) : ({ mode: 'hourly' } as const);
+  let ending: Ending = { mode: 'hourly' };
   if (before && !isReclaiming(before)) {
     await c.guests.waitForIdle(guestId, DELETE_WAIT_MS, progressOf(what, 'waiting to cancel it'));
+    // What a monthly guest still owes, read right before the cancel ends its cycle (a wait for
+    // provisioning can last hours).
+    ending = await endingOf(id, props);
     await writeIdempotent({
       what: `${what} cancellation`,
       write: () => c.guests.cancelInstance(guestId),
