@@ -46,6 +46,8 @@ export class BatchedWait<T extends { id: number }> {
   private pace: number;
   /** A round is listing: waiters that join now are looked at after it. */
   private inRound = false;
+  /** A round has found one of this group ready (the pace was set back then, once). */
+  private sawReady = false;
 
   constructor(
     private readonly source: BatchSource<T>,
@@ -75,6 +77,7 @@ export class BatchedWait<T extends { id: number }> {
       if (idle) {
         this.pace = options.pollMs ?? this.pollMs;
         this.delay = this.pace;
+        this.sawReady = false;
       }
       if (this.inRound) return; // the round's end schedules the next one, deadlines included
       const first = Math.min(idle ? this.delay : Infinity, options.timeoutMs);
@@ -137,9 +140,14 @@ export class BatchedWait<T extends { id: number }> {
         w.reject(err);
       }
     }
-    // Objects ordered together get ready together: once one is, the others are looked at again
-    // at the first pace, not the grown one (which would notice the last of them seconds late).
-    if (readyNow) this.delay = this.pace;
+    // Objects ordered together get ready together: once the first is, the others are looked at
+    // again at the first pace, not the grown one (which would notice the last of them seconds
+    // late). Only the first time: objects ordered over many seconds get ready over as many, and
+    // setting the pace back at each would list the account every second until the last.
+    if (readyNow && !this.sawReady) {
+      this.delay = this.pace;
+      this.sawReady = true;
+    }
   }
 
   /** The next round, unless a new waiter already scheduled one, and never past a deadline. */

@@ -162,3 +162,36 @@ it('guests ordered while others wait join the rounds at the pace reached, not at
   // each order would have listed the account every second while the orders came.
   assert.deepEqual(listedAt, [1_000, 2_000, 3_500, 5_750, 9_125, 10_125]);
 });
+
+it('guests that get ready one after another over seconds are not looked at every second until the last', async (t) => {
+  t.mock.timers.enable({ apis: ['setTimeout', 'Date'], now: 0 });
+  // Ten guests ordered at once, ready from 3 s on, one every 0.7 s (the last at 9.3 s).
+  const readyAt = Array.from({ length: 10 }, (_, i) => 3_000 + i * 700);
+  const listedAt: number[] = [];
+  const wait = new BatchedWait<{ id: number; ready: boolean }>(
+    {
+      list: async (ids) => {
+        listedAt.push(Date.now());
+        return ids.map((id) => ({ id, ready: Date.now() >= readyAt[id] }));
+      },
+      read: () => Promise.reject(new Error('every object is listed')),
+      ready: (object) => object.ready,
+      timeoutError: (id) => new Error(`timed out: ${id}`),
+    },
+    1_000,
+  );
+  const resolvedAt = new Map<number, number>();
+  for (const id of readyAt.keys())
+    void wait.wait(id, { timeoutMs: 60_000 }).then(() => resolvedAt.set(id, Date.now()));
+  for (let now = 0; now < 30_000; now += 125) {
+    t.mock.timers.tick(125);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  assert.equal(resolvedAt.size, 10);
+  // Rounds at 1, 2, 3.5 s (the first found ready), then one poll later and growing again:
+  // 4.5, 6, 8.25, 11.625 s. Set back at every round that finds one, the pace would have listed
+  // the account every second from 3.5 s to 9.5 s.
+  assert.deepEqual(listedAt, [1_000, 2_000, 3_500, 4_500, 6_000, 8_250, 11_625]);
+  // What that costs: the last guest is noticed 2.3 s after it is ready.
+  assert.equal(resolvedAt.get(9)! - readyAt[9], 2_325);
+});
