@@ -1,4 +1,4 @@
-import { ENGINE_ADDRESS, watchEngine } from '../framework/engine-watch';
+import { ENGINE_ADDRESS, onBrokenPipe, watchEngine } from '../framework/engine-watch';
 
 /**
  * The dynamic door's side of the engine watch (framework/engine-watch.ts): this is the process
@@ -10,10 +10,7 @@ export function watchDynamicProviderEngine(argv: readonly string[] = process.arg
   const engine = ENGINE_ADDRESS.test(argv[2] ?? '') ? argv[2] : undefined;
   if (!engine) {
     // Nothing to ask; a broken pipe still must not spin (see engine-watch.ts).
-    const exitOnBrokenPipe = (err: NodeJS.ErrnoException) =>
-      err.code === 'EPIPE' && process.exit(1);
-    process.stdout.on('error', exitOnBrokenPipe);
-    process.stderr.on('error', exitOnBrokenPipe);
+    onBrokenPipe(() => process.exit(1));
     return;
   }
   // A killed CLI's program reaps the run's dynamic providers as it exits (reapRunOnExit): one

@@ -76,11 +76,14 @@ export function watchEngine(run: WatchedRun): void {
     await run.alsoCheck?.();
   };
   setInterval(() => void check(), ENGINE_CHECK_MS).unref();
-  const exitOnBrokenPipe = (err: NodeJS.ErrnoException) => {
-    if (err.code === 'EPIPE') void check().then(() => process.exit(1));
-  };
-  process.stdout.on('error', exitOnBrokenPipe);
-  process.stderr.on('error', exitOnBrokenPipe);
+  onBrokenPipe(() => void check().then(() => process.exit(1)));
+}
+
+/** Runs `then` when stdout or stderr is a pipe nobody reads any more (see the module comment). */
+export function onBrokenPipe(then: () => void): void {
+  const handler = (err: NodeJS.ErrnoException) => err.code === 'EPIPE' && then();
+  process.stdout.on('error', handler);
+  process.stderr.on('error', handler);
 }
 
 /** Before a write whose result only the engine can record: stops here if the engine is gone. */

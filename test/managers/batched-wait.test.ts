@@ -99,19 +99,17 @@ it('more lookups at once than one page holds are split: 45 tags, two listings', 
   );
 });
 
-it('once a round finds one object ready, the others are looked at one poll later, not at the grown pace', async (t) => {
-  t.mock.timers.enable({ apis: ['setTimeout', 'Date'], now: 0 });
-  // Two guests ordered together: one ready at 3 s, the other at 4.2 s.
-  const readyAt = new Map([
-    [1, 3_000],
-    [2, 4_200],
-  ]);
+/**
+ * A wait on mocked timers (first pace 1 s) whose objects are ready from `readyAt(id)` on, with
+ * the times of its listings.
+ */
+function clockedWait(readyAt: (id: number) => number) {
   const listedAt: number[] = [];
   const wait = new BatchedWait<{ id: number; ready: boolean }>(
     {
       list: async (ids) => {
         listedAt.push(Date.now());
-        return ids.map((id) => ({ id, ready: Date.now() >= readyAt.get(id)! }));
+        return ids.map((id) => ({ id, ready: Date.now() >= readyAt(id) }));
       },
       read: () => Promise.reject(new Error('every object is listed')),
       ready: (object) => object.ready,
@@ -119,6 +117,17 @@ it('once a round finds one object ready, the others are looked at one poll later
     },
     1_000,
   );
+  return { wait, listedAt };
+}
+
+it('once a round finds one object ready, the others are looked at one poll later, not at the grown pace', async (t) => {
+  t.mock.timers.enable({ apis: ['setTimeout', 'Date'], now: 0 });
+  // Two guests ordered together: one ready at 3 s, the other at 4.2 s.
+  const readyAt = new Map([
+    [1, 3_000],
+    [2, 4_200],
+  ]);
+  const { wait, listedAt } = clockedWait((id) => readyAt.get(id)!);
   const resolvedAt = new Map<number, number>();
   for (const id of readyAt.keys())
     void wait.wait(id, { timeoutMs: 60_000 }).then(() => resolvedAt.set(id, Date.now()));
@@ -136,19 +145,7 @@ it('guests ordered while others wait join the rounds at the pace reached, not at
   t.mock.timers.enable({ apis: ['setTimeout', 'Date'], now: 0 });
   // An up orders a guest every 500 ms for 4 s (9 guests); each is ready 6 s after its order.
   const orderedAt = Array.from({ length: 9 }, (_, i) => i * 500);
-  const listedAt: number[] = [];
-  const wait = new BatchedWait<{ id: number; ready: boolean }>(
-    {
-      list: async (ids) => {
-        listedAt.push(Date.now());
-        return ids.map((id) => ({ id, ready: Date.now() >= orderedAt[id] + 6_000 }));
-      },
-      read: () => Promise.reject(new Error('every object is listed')),
-      ready: (object) => object.ready,
-      timeoutError: (id) => new Error(`timed out: ${id}`),
-    },
-    1_000,
-  );
+  const { wait, listedAt } = clockedWait((id) => orderedAt[id] + 6_000);
   const resolved = new Set<number>();
   for (let now = 0; now < 20_000; now += 125) {
     for (const [id, at] of orderedAt.entries())
@@ -167,19 +164,7 @@ it('guests that get ready one after another over seconds are not looked at every
   t.mock.timers.enable({ apis: ['setTimeout', 'Date'], now: 0 });
   // Ten guests ordered at once, ready from 3 s on, one every 0.7 s (the last at 9.3 s).
   const readyAt = Array.from({ length: 10 }, (_, i) => 3_000 + i * 700);
-  const listedAt: number[] = [];
-  const wait = new BatchedWait<{ id: number; ready: boolean }>(
-    {
-      list: async (ids) => {
-        listedAt.push(Date.now());
-        return ids.map((id) => ({ id, ready: Date.now() >= readyAt[id] }));
-      },
-      read: () => Promise.reject(new Error('every object is listed')),
-      ready: (object) => object.ready,
-      timeoutError: (id) => new Error(`timed out: ${id}`),
-    },
-    1_000,
-  );
+  const { wait, listedAt } = clockedWait((id) => readyAt[id]);
   const resolvedAt = new Map<number, number>();
   for (const id of readyAt.keys())
     void wait.wait(id, { timeoutMs: 60_000 }).then(() => resolvedAt.set(id, Date.now()));

@@ -14,6 +14,9 @@ export interface Catalog {
 /** Position of a disk device: 0 is the boot disk, 1 is swap, 2.. are data disks 1... */
 const position = (device: string) => (device === '0' ? 0 : Number(device) - 1);
 
+/** The device of the disk at `at`, the other way round. */
+export const diskDevice = (at: number) => (at === 0 ? '0' : String(at + 1));
+
 export function toCatalog(options: CreateObjectOptions): Catalog {
   const unique = <T>(values: T[]) => [...new Set(values)];
   const numbers = (values: unknown[]) =>

@@ -1,4 +1,5 @@
 import type { CreateObjectOptions, PricedOption } from '../../managers';
+import { diskDevice } from './catalog';
 import type { GuestInputs } from './inputs';
 
 /** What a list price is summed from: the priced inputs. */
@@ -11,9 +12,6 @@ export type ListPricedInputs = Pick<
   | 'localDiskFlag'
   | 'disks'
 >;
-
-/** The device of the disk at `position`: the boot disk is 0, device 1 is swap. */
-const device = (position: number) => (position === 0 ? '0' : String(position + 1));
 
 /**
  * The list hourly fee of an order with these inputs: the item prices `getCreateObjectOptions`
@@ -41,7 +39,7 @@ export function listHourlyFee(options: CreateObjectOptions, inputs: ListPricedIn
         const d = t.blockDevices?.[0];
         return (
           t.localDiskFlag === inputs.localDiskFlag &&
-          String(d?.device) === device(i) &&
+          String(d?.device) === diskDevice(i) &&
           (disks.length === 0 || d?.diskImage?.capacity === gb)
         );
       }),
