@@ -2,10 +2,10 @@ import type { Bag } from './fields';
 
 /**
  * What some kinds do beyond the lifecycle, declared by the kind (kinds/index.ts) and used by any
- * front door that can: no door names a kind. A kind that waits long (a guest's readiness) bounds
- * that wait by one of its inputs; one whose waits can be cut short says what a cancelled operation
- * answers. (A kind that marks what it made as handed to a state registers that claim as it writes
- * it: claims.ts.)
+ * front door that can: no door names a kind. A kind whose waits can be cut short says what a
+ * cancelled operation answers. (A kind that waits long bounds its waits by the request's deadline,
+ * operation.ts; one that marks what it made as handed to a state registers that claim as it
+ * writes it: claims.ts.)
  */
 
 /** What a front door knows of an operation the engine cancels while it still runs. */
@@ -29,6 +29,4 @@ export interface KindCapabilities {
     update?(id: string): EarlyAnswer;
     delete?(id: string): EarlyAnswer;
   };
-  /** The input (in minutes) that bounds its long wait; the engine's timeouts bound it in turn. */
-  waitInput?: string;
 }

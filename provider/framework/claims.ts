@@ -68,21 +68,6 @@ export function claimSent(claim: Claim): void {
   if (scope && !scope.answered) scope.claims.add(claim);
 }
 
-/**
- * Runs one create: in the scope its door opened for the engine call, or else in one of its own
- * that ends when the create does, by returning or by throwing: either way its answer carries the
- * id, so the engine records the object.
- */
-export async function answering<T>(work: () => Promise<T>): Promise<T> {
-  if (current.getStore()) return work();
-  const scope = claimScope();
-  try {
-    return await inScope(scope, work);
-  } finally {
-    answered(scope);
-  }
-}
-
 /** Releases the claims of `scope`, once `after` has settled (its writes still on their way). */
 export function release(
   scope: ClaimScope,

@@ -85,6 +85,15 @@ export interface Field<T = unknown, A = T> {
   oneOf?: { name: string; values: readonly string[] };
   /** Where the field lives on the API object, so a resource can be read from its id alone. */
   read?: ReadBack;
+  /** Set by the create and kept by every update (the token the object was ordered with). */
+  keep?: true;
+  /** Only an output (where the API put the object) when this other input is given instead. */
+  outputWith?: string;
+  /**
+   * An output `check` computes (the price of the order), kept with the inputs so that a change of
+   * it shows in the preview; never a program argument.
+   */
+  fromCheck?: true;
 }
 
 /** The API object says the field is not set (no notes, no user data): the input is dropped. */

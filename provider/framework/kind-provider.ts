@@ -3,7 +3,7 @@ import { Failures } from './failures';
 import {
   changedBetween,
   checkFields,
-  fieldsChanging,
+  fieldsWhere,
   readComputed,
   readInputs,
   readMask,
@@ -13,31 +13,60 @@ import {
   type Fields,
 } from './fields';
 import { say } from './log';
+import type { OperationRequest } from './operation';
 import { accountIdOf, requireOwner } from './owner';
-import type { RuntimeProvider } from './runtime-provider';
+import type { FieldDiff, RuntimeProvider } from './runtime-provider';
 
 /**
  * A kind's provider from its field table plus the operations only the kind knows: how to fetch,
  * create, edit and delete its API object. `check`, `diff`, `read` and `update` are derived from
- * the table; a kind overrides one only where it does more (the guest's billing lines, a zone's
- * records).
+ * the table; what a kind adds to them (a guest's billing lines, its price, a zone's records) it
+ * declares through the optional members below, as hooks the derived methods call.
  */
 export interface KindOperations {
   /** How messages name the object: `SshKey "deploy" (id 12)`. */
   describe(props: Bag, id: string): string;
   /**
    * The API object with (at least) the properties of `mask`, the table's read-back paths; undefined
-   * once it is gone. `props` are the stored properties, empty on an import.
+   * once it is gone, or `gone(why)` when it is gone although it still shows. `props` are the stored
+   * properties, empty on an import.
    */
-  fetch(c: Connection, id: string, mask: string, props: Bag): Promise<object | undefined>;
+  fetch(c: Connection, id: string, mask: string, props: Bag): Promise<object | Gone | undefined>;
   /** Makes the object exactly once; its outputs are the inputs plus what the table reads from it. */
-  create(c: Connection, inputs: Bag): Promise<Created>;
-  /** Applies a change of the table's `update` fields (`changed`, never empty) in place. */
-  edit?(c: Connection, id: string, news: Bag, changed: string[]): Promise<void>;
+  create(c: Connection, inputs: Bag, request?: OperationRequest): Promise<Created>;
+  /**
+   * Applies a change in place. By default it is called with the changed `update` fields (never
+   * empty); with `editAlways`, on every update (it converges what it owns), and may answer the
+   * object as it ends, which then serves the outputs instead of another fetch.
+   */
+  edit?(
+    c: Connection,
+    id: string,
+    news: Bag,
+    changed: string[],
+    olds: Bag,
+    request?: OperationRequest,
+  ): Promise<object | void>;
+  editAlways?: true;
   /** Deletes the object exactly once; a message returned replaces the usual "deleted". */
-  delete(c: Connection, id: string, props: Bag): Promise<unknown>;
-  /** Checks that need the API; they run once the table's rules pass. */
-  checkWithApi?(c: Connection, inputs: Bag, olds: Bag, failures: Failures): Promise<void>;
+  delete(c: Connection, id: string, props: Bag, request?: OperationRequest): Promise<unknown>;
+  /** Rules across fields, or against the old inputs, beyond each field's own rule. */
+  checkRules?(inputs: Bag, olds: Bag, failures: Failures): void;
+  /**
+   * Checks that need the API; they run once the rules pass, and answer the inputs they derive (a
+   * price, a token) to add to the checked inputs.
+   */
+  checkWithApi?(c: Connection, inputs: Bag, olds: Bag, failures: Failures): Promise<Bag | void>;
+  /** The fields whose change replaces the object, where the table's `change` is not the whole rule. */
+  replaces?(olds: Bag, news: Bag): string[];
+  /** Says, in a diff, what a change will do that the engine cannot show (what it bills). */
+  announce?(id: string, olds: Bag, news: Bag, change: PlannedChange): Promise<void>;
+  /** Outputs the table cannot read from the object (a price), for create, read and update. */
+  outputs?(c: Connection, object: object, inputs: Bag): Promise<Bag>;
+  /** Told what a refresh found (the stored properties, the refreshed ones, the object). */
+  refreshed?(id: string, stored: Bag, refreshed: Bag, object: object): void;
+  /** An import's inputs as a program would declare them (default: the table's defaults left out). */
+  importForm?(c: Connection, inputs: Bag): Promise<Bag>;
   /**
    * The object belongs to one account: its outputs record `accountId`, and refresh, update and
    * delete refuse the credentials of another account (owner.ts).
@@ -53,9 +82,34 @@ export interface Created {
   outs?: Bag;
 }
 
+/** What a diff found: the changed fields that replace the object, and those changed in place. */
+export interface PlannedChange {
+  replaces: string[];
+  inPlace: string[];
+}
+
+const GONE = Symbol('gone');
+export interface Gone {
+  readonly [GONE]: string;
+}
+/** An object that still shows but is gone for the stack (a guest being reclaimed), and why. */
+export const gone = (why: string): Gone => ({ [GONE]: why });
+const goneWhy = (object: object | undefined): string | undefined =>
+  object === undefined ? 'no longer exists' : (object as Partial<Gone>)[GONE];
+
 /** The stored properties that are (`inputs`) or are not program inputs. */
-const only = (fields: Fields, props: Bag, inputs: boolean): Bag =>
-  Object.fromEntries(Object.entries(props).filter(([name]) => !!fields[name]?.input === inputs));
+function only(fields: Fields, props: Bag, inputs: boolean): Bag {
+  const isInput = (name: string) => {
+    const field = fields[name];
+    if (field?.fromCheck) return true;
+    return !!field?.input && !(field.outputWith !== undefined && props[field.outputWith] != null);
+  };
+  return Object.fromEntries(Object.entries(props).filter(([name]) => isInput(name) === inputs));
+}
+
+/** The values of `props` that the create set for good (`keep`). */
+const kept = (fields: Fields, props: Bag): Bag =>
+  Object.fromEntries(fieldsWhere(fields, 'keep', true).map((name) => [name, props[name]]));
 
 /** The inputs with the table's defaults, and a failure per field that breaks its rule. */
 export function checkTable(fields: Fields, olds: Bag, news: Bag) {
@@ -65,50 +119,70 @@ export function checkTable(fields: Fields, olds: Bag, news: Bag) {
   return { inputs, failures };
 }
 
+/** The fields whose change does something, in table order. */
+const changing = (fields: Fields) => Object.keys(fields).filter((name) => fields[name].change);
+
+/**
+ * The input fields a program sees changed, as the engine shows them (`pulumi preview --diff`):
+ * added, updated or deleted, and whether that replaces the object.
+ */
+export function fieldDiffs(fields: Fields, olds: Bag, news: Bag, replaces: string[]): FieldDiff[] {
+  const shown = Object.keys(fields).filter((name) => fields[name].input && !fields[name].internal);
+  return changedBetween(fields, olds, news, shown).map((name) => ({
+    name,
+    kind: olds[name] === undefined ? 'add' : news[name] === undefined ? 'delete' : 'update',
+    replace: replaces.includes(name),
+  }));
+}
+
 export function kindProvider(
   fields: Fields,
   ops: KindOperations,
   overrides: Partial<RuntimeProvider> = {},
 ): RuntimeProvider {
-  const replaced = fieldsChanging(fields, 'replace');
-  const inPlace = [
-    ...fieldsChanging(fields, 'update'),
-    ...fieldsChanging(fields, 'upgrade'),
-    ...fieldsChanging(fields, 'local'),
-  ];
-  const edited = fieldsChanging(fields, 'update');
+  const replacing: string[] = fieldsWhere(fields, 'change', 'replace');
+  const changes = changing(fields);
+  const edited = fieldsWhere(fields, 'change', 'update');
   const mask = readMask(fields);
 
   /** The outputs: the inputs as the object shows them (against `declared`), and the computed ones. */
   async function outputsOf(c: Connection, object: object, declared: Bag | undefined) {
+    const inputs = readInputs(fields, object, declared);
     const owner = ops.owned ? { accountId: await accountIdOf(c) } : {};
-    return { ...readInputs(fields, object, declared), ...readComputed(fields, object), ...owner };
+    const more = ops.outputs ? await ops.outputs(c, object, inputs) : {};
+    return { ...inputs, ...readComputed(fields, object), ...more, ...owner };
   }
 
   const provider: RuntimeProvider = {
     async check(olds, news) {
       const { inputs, failures } = checkTable(fields, olds, news);
-      if (failures.list.length === 0 && ops.checkWithApi)
-        await ops.checkWithApi(connect(), inputs, olds, failures);
-      return { inputs, failures: failures.list };
+      ops.checkRules?.(inputs, olds, failures);
+      if (failures.list.length > 0 || !ops.checkWithApi) return { inputs, failures: failures.list };
+      const derived = await ops.checkWithApi(connect(), inputs, olds, failures);
+      return { inputs: { ...inputs, ...derived }, failures: failures.list };
     },
 
     /**
      * A replace says which fields force it. An in-place change leaves `changes` unknown: the engine
-     * then compares old and new inputs itself, so `ignoreChanges` and `--diff` work per property
-     * (the dynamic provider protocol carries no detailed diff; the plugin derives one).
+     * then compares old and new inputs itself, so `ignoreChanges` works per property (the dynamic
+     * provider protocol carries no detailed diff; the plugin sends `fields`).
      */
-    async diff(_id, olds, news) {
-      const replaces = changedBetween(fields, olds, news, replaced);
-      if (replaces.length > 0) return { changes: true, replaces, deleteBeforeReplace: false };
-      return changedBetween(fields, olds, news, inPlace).length > 0
-        ? { replaces: [] }
-        : { changes: false };
+    async diff(id, olds, news) {
+      const changed = changedBetween(fields, olds, news, changes);
+      const replaces = ops.replaces
+        ? ops.replaces(olds, news)
+        : changed.filter((name) => replacing.includes(name));
+      const inPlace = changed.filter((name) => !replaces.includes(name));
+      if (replaces.length + inPlace.length === 0) return { changes: false };
+      await ops.announce?.(id, olds, news, { replaces, inPlace });
+      const detail = fieldDiffs(fields, olds, news, replaces);
+      if (replaces.length === 0) return { replaces: [], fields: detail };
+      return { changes: true, replaces, deleteBeforeReplace: false, fields: detail };
     },
 
-    async create(inputs) {
+    async create(inputs, request) {
       const c = connect();
-      const made = await ops.create(c, inputs);
+      const made = await ops.create(c, inputs, request);
       const outs = { ...inputs, ...(await outputsOf(c, made.object, inputs)), ...made.outs };
       return { id: String(made.id), outs };
     },
@@ -117,38 +191,54 @@ export function kindProvider(
     async read(id, props = {}) {
       const c = connect();
       const what = ops.describe(props, id);
-      if (ops.owned) await requireOwner(c, props, what, 'refresh');
+      const accountId = ops.owned ? await requireOwner(c, props, what, 'refresh') : undefined;
       const object = await ops.fetch(c, id, mask, props);
-      if (!object) {
-        say(`${what} no longer exists; it leaves the stack`);
+      const why = goneWhy(object);
+      if (!object || why) {
+        const owner = accountId === undefined ? '' : ` in account ${accountId}, which owns it`;
+        say(`${what} ${why}${owner}; it leaves the stack`);
         return {};
       }
       const declared = Object.keys(props).length > 0 ? props : undefined;
-      const refreshed = await outputsOf(c, object, declared);
+      // An import knows only the id: what no object shows takes the table's defaults, as a
+      // program declaring it would get.
+      const base = declared ?? withFieldDefaults(fields, {}, readInputs(fields, object));
+      const refreshed = await outputsOf(c, object, base);
+      if (declared) ops.refreshed?.(id, declared, refreshed, object);
       const inputs = only(fields, refreshed, true);
-      // An import's program says what a user writes: no default spelled out.
-      return { id, props: refreshed, inputs: declared ? inputs : withoutDefaults(fields, inputs) };
+      if (declared) return { id, props: refreshed, inputs };
+      // An import's program says what a user writes: no default spelled out, nothing check derives.
+      const declarable = Object.fromEntries(
+        Object.entries(inputs).filter(([name]) => !fields[name]?.fromCheck),
+      );
+      const form = ops.importForm
+        ? await ops.importForm(c, declarable)
+        : withoutDefaults(fields, declarable);
+      return { id, props: refreshed, inputs: form };
     },
 
-    async update(id, olds, news) {
+    async update(id, olds, news, request) {
       const c = connect();
       const what = ops.describe(olds, id);
       if (ops.owned) await requireOwner(c, olds, what, 'update');
-      const changed = changedBetween(fields, olds, news, edited);
-      if (changed.length > 0 && ops.edit) {
-        say(`${what}: updating ${changed.join(', ')} in place`);
-        await ops.edit(c, id, news, changed);
+      // What the create set for good stays (the token the object was ordered with).
+      const wanted = { ...news, ...kept(fields, olds) };
+      const changed = changedBetween(fields, olds, wanted, edited);
+      let object: object | Gone | undefined;
+      if (ops.edit && (ops.editAlways || changed.length > 0)) {
+        if (changed.length > 0) say(`${what}: updating ${changed.join(', ')} in place`);
+        object = (await ops.edit(c, id, wanted, changed, olds, request)) ?? undefined;
       }
       // What the inputs do not say (outputs the table cannot read) is kept from before.
-      const stored = { ...only(fields, olds, false), ...news };
-      const object = await ops.fetch(c, id, mask, olds);
-      return { outs: object ? await outputsOf(c, object, stored) : stored };
+      const stored = { ...only(fields, olds, false), ...wanted };
+      object ??= await ops.fetch(c, id, mask, olds);
+      return { outs: object && !goneWhy(object) ? await outputsOf(c, object, stored) : stored };
     },
 
-    async delete(id, props) {
+    async delete(id, props, request) {
       const c = connect();
       if (ops.owned) await requireOwner(c, props, ops.describe(props, id), 'delete');
-      const said = await ops.delete(c, id, props);
+      const said = await ops.delete(c, id, props, request);
       // Only a message counts: a write's own answer (`true`) is not one.
       say(`${ops.describe(props, id)}: ${typeof said === 'string' ? said : 'deleted'}`);
     },

@@ -1,5 +1,6 @@
 import type { CheckFailure } from './failures';
 import type { Bag } from './fields';
+import type { OperationRequest } from './operation';
 
 /**
  * The lifecycle's answers, in the framework's own terms: each front door translates them to its
@@ -18,11 +19,20 @@ export interface DiffResult {
   /** The fields whose change replaces the resource. */
   replaces?: string[];
   deleteBeforeReplace?: boolean;
+  /** Each program input that changed, as a door that can shows it (the plugin's detailed diff). */
+  fields?: FieldDiff[];
+}
+
+export interface FieldDiff {
+  name: string;
+  kind: 'add' | 'update' | 'delete';
+  /** Its change replaces the resource. */
+  replace: boolean;
 }
 
 export interface CreateResult {
   id: string;
-  outs?: Bag;
+  outs: Bag;
 }
 
 /** No id: the object is gone (the state drops it). `inputs`: what an import declares. */
@@ -33,30 +43,50 @@ export interface ReadResult {
 }
 
 export interface UpdateResult {
-  outs?: Bag;
+  outs: Bag;
 }
 
-/** What every kind implements: the whole lifecycle (every resource can be read back and updated). */
+/**
+ * What every kind implements: the whole lifecycle (every resource can be read back and updated).
+ * Each method's last argument is the engine call it answers (operation.ts): its cancel signal and
+ * deadline. The doors always pass it; a caller outside a door (a test, a command) may leave it out.
+ */
 export interface RuntimeProvider {
-  check(olds: Bag, news: Bag): Promise<CheckResult>;
-  diff(id: string, olds: Bag, news: Bag): Promise<DiffResult>;
-  create(inputs: Bag): Promise<CreateResult>;
-  read(id: string, props?: Bag): Promise<ReadResult>;
-  update(id: string, olds: Bag, news: Bag): Promise<UpdateResult>;
-  delete(id: string, props: Bag): Promise<void>;
+  check(olds: Bag, news: Bag, request?: OperationRequest): Promise<CheckResult>;
+  diff(id: string, olds: Bag, news: Bag, request?: OperationRequest): Promise<DiffResult>;
+  create(inputs: Bag, request?: OperationRequest): Promise<CreateResult>;
+  read(id: string, props?: Bag, request?: OperationRequest): Promise<ReadResult>;
+  update(id: string, olds: Bag, news: Bag, request?: OperationRequest): Promise<UpdateResult>;
+  delete(id: string, props: Bag, request?: OperationRequest): Promise<void>;
 }
 
 export type LifecycleMethod = keyof RuntimeProvider;
 
-/** The lifecycle's methods, listed once. */
-export const LIFECYCLE = [
-  'check',
-  'diff',
-  'create',
-  'read',
-  'update',
-  'delete',
-] as const satisfies readonly LifecycleMethod[];
+/** The lifecycle's methods, listed once, each with the number of arguments before its request. */
+export const ARGUMENTS = {
+  check: 2,
+  diff: 3,
+  create: 1,
+  read: 2,
+  update: 3,
+  delete: 2,
+} as const satisfies Record<LifecycleMethod, number>;
+
+export const LIFECYCLE = Object.keys(ARGUMENTS) as LifecycleMethod[];
+
+/** Calls `method` of `provider` with its arguments as the door got them, and `request` last. */
+export function callWith(
+  provider: RuntimeProvider,
+  method: LifecycleMethod,
+  args: readonly unknown[],
+  request: OperationRequest,
+): Promise<unknown> {
+  const full = Array.from({ length: ARGUMENTS[method] }, (_, i) => args[i]);
+  return (provider[method] as (...a: unknown[]) => Promise<unknown>).apply(provider, [
+    ...full,
+    request,
+  ]);
+}
 
 /**
  * The provider with every lifecycle call passed through `wrap`, which runs it (`call`) and may

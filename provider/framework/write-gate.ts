@@ -1,26 +1,14 @@
 import { isWrite, type Client } from '../client';
 import { requireEngine } from './engine-watch';
+import { CancelledWrite, currentOperation } from './operation';
 
 /**
  * The one gate every write of a provider's client passes, on both doors: the engine it answers to
  * must still be there (engine-watch.ts), so nothing is ordered or marked owned that no state can
- * record. A door may add its own rule (the plugin's: nothing is written after a Cancel, and what
- * each engine call writes is tracked; plugin/operations.ts).
+ * record; and the operation the write belongs to must not be cancelled or abandoned (operation.ts),
+ * which also counts the write and the ids it touches.
  */
 type WriteOptions = { id?: unknown; args?: unknown[] };
-
-export type WriteRule = (
-  what: string,
-  options: WriteOptions | undefined,
-  send: () => unknown,
-) => unknown;
-
-let doorRule: WriteRule = (_what, _options, send) => send();
-
-/** The door's own rule (one per process: its door's), applied to every write after the engine check. */
-export function setDoorWriteRule(rule: WriteRule): void {
-  doorRule = rule;
-}
 
 const gated = new WeakSet<Client>();
 
@@ -28,10 +16,15 @@ const gated = new WeakSet<Client>();
 export function gateWrites(client: Client): void {
   if (gated.has(client)) return;
   gated.add(client);
-  const call = client.call.bind(client) as (s: string, m: string, o?: object) => unknown;
+  const call = client.call.bind(client) as (s: string, m: string, o?: object) => Promise<unknown>;
   const gatedWrite = async (service: string, method: string, options?: WriteOptions) => {
     await requireEngine();
-    return doorRule(`${service}.${method}`, options, () => call(service, method, options));
+    const what = `${service}.${method}`;
+    const op = currentOperation();
+    const why = op?.refusal();
+    if (why) throw new CancelledWrite(`${what} was not sent`, why);
+    const send = () => call(service, method, options);
+    return op ? op.track(what, options?.id, send) : send();
   };
   // Not async itself: a paged read (`iter`) answers its iterator at once, not a promise of it.
   const gatedCall = (service: string, method: string, options?: WriteOptions) =>

@@ -8,16 +8,24 @@ import { Empty } from 'google-protobuf/google/protobuf/empty_pb';
 import { Struct } from 'google-protobuf/google/protobuf/struct_pb';
 import { packageVersion } from '../client/version';
 import { configure, connect } from '../framework/connection';
-import { changedBetween, type Bag, type Field } from '../framework/fields';
+import type { Bag, Field } from '../framework/fields';
+import type { FieldDiff } from '../framework/runtime-provider';
 import { aboutResource, say, scrub } from '../framework/log';
 import { scrubError } from '../framework/redacting';
-import { KINDS, PROVIDERS, kindOfToken, kindSpec, type ResourceKind } from '../kinds/index';
+import {
+  KINDS,
+  PROVIDERS,
+  kindOfToken,
+  kindSpec,
+  pluginToken,
+  type ResourceKind,
+} from '../kinds/index';
 import { changedSettings, providerConfig, secretSettings } from './config';
 import { asSecret, secretKeys, unwrapSecrets, withSecrets } from './secrets';
-import { withDeadline } from './deadline';
 import { clearStatus } from './engine-log';
 import { FUNCTIONS } from './functions';
 import { internalInputs } from './identity';
+import { Operation } from '../framework/operation';
 import { cancelAll, cancelRequested, runOperation } from './operations';
 import schema from './schema.json';
 
@@ -111,30 +119,18 @@ function serve<Req, Res>(handler: (request: Req, call: Call<Req>) => Promise<Res
 /** The provider of a kind, as every front door serves it: redacted and encodable. */
 const providerOf = (kind: ResourceKind) => PROVIDERS[kind];
 
-/** The input fields of a kind whose values differ (what the engine shows as the diff). */
-function detailedDiff(kind: ResourceKind, olds: Bag, news: Bag, replaces: string[]) {
-  const inputs = Object.entries(KINDS[kind].fields as Record<string, Field>)
-    .filter(([, field]) => field.input && !field.internal)
-    .map(([name]) => name);
-  return changedBetween(KINDS[kind].fields, olds, news, inputs).map((name) => {
-    const diff = new provproto.PropertyDiff();
-    const replace = replaces.includes(name);
-    const kindOfChange =
-      olds[name] === undefined
-        ? replace
-          ? provproto.PropertyDiff.Kind.ADD_REPLACE
-          : provproto.PropertyDiff.Kind.ADD
-        : news[name] === undefined
-          ? replace
-            ? provproto.PropertyDiff.Kind.DELETE_REPLACE
-            : provproto.PropertyDiff.Kind.DELETE
-          : replace
-            ? provproto.PropertyDiff.Kind.UPDATE_REPLACE
-            : provproto.PropertyDiff.Kind.UPDATE;
-    diff.setKind(kindOfChange);
-    diff.setInputdiff(true);
-    return [name, diff] as const;
-  });
+const DIFF_KIND = {
+  add: [provproto.PropertyDiff.Kind.ADD, provproto.PropertyDiff.Kind.ADD_REPLACE],
+  update: [provproto.PropertyDiff.Kind.UPDATE, provproto.PropertyDiff.Kind.UPDATE_REPLACE],
+  delete: [provproto.PropertyDiff.Kind.DELETE, provproto.PropertyDiff.Kind.DELETE_REPLACE],
+} as const;
+
+/** A changed input as the engine shows it in the detailed diff. */
+function propertyDiff(field: FieldDiff): provproto.PropertyDiff {
+  const diff = new provproto.PropertyDiff();
+  diff.setKind(DIFF_KIND[field.kind][field.replace ? 1 : 0]);
+  diff.setInputdiff(true);
+  return diff;
 }
 
 export const service: provrpc.IResourceProviderServer = {
@@ -174,7 +170,7 @@ export const service: provrpc.IResourceProviderServer = {
     const kind = kindOf(urn);
     const olds = json(req.getOlds());
     const news = { ...json(req.getNews()), ...internalInputs(kind, urn) };
-    const result = await providerOf(kind).check(olds, news);
+    const result = await providerOf(kind).check(olds, news, new Operation(`check of ${urn}`));
     const response = new provproto.CheckResponse();
     const inputs = withSecrets(result.inputs ?? news, secretsOf(req.getNews()));
     response.setInputs(Struct.fromJavaScript(inputs as Record<string, never>));
@@ -191,10 +187,10 @@ export const service: provrpc.IResourceProviderServer = {
     const kind = kindOf(req.getUrn());
     const olds = { ...json(req.getOlds()), ...json(req.getOldInputs()) };
     const news = json(req.getNews());
-    const result = await providerOf(kind).diff(req.getId(), olds, news);
+    const op = new Operation(`diff of ${req.getUrn()}`);
+    const result = await providerOf(kind).diff(req.getId(), olds, news, op);
     const replaces = result.replaces ?? [];
-    // A provider that says "no changes" has none to detail (internal inputs may still differ).
-    const changed = result.changes === false ? [] : detailedDiff(kind, olds, news, replaces);
+    const changed = result.fields ?? [];
     const response = new provproto.DiffResponse();
     const changes = result.changes ?? changed.length > 0;
     response.setChanges(
@@ -204,8 +200,8 @@ export const service: provrpc.IResourceProviderServer = {
     );
     response.setReplacesList(replaces);
     response.setDeletebeforereplace(result.deleteBeforeReplace ?? false);
-    response.setDiffsList(changed.map(([name]) => name));
-    for (const [name, diff] of changed) response.getDetaileddiffMap().set(name, diff);
+    response.setDiffsList(changed.map((field) => field.name));
+    for (const field of changed) response.getDetaileddiffMap().set(field.name, propertyDiff(field));
     response.setHasdetaileddiff(true);
     return response;
   }),
@@ -217,15 +213,14 @@ export const service: provrpc.IResourceProviderServer = {
     if (req.getPreview()) {
       return new provproto.CreateResponse().setProperties(outputsOf(kind, inputs, secret));
     }
-    const spec = kindSpec(kind);
-    const result = await runOperation(
-      `create of ${req.getUrn()}`,
-      () =>
-        withDeadline(req.getTimeout(), inputs, spec.waitInput, (bounded) =>
-          providerOf(kind).create(bounded),
-        ),
-      { early: spec.cancel?.create?.(inputs, Date.now()), call, claims: true },
-    ).catch(keepingSecrets(kind, secret));
+    const op = new Operation(`create of ${req.getUrn()}`, {
+      timeoutSeconds: req.getTimeout(),
+      claims: true,
+    });
+    const result = await runOperation(op, () => providerOf(kind).create(inputs, op), {
+      early: kindSpec(kind).cancel?.create?.(inputs, Date.now()),
+      call,
+    }).catch(keepingSecrets(kind, secret));
     return new provproto.CreateResponse()
       .setId(result.id)
       .setProperties(outputsOf(kind, result.outs, secret));
@@ -236,7 +231,8 @@ export const service: provrpc.IResourceProviderServer = {
     const props = json(req.getProperties());
     // An import sends the id alone; the resource's own inputs (its name) come from the URN.
     const known = Object.keys(props).length > 0 ? props : {};
-    const result = await providerOf(kind).read(req.getId(), known);
+    const op = new Operation(`read of ${req.getUrn()}`);
+    const result = await providerOf(kind).read(req.getId(), known, op);
     const response = new provproto.ReadResponse();
     if (!result.id) return response; // gone: the engine drops it from the state
     const inputs = { ...internalInputs(kind, req.getUrn()), ...(result.inputs ?? {}) };
@@ -257,14 +253,13 @@ export const service: provrpc.IResourceProviderServer = {
         outputsOf(kind, { ...olds, ...news }, secret),
       );
     }
-    const spec = kindSpec(kind);
+    const op = new Operation(`update of ${req.getUrn()}`, { timeoutSeconds: req.getTimeout() });
     const result = await runOperation(
-      `update of ${req.getUrn()}`,
-      () =>
-        withDeadline(req.getTimeout(), news, spec.waitInput, (bounded) =>
-          providerOf(kind).update(req.getId(), olds, bounded),
-        ),
-      { early: spec.cancel?.update?.(req.getId()) },
+      op,
+      () => providerOf(kind).update(req.getId(), olds, news, op),
+      {
+        early: kindSpec(kind).cancel?.update?.(req.getId()),
+      },
     ).catch(keepingSecrets(kind, secret));
     return new provproto.UpdateResponse().setProperties(outputsOf(kind, result.outs, secret));
   }),
@@ -272,16 +267,16 @@ export const service: provrpc.IResourceProviderServer = {
   delete: serve(async (req: provproto.DeleteRequest) => {
     const kind = kindOf(req.getUrn());
     const props = { ...json(req.getProperties()), ...json(req.getOldInputs()) };
-    await runOperation(
-      `delete of ${req.getUrn()}`,
-      () => providerOf(kind).delete(req.getId(), props),
-      { early: kindSpec(kind).cancel?.delete?.(req.getId()) },
-    );
+    const op = new Operation(`delete of ${req.getUrn()}`, { timeoutSeconds: req.getTimeout() });
+    await runOperation(op, () => providerOf(kind).delete(req.getId(), props, op), {
+      early: kindSpec(kind).cancel?.delete?.(req.getId()),
+    });
     return new Empty();
   }),
 
   invoke: serve(async (req: provproto.InvokeRequest) => {
-    const name = req.getTok().replace(/^svc:index:/, '');
+    const prefix = pluginToken('');
+    const name = req.getTok().startsWith(prefix) ? req.getTok().slice(prefix.length) : '';
     const fn = Object.hasOwn(FUNCTIONS, name) ? FUNCTIONS[name] : undefined;
     if (!fn) throw new Error(`${req.getTok()}: not a function of this provider`);
     // As JSON: dates become their ISO text, undefined goes (a protobuf Struct takes neither).

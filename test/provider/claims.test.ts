@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
-  answering,
   claimScope,
   claimSent,
   inScope,
@@ -10,6 +9,13 @@ import {
   releaseUnanswered,
   answered,
 } from '../../provider/framework/claims';
+import { Operation } from '../../provider/framework/operation';
+
+/** A create as a door runs it: an operation of its own that has answered once `work` settles. */
+const answering = <T>(work: () => Promise<T>) => {
+  const op = new Operation('create', { claims: true });
+  return op.run(work).finally(() => op.answered());
+};
 
 /** A claim that records its release, and whether that release ran past the write gates. */
 function recorded(what: string, released: string[]) {
@@ -50,7 +56,7 @@ describe('claims of creates that have not answered their engine', () => {
     const released: string[] = [];
     const abandoned = claimScope();
     // A create and, after a Cancel, its early answer: both claim in the call's scope.
-    await inScope(abandoned, () => answering(async () => claimSent(recorded('guest 4', released))));
+    await inScope(abandoned, async () => claimSent(recorded('guest 4', released)));
     await inScope(abandoned, async () => claimSent(recorded('guest 4 (early)', released)));
     const kept = claimScope();
     await inScope(kept, async () => claimSent(recorded('guest 5', released)));

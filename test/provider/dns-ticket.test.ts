@@ -54,7 +54,7 @@ describe('DnsRecord and TicketUpdate providers against the emulator', () => {
     );
     assert.deepEqual(
       await dns.diff(id, outs!, { ...checked, data: '10.0.0.6' }),
-      { replaces: [] },
+      { replaces: [], fields: [{ name: 'data', kind: 'update', replace: false }] },
       'an in-place change is left for the engine to diff, so replaceOnChanges applies',
     );
     assert.deepEqual(await dns.diff(id, outs!, checked), { changes: false });

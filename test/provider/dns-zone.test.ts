@@ -104,7 +104,10 @@ describe('DnsZone provider against the emulator', () => {
     ).inputs!;
     // An in-place change, as for every kind: no replace, and `changes` left to the engine's own
     // comparison of the inputs (which `ignoreChanges` and `--diff` work on).
-    assert.deepEqual(await provider.diff(id, outs!, changed), { replaces: [] });
+    assert.deepEqual(await provider.diff(id, outs!, changed), {
+      replaces: [],
+      fields: [{ name: 'records', kind: 'update', replace: false }],
+    });
     assert.deepEqual(await provider.diff(id, outs!, outs!), { changes: false });
     assert.deepEqual(
       (await provider.diff(id, outs!, { ...changed, name: 'moved.test' })).replaces,
@@ -124,7 +127,10 @@ describe('DnsZone provider against the emulator', () => {
     });
     const read = (await provider.read(id, updated)).props as Bag;
     assert.deepEqual(read.records, [(changed.records as Bag[])[0]]);
-    assert.deepEqual(await provider.diff(id, read, changed), { replaces: [] });
+    assert.deepEqual(await provider.diff(id, read, changed), {
+      replaces: [],
+      fields: [{ name: 'records', kind: 'update', replace: false }],
+    });
     const repaired = (await provider.update(id, read, changed)).outs!;
     assert.deepEqual((await records(zoneId)).sort(), [
       'api a 192.0.2.12 900',
@@ -180,7 +186,11 @@ describe('DnsZone provider against the emulator', () => {
       })
     ).inputs!;
     const diff = await provider.diff(id, outs!, forced);
-    assert.deepEqual(diff, { replaces: [] }, 'forceDelete changes in place');
+    assert.deepEqual(
+      diff,
+      { replaces: [], fields: [{ name: 'forceDelete', kind: 'add', replace: false }] },
+      'forceDelete changes in place',
+    );
     const updated = (await provider.update(id, outs!, forced)).outs!;
     await provider.delete(id, updated);
     assert.equal(await zoneNamed('shared.test'), undefined);

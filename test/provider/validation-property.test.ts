@@ -16,8 +16,8 @@ import { SSH_KEY_FIELDS } from '../../provider/kinds/ssh-key/fields';
 import { TICKET_UPDATE_FIELDS } from '../../provider/kinds/ticket-update/fields';
 import { checkTable } from '../../provider/framework/kind-provider';
 import { ticketUpdateProvider } from '../../provider/kinds/ticket-update/provider';
-import { Failures } from '../../provider/framework/failures';
-import { checkShape, withDefaults } from '../../provider/kinds/virtual-guest/inputs';
+import { checkGuestRules } from '../../provider/kinds/virtual-guest/provider';
+import { GUEST_FIELDS } from '../../provider/kinds/virtual-guest/fields';
 import { virtualGuestProvider } from '../../provider/kinds/virtual-guest/provider';
 import { LOOKUPS } from '../../provider/lookups/registry';
 import { inProgram } from '../../resources/lookup-forms';
@@ -74,8 +74,8 @@ const dnsZoneBase: Bag = {
 /** The failures the validators alone (no API) find: a non-empty list means no call may happen. */
 const shapeFailures: Record<string, ShapeFailures> = {
   VirtualGuest: (bag) => {
-    const failures = new Failures();
-    checkShape(withDefaults({}, bag), failures);
+    const { inputs, failures } = checkTable(GUEST_FIELDS, {}, bag);
+    checkGuestRules(inputs, {}, failures);
     return failures.list;
   },
   DnsRecord: (bag) => checkTable(DNS_RECORD_FIELDS, {}, bag).failures.list,

@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import type { VirtualGuest } from '../../provider/managers';
 import { UNKNOWN } from '../../provider/framework/unknown';
 import { virtualGuestProvider as provider } from '../../provider/kinds/virtual-guest/provider';
+import { GUEST_FIELDS } from '../../provider/kinds/virtual-guest/fields';
 import { providerEnv, type Emulator } from '../support/provider-env';
 import type { Client } from '../../provider/client';
 
@@ -118,7 +119,6 @@ describe('VirtualGuest provider against the emulator', () => {
   it('diff: names, tags and the size (CPUs, memory, port speed, disks) in place; billing, OS, datacenter replace', async () => {
     assert.deepEqual(await provider.diff(id, outs, checked), { changes: false });
     // `changes` left unknown: the engine diffs the inputs itself, so replaceOnChanges applies.
-    const inPlace = { replaces: [], deleteBeforeReplace: false };
     for (const change of [
       { hostname: 'renamed', notes: 'hello', tags: ['web'] },
       { startCpus: 4 },
@@ -127,6 +127,14 @@ describe('VirtualGuest provider against the emulator', () => {
       { disks: [100, 250] },
     ]) {
       const result = await provider.diff(id, outs, { ...checked, ...change });
+      // In the table's order.
+      const names = Object.keys(GUEST_FIELDS).filter((name) => name in change);
+      const fields = names.map((name) => ({
+        name,
+        kind: outs[name] === undefined ? 'add' : 'update',
+        replace: false,
+      }));
+      const inPlace = { replaces: [], fields };
       assert.deepEqual(result, inPlace, `${Object.keys(change).join(', ')} in place`);
     }
     for (const [field, value] of Object.entries({
@@ -140,7 +148,8 @@ describe('VirtualGuest provider against the emulator', () => {
     const unknown = await provider.diff(id, outs, { ...checked, datacenter: UNKNOWN });
     assert.deepEqual(unknown.replaces, ['datacenter'], 'an unknown ordered field may replace');
     const unknownSize = await provider.diff(id, outs, { ...checked, startCpus: UNKNOWN });
-    assert.deepEqual(unknownSize, inPlace, 'an unknown size is still an upgrade');
+    assert.deepEqual(unknownSize.replaces, [], 'an unknown size is still an upgrade');
+    assert.notEqual(unknownSize.changes, false);
   });
 
   it('update edits hostname, notes and tags in place, keeping the provider tags on the guest', async () => {
@@ -270,7 +279,15 @@ describe('VirtualGuest provider against the emulator', () => {
       notes: 'hello',
       tags: ['web'],
     });
-    assert.deepEqual(drift, { replaces: [], deleteBeforeReplace: false });
+    assert.deepEqual(drift, {
+      replaces: [],
+      // What the refresh found (the CPUs and memory) and what the program now declares.
+      fields: ['hostname', 'startCpus', 'maxMemory'].map((name) => ({
+        name,
+        kind: 'update',
+        replace: false,
+      })),
+    });
     assert.equal(
       (result.inputs as Bag).hostname,
       'drifted',

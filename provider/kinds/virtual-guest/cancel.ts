@@ -85,5 +85,4 @@ function cancelledDelete(id: string): EarlyAnswer {
 
 export const GUEST_CAPABILITIES: KindCapabilities = {
   cancel: { create: cancelledCreate, update: cancelledUpdate, delete: cancelledDelete },
-  waitInput: 'readyTimeoutMinutes',
 };

@@ -8,7 +8,7 @@ import {
 import { changedFields } from '../../framework/compare';
 import { initFailure } from '../../framework/runtime-provider';
 import { freeWriteWindowMs, outcomeWindowMs, type Connection } from '../../framework/connection';
-import { answering, claimSent } from '../../framework/claims';
+import { claimSent } from '../../framework/claims';
 import { createOnce, lookFor, writeIdempotent } from '../../framework/exactly-once';
 import { requireEngine } from '../../framework/engine-watch';
 import { say } from '../../framework/log';
@@ -285,8 +285,8 @@ export async function converge(c: Connection, id: number, inputs: GuestInputs): 
 }
 
 export interface Settle {
-  /** Waits for readiness (if asked) and reads the guest and its outputs. */
-  (id: number): Promise<{ guest: VirtualGuest; outs: Bag }>;
+  /** Waits for readiness (if asked) and reads the guest. */
+  (id: number): Promise<VirtualGuest>;
 }
 
 /**
@@ -298,8 +298,8 @@ export function createGuest(
   c: Connection,
   inputs: GuestInputs,
   settle: Settle,
-): Promise<{ id: string; outs: Bag }> {
-  return answering(async () => {
+): Promise<{ id: number; guest: VirtualGuest; outs: Bag }> {
+  return (async () => {
     const accountId = await accountIdOf(c);
     const { guest, ordered } = await orderOrRecover(c, inputs);
     const id = guest.id;
@@ -308,9 +308,9 @@ export function createGuest(
     const kept = { ...inputs, datacenter, creationToken: token, guestId: id, accountId };
     try {
       if (!ordered) await converge(c, id, inputs);
-      const { guest: settled, outs } = await settle(id);
+      const settled = await settle(id);
       await claim(c, id, settled);
-      return { id: String(id), outs: { ...outs, creationToken: token, accountId } };
+      return { id, guest: settled, outs: { creationToken: token, accountId } };
     } catch (err) {
       await claim(c, id).catch((claimErr: Error) =>
         say(
@@ -323,5 +323,5 @@ export function createGuest(
           : `VirtualGuest "${inputs.resourceName}": guest ${id} was ordered, then this failed: ${(err as Error).message}. The guest is kept in the stack (id ${id}); the next \`pulumi up\` carries on with it (no new order), \`pulumi destroy\` cancels it`;
       throw initFailure(message, String(id), { ...kept, status: 'unknown' });
     }
-  });
+  })();
 }

@@ -166,6 +166,7 @@ export const GUEST_FIELDS = {
     how: 'unless the guest is in one of the new `datacenters`',
     // Left unset, `datacenters` says where to order and this output says where the guest went.
     read: onGuest('datacenter.name', (g) => g.datacenter?.name, { unsetFollowsApi: true }),
+    outputWith: 'datacenters',
   },
   /**
    * Datacenters to order the guest in, in order of preference, instead of `datacenter`: when the
@@ -377,8 +378,9 @@ export const GUEST_FIELDS = {
     type: kinds.string,
     input: 'optional',
     internal: true,
-    // Computed by check, never taken from the program.
+    // Computed by check, never taken from the program; an update keeps the one it was ordered with.
     normalise: () => undefined,
+    keep: true,
   },
   /**
    * The existing guest this resource's create takes over instead of ordering one (`adoptId`'s,
@@ -458,11 +460,13 @@ export const GUEST_FIELDS = {
   estimatedHourlyCost: {
     type: kinds.number,
     output: true,
+    fromCheck: true,
   },
   /** What the guest is billed a month. */
   estimatedMonthlyCost: {
     type: kinds.number,
     output: true,
+    fromCheck: true,
   },
   /**
    * Whose price the estimated costs are: `account`, this account's own (the API's quote of the
@@ -472,6 +476,7 @@ export const GUEST_FIELDS = {
   estimatedCostSource: {
     type: kinds.string,
     output: true,
+    fromCheck: true,
   },
 } satisfies Fields;
 

@@ -1,18 +1,9 @@
 import { isSent, type GuestTemplate } from '../../managers';
-import { Failures } from '../../framework/failures';
+import type { Failures } from '../../framework/failures';
 import { isKnown, isUnknown } from '../../framework/unknown';
-import {
-  checkFields,
-  fieldsWhere,
-  fieldsChanging,
-  templateOf,
-  withFieldDefaults,
-  type InputsOf,
-} from '../../framework/fields';
+import { fieldsWhere, fieldsChanging, templateOf, type InputsOf } from '../../framework/fields';
 import type { Catalog } from './catalog';
 import { GUEST_FIELDS } from './fields';
-import { checkPlacement } from './placement';
-import { checkFqdn } from './rules';
 
 /** The inputs of a VirtualGuest as stored after `check` (defaults applied, values normalised). */
 export type GuestInputs = InputsOf<typeof GUEST_FIELDS>;
@@ -26,12 +17,6 @@ export const UPGRADE_FIELDS = fieldsChanging(GUEST_FIELDS, 'upgrade');
 /** What was ordered: the fields an order fixes (replaced or upgraded when changed). */
 export const ORDER_FIELDS = [...REPLACE_FIELDS, ...UPGRADE_FIELDS];
 
-/** Changed in place: `editObject` and `setTags`. */
-export const EDIT_FIELDS = fieldsChanging(GUEST_FIELDS, 'update');
-
-/** Only change how the provider waits; no API call. */
-export const LOCAL_FIELDS = fieldsChanging(GUEST_FIELDS, 'local');
-
 /** The inputs a price depends on. */
 export const PRICED_FIELDS = fieldsWhere(GUEST_FIELDS, 'priced', true);
 
@@ -44,24 +29,6 @@ export const REPLACE_REASONS: Record<string, string | undefined> = Object.fromEn
 );
 
 export { TOKEN_TAG_PREFIX } from './rules';
-
-/** Applies defaults and normalises what the platform normalises (tags are lower-cased there). */
-export function withDefaults(
-  olds: Record<string, unknown>,
-  news: Record<string, unknown>,
-): Record<string, unknown> {
-  return withFieldDefaults(GUEST_FIELDS, olds, news);
-}
-
-/**
- * The checks that need no API call (types, syntax, ranges, sizes), on the inputs with defaults
- * applied: each wrong field gets one failure naming it, its rule and what was given.
- */
-export function checkShape(inputs: Record<string, unknown>, failures: Failures): void {
-  checkFields(GUEST_FIELDS, inputs, failures);
-  checkFqdn(inputs, failures);
-  checkPlacement(inputs, failures);
-}
 
 /** Checks against what the account is offered (getCreateObjectOptions). */
 export function checkOffered(

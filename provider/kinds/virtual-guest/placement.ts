@@ -92,10 +92,6 @@ export function placementReplaces(olds: Bag, news: Bag): string[] {
   return unknown || placementMismatch(at, news) ? changed : [];
 }
 
-/** A change of the choices that keeps the guest where it is: recorded, nothing ordered. */
-export const placementKept = (olds: Bag, news: Bag): string[] =>
-  placementReplaces(olds, news).length > 0 ? [] : changedBetween({}, olds, news, ['datacenters']);
-
 /** The API's answer to an order in a datacenter with no room (any API's prefix). */
 export const isCapacityFault = (err: unknown): err is SvcAPIError =>
   err instanceof SvcAPIError &&

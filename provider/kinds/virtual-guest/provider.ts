@@ -1,4 +1,3 @@
-import type * as pulumi from '@pulumi/pulumi';
 import {
   CANCEL_MASK,
   DETAIL_MASK,
@@ -7,12 +6,19 @@ import {
   isReclaiming,
   type VirtualGuest,
 } from '../../managers';
-import { Failures } from '../../framework/failures';
+import type { Failures } from '../../framework/failures';
 import { containsUnknown, isKnown } from '../../framework/unknown';
 import { connect, outcomeWindowMs, type Connection } from '../../framework/connection';
 import { writeIdempotent } from '../../framework/exactly-once';
+import {
+  gone,
+  kindProvider,
+  type Created,
+  type Gone,
+  type PlannedChange,
+} from '../../framework/kind-provider';
 import { say } from '../../framework/log';
-import { requireOwner } from '../../framework/owner';
+import { boundedWait, type OperationRequest } from '../../framework/operation';
 import {
   announceCreate,
   announceReplace,
@@ -21,30 +27,28 @@ import {
   describeFallbacks,
   announceCostDrift,
   describeChanges,
+  type BilledCost,
   type Ending,
 } from './billing';
 import { owedOnCancel } from './anniversary';
 import { catalogFrom, type Catalog } from './catalog';
 import { claim, converge, createGuest, earlierAttempt } from './create';
 import {
-  EDIT_FIELDS,
-  LOCAL_FIELDS,
   ORDER_FIELDS,
   PRICED_FIELDS,
   UPGRADE_FIELDS,
   checkOffered,
-  checkShape,
-  withDefaults,
   type GuestInputs,
 } from './inputs';
-import { computedOutputs, observedInputs, progressOf } from './observe';
+import { observedInputs, progressOf } from './observe';
 import { billedPrice, priceOrder, type Price } from './pricing';
 import { importForm } from './import-form';
-import { placementKept, placementMismatch } from './placement';
+import { checkPlacement, placementMismatch } from './placement';
+import { checkFqdn } from './rules';
 import { creationToken } from './provenance';
 import { announceReload, checkReloadPrice, reloadInPlace, reloadedBy, replacedBy } from './reload';
 import { checkResize, reboots, resize } from './upgrade';
-import { changedBetween, type Bag } from '../../framework/fields';
+import type { Bag } from '../../framework/fields';
 import { GUEST_FIELDS } from './fields';
 
 const catalog = (c: Connection): Promise<Catalog> => catalogFrom(() => c.guests.getCreateOptions());
@@ -78,13 +82,27 @@ function adoptionMismatches(guest: VirtualGuest, inputs: Bag, failures: Failures
   }
 }
 
-async function check(olds: Bag, news: Bag): Promise<pulumi.dynamic.CheckResult> {
-  const inputs = withDefaults(olds, news);
-  const failures = new Failures();
-  checkShape(inputs, failures);
+/**
+ * The guest's rules across fields, beyond each field's own (the table's): the host name and
+ * domain as one name, where to order, and what a resize may not do. No API call.
+ */
+export function checkGuestRules(inputs: Bag, olds: Bag, failures: Failures): void {
+  checkFqdn(inputs, failures);
+  checkPlacement(inputs, failures);
   checkResize(olds, inputs, failures);
-  if (failures.list.length > 0) return { inputs, failures: failures.list };
-  const c = connect();
+}
+
+/**
+ * What the account is offered, the guest `adoptId` names, and the price of the order: a create
+ * says what it will bill (nothing new when it takes over an existing guest), and the inputs carry
+ * the order's creation token and price.
+ */
+async function checkWithApi(
+  c: Connection,
+  inputs: Bag,
+  olds: Bag,
+  failures: Failures,
+): Promise<Bag | void> {
   let offered: Catalog;
   try {
     offered = await catalog(c);
@@ -93,7 +111,7 @@ async function check(olds: Bag, news: Bag): Promise<pulumi.dynamic.CheckResult> 
       'svc:endpointUrl',
       `cannot read the options this account is offered: ${(err as Error).message}`,
     );
-    return { inputs, failures: failures.list };
+    return;
   }
   checkOffered(inputs, offered, failures);
   let adoptable: VirtualGuest | undefined;
@@ -104,39 +122,35 @@ async function check(olds: Bag, news: Bag): Promise<pulumi.dynamic.CheckResult> 
     else adoptionMismatches(adoptable, inputs, failures);
   }
   // The price needs only what is priced: a key id or user data known after apply still shows it.
-  if (failures.list.length > 0 || containsUnknown(PRICED_FIELDS.map((f) => inputs[f]))) {
-    return { inputs, failures: failures.list };
-  }
+  if (failures.list.length > 0 || containsUnknown(PRICED_FIELDS.map((f) => inputs[f]))) return;
   const known = inputs as unknown as GuestInputs;
   let price;
   try {
     price = await priceOrder(c.guests, known);
   } catch (err) {
     failures.add('startCpus', `the API cannot price this order: ${(err as Error).message}`);
-    return { inputs, failures: failures.list };
+    return;
   }
   const orderKnown = !containsUnknown(ORDER_FIELDS.map((f) => inputs[f]));
   const token = known.adoptId || !orderKnown ? undefined : creationToken(known);
   if (Object.keys(olds).length > 0) {
     await checkReloadPrice(c, olds, known, price, failures);
-    if (failures.list.length > 0) return { inputs, failures: failures.list };
-    const checked = { ...known, creationToken: token, adopts: olds.adopts as number | undefined };
-    return { inputs: { ...checked, ...costs(price) }, failures: [] };
+    if (failures.list.length > 0) return;
+    return { creationToken: token, adopts: olds.adopts as number | undefined, ...costs(price) };
   }
-  // A create: say what it will bill, which is nothing new when it takes over an existing guest.
   const { guest = adoptable, conflict } =
     token && !announcedAsReplacement(known)
       ? await earlierAttempt(c, known.resourceName, token, known, 'seen')
       : {};
   const billed = guest && billedPrice(guest);
-  const checked = { ...known, creationToken: token, adopts: guest?.id, ...costs(billed ?? price) };
+  const derived = { creationToken: token, adopts: guest?.id, ...costs(billed ?? price) };
   const fallbacks = guest
     ? ''
     : await describeFallbacks(known, costs(price), async (datacenter) =>
         costs(await priceOrder(c.guests, { ...known, datacenters: undefined, datacenter })),
       );
-  announceCreate(known.resourceName, checked, conflict, fallbacks);
-  return { inputs: checked, failures: [] };
+  announceCreate(known.resourceName, { ...known, ...derived }, conflict, fallbacks);
+  return derived;
 }
 
 const costs = (price: Price) => ({
@@ -146,34 +160,22 @@ const costs = (price: Price) => ({
 });
 
 /**
- * A change to what was ordered replaces the guest, except the size (CPUs, memory, port speed,
- * disks), which one upgrade order changes in place. Other changes are left for the engine to diff
- * (`changes` unknown): it compares the old and new inputs itself and so knows which properties
- * changed, which is what `replaceOnChanges`, `ignoreChanges` and `--diff` work from (the dynamic
- * provider protocol of @pulumi/pulumi 3.248 carries no detailed diff). `read` keeps the stored
- * inputs in step with what it observes, so drift shows in that comparison as well.
+ * What a change bills, said in the preview: a replace (what the old guest still owes, what both
+ * cost while they overlap), a reload (the same bill), an upgrade (the new price). A change of the
+ * size upgrades in place; the table's other replacing fields replace the guest, except the image
+ * with `onImageChange: reload` and a new `datacenters` list the guest is in (reload.ts).
  */
-async function diff(id: string, olds: Bag, news: Bag): Promise<pulumi.dynamic.DiffResult> {
+async function announce(id: string, olds: Bag, news: Bag, change: PlannedChange): Promise<void> {
   const name = String(news.resourceName ?? id);
-  const replaces = replacedBy(olds, news);
-  if (replaces.length > 0) {
-    const ending = await endingOf(id, olds);
-    announceReplace(name, replaces, olds, news as unknown as GuestInputs, ending);
-    return { changes: true, replaces, deleteBeforeReplace: false };
+  const guest = news as unknown as GuestInputs;
+  if (change.replaces.length > 0) {
+    announceReplace(name, change.replaces, olds, guest, await endingOf(id, olds));
+    return;
   }
   const reloads = reloadedBy(olds, news);
   if (reloads.length > 0) announceReload(name, reloads);
-  const upgrades = changedBetween(GUEST_FIELDS, olds, news, UPGRADE_FIELDS);
-  if (upgrades.length > 0) {
-    announceUpgrade(name, upgrades, olds, news as unknown as GuestInputs, reboots(olds, news));
-  }
-  const edits = [
-    ...changedBetween(GUEST_FIELDS, olds, news, [...EDIT_FIELDS, ...LOCAL_FIELDS]),
-    ...placementKept(olds, news),
-  ];
-  return edits.length + upgrades.length + reloads.length > 0
-    ? { replaces: [], deleteBeforeReplace: false }
-    : { changes: false };
+  const upgrades = change.inPlace.filter((field) => (UPGRADE_FIELDS as string[]).includes(field));
+  if (upgrades.length > 0) announceUpgrade(name, upgrades, olds, guest, reboots(olds, news));
 }
 
 /** When the guest's billing ends if it is cancelled now (monthly: one call for its billing cycle). */
@@ -189,109 +191,83 @@ async function endingOf(id: string, props: Bag): Promise<Ending> {
   }
 }
 
-/** The outputs: what the guest is billed (its billing item), else the price of its order. */
-async function priced(c: Connection, guest: VirtualGuest, inputs: GuestInputs) {
-  const price = billedPrice(guest) ?? (await priceOrder(c.guests, inputs));
-  return computedOutputs(guest, price);
-}
-
-/** The inputs and what the API computes, `datacenter` saying where the guest is. */
-async function outputs(c: Connection, guest: VirtualGuest, inputs: GuestInputs): Promise<Bag> {
-  const datacenter = guest.datacenter?.name ?? inputs.datacenter;
-  return { ...inputs, datacenter, ...(await priced(c, guest, inputs)) };
+/** The outputs the table cannot read: where the guest is, and what it is billed. */
+async function outputs(c: Connection, object: object, inputs: Bag): Promise<Bag> {
+  const guest = object as VirtualGuest;
+  const price =
+    billedPrice(guest) ?? (await priceOrder(c.guests, inputs as unknown as GuestInputs));
+  return { datacenter: guest.datacenter?.name ?? inputs.datacenter, ...costs(price) };
 }
 
 /**
  * Waits for the guest if asked (a timeout raises `WaitTimeoutError`; the wait's last round is
- * also the read), else reads it; then the outputs.
+ * also the read), else reads it. The wait is bounded by `readyTimeoutMinutes` and by the engine's
+ * deadline for the operation.
  */
-async function settle(c: Connection, id: number, inputs: GuestInputs) {
-  const guest = inputs.waitForReady
-    ? await waitReady(c, id, inputs)
-    : await c.guests.getInstance(id, DETAIL_MASK);
-  return { guest, outs: await outputs(c, guest, inputs) };
-}
-
-function waitReady(c: Connection, id: number, inputs: GuestInputs): Promise<VirtualGuest> {
-  const name = inputs.resourceName;
+function settle(
+  c: Connection,
+  id: number,
+  inputs: GuestInputs,
+  request?: OperationRequest,
+): Promise<VirtualGuest> {
+  if (!inputs.waitForReady) return c.guests.getInstance(id, DETAIL_MASK);
   return c.guests.waitForReady(id, {
-    timeoutMs: inputs.readyTimeoutMinutes * 60_000,
-    onProgress: progressOf(`VirtualGuest "${name}" (id ${id})`),
+    timeoutMs: boundedWait(request, inputs.readyTimeoutMinutes * 60_000),
+    onProgress: progressOf(`VirtualGuest "${inputs.resourceName}" (id ${id})`),
   });
 }
 
-async function create(news: Bag): Promise<pulumi.dynamic.CreateResult> {
-  const c = connect();
+async function create(c: Connection, news: Bag, request?: OperationRequest): Promise<Created> {
   const inputs = news as unknown as GuestInputs;
-  return createGuest(c, inputs, (id) => settle(c, id, inputs));
+  const made = await createGuest(c, inputs, (id) => settle(c, id, inputs, request));
+  return { id: made.id, object: made.guest, outs: made.outs };
 }
 
 const describe = (props: Bag, id: string) =>
   `VirtualGuest "${String(props.resourceName ?? '')}" (id ${id})`;
 
-async function read(id: string, props: Bag = {}): Promise<pulumi.dynamic.ReadResult> {
-  const c = connect();
-  const accountId = await requireOwner(c, props, describe(props, id), 'refresh');
+/**
+ * A guest being reclaimed was cancelled (outside the stack, or by a destroy that did not wait):
+ * it is gone for the stack, and a later `up` orders a new one (it never adopts it).
+ */
+async function fetch(c: Connection, id: string): Promise<object | Gone | undefined> {
   const guest = await c.guests.findInstance(Number(id), DETAIL_MASK);
-  // A guest being reclaimed was cancelled (outside the stack, or by a destroy that did not wait):
-  // it is gone for the stack, and a later `up` orders a new one (it never adopts it).
-  if (!guest || isReclaiming(guest)) {
-    const why = guest ? 'was cancelled and is being reclaimed' : 'no longer exists';
-    say(
-      `${describe(props, id)} ${why} in account ${accountId}, which owns it; it leaves the stack`,
-    );
-    return {};
-  }
-  // No properties: an import, which knows only the id; the inputs are all read from the guest.
-  const declared = Object.keys(props).length > 0 ? (props as unknown as GuestInputs) : undefined;
-  const observed = observedInputs(guest, declared);
-  const computed = await priced(c, guest, observed);
-  // Drift is against what the account was quoted (states older than the source were quoted
-  // too); a list-price estimate differs from the bill by design.
-  const quoted = !String(props.estimatedCostSource ?? 'account').startsWith('list');
-  if (declared && quoted && billedPrice(guest)) {
-    const resized = describeChanges(UPGRADE_FIELDS, props, observed as unknown as Bag);
-    announceCostDrift(describe(props, id), props, computed, resized);
-  }
-  // The inputs as observed, for later diffs: the outputs less those that are not inputs (the
-  // estimated costs are both: check prices the order).
-  const {
-    estimatedHourlyCost: _hourly,
-    estimatedMonthlyCost: _monthly,
-    estimatedCostSource: _source,
-    ...notInputs
-  } = computed;
-  const computedOnly = new Set([...Object.keys(notInputs), 'accountId']);
-  // With `datacenters` declared, `datacenter` is an output only (where the guest is).
-  if (declared?.datacenters !== undefined) computedOnly.add('datacenter');
-  const inputs = Object.fromEntries(
-    Object.entries(observed).filter(([key]) => !computedOnly.has(key)),
-  );
-  // An import's program says what a user writes (import-form.ts); check fills the defaults in.
-  const stored = declared ? inputs : importForm(inputs, await catalog(c));
-  return { id, props: { ...observed, ...computed, accountId }, inputs: stored };
+  return guest && isReclaiming(guest) ? gone('was cancelled and is being reclaimed') : guest;
 }
 
-async function update(id: string, olds: Bag, news: Bag): Promise<pulumi.dynamic.UpdateResult> {
-  const c = connect();
-  const accountId = await requireOwner(c, olds, describe(olds, id), 'update');
+/**
+ * Drift is against what the account was quoted (states older than the source were quoted too);
+ * a list-price estimate differs from the bill by design.
+ */
+function refreshed(id: string, stored: Bag, now: Bag, object: object): void {
+  const quoted = !String(stored.estimatedCostSource ?? 'account').startsWith('list');
+  if (!quoted || !billedPrice(object as VirtualGuest)) return;
+  const resized = describeChanges(UPGRADE_FIELDS, stored, now);
+  announceCostDrift(describe(stored, id), stored, now as unknown as BilledCost, resized);
+}
+
+/**
+ * Brings the guest to the inputs in place: its names, tags and notes, its size (an upgrade
+ * order), its image (a reload); marks it owned if the create that ordered it could not; and
+ * answers it ready.
+ */
+async function edit(
+  c: Connection,
+  id: string,
+  news: Bag,
+  _changed: string[],
+  olds: Bag,
+  request?: OperationRequest,
+): Promise<VirtualGuest> {
   const guestId = Number(id);
-  // The outputs keep the token the guest was ordered with (older versions derived it otherwise).
-  const inputs = {
-    ...(news as unknown as GuestInputs),
-    creationToken: olds.creationToken as string | undefined,
-  };
+  const inputs = news as unknown as GuestInputs;
   await converge(c, guestId, inputs);
   await resize(c, guestId, inputs);
   await reloadInPlace(c, guestId, olds, inputs);
   const guest = await c.guests.getInstance(guestId, DETAIL_MASK);
-  // A create that failed after its order may not have marked the guest owned; do it now (with
-  // the tags just read: the same read serves the outputs).
+  // With the tags just read: the same read serves the outputs.
   await claim(c, guestId, guest);
-  const { outs } = isReady(guest)
-    ? { outs: await outputs(c, guest, inputs) }
-    : await settle(c, guestId, inputs);
-  return { outs: { ...outs, accountId } };
+  return isReady(guest) ? guest : settle(c, guestId, inputs, request);
 }
 
 /** Deletes are refused while a transaction runs; a guest still provisioning is waited for this long. */
@@ -303,15 +279,22 @@ const DELETE_WAIT_MS = 6 * 60 * 60_000;
  * that follows (the guest stays visible for minutes) is waited for only with `waitForReclaim`.
  * A guest already reclaiming is not cancelled again.
  */
-async function remove(id: string, props: Bag): Promise<void> {
-  const c = connect();
+async function remove(
+  c: Connection,
+  id: string,
+  props: Bag,
+  request?: OperationRequest,
+): Promise<string> {
   const what = describe(props, id);
-  await requireOwner(c, props, what, 'delete');
   const guestId = Number(id);
   const before = await c.guests.findInstance(guestId, CANCEL_MASK);
   let ending: Ending = { mode: 'hourly' };
   if (before && !isReclaiming(before)) {
-    await c.guests.waitForIdle(guestId, DELETE_WAIT_MS, progressOf(what, 'waiting to cancel it'));
+    await c.guests.waitForIdle(
+      guestId,
+      boundedWait(request, DELETE_WAIT_MS),
+      progressOf(what, 'waiting to cancel it'),
+    );
     // What a monthly guest still owes, read right before the cancel ends its cycle (a wait for
     // provisioning can last hours).
     ending = await endingOf(id, props);
@@ -340,19 +323,35 @@ async function remove(id: string, props: Bag): Promise<void> {
       ? `monthly billing item cancelled, billed to its anniversary ${billedTo ?? '(unknown)'}${owed}`
       : `hourly billing stopped at ${billedTo ?? 'the cancel'}`;
   if (props.waitForReclaim !== true) {
-    say(
-      `${what}: cancelled (${billing}); the API reclaims the guest for some minutes more (not waited for: set waitForReclaim: true to wait until it is gone)`,
-    );
-    return;
+    return `cancelled (${billing}); the API reclaims the guest for some minutes more (not waited for: set waitForReclaim: true to wait until it is gone)`;
   }
   say(`${what}: cancelled (${billing}); waiting for the API to reclaim it`);
   await c.guests.waitForIdle(
     guestId,
-    DELETE_WAIT_MS,
+    boundedWait(request, DELETE_WAIT_MS),
     progressOf(what, 'waiting for its reclaim'),
     'gone',
   );
-  say(`${what}: reclaimed, gone`);
+  return 'reclaimed, gone';
 }
 
-export const virtualGuestProvider = { check, diff, create, read, update, delete: remove };
+/**
+ * `VirtualGuest`: a guest ordered exactly once (create.ts), whose check prices the order and says
+ * what it bills, and whose size, image, names and tags change in place where the API allows.
+ */
+export const virtualGuestProvider = kindProvider(GUEST_FIELDS, {
+  describe,
+  fetch,
+  create,
+  edit,
+  editAlways: true,
+  delete: remove,
+  checkRules: checkGuestRules,
+  checkWithApi,
+  replaces: replacedBy,
+  announce,
+  outputs,
+  refreshed,
+  importForm: async (c, inputs) => importForm(inputs, await catalog(c)),
+  owned: true,
+});
