@@ -39,8 +39,10 @@ function provenance(kind: ResourceKind, name: string, parent?: pulumi.Resource) 
 }
 
 /**
- * The class of resource `kind` (type `svc:<kind>`) from its field table: its arguments and output
- * properties are the table's, its provider the delegating one (delegate.ts).
+ * The class of resource `kind` from its field table: its arguments and output properties are the
+ * table's, its provider the delegating one (delegate.ts). `super(…, PACKAGE, kind)` registers it
+ * under Pulumi's dynamic provider, as `pulumi-nodejs:dynamic/svc:<kind>` (`dynamicToken`,
+ * provider/kinds/tokens.ts); the plugin's token of the same kind is `svc:index:<kind>`.
  */
 export function resourceClass<F extends Fields>(kind: ResourceKind, fields: F): ResourceClass<F> {
   const provider = delegatingProvider(kind);

@@ -1,21 +1,13 @@
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { it } from 'node:test';
 import { PACKAGE_ROOT } from '../../scripts/pulumi-cli';
+import { markdownFiles } from '../support/markdown-files';
 
 // Every relative link of the repository's Markdown files (`[text](path)`, `[text](path#anchor)`,
 // `[label]: path`) names a file or folder inside the repository, and an anchor names a heading of
 // the Markdown file it points at (GitHub's slugs). Links in code blocks and spans are not links.
-
-const markdownFiles = () =>
-  execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '*.md'], {
-    cwd: PACKAGE_ROOT,
-    encoding: 'utf8',
-  })
-    .split('\n')
-    .filter((file) => file !== '' && existsSync(join(PACKAGE_ROOT, file)));
 
 const withoutFences = (text: string) => text.replace(/^(```|~~~)[^]*?^\1/gm, '');
 
