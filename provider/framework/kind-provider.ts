@@ -36,8 +36,9 @@ export interface KindOperations {
   create(c: Connection, inputs: Bag, request?: OperationRequest): Promise<Created>;
   /**
    * Applies a change in place. By default it is called with the changed `update` fields (never
-   * empty); with `editAlways`, on every update (it converges what it owns), and may answer the
-   * object as it ends, which then serves the outputs instead of another fetch.
+   * empty); with `editAlways`, on every update (it converges what it owns). It may answer the
+   * object as it ends (which then serves the outputs instead of another fetch) and outputs only
+   * it knows (the ids of what it made).
    */
   edit?(
     c: Connection,
@@ -46,12 +47,15 @@ export interface KindOperations {
     changed: string[],
     olds: Bag,
     request?: OperationRequest,
-  ): Promise<object | void>;
+  ): Promise<Edited | void>;
   editAlways?: true;
   /** Deletes the object exactly once; a message returned replaces the usual "deleted". */
   delete(c: Connection, id: string, props: Bag, request?: OperationRequest): Promise<unknown>;
-  /** Rules across fields, or against the old inputs, beyond each field's own rule. */
-  checkRules?(inputs: Bag, olds: Bag, failures: Failures): void;
+  /**
+   * Rules across fields, or against the old inputs, beyond each field's own rule (no API call);
+   * may answer inputs it normalises (a zone's records, checked as records).
+   */
+  checkRules?(inputs: Bag, olds: Bag, failures: Failures): void | Promise<Bag | void>;
   /**
    * Checks that need the API; they run once the rules pass, and answer the inputs they derive (a
    * price, a token) to add to the checked inputs.
@@ -72,6 +76,13 @@ export interface KindOperations {
    * delete refuse the credentials of another account (owner.ts).
    */
   owned?: true;
+}
+
+export interface Edited {
+  /** The object as the edit left it. */
+  object?: object;
+  /** Outputs the table cannot read from the object. */
+  outs?: Bag;
 }
 
 export interface Created {
@@ -142,7 +153,7 @@ export function kindProvider(
 ): RuntimeProvider {
   const replacing: string[] = fieldsWhere(fields, 'change', 'replace');
   const changes = changing(fields);
-  const edited = fieldsWhere(fields, 'change', 'update');
+  const editable = fieldsWhere(fields, 'change', 'update');
   const mask = readMask(fields);
 
   /** The outputs: the inputs as the object shows them (against `declared`), and the computed ones. */
@@ -156,7 +167,7 @@ export function kindProvider(
   const provider: RuntimeProvider = {
     async check(olds, news) {
       const { inputs, failures } = checkTable(fields, olds, news);
-      ops.checkRules?.(inputs, olds, failures);
+      Object.assign(inputs, await ops.checkRules?.(inputs, olds, failures));
       if (failures.list.length > 0 || !ops.checkWithApi) return { inputs, failures: failures.list };
       const derived = await ops.checkWithApi(connect(), inputs, olds, failures);
       return { inputs: { ...inputs, ...derived }, failures: failures.list };
@@ -223,15 +234,15 @@ export function kindProvider(
       if (ops.owned) await requireOwner(c, olds, what, 'update');
       // What the create set for good stays (the token the object was ordered with).
       const wanted = { ...news, ...kept(fields, olds) };
-      const changed = changedBetween(fields, olds, wanted, edited);
-      let object: object | Gone | undefined;
+      const changed = changedBetween(fields, olds, wanted, editable);
+      let edited: Edited | void = {};
       if (ops.edit && (ops.editAlways || changed.length > 0)) {
         if (changed.length > 0) say(`${what}: updating ${changed.join(', ')} in place`);
-        object = (await ops.edit(c, id, wanted, changed, olds, request)) ?? undefined;
+        edited = await ops.edit(c, id, wanted, changed, olds, request);
       }
       // What the inputs do not say (outputs the table cannot read) is kept from before.
-      const stored = { ...only(fields, olds, false), ...wanted };
-      object ??= await ops.fetch(c, id, mask, olds);
+      const stored = { ...only(fields, olds, false), ...wanted, ...edited?.outs };
+      const object = edited?.object ?? (await ops.fetch(c, id, mask, olds));
       return { outs: object && !goneWhy(object) ? await outputsOf(c, object, stored) : stored };
     },
 

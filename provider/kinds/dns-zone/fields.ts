@@ -1,8 +1,11 @@
 import type * as pulumi from '@pulumi/pulumi';
-import { kind, kinds, type Fields } from '../../framework/fields';
+import type { DnsZone } from '../../managers';
+import { kind, kinds, readFrom, type Fields } from '../../framework/fields';
 import { adoptIdField, rules } from '../../framework/field-rules';
 
 /** Every field of a DnsZone, once (see framework/fields.ts). */
+
+const onZone = readFrom<DnsZone>();
 
 /** A record the zone owns: the fields and rules of `DnsRecord`, without the zone. */
 export interface DnsZoneRecordArgs {
@@ -34,6 +37,7 @@ export const DNS_ZONE_FIELDS = {
       typeof name === 'string' ? name.trim().toLowerCase().replace(/\.$/, '') : name,
     rule: rules.domain(true),
     change: 'replace',
+    read: onZone('name', (zone) => zone.name),
   },
   /**
    * Records (`host`, `type`, `data`, `ttl`, `mxPriority`, checked like `DnsRecord`) the zone owns
@@ -69,9 +73,14 @@ export const DNS_ZONE_FIELDS = {
   zoneId: {
     type: kinds.integer,
     output: true,
+    read: onZone('id', (zone) => zone.id),
   },
   /** The zone’s serial number. */
-  serial: { type: kinds.nullable(kinds.integer), output: true },
+  serial: {
+    type: kinds.nullable(kinds.integer),
+    output: true,
+    read: onZone('serial', (zone) => zone.serial ?? null),
+  },
   /** Ids of the records in `records`, in the same order. */
   recordIds: {
     type: kinds.list(kinds.integer),

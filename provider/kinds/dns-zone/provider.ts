@@ -1,16 +1,13 @@
-import type { DnsResourceRecord, RecordSpec } from '../../managers';
-import { changedFields } from '../../framework/compare';
+import type { DnsResourceRecord, DnsZone, RecordSpec } from '../../managers';
 import type { Failures } from '../../framework/failures';
 import { isKnown, isUnknown } from '../../framework/unknown';
-import { connect, freeWriteWindowMs, type Connection } from '../../framework/connection';
-import { checkTable, kindProvider, type Created } from '../../framework/kind-provider';
-import type { RuntimeProvider } from '../../framework/runtime-provider';
+import { freeWriteWindowMs, type Connection } from '../../framework/connection';
+import { kindProvider, type Created } from '../../framework/kind-provider';
 import { dnsRecordProvider } from '../dns-record/provider';
 import { DNS_ZONE_FIELDS } from './fields';
 import { createOnce, writeIdempotent } from '../../framework/exactly-once';
 import type { Bag } from '../../framework/fields';
 import { say } from '../../framework/log';
-import { requireOwner } from '../../framework/owner';
 
 /**
  * `DnsZone`: a zone (`Svc_Dns_Domain`) with the records declared in `records`, which the zone
@@ -19,9 +16,9 @@ import { requireOwner } from '../../framework/owner';
  * still holds records the stack does not own (made by hand or by another program) is refused
  * unless `forceDelete` is true in the state.
  *
- * Built on the framework (kind-provider.ts): diff comes from the table; check adds the records'
- * own rules to the table's, and read and update are the zone's own, since the records it owns are
- * known by their ids in the state, which no table read-back can follow.
+ * Built on the framework (kind-provider.ts), from the table; what is the zone's own are its
+ * records: checked with the DnsRecord rules, read back by the ids the state holds (which no table
+ * read-back can follow: `ownedRecords`), and made to match the declared ones in place.
  */
 
 /** How messages name a zone. */
@@ -80,15 +77,11 @@ async function checkExisting(c: Connection, inputs: Bag, failures: Failures): Pr
   }
 }
 
-const check: RuntimeProvider['check'] = async (olds, news) => {
-  const { inputs, failures } = checkTable(DNS_ZONE_FIELDS, olds, news);
-  // Each record is checked with the DnsRecord rules (failures named `records[i].field`).
-  inputs.records = await checkRecords(inputs.name, inputs.records, failures);
+/** A new zone (a create or a replace) must not take over one the account has, but by adoptId. */
+async function checkNew(c: Connection, inputs: Bag, olds: Bag, failures: Failures) {
   const isNew = Object.keys(olds).length === 0 || olds.name !== inputs.name;
-  if (failures.list.length === 0 && isNew && !isUnknown(inputs.adoptId))
-    await checkExisting(connect(), inputs, failures);
-  return { inputs, failures: failures.list };
-};
+  if (isNew && !isUnknown(inputs.adoptId)) await checkExisting(c, inputs, failures);
+}
 
 /** The identity of a record in its zone: host, type and data (the API keeps AAAA data in lower case). */
 function sameRecord(declared: RecordSpec, actual: DnsResourceRecord): boolean {
@@ -210,22 +203,20 @@ async function create(c: Connection, inputs: Bag): Promise<Created> {
   };
 }
 
-const read: RuntimeProvider['read'] = async (id, props = {}) => {
-  const c = connect();
-  const accountId = await requireOwner(c, props, describe(props, id), 'refresh');
-  const zone = await c.dns.findZone(Number(id), true);
-  if (!zone) {
-    say(`${describe(props, id)} no longer exists in account ${accountId}; it leaves the stack`);
-    return {};
-  }
-  const byId = new Map((zone.resourceRecords ?? []).map((r) => [r.id, r]));
+/**
+ * The records the zone owns, as the zone shows them: those of the owned ids (`recordIds` of
+ * `props`, one per declared record), each as declared while it still is, else as it is now; a
+ * record deleted behind Pulumi drops out (the next `up` makes it again).
+ */
+async function ownedRecords(_c: Connection, zone: object, props: Bag): Promise<Bag> {
+  const byId = new Map(((zone as DnsZone).resourceRecords ?? []).map((r) => [r.id, r]));
   const declared = (props.records as ZoneRecord[] | undefined) ?? [];
   const ownedIds = (props.recordIds as number[] | undefined) ?? [];
   const records: ZoneRecord[] = [];
   const recordIds: number[] = [];
   ownedIds.forEach((recordId, i) => {
     const actual = byId.get(recordId);
-    if (!actual) return; // deleted behind Pulumi: the next `up` makes it again
+    if (!actual) return;
     const want = declared[i];
     const kept = want && sameRecord(want, actual) && sameSettings(want, actual);
     records.push(
@@ -241,33 +232,15 @@ const read: RuntimeProvider['read'] = async (id, props = {}) => {
     );
     recordIds.push(recordId);
   });
-  const imported = Object.keys(props).length === 0;
-  return {
-    id,
-    props: outputs({ ...props, name: zone.name, records }, zone, { recordIds, accountId }),
-    // An import declares the zone by its name alone: its records are imported as DnsRecords.
-    ...(imported ? { inputs: { name: zone.name } } : {}),
-  };
-};
+  return { records, recordIds };
+}
 
-const update: RuntimeProvider['update'] = async (id, olds, news) => {
-  const c = connect();
-  const accountId = await requireOwner(c, olds, describe(olds, id), 'update');
-  const zoneId = Number(id);
-  let recordIds = (olds.recordIds as number[] | undefined) ?? [];
-  if (changedFields(olds, news, ['records']).length > 0) {
-    say(`DnsZone ${news.name} (id ${id}): updating its records`);
-    recordIds = await syncRecords(c, zoneId, (news.records as ZoneRecord[]) ?? [], recordIds);
-  }
-  const zone = await c.dns.getZone(zoneId, false);
-  return {
-    outs: outputs(news, zone, {
-      recordIds,
-      builtInRecordIds: olds.builtInRecordIds ?? [],
-      accountId,
-    }),
-  };
-};
+/** Makes the zone's records what `news` declares; the ids it owns then are outputs. */
+async function editRecords(c: Connection, id: string, news: Bag, _changed: string[], olds: Bag) {
+  const owned = (olds.recordIds as number[] | undefined) ?? [];
+  const declared = (news.records as ZoneRecord[]) ?? [];
+  return { outs: { recordIds: await syncRecords(c, Number(id), declared, owned) } };
+}
 
 const describeRecord = (r: DnsResourceRecord) =>
   `${r.host} ${r.type.toUpperCase()} ${r.data} (id ${r.id})`;
@@ -302,14 +275,19 @@ async function remove({ dns }: Connection, id: string, props: Bag): Promise<stri
   return 'deleted';
 }
 
-export const dnsZoneProvider = kindProvider(
-  DNS_ZONE_FIELDS,
-  {
-    describe,
-    fetch: (c, id) => c.dns.findZone(Number(id), true),
-    create,
-    delete: remove,
-    owned: true,
-  },
-  { check, read, update },
-);
+export const dnsZoneProvider = kindProvider(DNS_ZONE_FIELDS, {
+  describe,
+  fetch: (c, id) => c.dns.findZone(Number(id), true),
+  create,
+  edit: editRecords,
+  delete: remove,
+  // Each record is checked with the DnsRecord rules (failures named `records[i].field`).
+  checkRules: async (inputs, _olds, failures) => ({
+    records: await checkRecords(inputs.name, inputs.records, failures),
+  }),
+  checkWithApi: checkNew,
+  outputs: ownedRecords,
+  // An import declares the zone by its name alone: its records are imported as DnsRecords.
+  importForm: async (_c, inputs) => ({ name: inputs.name }),
+  owned: true,
+});

@@ -14,6 +14,7 @@ import {
   gone,
   kindProvider,
   type Created,
+  type Edited,
   type Gone,
   type PlannedChange,
 } from '../../framework/kind-provider';
@@ -258,7 +259,7 @@ async function edit(
   _changed: string[],
   olds: Bag,
   request?: OperationRequest,
-): Promise<VirtualGuest> {
+): Promise<Edited> {
   const guestId = Number(id);
   const inputs = news as unknown as GuestInputs;
   await converge(c, guestId, inputs);
@@ -267,7 +268,7 @@ async function edit(
   const guest = await c.guests.getInstance(guestId, DETAIL_MASK);
   // With the tags just read: the same read serves the outputs.
   await claim(c, guestId, guest);
-  return isReady(guest) ? guest : settle(c, guestId, inputs, request);
+  return { object: isReady(guest) ? guest : await settle(c, guestId, inputs, request) };
 }
 
 /** Deletes are refused while a transaction runs; a guest still provisioning is waited for this long. */
