@@ -8,6 +8,7 @@ import {
 } from '../client';
 import { poll } from '../client/poll';
 import { say } from './log';
+import { currentOperation } from './operation';
 
 /**
  * Writes that bill or add things must happen once, and a write whose answer did not come back may
@@ -87,6 +88,11 @@ export interface CreateOnce<T> {
   windowMs: number;
   /** What the next `pulumi up` does about an unknown outcome, for the message. */
   nextRun: string;
+  /**
+   * The id of the object made (default: its `id`), recorded as made by the running operation
+   * (operation.ts), so that a cancel's early answer knows it; an order's receipt names it here.
+   */
+  madeId?(made: T): number | undefined;
 }
 
 /**
@@ -117,12 +123,16 @@ async function send<T>(what: string, write: () => Promise<T>): Promise<T> {
 
 /** Sends a creating write once; see the module comment for what a failure leads to. */
 export async function createOnce<T>(options: CreateOnce<T>): Promise<T> {
+  let made: T;
   try {
-    return await send(options.what, options.write);
+    made = await send(options.what, options.write);
   } catch (err) {
     if (classifyFailure(err) !== 'unknown') throw err;
-    return confirmUnknown(options, err);
+    made = await confirmUnknown(options, err);
   }
+  const id = options.madeId ? options.madeId(made) : (made as { id?: unknown } | undefined)?.id;
+  if (typeof id === 'number') currentOperation()?.touched.add(id);
+  return made;
 }
 
 async function confirmUnknown<T>(options: CreateOnce<T>, err: unknown): Promise<T> {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { connect } from '../../provider/framework/connection';
+import { createOnce } from '../../provider/framework/exactly-once';
 import { CancelledWrite, Operation, boundedWait } from '../../provider/framework/operation';
 import { sshKeyProvider } from '../../provider/kinds/ssh-key/provider';
 import { virtualGuestProvider } from '../../provider/kinds/virtual-guest/provider';
@@ -74,5 +75,28 @@ describe('a lifecycle operation (framework/operation.ts) against the emulator', 
     assert.equal(calls('Security_Ssh_Key.createObject'), before + 1);
     assert.equal(live.writes, 1);
     assert.equal(live.touched.size, 1, 'the id its write made');
+  });
+
+  it('what a createOnce made is known to the operation, found after a lost answer too', async () => {
+    const op = new Operation('create of an order');
+    const lost = Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
+    await op.run(async () => {
+      await createOnce({
+        what: 'an order',
+        write: async () => ({ orderId: 7, placed: 41 }),
+        find: async () => undefined,
+        windowMs: 1_000,
+        nextRun: '',
+        madeId: (receipt) => receipt.placed,
+      });
+      await createOnce({
+        what: 'a lost one',
+        write: () => Promise.reject(lost),
+        find: async () => ({ id: 42 }),
+        windowMs: 1_000,
+        nextRun: '',
+      });
+    });
+    assert.deepEqual([...op.touched].sort(), [41, 42]);
   });
 });
