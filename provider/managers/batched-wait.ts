@@ -48,6 +48,11 @@ export class BatchedWait<T extends { id: number }> {
   private inRound = false;
   /** A round has found one of this group ready (the pace was set back then, once). */
   private sawReady = false;
+  /**
+   * How long an object takes to get ready, at most, as seen: the shortest wait a round ended
+   * ready. Undefined until a round has found one ready.
+   */
+  private readyWithinMs: number | undefined;
 
   constructor(
     private readonly source: BatchSource<T>,
@@ -130,6 +135,7 @@ export class BatchedWait<T extends { id: number }> {
         else if (this.source.ready(object)) {
           w.resolve(object);
           readyNow = true;
+          this.readyWithinMs = Math.min(this.readyWithinMs ?? Infinity, elapsed);
         } else if (elapsed >= w.options.timeoutMs)
           w.reject(this.source.timeoutError(w.id, object, w.options.timeoutMs));
         else {
@@ -157,7 +163,26 @@ export class BatchedWait<T extends { id: number }> {
     const untilDeadline = Math.min(
       ...this.waiters.map((w) => w.started + w.options.timeoutMs - now),
     );
-    this.schedule(Math.max(0, Math.min(this.delay, untilDeadline)));
+    const untilExpected = this.untilExpected(now);
+    this.schedule(Math.max(0, Math.min(untilExpected ?? this.delay, untilDeadline)));
     this.delay = Math.min(this.delay * 1.5, this.maxPollMs);
+  }
+
+  /**
+   * Once a round has found an object ready, the others are expected ready as long after their own
+   * wait began (objects of one kind provision alike). The next round is then when those expected
+   * first are ready, held back to also take in the ones expected within a share of that time
+   * (half of it, at most the longest poll): one round notices the lot at once, where a pace would
+   * look several times in between and notice the last one late. Undefined: nothing learnt yet, or
+   * an object is overdue (it looks again at the grown pace, as before anything was ready).
+   */
+  private untilExpected(now: number): number | undefined {
+    const within = this.readyWithinMs;
+    if (within === undefined) return undefined;
+    const expected = this.waiters.map((w) => w.started + within).sort((a, b) => a - b);
+    if (expected[0] <= now) return undefined;
+    const window = Math.min(within / 2, this.maxPollMs);
+    const last = expected.filter((at) => at <= expected[0] + window).pop()!;
+    return Math.max(last - now, this.pace);
   }
 }

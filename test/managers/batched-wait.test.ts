@@ -180,3 +180,46 @@ it('guests that get ready one after another over seconds are not looked at every
   // What that costs: the last guest is noticed 2.3 s after it is ready.
   assert.equal(resolvedAt.get(9)! - readyAt[9], 2_325);
 });
+
+it('once one is found ready, the others are looked at when they are expected ready: fewer rounds, the last noticed sooner', async (t) => {
+  t.mock.timers.enable({ apis: ['setTimeout', 'Date'], now: 0 });
+  // An up orders 20 guests over 6 s (one every 300 ms, as the rate limit lets them through);
+  // each takes 5 s to provision, so they get ready from 5 s to 10.7 s.
+  const orderedAt = Array.from({ length: 20 }, (_, i) => i * 300);
+  const { wait, listedAt } = clockedWait((id) => orderedAt[id] + 5_000);
+  const resolvedAt = new Map<number, number>();
+  for (let now = 0; now < 30_000; now += 50) {
+    for (const [id, at] of orderedAt.entries())
+      if (at === now)
+        void wait.wait(id, { timeoutMs: 60_000 }).then(() => resolvedAt.set(id, Date.now()));
+    t.mock.timers.tick(50);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  assert.equal(resolvedAt.size, 20, 'every wait ends ready');
+  // Rounds at 1, 2, 3.5, 5.75 s find the first three ready (the shortest of their waits: 5.15 s).
+  // Each other guest is then expected 5.15 s after its order: one round when those expected
+  // within half that of the next one are (8.45 s), one for the rest (10.85 s). The pace alone
+  // (one poll after the first ready, growing x1.5) took 8 rounds: 6.75, 8.25, 10.5 and 13.9 s.
+  assert.deepEqual(listedAt, [1_000, 2_000, 3_500, 5_750, 8_450, 10_850]);
+  assert.equal(resolvedAt.get(19)! - (orderedAt[19] + 5_000), 150, 'the last noticed 0.15 s late');
+});
+
+it('an object not ready when expected is looked at again at the pace, as before anything was ready', async (t) => {
+  t.mock.timers.enable({ apis: ['setTimeout', 'Date'], now: 0 });
+  // Two guests ordered at once, one ready at 2 s; the other one, ordered 1 s later, is slow (9 s).
+  const readyAt = [2_000, 9_000];
+  const { wait, listedAt } = clockedWait((id) => readyAt[id]);
+  const resolvedAt = new Map<number, number>();
+  for (let now = 0; now < 30_000; now += 50) {
+    if (now === 0 || now === 1_000)
+      void wait
+        .wait(now / 1_000, { timeoutMs: 60_000 })
+        .then(() => resolvedAt.set(now / 1_000, Date.now()));
+    t.mock.timers.tick(50);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  // Ready within 2 s, the second is expected at 3 s; not ready then, it is looked at at the pace,
+  // growing x1.5 (4.5, 6.75, then 10.15 s on this 50 ms clock), never every second until it is.
+  assert.deepEqual(listedAt, [1_000, 2_000, 3_000, 4_500, 6_750, 10_150]);
+  assert.deepEqual(Object.fromEntries(resolvedAt), { 0: 2_000, 1: 10_150 });
+});
