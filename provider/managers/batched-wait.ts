@@ -9,6 +9,10 @@ import { AsyncLocalStorage } from 'node:async_hooks';
  * report progress or time out. An object missing from the listing is read on its own, so its
  * absence ends that object's wait in the API's own error (`ObjectNotFound`), as a single read
  * would. A failed listing fails every waiter of that round, as a failed read fails a single wait.
+ *
+ * The rounds follow the pace (soon, then slower) until one finds an object ready; that says how
+ * long objects take, and from then on rounds are when the others are expected ready: fewer
+ * listings than a pace, and the last object is noticed sooner.
  */
 
 export interface BatchWaitOptions<T> {
@@ -85,7 +89,10 @@ export class BatchedWait<T extends { id: number }> {
         this.sawReady = false;
       }
       if (this.inRound) return; // the round's end schedules the next one, deadlines included
-      const first = Math.min(idle ? this.delay : Infinity, options.timeoutMs);
+      // Once objects were seen to get ready, a new group is first looked at when it is expected
+      // to be (an `up` at --parallel 10 orders 30 guests in three groups).
+      const firstLook = Math.max(this.readyWithinMs ?? this.delay, this.pace);
+      const first = Math.min(idle ? firstLook : Infinity, options.timeoutMs);
       if (!this.timer || this.due > Date.now() + first) this.schedule(first);
     });
   }

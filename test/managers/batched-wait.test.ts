@@ -223,3 +223,23 @@ it('an object not ready when expected is looked at again at the pace, as before 
   assert.deepEqual(listedAt, [1_000, 2_000, 3_000, 4_500, 6_750, 10_150]);
   assert.deepEqual(Object.fromEntries(resolvedAt), { 0: 2_000, 1: 10_150 });
 });
+
+it('a group that starts waiting after another got ready is first looked at when it is expected ready', async (t) => {
+  t.mock.timers.enable({ apis: ['setTimeout', 'Date'], now: 0 });
+  // `up --parallel 2`: two guests ordered at 0 s, two more at 8 s once the first are done; each
+  // is ready 5 s after its order.
+  const orderedAt = [0, 0, 8_000, 8_000];
+  const { wait, listedAt } = clockedWait((id) => orderedAt[id] + 5_000);
+  const resolvedAt = new Map<number, number>();
+  for (let now = 0; now < 30_000; now += 250) {
+    for (const [id, at] of orderedAt.entries())
+      if (at === now)
+        void wait.wait(id, { timeoutMs: 60_000 }).then(() => resolvedAt.set(id, Date.now()));
+    t.mock.timers.tick(250);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  // The first group: rounds at 1, 2, 3.5 and 5.75 s, ready within 5.75 s. The second is looked at
+  // once, at 8 + 5.75 s, where starting the pace over would have listed at 9, 10, 11.5, 13.75 s.
+  assert.deepEqual(listedAt, [1_000, 2_000, 3_500, 5_750, 13_750]);
+  assert.deepEqual([...resolvedAt.values()], [5_750, 5_750, 13_750, 13_750]);
+});
