@@ -120,21 +120,20 @@ it('a slot directory open to other users is not trusted: nothing is written in i
 // Past one machine the slot files no longer share the account's budget; the API's rate-limit
 // fault is then the only sign, and each process's pace follows it (AIMD, as the AWS SDKs' adaptive
 // retry mode): a fault halves its share of the configured rate, answered calls creep it back.
-it('the adaptive pace halves on a fault, never below 1/16, spaces calls at its share, and creeps back', async () => {
-  const pace = new AdaptivePace(50); // 20 calls/s configured
+it('the adaptive pace halves on a fault, never below 1/16, weighs each call at its share, and creeps back', () => {
+  const pace = new AdaptivePace();
+  assert.equal(pace.slotsPerCall, 1, 'at the full rate a call takes its own slot');
+  pace.throttled();
+  assert.equal(pace.slotsPerCall, 2, 'at half the rate: its own and one left empty');
   for (let i = 0; i < 6; i++) pace.throttled();
   assert.equal(pace.currentShare, AdaptivePace.MIN_SHARE, 'halved down to the floor');
-  const started = Date.now();
-  for (let i = 0; i < 3; i++) await pace.wait();
-  // At 1/16 of 20/s, calls go 800 ms apart: the first at once, two more after it.
-  assert.ok(Date.now() - started >= 1_550, `3 calls took ${Date.now() - started} ms`);
+  assert.equal(pace.slotsPerCall, 16);
   for (let i = 0; i < 8; i++) pace.answered();
   assert.equal(pace.currentShare, AdaptivePace.MIN_SHARE + 8 * AdaptivePace.STEP, 'creeps back');
+  assert.equal(pace.slotsPerCall, 3);
   for (let i = 0; i < 40; i++) pace.answered();
   assert.equal(pace.currentShare, 1, 'back to the full rate, never above');
-  const free = Date.now();
-  for (let i = 0; i < 5; i++) await pace.wait();
-  assert.ok(Date.now() - free < 50, 'at the full share the slots alone pace the calls');
+  assert.equal(pace.slotsPerCall, 1);
 });
 
 it('a client at 30 calls/s against a 10 calls/s account slows itself down after the first faults', async () => {
