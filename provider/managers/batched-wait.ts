@@ -91,7 +91,7 @@ export class BatchedWait<T extends { id: number }> {
       if (this.inRound) return; // the round's end schedules the next one, deadlines included
       // Once objects were seen to get ready, a new group is first looked at when it is expected
       // to be (an `up` at --parallel 10 orders 30 guests in three groups).
-      const firstLook = Math.max(this.readyWithinMs ?? this.delay, this.pace);
+      const firstLook = this.bounded(this.readyWithinMs ?? this.delay);
       const first = Math.min(idle ? firstLook : Infinity, options.timeoutMs);
       if (!this.timer || this.due > Date.now() + first) this.schedule(first);
     });
@@ -179,9 +179,10 @@ export class BatchedWait<T extends { id: number }> {
    * Once a round has found an object ready, the others are expected ready as long after their own
    * wait began (objects of one kind provision alike). The next round is then when those expected
    * first are ready, held back to also take in the ones expected within a share of that time
-   * (half of it, at most the longest poll): one round notices the lot at once, where a pace would
-   * look several times in between and notice the last one late. Undefined: nothing learnt yet, or
-   * an object is overdue (it looks again at the grown pace, as before anything was ready).
+   * (half of it; the round at most the longest poll away): one round notices the lot at once,
+   * where a pace would look several times in between and notice the last one late. Undefined:
+   * nothing learnt yet, or an object is overdue (it looks again at the grown pace, as before
+   * anything was ready).
    */
   private untilExpected(now: number): number | undefined {
     const within = this.readyWithinMs;
@@ -190,6 +191,15 @@ export class BatchedWait<T extends { id: number }> {
     if (expected[0] <= now) return undefined;
     const window = Math.min(within / 2, this.maxPollMs);
     const last = expected.filter((at) => at <= expected[0] + window).pop()!;
-    return Math.max(last - now, this.pace);
+    return this.bounded(last - now);
+  }
+
+  /**
+   * Never sooner than the first pace, never later than the longest poll: an object that gets ready
+   * sooner than those before it (a guest ordered minutes before its update waits) is not
+   * noticed later than the pace alone would.
+   */
+  private bounded(ms: number): number {
+    return Math.min(Math.max(ms, this.pace), this.maxPollMs);
   }
 }

@@ -238,3 +238,14 @@ it('a group that starts waiting after another got ready is first looked at when 
   assert.deepEqual(listedAt, [1_000, 2_000, 3_500, 5_750, 13_750]);
   assert.deepEqual([...resolvedAt.values()], [5_750, 5_750, 13_750, 13_750]);
 });
+
+it('what was learnt never delays a look past the longest poll (15 s)', async (t) => {
+  t.mock.timers.enable({ apis: ['setTimeout', 'Date'], now: 0 });
+  // A guest that took 40 s, then one that waits at 60 s and is ready at 61 s (an update of a
+  // guest ordered a while ago): it is looked at 15 s into its wait, not 40-odd.
+  const orderedAt = [0, 60_000];
+  const readyAt = [40_000, 61_000];
+  const { wait } = clockedWait((id) => readyAt[id]);
+  const resolvedAt = await runOrders(t, wait, orderedAt, 250, 120_000);
+  assert.equal(resolvedAt.get(1), 75_000);
+});
