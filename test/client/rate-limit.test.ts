@@ -122,7 +122,7 @@ it('a slot directory open to other users is not trusted: nothing is written in i
 // Past one machine the slot files no longer share the account's budget; the API's rate-limit
 // fault is then the only sign, and each process's pace follows it (AIMD, as the AWS SDKs' adaptive
 // retry mode): a fault halves its share of the configured rate, answered calls creep it back.
-it('the adaptive pace halves on a fault, never below 1/16, weighs each call at its share, and creeps back', () => {
+it('the adaptive pace halves on a fault, never below 1/16, weighs each call at its share, and creeps back per slot', () => {
   const pace = new AdaptivePace();
   assert.equal(pace.slotsPerCall, 1, 'at the full rate a call takes its own slot');
   pace.throttled();
@@ -133,6 +133,8 @@ it('the adaptive pace halves on a fault, never below 1/16, weighs each call at i
   for (let i = 0; i < 8; i++) pace.answered();
   assert.equal(pace.currentShare, AdaptivePace.MIN_SHARE + 8 * AdaptivePace.STEP, 'creeps back');
   assert.equal(pace.slotsPerCall, 3);
+  pace.answered(3);
+  assert.equal(pace.currentShare, AdaptivePace.MIN_SHARE + 11 * AdaptivePace.STEP, 'per slot held');
   for (let i = 0; i < 40; i++) pace.answered();
   assert.equal(pace.currentShare, 1, 'back to the full rate, never above');
   assert.equal(pace.slotsPerCall, 1);

@@ -171,8 +171,9 @@ function slotDirectory(
  * SDKs' adaptive retry mode does). The slot files share one machine's budget; runners on several
  * machines, each at the configured rate, can together exceed the account's limit, and a fault
  * says the account is over it, whoever is to blame. So a fault halves this process's share (down
- * to 1/16), and each answered call creeps it back up by 1/32 (the full rate again after a few dozen
- * calls). Below the full share, each call takes as many slots as the share is a fraction of the
+ * to 1/16), and each answered call creeps it back up by 1/32 for each slot it took (the share
+ * comes back at the same speed in time however low it fell: the full rate again within a few dozen
+ * slots of calls answered; 1/32 a call kept a process at 1/16 for seconds). Below the full share, each call takes as many slots as the share is a fraction of the
  * whole (at 1/4: its own and three left empty), in the budget that every process of this machine
  * takes from: the machine as a whole slows down, not only the process that met the fault. (Spacing
  * only this process's calls left the others at the full rate: five processes a machine on four
@@ -197,8 +198,9 @@ export class AdaptivePace {
     this.share = Math.max(AdaptivePace.MIN_SHARE, this.share / 2);
   }
 
-  answered(): void {
-    this.share = Math.min(1, this.share + AdaptivePace.STEP);
+  /** A call that took `slots` slots was answered. */
+  answered(slots = 1): void {
+    this.share = Math.min(1, this.share + AdaptivePace.STEP * slots);
   }
 }
 
@@ -217,10 +219,11 @@ export function withRateLimit(
   const slots = new RateSlots(dir, perSecond);
   const pace = new AdaptivePace();
   return async (call) => {
-    await slots.take(pace.slotsPerCall);
+    const weight = pace.slotsPerCall;
+    await slots.take(weight);
     try {
       const result = await next(call);
-      pace.answered();
+      pace.answered(weight);
       return result;
     } catch (err) {
       if (isRateLimited(err)) pace.throttled();
