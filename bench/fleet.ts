@@ -12,18 +12,21 @@ import { printResult, printTable, round } from './support/report';
 /**
  * A team's day: STACKS stacks of GUESTS guests each, `pulumi up` all at once against one
  * emulator account with the API's rate limit (50 calls/s), state in PostgreSQL. Reports the wall
- * time against a floor (the provisioning delay plus the calls a create cannot avoid, at the rate
- * limit), the calls per guest, rate-limit faults met and calls that failed for them, duplicates;
- * and, as a baseline from the same run, the same number of stacks and resources with a provider
- * that sends no call (what Pulumi itself costs on this machine), with the time the provider adds
- * to it over the floor. FLEET_TIMELINE=1 also prints the calls of each second by method.
+ * time against a floor (the provisioning delay, once per group of `--parallel` guests, plus the
+ * calls a create cannot avoid, at the rate limit), the calls per guest, rate-limit faults met and
+ * calls that failed for them, duplicates; and, as a baseline from the same run, the same number of
+ * stacks and resources with a provider that sends no call (what Pulumi itself costs on this
+ * machine), with the time the provider adds to it over the floor. FLEET_TIMELINE=1 also prints the calls of each second by method.
  * FLEET_MACHINES=N spreads the stacks over N "machines": each its own temp directory, so its own
  * rate-limit slot files, as runners on separate hosts, whose budgets add up past the account's
- * limit; the clients then keep under it by adapting to the faults they meet.
+ * limit; the clients then keep under it by adapting to the faults they meet. FLEET_PARALLEL=N runs
+ * each `up` with `--parallel N` (default: all its guests at once); one stack of 30 guests at
+ * `--parallel 10` is a single team's `up`: FLEET_STACKS=1 FLEET_GUESTS=30 FLEET_PARALLEL=10.
  */
 const STACKS = Number(process.env.FLEET_STACKS ?? 10);
 const MACHINES = Number(process.env.FLEET_MACHINES ?? 1);
 const GUESTS = Number(process.env.FLEET_GUESTS ?? 20);
+const PARALLEL = Number(process.env.FLEET_PARALLEL ?? GUESTS);
 const RATE = 50;
 const DELAY_MS = 5_000;
 /** The order, and one read that finds the guest ready: what no create can do without. */
@@ -39,7 +42,7 @@ const upAll = (stacks: CliFixture[]) =>
           '--non-interactive',
           '--skip-preview',
           '--parallel',
-          String(GUESTS),
+          String(PARALLEL),
         ]).done,
     ),
   );
@@ -114,7 +117,10 @@ async function main(): Promise<void> {
       })),
     );
     const duplicates = perStack.reduce((sum, s) => sum + Math.max(0, s.guests - GUESTS), 0);
-    const floorSeconds = DELAY_MS / 1000 + (STACKS * GUESTS * UNAVOIDABLE_CALLS_PER_GUEST) / RATE;
+    // At --parallel N, a stack's guests provision N at a time: one delay per group of N.
+    const provisioningSeconds = (Math.ceil(GUESTS / Math.min(PARALLEL, GUESTS)) * DELAY_MS) / 1000;
+    const floorSeconds =
+      provisioningSeconds + (STACKS * GUESTS * UNAVOIDABLE_CALLS_PER_GUEST) / RATE;
     printTable(perStack);
     printTable(
       Object.entries(stats.calls).map(([call, count]) => ({
@@ -136,6 +142,7 @@ async function main(): Promise<void> {
       machines: MACHINES,
       stacks: STACKS,
       guestsPerStack: GUESTS,
+      parallel: PARALLEL,
       seconds: round(seconds, 1),
       calls,
       callsPerGuest: round(calls / (STACKS * GUESTS), 2),

@@ -9,9 +9,17 @@ import type { Connection } from './connection';
 
 const accounts = new WeakMap<Connection, Promise<number>>();
 
-/** The id of the account the configured credentials sign in to (asked once per connection). */
-export function accountIdOf(c: Connection): Promise<number> {
+/**
+ * The id of the account the configured credentials sign in to: asked once per connection, unless
+ * an object this connection read or made says it first (`seen.accountId`: an order's answer, or a
+ * guest of the account's own listing, is of that account), which saves the call.
+ */
+export function accountIdOf(c: Connection, seen?: { accountId?: number }): Promise<number> {
   let id = accounts.get(c);
+  if (!id && typeof seen?.accountId === 'number') {
+    id = Promise.resolve(seen.accountId);
+    accounts.set(c, id);
+  }
   if (!id) {
     id = c.account.getAccount('id').then((account) => Number(account.id));
     id.catch(() => accounts.delete(c));

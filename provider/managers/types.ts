@@ -23,6 +23,8 @@ export interface TagReference {
 
 export interface VirtualGuest {
   id: number;
+  /** The account it belongs to. */
+  accountId?: number;
   globalIdentifier?: string;
   hostname: string;
   domain: string;

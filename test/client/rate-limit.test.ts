@@ -7,7 +7,9 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { startEmulator, type EmulatorHandle } from '../../emulator';
 import { Client, isRateLimited } from '../../provider/client';
-import { AdaptivePace } from '../../provider/client/transport/rate-limit';
+import { RATE_LIMIT_FAULT, SvcAPIError } from '../../provider/client/errors';
+import type { RpcCall, Transport } from '../../provider/client/transport/call';
+import { AdaptivePace, withRateLimit } from '../../provider/client/transport/rate-limit';
 import { EMPTY_SETTINGS } from '../support/client-setup';
 
 // A client with maxCallsPerSecond stays under an account-wide limit instead of bouncing off it:
@@ -120,21 +122,53 @@ it('a slot directory open to other users is not trusted: nothing is written in i
 // Past one machine the slot files no longer share the account's budget; the API's rate-limit
 // fault is then the only sign, and each process's pace follows it (AIMD, as the AWS SDKs' adaptive
 // retry mode): a fault halves its share of the configured rate, answered calls creep it back.
-it('the adaptive pace halves on a fault, never below 1/16, spaces calls at its share, and creeps back', async () => {
-  const pace = new AdaptivePace(50); // 20 calls/s configured
+it('the adaptive pace halves on a fault, never below 1/16, weighs each call at its share, and creeps back per slot', () => {
+  const pace = new AdaptivePace();
+  assert.equal(pace.slotsPerCall, 1, 'at the full rate a call takes its own slot');
+  pace.throttled();
+  assert.equal(pace.slotsPerCall, 2, 'at half the rate: its own and one left empty');
   for (let i = 0; i < 6; i++) pace.throttled();
   assert.equal(pace.currentShare, AdaptivePace.MIN_SHARE, 'halved down to the floor');
-  const started = Date.now();
-  for (let i = 0; i < 3; i++) await pace.wait();
-  // At 1/16 of 20/s, calls go 800 ms apart: the first at once, two more after it.
-  assert.ok(Date.now() - started >= 1_550, `3 calls took ${Date.now() - started} ms`);
+  assert.equal(pace.slotsPerCall, 16);
   for (let i = 0; i < 8; i++) pace.answered();
   assert.equal(pace.currentShare, AdaptivePace.MIN_SHARE + 8 * AdaptivePace.STEP, 'creeps back');
+  assert.equal(pace.slotsPerCall, 3);
+  pace.answered(3);
+  assert.equal(pace.currentShare, AdaptivePace.MIN_SHARE + 11 * AdaptivePace.STEP, 'per slot held');
   for (let i = 0; i < 40; i++) pace.answered();
   assert.equal(pace.currentShare, 1, 'back to the full rate, never above');
-  const free = Date.now();
-  for (let i = 0; i < 5; i++) await pace.wait();
-  assert.ok(Date.now() - free < 50, 'at the full share the slots alone pace the calls');
+  assert.equal(pace.slotsPerCall, 1);
+});
+
+it("a process slowed by a fault slows its machine: the slots it gave up are kept from the others' calls", async () => {
+  // Two processes' rate-limit stages on one machine (one slot directory: the same endpoint,
+  // username and rate), 10 calls/s: slots 100 ms apart.
+  const account = {
+    endpointUrl: `http://machine-${process.pid}-${Date.now()}.test`,
+    username: 'u',
+  };
+  const sentAt: Record<string, number> = {};
+  let refuse = true;
+  const api =
+    (name: string): Transport =>
+    async (call) => {
+      sentAt[`${name} ${call.method}`] = Date.now();
+      if (name === 'a' && refuse) {
+        refuse = false;
+        throw new SvcAPIError(RATE_LIMIT_FAULT, 'Rate limit exceeded.');
+      }
+      return { value: null, status: 200, totalItems: undefined };
+    };
+  const a = withRateLimit(api('a'), 10, account);
+  const b = withRateLimit(api('b'), 10, account);
+  const call = (method: string) => ({ method }) as RpcCall;
+  await assert.rejects(a(call('first')), (err) => err instanceof SvcAPIError);
+  // At half its share, a's next call holds its slot and the one after it; b's call, right after,
+  // goes one slot later than it would have (200 ms after a's, not 100).
+  await a(call('second'));
+  await b(call('third'));
+  const gap = sentAt['b third'] - sentAt['a second'];
+  assert.ok(gap >= 190, `b's call went ${gap} ms after a's`);
 });
 
 it('a client at 30 calls/s against a 10 calls/s account slows itself down after the first faults', async () => {

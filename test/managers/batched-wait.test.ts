@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, it } from 'node:test';
+import { after, before, it, type TestContext } from 'node:test';
 import { startEmulator } from '../../emulator';
 import { Client } from '../../provider/client';
 import { VirtualGuestManager, WaitTimeoutError } from '../../provider/managers';
@@ -120,6 +120,28 @@ function clockedWait(readyAt: (id: number) => number) {
   return { wait, listedAt };
 }
 
+/**
+ * Starts the wait of each object at its order time (`orderedAt[id]`, on the clock's steps) and runs
+ * the mocked clock to `untilMs`; returns when each wait ended ready.
+ */
+async function runOrders(
+  t: TestContext,
+  wait: ReturnType<typeof clockedWait>['wait'],
+  orderedAt: number[],
+  stepMs: number,
+  untilMs = 30_000,
+) {
+  const resolvedAt = new Map<number, number>();
+  for (let now = 0; now < untilMs; now += stepMs) {
+    for (const [id, at] of orderedAt.entries())
+      if (at === now)
+        void wait.wait(id, { timeoutMs: 60_000 }).then(() => resolvedAt.set(id, Date.now()));
+    t.mock.timers.tick(stepMs);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  return resolvedAt;
+}
+
 it('once a round finds one object ready, the others are looked at one poll later, not at the grown pace', async (t) => {
   t.mock.timers.enable({ apis: ['setTimeout', 'Date'], now: 0 });
   // Two guests ordered together: one ready at 3 s, the other at 4.2 s.
@@ -146,17 +168,12 @@ it('guests ordered while others wait join the rounds at the pace reached, not at
   // An up orders a guest every 500 ms for 4 s (9 guests); each is ready 6 s after its order.
   const orderedAt = Array.from({ length: 9 }, (_, i) => i * 500);
   const { wait, listedAt } = clockedWait((id) => orderedAt[id] + 6_000);
-  const resolved = new Set<number>();
-  for (let now = 0; now < 20_000; now += 125) {
-    for (const [id, at] of orderedAt.entries())
-      if (at === now) void wait.wait(id, { timeoutMs: 60_000 }).then(() => resolved.add(id));
-    t.mock.timers.tick(125);
-    await new Promise((resolve) => setImmediate(resolve));
-  }
+  const resolved = await runOrders(t, wait, orderedAt, 125, 20_000);
   assert.equal(resolved.size, 9, 'every wait ends ready');
   // The pace grows as if one guest waited (1, 1.5, 2.25, 3.375 s apart) until a round finds the
-  // first seven ready at 9.125 s; the last two follow one poll later. Setting the pace back at
-  // each order would have listed the account every second while the orders came.
+  // first seven ready at 9.125 s; the last two follow when they are expected (ordered 3.5 and 4 s,
+  // ready within 6.125 s). Setting the pace back at each order would have listed the account
+  // every second while the orders came.
   assert.deepEqual(listedAt, [1_000, 2_000, 3_500, 5_750, 9_125, 10_125]);
 });
 
@@ -179,4 +196,56 @@ it('guests that get ready one after another over seconds are not looked at every
   assert.deepEqual(listedAt, [1_000, 2_000, 3_500, 4_500, 6_000, 8_250, 11_625]);
   // What that costs: the last guest is noticed 2.3 s after it is ready.
   assert.equal(resolvedAt.get(9)! - readyAt[9], 2_325);
+});
+
+it('once one is found ready, the others are looked at when they are expected ready: fewer rounds, the last noticed sooner', async (t) => {
+  t.mock.timers.enable({ apis: ['setTimeout', 'Date'], now: 0 });
+  // An up orders 20 guests over 6 s (one every 300 ms, as the rate limit lets them through);
+  // each takes 5 s to provision, so they get ready from 5 s to 10.7 s.
+  const orderedAt = Array.from({ length: 20 }, (_, i) => i * 300);
+  const { wait, listedAt } = clockedWait((id) => orderedAt[id] + 5_000);
+  const resolvedAt = await runOrders(t, wait, orderedAt, 50);
+  assert.equal(resolvedAt.size, 20, 'every wait ends ready');
+  // Rounds at 1, 2, 3.5, 5.75 s find the first three ready (the shortest of their waits: 5.15 s).
+  // Each other guest is then expected 5.15 s after its order: one round when those expected
+  // within half that of the next one are (8.45 s), one for the rest (10.85 s). The pace alone
+  // (one poll after the first ready, growing x1.5) took 8 rounds: 6.75, 8.25, 10.5 and 13.9 s.
+  assert.deepEqual(listedAt, [1_000, 2_000, 3_500, 5_750, 8_450, 10_850]);
+  assert.equal(resolvedAt.get(19)! - (orderedAt[19] + 5_000), 150, 'the last noticed 0.15 s late');
+});
+
+it('an object not ready when expected is looked at again at the pace, as before anything was ready', async (t) => {
+  t.mock.timers.enable({ apis: ['setTimeout', 'Date'], now: 0 });
+  // Two guests ordered at once, one ready at 2 s; the other one, ordered 1 s later, is slow (9 s).
+  const readyAt = [2_000, 9_000];
+  const { wait, listedAt } = clockedWait((id) => readyAt[id]);
+  const resolvedAt = await runOrders(t, wait, [0, 1_000], 50);
+  // Ready within 2 s, the second is expected at 3 s; not ready then, it is looked at at the pace,
+  // growing x1.5 (4.5, 6.75, then 10.15 s on this 50 ms clock), never every second until it is.
+  assert.deepEqual(listedAt, [1_000, 2_000, 3_000, 4_500, 6_750, 10_150]);
+  assert.deepEqual(Object.fromEntries(resolvedAt), { 0: 2_000, 1: 10_150 });
+});
+
+it('a group that starts waiting after another got ready is first looked at when it is expected ready', async (t) => {
+  t.mock.timers.enable({ apis: ['setTimeout', 'Date'], now: 0 });
+  // `up --parallel 2`: two guests ordered at 0 s, two more at 8 s once the first are done; each
+  // is ready 5 s after its order.
+  const orderedAt = [0, 0, 8_000, 8_000];
+  const { wait, listedAt } = clockedWait((id) => orderedAt[id] + 5_000);
+  const resolvedAt = await runOrders(t, wait, orderedAt, 250);
+  // The first group: rounds at 1, 2, 3.5 and 5.75 s, ready within 5.75 s. The second is looked at
+  // once, at 8 + 5.75 s, where starting the pace over would have listed at 9, 10, 11.5, 13.75 s.
+  assert.deepEqual(listedAt, [1_000, 2_000, 3_500, 5_750, 13_750]);
+  assert.deepEqual([...resolvedAt.values()], [5_750, 5_750, 13_750, 13_750]);
+});
+
+it('what was learnt never delays a look past the longest poll (15 s)', async (t) => {
+  t.mock.timers.enable({ apis: ['setTimeout', 'Date'], now: 0 });
+  // A guest that took 40 s, then one that waits at 60 s and is ready at 61 s (an update of a
+  // guest ordered a while ago): it is looked at 15 s into its wait, not 40-odd.
+  const orderedAt = [0, 60_000];
+  const readyAt = [40_000, 61_000];
+  const { wait } = clockedWait((id) => readyAt[id]);
+  const resolvedAt = await runOrders(t, wait, orderedAt, 250, 120_000);
+  assert.equal(resolvedAt.get(1), 75_000);
 });

@@ -127,6 +127,19 @@ describe('ownership protocol: provenance, unknown outcomes, ids kept, owning acc
     assert.equal(listings() - before, 2, "one listing of tokens, one of the leftover's details");
   });
 
+  it("a create records its account from the order's answer, with no call to ask for it", async () => {
+    await configureFor(emulator, config); // a provider process that has asked nothing yet
+    const inputs = await checked('account');
+    const asked = () => emulator.stats().calls['Account.getObject'] ?? 0;
+    const before = asked();
+    const result = await provider.create(inputs);
+    assert.equal(result.outs.accountId, emulator.accounts.demo.accountId);
+    assert.equal(asked() - before, 0, 'the account id came with the order');
+    const [guest] = await tagged(String(inputs.creationToken));
+    assert.equal(String(guest.id), result.id);
+    assert.ok(tagNames(guest).includes(OWNED_TAG), 'claimed as ever');
+  });
+
   it('an unfinished guest whose ordered fields differ is an error naming both, never an adoption', async () => {
     const inputs = await checked('changed');
     const leftover = await orderedByKilledCreate(inputs, 1);

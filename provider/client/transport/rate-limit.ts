@@ -36,30 +36,54 @@ class RateSlots {
     this.intervalMs = 1000 / perSecond;
   }
 
-  /** Resolves when the caller may send: at the start of the slot it holds. */
-  async take(): Promise<void> {
-    const reserved = this.queue.then(() => this.reserve());
+  /**
+   * Resolves when the caller may send: at the start of the first of the `count` slots it holds
+   * (the call, then `count - 1` left empty: a throttled process's call weighs that much in the
+   * budget of every process of this machine).
+   */
+  async take(count = 1): Promise<void> {
+    const reserved = this.queue.then(() => this.reserve(count));
     this.queue = reserved.catch(() => undefined);
-    const slot = await reserved;
-    const wait = slot * this.intervalMs - Date.now();
+    const slots = await reserved;
+    const wait = slots[0] * this.intervalMs - Date.now();
     if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
     if (!this.shared) return;
-    const release = setTimeout(() => void this.release(slot), this.intervalMs);
+    const last = slots[slots.length - 1];
+    const release = setTimeout(
+      () => void this.release(slots),
+      (last - slots[0] + 1) * this.intervalMs,
+    );
     // Below one call a second, a process is not kept waiting to tidy up (the next one sweeps).
     if (this.intervalMs > 1000) release.unref();
   }
 
-  private async reserve(): Promise<number> {
-    let slot = Math.max(Math.ceil(Date.now() / this.intervalMs), this.next);
+  private async reserve(count: number): Promise<number[]> {
+    let slots = [Math.max(Math.ceil(Date.now() / this.intervalMs), this.next)];
     if (this.shared) {
       try {
-        slot = await this.reserveShared(slot);
+        slots = [await this.reserveShared(slots[0])];
+        // The empty ones right after it, as far as they are free (one taken already is in use
+        // by another call, which keeps the budget as well).
+        for (let slot = slots[0] + 1; slot < slots[0] + count; slot++) {
+          if (await this.claimSlot(slot)) slots.push(slot);
+        }
       } catch {
         this.shared = false;
       }
     }
-    this.next = slot + 1;
-    return slot;
+    this.next = slots[0] + count;
+    return slots;
+  }
+
+  /** Creates the slot's file exclusively: false when another call holds it already. */
+  private async claimSlot(slot: number): Promise<boolean> {
+    try {
+      await writeFile(join(this.dir, String(slot)), '', { flag: 'wx' });
+      return true;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+      throw err;
+    }
   }
 
   private async reserveShared(from: number): Promise<number> {
@@ -69,15 +93,13 @@ class RateSlots {
     }
     for (let slot = from; ;) {
       try {
-        await writeFile(join(this.dir, String(slot)), '', { flag: 'wx' });
-        return slot;
-      } catch (err) {
-        const code = (err as NodeJS.ErrnoException).code;
+        if (await this.claimSlot(slot)) return slot;
         // Taken: the slots from now on are taken in a run (each process takes the first free
         // one), so the next free one is past the last taken. Probing one by one instead cost a
         // call one failed create per call queued ahead of it: with ten processes, hundreds.
-        if (code === 'EEXIST') slot = Math.max(slot + 1, (await this.lastTaken()) + 1);
-        else if (code === 'ENOENT') await this.prepare();
+        slot = Math.max(slot + 1, (await this.lastTaken()) + 1);
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') await this.prepare();
         else throw err;
       }
     }
@@ -118,8 +140,10 @@ class RateSlots {
   }
 
   /** A past slot can be taken by no one (slots start at the present), so its file can go. */
-  private async release(slot: number): Promise<void> {
-    await unlink(join(this.dir, String(slot))).catch(() => undefined);
+  private async release(slots: number[]): Promise<void> {
+    await Promise.all(
+      slots.map((slot) => unlink(join(this.dir, String(slot))).catch(() => undefined)),
+    );
     // Only empty directories are removed; a reservation that finds them gone makes them again.
     await rmdir(this.dir)
       .then(() => rmdir(dirname(this.dir)))
@@ -147,40 +171,36 @@ function slotDirectory(
  * SDKs' adaptive retry mode does). The slot files share one machine's budget; runners on several
  * machines, each at the configured rate, can together exceed the account's limit, and a fault
  * says the account is over it, whoever is to blame. So a fault halves this process's share (down
- * to 1/16), and each answered call creeps it back up by 1/32 (the full rate again after a few dozen
- * calls); below the full share, this process's calls are spaced at the rate its share allows.
+ * to 1/16), and each answered call creeps it back up by 1/32 for each slot it took (the share
+ * comes back at the same speed in time however low it fell: the full rate again within a few dozen
+ * slots of calls answered; 1/32 a call kept a process at 1/16 for seconds). Below the full share, each call takes as many slots as the share is a fraction of the
+ * whole (at 1/4: its own and three left empty), in the budget that every process of this machine
+ * takes from: the machine as a whole slows down, not only the process that met the fault. (Spacing
+ * only this process's calls left the others at the full rate: five processes a machine on four
+ * machines, each down to its 1/16, still sent more than the account's limit, and a quarter of the
+ * calls were refused.)
  */
 export class AdaptivePace {
   static readonly MIN_SHARE = 1 / 16;
   static readonly STEP = 1 / 32;
   private share = 1;
-  /** When this process's latest call was, or will be, sent. */
-  private last = 0;
-
-  constructor(private readonly intervalMs: number) {}
 
   get currentShare(): number {
     return this.share;
   }
 
-  /** Resolves when a call may go at this process's current share of the rate. */
-  async wait(): Promise<void> {
-    if (this.share >= 1) {
-      this.last = Date.now();
-      return;
-    }
-    const at = Math.max(Date.now(), this.last + this.intervalMs / this.share);
-    this.last = at;
-    const wait = at - Date.now();
-    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+  /** The slots a call takes at the current share: 1 at the full rate, 16 at the least. */
+  get slotsPerCall(): number {
+    return Math.round(1 / this.share);
   }
 
   throttled(): void {
     this.share = Math.max(AdaptivePace.MIN_SHARE, this.share / 2);
   }
 
-  answered(): void {
-    this.share = Math.min(1, this.share + AdaptivePace.STEP);
+  /** A call that took `slots` slots was answered. */
+  answered(slots = 1): void {
+    this.share = Math.min(1, this.share + AdaptivePace.STEP * slots);
   }
 }
 
@@ -197,13 +217,13 @@ export function withRateLimit(
   if (perSecond === undefined) return next;
   const dir = slotDirectory(account.endpointUrl, account.username, perSecond);
   const slots = new RateSlots(dir, perSecond);
-  const pace = new AdaptivePace(1000 / perSecond);
+  const pace = new AdaptivePace();
   return async (call) => {
-    await slots.take();
-    await pace.wait();
+    const weight = pace.slotsPerCall;
+    await slots.take(weight);
     try {
       const result = await next(call);
-      pace.answered();
+      pace.answered(weight);
       return result;
     } catch (err) {
       if (isRateLimited(err)) pace.throttled();

@@ -300,13 +300,14 @@ export function createGuest(
   settle: Settle,
 ): Promise<{ id: number; guest: VirtualGuest; outs: Bag }> {
   return (async () => {
-    const accountId = await accountIdOf(c);
     const { guest, ordered } = await orderOrRecover(c, inputs);
     const id = guest.id;
     const token = inputs.adoptId ? undefined : (inputs.creationToken ?? creationToken(inputs));
     const datacenter = guest.datacenter?.name ?? inputs.datacenter;
-    const kept = { ...inputs, datacenter, creationToken: token, guestId: id, accountId };
+    // The order's answer names the account (no call); read inside, so a failure keeps the id.
+    let accountId: number | undefined;
     try {
+      accountId = await accountIdOf(c, guest);
       if (!ordered) await converge(c, id, inputs);
       const settled = await settle(id);
       await claim(c, id, settled);
@@ -321,6 +322,7 @@ export function createGuest(
         err instanceof WaitTimeoutError
           ? `${err.message}; the guest is kept in the stack and the next \`pulumi up\` waits for it again (no new order)`
           : `VirtualGuest "${inputs.resourceName}": guest ${id} was ordered, then this failed: ${(err as Error).message}. The guest is kept in the stack (id ${id}); the next \`pulumi up\` carries on with it (no new order), \`pulumi destroy\` cancels it`;
+      const kept = { ...inputs, datacenter, creationToken: token, guestId: id, accountId };
       throw initFailure(message, String(id), { ...kept, status: 'unknown' });
     }
   })();
