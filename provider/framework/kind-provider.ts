@@ -15,7 +15,7 @@ import {
 import { say } from './log';
 import type { OperationRequest } from './operation';
 import { accountIdOf, requireOwner } from './owner';
-import type { FieldDiff, RuntimeProvider } from './runtime-provider';
+import { initFailure, type FieldDiff, type RuntimeProvider } from './runtime-provider';
 
 /**
  * A kind's provider from its field table plus the operations only the kind knows: how to fetch,
@@ -194,8 +194,19 @@ export function kindProvider(
     async create(inputs, request) {
       const c = connect();
       const made = await ops.create(c, inputs, request);
-      const outs = { ...inputs, ...(await outputsOf(c, made.object, inputs)), ...made.outs };
-      return { id: String(made.id), outs };
+      const id = String(made.id);
+      const known = { ...inputs, ...made.outs };
+      try {
+        return {
+          id,
+          outs: { ...inputs, ...(await outputsOf(c, made.object, inputs)), ...made.outs },
+        };
+      } catch (err) {
+        // Made, and maybe marked as handed to the state: the engine must record it whatever failed.
+        const what = ops.describe(inputs, id);
+        const message = `${what} was made, then reading its outputs failed: ${(err as Error).message}. It is kept in the stack; the next \`pulumi up\` or \`pulumi refresh\` reads them again`;
+        throw initFailure(message, id, known);
+      }
     },
 
     /** A refresh reads against the stored properties; an import (no properties) by the id alone. */

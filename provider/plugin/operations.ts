@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { CancelledWrite, Operation } from '../framework/operation';
+import { CancelledWrite, Operation, type OperationOptions } from '../framework/operation';
 
 /**
  * The engine's Cancel, for the engine calls (Create, Update, Delete) the plugin is running.
@@ -31,6 +31,16 @@ let cancelled = false;
 
 /** Whether the engine has cancelled (it does so once, for the rest of the plugin's life). */
 export const cancelRequested = (): boolean => cancelled;
+
+/**
+ * An engine call as an operation: after a Cancel it starts cancelled, so nothing it runs writes
+ * (a check, diff or read writes nothing anyway; this keeps it so).
+ */
+export function engineCall(label: string, options?: OperationOptions): Operation {
+  const op = new Operation(label, options);
+  if (cancelled) op.cancel(CANCELLED);
+  return op;
+}
 
 /** Cancel: no write from now on; running operations end (see the module comment). */
 export function cancelAll(): number {

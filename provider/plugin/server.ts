@@ -10,6 +10,7 @@ import { packageVersion } from '../client/version';
 import { configure, connect } from '../framework/connection';
 import type { Bag, Field } from '../framework/fields';
 import type { FieldDiff } from '../framework/runtime-provider';
+import { fieldDiffs } from '../framework/kind-provider';
 import { aboutResource, say, scrub } from '../framework/log';
 import { scrubError } from '../framework/redacting';
 import {
@@ -25,8 +26,7 @@ import { asSecret, secretKeys, unwrapSecrets, withSecrets } from './secrets';
 import { clearStatus } from './engine-log';
 import { FUNCTIONS } from './functions';
 import { internalInputs } from './identity';
-import { Operation } from '../framework/operation';
-import { cancelAll, cancelRequested, runOperation } from './operations';
+import { cancelAll, cancelRequested, engineCall, runOperation } from './operations';
 import schema from './schema.json';
 
 /**
@@ -170,7 +170,8 @@ export const service: provrpc.IResourceProviderServer = {
     const kind = kindOf(urn);
     const olds = json(req.getOlds());
     const news = { ...json(req.getNews()), ...internalInputs(kind, urn) };
-    const result = await providerOf(kind).check(olds, news, new Operation(`check of ${urn}`));
+    const op = engineCall(`check of ${urn}`);
+    const result = await op.run(() => providerOf(kind).check(olds, news, op));
     const response = new provproto.CheckResponse();
     const inputs = withSecrets(result.inputs ?? news, secretsOf(req.getNews()));
     response.setInputs(Struct.fromJavaScript(inputs as Record<string, never>));
@@ -187,10 +188,14 @@ export const service: provrpc.IResourceProviderServer = {
     const kind = kindOf(req.getUrn());
     const olds = { ...json(req.getOlds()), ...json(req.getOldInputs()) };
     const news = json(req.getNews());
-    const op = new Operation(`diff of ${req.getUrn()}`);
-    const result = await providerOf(kind).diff(req.getId(), olds, news, op);
+    const op = engineCall(`diff of ${req.getUrn()}`);
+    const result = await op.run(() => providerOf(kind).diff(req.getId(), olds, news, op));
     const replaces = result.replaces ?? [];
-    const changed = result.fields ?? [];
+    // A provider that says "no changes" has none to detail; one that details none, the table's.
+    const changed =
+      result.changes === false
+        ? []
+        : (result.fields ?? fieldDiffs(KINDS[kind].fields, olds, news, replaces));
     const response = new provproto.DiffResponse();
     const changes = result.changes ?? changed.length > 0;
     response.setChanges(
@@ -213,7 +218,7 @@ export const service: provrpc.IResourceProviderServer = {
     if (req.getPreview()) {
       return new provproto.CreateResponse().setProperties(outputsOf(kind, inputs, secret));
     }
-    const op = new Operation(`create of ${req.getUrn()}`, {
+    const op = engineCall(`create of ${req.getUrn()}`, {
       timeoutSeconds: req.getTimeout(),
       claims: true,
     });
@@ -231,8 +236,8 @@ export const service: provrpc.IResourceProviderServer = {
     const props = json(req.getProperties());
     // An import sends the id alone; the resource's own inputs (its name) come from the URN.
     const known = Object.keys(props).length > 0 ? props : {};
-    const op = new Operation(`read of ${req.getUrn()}`);
-    const result = await providerOf(kind).read(req.getId(), known, op);
+    const op = engineCall(`read of ${req.getUrn()}`);
+    const result = await op.run(() => providerOf(kind).read(req.getId(), known, op));
     const response = new provproto.ReadResponse();
     if (!result.id) return response; // gone: the engine drops it from the state
     const inputs = { ...internalInputs(kind, req.getUrn()), ...(result.inputs ?? {}) };
@@ -253,7 +258,7 @@ export const service: provrpc.IResourceProviderServer = {
         outputsOf(kind, { ...olds, ...news }, secret),
       );
     }
-    const op = new Operation(`update of ${req.getUrn()}`, { timeoutSeconds: req.getTimeout() });
+    const op = engineCall(`update of ${req.getUrn()}`, { timeoutSeconds: req.getTimeout() });
     const result = await runOperation(
       op,
       () => providerOf(kind).update(req.getId(), olds, news, op),
@@ -267,7 +272,7 @@ export const service: provrpc.IResourceProviderServer = {
   delete: serve(async (req: provproto.DeleteRequest) => {
     const kind = kindOf(req.getUrn());
     const props = { ...json(req.getProperties()), ...json(req.getOldInputs()) };
-    const op = new Operation(`delete of ${req.getUrn()}`, { timeoutSeconds: req.getTimeout() });
+    const op = engineCall(`delete of ${req.getUrn()}`, { timeoutSeconds: req.getTimeout() });
     await runOperation(op, () => providerOf(kind).delete(req.getId(), props, op), {
       early: kindSpec(kind).cancel?.delete?.(req.getId()),
     });

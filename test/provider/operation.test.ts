@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { connect } from '../../provider/framework/connection';
 import { createOnce } from '../../provider/framework/exactly-once';
+import { kinds } from '../../provider/framework/fields';
+import { kindProvider } from '../../provider/framework/kind-provider';
 import { CancelledWrite, Operation, boundedWait } from '../../provider/framework/operation';
 import { sshKeyProvider } from '../../provider/kinds/ssh-key/provider';
 import { virtualGuestProvider } from '../../provider/kinds/virtual-guest/provider';
@@ -98,5 +100,27 @@ describe('a lifecycle operation (framework/operation.ts) against the emulator', 
       });
     });
     assert.deepEqual([...op.touched].sort(), [41, 42]);
+  });
+
+  it('a create whose outputs cannot be read after it made the object keeps its id', async () => {
+    const made = kindProvider(
+      { name: { type: kinds.string, input: 'required', output: true } },
+      {
+        describe: (props, id) => `Thing ${String(props.name)} (id ${id})`,
+        fetch: async () => undefined,
+        create: async () => ({ id: 5, object: {}, outs: { marked: true } }),
+        delete: async () => undefined,
+        outputs: async () => {
+          throw new Error('the price call failed');
+        },
+      },
+    );
+    const err = (await made.create({ name: 'x' }).catch((e: unknown) => e)) as Error & {
+      id?: string;
+      properties?: Record<string, unknown>;
+    };
+    assert.equal(err.id, '5', 'the engine records what was made');
+    assert.deepEqual(err.properties, { name: 'x', marked: true });
+    assert.match(err.message, /Thing x \(id 5\) was made, then reading its outputs failed/);
   });
 });

@@ -1,5 +1,6 @@
 import { guestStatus, type VirtualGuest } from '../../managers';
 import { sayStatus } from '../../framework/log';
+import { boundedWait, type OperationRequest } from '../../framework/operation';
 import { readComputed, readInputs, withFieldDefaults } from '../../framework/fields';
 import { GUEST_FIELDS } from './fields';
 import type { GuestInputs } from './inputs';
@@ -48,3 +49,12 @@ export const progressOf =
   (what: string, verb?: string) =>
   (guest: VirtualGuest, elapsedMs: number): void =>
     sayStatus(what, verb ? `${verb}: ${guestStatus(guest)}` : guestStatus(guest), elapsedMs);
+
+/**
+ * How long a wait for the guest may last from now: `readyTimeoutMinutes`, cut to what the engine's
+ * deadline for the operation leaves (asked again before each wait, so several fit in it).
+ */
+export const readyWaitMs = (
+  inputs: { readyTimeoutMinutes: number },
+  request: OperationRequest | undefined,
+): number => boundedWait(request, inputs.readyTimeoutMinutes * 60_000);

@@ -41,7 +41,7 @@ import {
   checkOffered,
   type GuestInputs,
 } from './inputs';
-import { observedInputs, progressOf } from './observe';
+import { observedInputs, progressOf, readyWaitMs } from './observe';
 import { billedPrice, priceOrder, type Price } from './pricing';
 import { importForm } from './import-form';
 import { checkPlacement, placementMismatch } from './placement';
@@ -213,7 +213,7 @@ function settle(
 ): Promise<VirtualGuest> {
   if (!inputs.waitForReady) return c.guests.getInstance(id, DETAIL_MASK);
   return c.guests.waitForReady(id, {
-    timeoutMs: boundedWait(request, inputs.readyTimeoutMinutes * 60_000),
+    timeoutMs: readyWaitMs(inputs, request),
     onProgress: progressOf(`VirtualGuest "${inputs.resourceName}" (id ${id})`),
   });
 }
@@ -263,8 +263,8 @@ async function edit(
   const guestId = Number(id);
   const inputs = news as unknown as GuestInputs;
   await converge(c, guestId, inputs);
-  await resize(c, guestId, inputs);
-  await reloadInPlace(c, guestId, olds, inputs);
+  await resize(c, guestId, inputs, request);
+  await reloadInPlace(c, guestId, olds, inputs, request);
   const guest = await c.guests.getInstance(guestId, DETAIL_MASK);
   // With the tags just read: the same read serves the outputs.
   await claim(c, guestId, guest);

@@ -5,7 +5,8 @@ import { changedBetween, fieldsWhere, type Bag } from '../../framework/fields';
 import { say, sayOnce } from '../../framework/log';
 import type { Failures } from '../../framework/failures';
 import { sameOs, sameUserData } from './api-forms';
-import { progressOf } from './observe';
+import { progressOf, readyWaitMs } from './observe';
+import type { OperationRequest } from '../../framework/operation';
 import { PLACEMENT_FIELDS, placementReplaces } from './placement';
 import { priceOrder, type Price } from './pricing';
 import { GUEST_FIELDS } from './fields';
@@ -103,14 +104,14 @@ export async function reloadInPlace(
   id: number,
   olds: Bag,
   inputs: GuestInputs,
+  request?: OperationRequest,
 ): Promise<void> {
   const fields = reloadedBy(olds, inputs as unknown as Bag);
   if (fields.length === 0) return;
   const what = `VirtualGuest "${inputs.resourceName}" (id ${id})`;
-  const timeoutMs = inputs.readyTimeoutMinutes * 60_000;
   const onProgress = progressOf(what);
   // A transaction running (an earlier run's reload among them) is waited for, never doubled.
-  await c.guests.waitForIdle(id, timeoutMs, onProgress);
+  await c.guests.waitForIdle(id, readyWaitMs(inputs, request), onProgress);
   const guest = await c.guests.getInstance(id);
   if (alreadyReloaded(guest, olds, inputs, fields)) {
     say(`${what}: already reloaded with what is declared (an earlier run's reload); nothing sent`);
@@ -149,7 +150,10 @@ export async function reloadInPlace(
     nextRun: 'The next `pulumi up` reads the guest again before it reloads it.',
   });
   try {
-    await c.guests.waitForReload(id, before, { timeoutMs, onProgress });
+    await c.guests.waitForReload(id, before, {
+      timeoutMs: readyWaitMs(inputs, request),
+      onProgress,
+    });
   } catch (err) {
     if (!(err instanceof WaitTimeoutError)) throw err;
     throw new Error(

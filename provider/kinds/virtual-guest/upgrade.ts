@@ -14,7 +14,8 @@ import { createOnce } from '../../framework/exactly-once';
 import { say } from '../../framework/log';
 import { fieldsWhere, type Field } from '../../framework/fields';
 import { GUEST_FIELDS } from './fields';
-import { progressOf } from './observe';
+import { progressOf, readyWaitMs } from './observe';
+import type { OperationRequest } from '../../framework/operation';
 import { UPGRADE_FIELDS, type GuestInputs } from './inputs';
 import { replacedBy } from './reload';
 
@@ -75,16 +76,20 @@ export function checkResize(
 }
 
 /** Brings the guest to the declared size (no order when it has it already). */
-export async function resize(c: Connection, id: number, inputs: GuestInputs): Promise<void> {
+export async function resize(
+  c: Connection,
+  id: number,
+  inputs: GuestInputs,
+  request?: OperationRequest,
+): Promise<void> {
   const what = `VirtualGuest "${inputs.resourceName}" (id ${id})`;
   const spec = upgradeSpec(inputs);
-  const timeoutMs = inputs.readyTimeoutMinutes * 60_000;
   const progress = progressOf(what);
   let guest = await c.guests.getInstance(id, SIZE_MASK);
   if (guest.activeTransaction?.id) {
     // An earlier run's upgrade (or anything else) is running: let it finish, then look again.
     say(`${what}: a transaction is running (${guestStatus(guest)}); waiting before resizing`);
-    await c.guests.waitForIdle(id, timeoutMs, progress);
+    await c.guests.waitForIdle(id, readyWaitMs(inputs, request), progress);
     guest = await c.guests.getInstance(id, SIZE_MASK);
   }
   const size = sizeOf(guest);
@@ -109,7 +114,10 @@ export async function resize(c: Connection, id: number, inputs: GuestInputs): Pr
       "The next `pulumi up` reads the guest's size and transactions again before it orders an upgrade.",
   });
   try {
-    await c.guests.waitForUpgrade(id, spec, { timeoutMs, onProgress: progress });
+    await c.guests.waitForUpgrade(id, spec, {
+      timeoutMs: readyWaitMs(inputs, request),
+      onProgress: progress,
+    });
   } catch (err) {
     if (!(err instanceof WaitTimeoutError)) throw err;
     throw new Error(
