@@ -146,11 +146,7 @@ export function fieldDiffs(fields: Fields, olds: Bag, news: Bag, replaces: strin
   }));
 }
 
-export function kindProvider(
-  fields: Fields,
-  ops: KindOperations,
-  overrides: Partial<RuntimeProvider> = {},
-): RuntimeProvider {
+export function kindProvider(fields: Fields, ops: KindOperations): RuntimeProvider {
   const replacing: string[] = fieldsWhere(fields, 'change', 'replace');
   const changes = changing(fields);
   const editable = fieldsWhere(fields, 'change', 'update');
@@ -164,7 +160,7 @@ export function kindProvider(
     return { ...inputs, ...readComputed(fields, object), ...more, ...owner };
   }
 
-  const provider: RuntimeProvider = {
+  return {
     async check(olds, news) {
       const { inputs, failures } = checkTable(fields, olds, news);
       Object.assign(inputs, await ops.checkRules?.(inputs, olds, failures));
@@ -265,5 +261,4 @@ export function kindProvider(
       say(`${ops.describe(props, id)}: ${typeof said === 'string' ? said : 'deleted'}`);
     },
   };
-  return { ...provider, ...overrides };
 }
