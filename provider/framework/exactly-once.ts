@@ -8,7 +8,7 @@ import {
 } from '../client';
 import { poll } from '../client/poll';
 import { say } from './log';
-import { currentOperation } from './operation';
+import { currentOperation, idOf } from './operation';
 
 /**
  * Writes that bill or add things must happen once, and a write whose answer did not come back may
@@ -130,8 +130,8 @@ export async function createOnce<T>(options: CreateOnce<T>): Promise<T> {
     if (classifyFailure(err) !== 'unknown') throw err;
     made = await confirmUnknown(options, err);
   }
-  const id = options.madeId ? options.madeId(made) : (made as { id?: unknown } | undefined)?.id;
-  if (typeof id === 'number') currentOperation()?.touched.add(id);
+  const id = options.madeId ? options.madeId(made) : idOf(made);
+  if (id !== undefined) currentOperation()?.touched.add(id);
   return made;
 }
 

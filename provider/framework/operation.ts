@@ -116,7 +116,8 @@ export class Operation implements OperationRequest {
   }
 }
 
-const idOf = (value: unknown): number | undefined => {
+/** The id an API answer names (`{ id }`), if it is one. */
+export const idOf = (value: unknown): number | undefined => {
   const id = (value as { id?: unknown } | undefined)?.id;
   return typeof id === 'number' && Number.isSafeInteger(id) ? id : undefined;
 };

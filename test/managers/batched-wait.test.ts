@@ -145,22 +145,13 @@ async function runOrders(
 it('once a round finds one object ready, the others are looked at one poll later, not at the grown pace', async (t) => {
   t.mock.timers.enable({ apis: ['setTimeout', 'Date'], now: 0 });
   // Two guests ordered together: one ready at 3 s, the other at 4.2 s.
-  const readyAt = new Map([
-    [1, 3_000],
-    [2, 4_200],
-  ]);
-  const { wait, listedAt } = clockedWait((id) => readyAt.get(id)!);
-  const resolvedAt = new Map<number, number>();
-  for (const id of readyAt.keys())
-    void wait.wait(id, { timeoutMs: 60_000 }).then(() => resolvedAt.set(id, Date.now()));
-  for (let now = 0; now < 12_000; now += 250) {
-    t.mock.timers.tick(250);
-    await new Promise((resolve) => setImmediate(resolve));
-  }
+  const readyAt = [3_000, 4_200];
+  const { wait, listedAt } = clockedWait((id) => readyAt[id]);
+  const resolvedAt = await runOrders(t, wait, [0, 0], 250, 12_000);
   // Rounds at 1 s, 2 s, 3.5 s (the pace grows x1.5 while nothing is ready); the second guest is
   // then found one poll after the first, at 4.5 s, where the grown pace would look at 5.75 s.
   assert.deepEqual(listedAt, [1_000, 2_000, 3_500, 4_500]);
-  assert.deepEqual(Object.fromEntries(resolvedAt), { 1: 3_500, 2: 4_500 });
+  assert.deepEqual(Object.fromEntries(resolvedAt), { 0: 3_500, 1: 4_500 });
 });
 
 it('guests ordered while others wait join the rounds at the pace reached, not at the first pace again', async (t) => {
@@ -182,13 +173,12 @@ it('guests that get ready one after another over seconds are not looked at every
   // Ten guests ordered at once, ready from 3 s on, one every 0.7 s (the last at 9.3 s).
   const readyAt = Array.from({ length: 10 }, (_, i) => 3_000 + i * 700);
   const { wait, listedAt } = clockedWait((id) => readyAt[id]);
-  const resolvedAt = new Map<number, number>();
-  for (const id of readyAt.keys())
-    void wait.wait(id, { timeoutMs: 60_000 }).then(() => resolvedAt.set(id, Date.now()));
-  for (let now = 0; now < 30_000; now += 125) {
-    t.mock.timers.tick(125);
-    await new Promise((resolve) => setImmediate(resolve));
-  }
+  const resolvedAt = await runOrders(
+    t,
+    wait,
+    readyAt.map(() => 0),
+    125,
+  );
   assert.equal(resolvedAt.size, 10);
   // Rounds at 1, 2, 3.5 s (the first found ready), then one poll later and growing again:
   // 4.5, 6, 8.25, 11.625 s. Set back at every round that finds one, the pace would have listed

@@ -13,7 +13,7 @@ import {
 import { SvcError } from '../../client/errors';
 import type { GuestInputs } from './inputs';
 import { computedOutputs, observedInputs, type GuestOutputs } from './observe';
-import { billedPrice, priceOrder } from './pricing';
+import { guestPrice } from './pricing';
 import { GUEST_FIELDS } from './fields';
 import type { Fields } from '../../framework/fields';
 import { DETAIL_MASK, VirtualGuestManager, type VirtualGuest } from '../../managers';
@@ -117,8 +117,7 @@ async function getVirtualGuest(
     guest = pick(guests, `${hostname}.${domain}`, args.mostRecent === true);
   }
   const inputs = inputsOf(guest);
-  const price = billedPrice(guest) ?? (await priceOrder(manager, inputs));
-  return { ...inputs, ...computedOutputs(guest, price) };
+  return { ...inputs, ...computedOutputs(guest, await guestPrice(manager, guest, inputs)) };
 }
 
 /** The lookups of VirtualGuest (registered with the kind in kinds/index.ts). */

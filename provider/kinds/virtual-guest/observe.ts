@@ -4,7 +4,7 @@ import { boundedWait, type OperationRequest } from '../../framework/operation';
 import { readComputed, readInputs, withFieldDefaults } from '../../framework/fields';
 import { GUEST_FIELDS } from './fields';
 import type { GuestInputs } from './inputs';
-import type { Price, PriceSource } from './pricing';
+import { costOutputs, type Price, type PriceSource } from './pricing';
 
 export { userTags } from './api-forms';
 
@@ -38,9 +38,7 @@ export function observedInputs(guest: VirtualGuest, declared?: GuestInputs): Gue
 export function computedOutputs(guest: VirtualGuest, price: Price): GuestOutputs {
   return {
     ...(readComputed(GUEST_FIELDS, guest) as Omit<GuestOutputs, `estimated${string}`>),
-    estimatedHourlyCost: price.hourly,
-    estimatedMonthlyCost: price.monthly,
-    estimatedCostSource: price.source,
+    ...costOutputs(price),
   };
 }
 

@@ -108,3 +108,19 @@ export function billedPrice(guest: VirtualGuest): Price | undefined {
     'account',
   );
 }
+
+/** What a guest costs: what it is billed (its billing item), else the price of its order. */
+export async function guestPrice(
+  guests: Pricer,
+  guest: VirtualGuest,
+  inputs: PricedInputs,
+): Promise<Price> {
+  return billedPrice(guest) ?? (await priceOrder(guests, inputs));
+}
+
+/** A price as the guest's cost outputs (and the inputs `check` prices them into). */
+export const costOutputs = (price: Price) => ({
+  estimatedHourlyCost: price.hourly,
+  estimatedMonthlyCost: price.monthly,
+  estimatedCostSource: price.source,
+});

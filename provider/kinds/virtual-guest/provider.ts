@@ -42,7 +42,7 @@ import {
   type GuestInputs,
 } from './inputs';
 import { observedInputs, progressOf, readyWaitMs } from './observe';
-import { billedPrice, priceOrder, type Price } from './pricing';
+import { billedPrice, costOutputs, guestPrice, priceOrder } from './pricing';
 import { importForm } from './import-form';
 import { checkPlacement, placementMismatch } from './placement';
 import { checkFqdn } from './rules';
@@ -137,28 +137,26 @@ async function checkWithApi(
   if (Object.keys(olds).length > 0) {
     await checkReloadPrice(c, olds, known, price, failures);
     if (failures.list.length > 0) return;
-    return { creationToken: token, adopts: olds.adopts as number | undefined, ...costs(price) };
+    return {
+      creationToken: token,
+      adopts: olds.adopts as number | undefined,
+      ...costOutputs(price),
+    };
   }
   const { guest = adoptable, conflict } =
     token && !announcedAsReplacement(known)
       ? await earlierAttempt(c, known.resourceName, token, known, 'seen')
       : {};
   const billed = guest && billedPrice(guest);
-  const derived = { creationToken: token, adopts: guest?.id, ...costs(billed ?? price) };
+  const derived = { creationToken: token, adopts: guest?.id, ...costOutputs(billed ?? price) };
   const fallbacks = guest
     ? ''
-    : await describeFallbacks(known, costs(price), async (datacenter) =>
-        costs(await priceOrder(c.guests, { ...known, datacenters: undefined, datacenter })),
+    : await describeFallbacks(known, costOutputs(price), async (datacenter) =>
+        costOutputs(await priceOrder(c.guests, { ...known, datacenters: undefined, datacenter })),
       );
   announceCreate(known.resourceName, { ...known, ...derived }, conflict, fallbacks);
   return derived;
 }
-
-const costs = (price: Price) => ({
-  estimatedHourlyCost: price.hourly,
-  estimatedMonthlyCost: price.monthly,
-  estimatedCostSource: price.source,
-});
 
 /**
  * What a change bills, said in the preview: a replace (what the old guest still owes, what both
@@ -195,9 +193,8 @@ async function endingOf(id: string, props: Bag): Promise<Ending> {
 /** The outputs the table cannot read: where the guest is, and what it is billed. */
 async function outputs(c: Connection, object: object, inputs: Bag): Promise<Bag> {
   const guest = object as VirtualGuest;
-  const price =
-    billedPrice(guest) ?? (await priceOrder(c.guests, inputs as unknown as GuestInputs));
-  return { datacenter: guest.datacenter?.name ?? inputs.datacenter, ...costs(price) };
+  const price = await guestPrice(c.guests, guest, inputs as unknown as GuestInputs);
+  return { datacenter: guest.datacenter?.name ?? inputs.datacenter, ...costOutputs(price) };
 }
 
 /**
