@@ -14,8 +14,10 @@ import { dns } from './dns/handlers';
 import { hardware } from './hardware/handlers';
 import { location } from './location/handlers';
 import { network } from './network/handlers';
+import { placementGroup } from './placement-group/handlers';
 import { productOrder } from './product-order/handlers';
 import { productPackage } from './product-package/handlers';
+import { securityGroup } from './security-group/handlers';
 import type { ApiService, MethodDef, OrderOwner, ServiceFolders } from './service';
 import { sshKey } from './ssh-key/handlers';
 import { tag } from './tag/handlers';
@@ -29,8 +31,10 @@ export const SERVICES: ServiceFolders = {
   hardware,
   location,
   network,
+  placementGroup,
   productOrder,
   productPackage,
+  securityGroup,
   sshKey,
   tag,
   ticket,
@@ -78,8 +82,6 @@ const NOT_MODELED = new Set([
   'Network_Storage_Allowed_Host',
   'Billing_Invoice',
   'Event_Log',
-  'Network_SecurityGroup',
-  'Virtual_PlacementGroup',
   'Virtual_Guest_Block_Device_Template_Group',
   'Virtual_DedicatedHost',
 ]);

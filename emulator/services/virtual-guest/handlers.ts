@@ -40,7 +40,6 @@ import {
 } from '../context';
 import { GUEST_PACKAGE } from '../product-package/model';
 import { serviceFolder, type MethodDef } from '../service';
-import { checkSshKeyIds } from '../ssh-key/model';
 import {
   buildGuest,
   isProvisioned,
@@ -55,6 +54,7 @@ import {
 import { requireRoom } from './capacity';
 import { GUEST_ORDER, guestOrder } from './guest-order';
 import { reloadMethod } from './reload';
+import { checkAccountRefs } from './account-refs';
 import { atAccountPrices, checkGuestTemplate } from './template';
 import './types';
 import { UPGRADE, upgradeOrder } from './upgrade-order';
@@ -145,7 +145,7 @@ export const virtualGuest = serviceFolder({
           handler: async (ctx) => {
             expectArgs(ctx, ['templateObject']);
             const order = atAccountPrices(ctx, checkGuestTemplate(ctx.args[0]));
-            checkSshKeyIds(ctx, order.sshKeyIds);
+            checkAccountRefs(ctx, [order]);
             requireRoom(ctx, [order]);
             const { guest, ops } = buildGuest(ctx.store, ctx.account.id, order, {
               now: ctx.now,
@@ -166,7 +166,7 @@ export const virtualGuest = serviceFolder({
               );
             }
             const orders = templates.map((t) => atAccountPrices(ctx, checkGuestTemplate(t)));
-            for (const order of orders) checkSshKeyIds(ctx, order.sshKeyIds);
+            checkAccountRefs(ctx, orders);
             requireRoom(ctx, orders);
             const tagCache = tagsByName(ctx.store, ctx.account.id);
             const built = orders.map((order) =>
@@ -190,7 +190,7 @@ export const virtualGuest = serviceFolder({
           handler: (ctx) => {
             expectArgs(ctx, ['templateObject']);
             const order = atAccountPrices(ctx, checkGuestTemplate(ctx.args[0]));
-            checkSshKeyIds(ctx, order.sshKeyIds);
+            checkAccountRefs(ctx, [order]);
             const hourly = order.prices.reduce((sum, p) => sum + p.hourly, 0);
             return ok({
               complexType: GUEST_ORDER,
