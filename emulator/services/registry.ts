@@ -15,8 +15,10 @@ import { hardware } from './hardware/handlers';
 import { location } from './location/handlers';
 import { network } from './network/handlers';
 import { networkStorage } from './network-storage/handlers';
+import { placementGroup } from './placement-group/handlers';
 import { productOrder } from './product-order/handlers';
 import { productPackage } from './product-package/handlers';
+import { securityGroup } from './security-group/handlers';
 import type { ApiService, MethodDef, OrderOwner, ServiceFolders } from './service';
 import { sshKey } from './ssh-key/handlers';
 import { tag } from './tag/handlers';
@@ -31,8 +33,10 @@ export const SERVICES: ServiceFolders = {
   location,
   network,
   networkStorage,
+  placementGroup,
   productOrder,
   productPackage,
+  securityGroup,
   sshKey,
   tag,
   ticket,
@@ -79,8 +83,6 @@ const NOT_MODELED = new Set([
   'Network_Storage_Allowed_Host',
   'Billing_Invoice',
   'Event_Log',
-  'Network_SecurityGroup',
-  'Virtual_PlacementGroup',
   'Virtual_Guest_Block_Device_Template_Group',
   'Virtual_DedicatedHost',
 ]);

@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import { createGuest, freshAccount, sleep, useEmulator } from '../support/emulator-harness';
 import type { EmulatorClient } from '../support/emulator-client';
 
-const DELAY_MS = 800;
+const DELAY_MS = 2000;
 const h = useEmulator({ provisioningDelayMs: DELAY_MS });
 
 type Row = Record<string, any>;
@@ -81,6 +81,18 @@ async function orderedVolume(
   return volume;
 }
 
+/** Waits until the volume's transactions (provisioning, a modification) are done. */
+async function settled(client: EmulatorClient, id: number) {
+  for (;;) {
+    const v = await client.call<Row>('Network_Storage', 'getObject', {
+      id,
+      mask: 'activeTransactionCount',
+    });
+    if (v.activeTransactionCount === 0) return;
+    await sleep(100);
+  }
+}
+
 const fault = async (client: EmulatorClient, service: string, method: string, options: any) => {
   const res = await client.callRaw(service, method, options);
   assert.ok(res.fault, `${service}.${method} is refused`);
@@ -112,7 +124,8 @@ describe('Network_Storage', () => {
     const provisioning = await shown(block.id);
     assert.equal(provisioning.activeTransactionCount, 1);
     assert.equal(provisioning.activeTransactions[0].transactionStatus.name, 'PROVISION');
-    await sleep(DELAY_MS);
+    await settled(client, block.id);
+    await settled(client, file.id);
     const b = await shown(block.id);
     assert.equal(b.activeTransactionCount, 0);
     assert.equal(b.nasType, 'ISCSI');
@@ -187,7 +200,7 @@ describe('Network_Storage', () => {
       args: [{ id: guest.id }],
     });
     assert.match(early.faultString, /still being provisioned/);
-    await sleep(DELAY_MS);
+    await settled(client, volume.id);
     await client.call('Network_Storage', 'allowAccessFromVirtualGuest', {
       id: volume.id,
       args: [{ id: guest.id }],
@@ -257,7 +270,7 @@ describe('Network_Storage', () => {
     });
     const busy = await fault(client, 'Product_Order', 'placeOrder', { args: [upgrade({})] });
     assert.match(busy.faultString, /active transaction/);
-    await sleep(DELAY_MS);
+    await settled(client, volume.id);
     await client.call('Product_Order', 'placeOrder', { args: [upgrade({})] });
     const read = () =>
       client.call<Row>('Network_Storage', 'getObject', {
@@ -267,7 +280,7 @@ describe('Network_Storage', () => {
     const running = await read();
     assert.equal(running.capacityGb, 20, 'the old size until the upgrade is done');
     assert.equal(running.activeTransactions[0].transactionStatus.name, 'MODIFY');
-    await sleep(DELAY_MS);
+    await settled(client, volume.id);
     const done = await read();
     assert.equal(done.capacityGb, 40);
     assert.equal(done.provisionedIops, '80');
@@ -284,7 +297,7 @@ describe('Network_Storage', () => {
     await client.call('Product_Order', 'placeOrder', {
       args: [upgrade({ prices: [p.service, p.tierSpace('4'), p.tier(300)] })],
     });
-    await sleep(DELAY_MS);
+    await settled(client, volume.id);
     assert.equal((await read()).provisionedIops, '160');
     const stranger = await freshAccount(h.emu);
     const theirs = await fault(stranger, 'Product_Order', 'verifyOrder', {
@@ -321,7 +334,7 @@ describe('Network_Storage', () => {
       args: [true, true, 'No longer needed'],
     });
     assert.match(early.faultString, /active transaction/);
-    await sleep(DELAY_MS);
+    await settled(client, monthly.id);
     await client.call('Billing_Item', 'cancelItem', {
       id: monthly.billingItem.id,
       args: [false, true, 'x'],

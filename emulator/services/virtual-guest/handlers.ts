@@ -41,7 +41,6 @@ import {
 import { volumesAllowing } from '../network-storage/model';
 import { GUEST_PACKAGE } from '../product-package/model';
 import { serviceFolder, type MethodDef } from '../service';
-import { checkSshKeyIds } from '../ssh-key/model';
 import {
   buildGuest,
   isProvisioned,
@@ -56,6 +55,7 @@ import {
 import { requireRoom } from './capacity';
 import { GUEST_ORDER, guestOrder } from './guest-order';
 import { reloadMethod } from './reload';
+import { checkAccountRefs } from './account-refs';
 import { atAccountPrices, checkGuestTemplate } from './template';
 import './types';
 import { UPGRADE, upgradeOrder } from './upgrade-order';
@@ -146,7 +146,7 @@ export const virtualGuest = serviceFolder({
           handler: async (ctx) => {
             expectArgs(ctx, ['templateObject']);
             const order = atAccountPrices(ctx, checkGuestTemplate(ctx.args[0]));
-            checkSshKeyIds(ctx, order.sshKeyIds);
+            checkAccountRefs(ctx, [order]);
             requireRoom(ctx, [order]);
             const { guest, ops } = buildGuest(ctx.store, ctx.account.id, order, {
               now: ctx.now,
@@ -167,7 +167,7 @@ export const virtualGuest = serviceFolder({
               );
             }
             const orders = templates.map((t) => atAccountPrices(ctx, checkGuestTemplate(t)));
-            for (const order of orders) checkSshKeyIds(ctx, order.sshKeyIds);
+            checkAccountRefs(ctx, orders);
             requireRoom(ctx, orders);
             const tagCache = tagsByName(ctx.store, ctx.account.id);
             const built = orders.map((order) =>
@@ -191,7 +191,7 @@ export const virtualGuest = serviceFolder({
           handler: (ctx) => {
             expectArgs(ctx, ['templateObject']);
             const order = atAccountPrices(ctx, checkGuestTemplate(ctx.args[0]));
-            checkSshKeyIds(ctx, order.sshKeyIds);
+            checkAccountRefs(ctx, [order]);
             const hourly = order.prices.reduce((sum, p) => sum + p.hourly, 0);
             return ok({
               complexType: GUEST_ORDER,
