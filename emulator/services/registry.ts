@@ -14,6 +14,7 @@ import { dns } from './dns/handlers';
 import { hardware } from './hardware/handlers';
 import { location } from './location/handlers';
 import { network } from './network/handlers';
+import { networkStorage } from './network-storage/handlers';
 import { placementGroup } from './placement-group/handlers';
 import { productOrder } from './product-order/handlers';
 import { productPackage } from './product-package/handlers';
@@ -31,6 +32,7 @@ export const SERVICES: ServiceFolders = {
   hardware,
   location,
   network,
+  networkStorage,
   placementGroup,
   productOrder,
   productPackage,
@@ -77,7 +79,6 @@ const API_SERVICES = new Map<string, ApiService>(
  */
 const NOT_MODELED = new Set([
   'Notification_Occurrence_Event',
-  'Network_Storage',
   'Network_Storage_Iscsi',
   'Network_Storage_Allowed_Host',
   'Billing_Invoice',

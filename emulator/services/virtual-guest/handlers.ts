@@ -38,6 +38,7 @@ import {
   stringArg,
   type AuthedContext,
 } from '../context';
+import { volumesAllowing } from '../network-storage/model';
 import { GUEST_PACKAGE } from '../product-package/model';
 import { serviceFolder, type MethodDef } from '../service';
 import {
@@ -207,12 +208,14 @@ export const virtualGuest = serviceFolder({
           },
         },
         getUpgradeItemPrices,
-        // No storage is modeled, so no guest has any attached (`slcli vs storage`).
+        // The volumes that allow the guest (`slcli vs storage`), of one nasType if given.
         getAttachedNetworkStorages: {
           handler: (ctx) => {
             expectArgs(ctx, ['nasType'], 0);
-            loadGuest(ctx);
-            return list(ctx, 'Svc_Network_Storage', [], null);
+            const guest = loadGuest(ctx);
+            const nasType = ctx.args[0] === undefined ? undefined : stringArg(ctx, 0, 'nasType');
+            const volumes = volumesAllowing(ctx, guest.accountId, guest.id, nasType);
+            return list(ctx, 'Svc_Network_Storage', volumes, null);
           },
         },
         getCreateObjectOptions: {
