@@ -101,9 +101,17 @@ async function addRules(ctx: AuthedContext): Promise<CallResult> {
   return ok({ requestId: id, rules: shown });
 }
 
+/** An id as clients send it: an integer, or its digits as a string (slcli's arguments). */
+const idOf = (value: unknown): number =>
+  typeof value === 'string' && /^\d{1,15}$/.test(value.trim())
+    ? Number(value)
+    : typeof value === 'number' && Number.isInteger(value)
+      ? value
+      : Number.NaN;
+
 /** The group's rule `id` (a rule of another group faults, naming it). */
 function ruleOf(ctx: AuthedContext, group: SecurityGroupRec, id: unknown, field: string) {
-  const rule = typeof id === 'number' ? ctx.store.get('securityGroupRules', id) : undefined;
+  const rule = ctx.store.get('securityGroupRules', idOf(id));
   if (!rule || rule.securityGroupId !== group.id)
     throw publicFault(`${field}: rule ${String(id)} is not a rule of security group ${group.id}.`);
   return rule;
@@ -130,8 +138,7 @@ async function removeRules(ctx: AuthedContext): Promise<CallResult> {
 /** The components named, each of the caller's account (another's faults as not found). */
 const componentsArg = (ctx: AuthedContext) =>
   arrayArg(ctx, 'networkComponentIds', (v, i) => {
-    const id = typeof v === 'number' ? v : Number.NaN;
-    const nic = findComponent(ctx, id);
+    const nic = findComponent(ctx, idOf(v));
     if (!nic)
       throw publicFault(
         `networkComponentIds[${i}]: network component ${String(v)} does not exist on this account.`,
