@@ -12,6 +12,7 @@ import { DNS_ZONE_FIELDS } from '../provider/kinds/dns-zone/fields';
 import { DNS_ZONE_LOOKUPS } from '../provider/kinds/dns-zone/lookups';
 import { SSH_KEY_FIELDS } from '../provider/kinds/ssh-key/fields';
 import { TICKET_UPDATE_FIELDS } from '../provider/kinds/ticket-update/fields';
+import { BLOCK_VOLUME_FIELDS, FILE_VOLUME_FIELDS } from '../provider/kinds/volume/fields';
 import { programForms } from './lookup-forms';
 import { resourceClass, type ResourceClass } from './resource-class';
 
@@ -60,3 +61,21 @@ export const TicketUpdate: ResourceClass<typeof TICKET_UPDATE_FIELDS> = resource
 export type TicketUpdate = InstanceType<typeof TicketUpdate>;
 /** The arguments of a TicketUpdate: see its field table (provider/kinds/ticket-update/fields.ts). */
 export type TicketUpdateArgs = ArgsOf<typeof TICKET_UPDATE_FIELDS>;
+
+/** A block (iSCSI) volume of the storage service (`Svc_Network_Storage`), billed. */
+export const BlockVolume: ResourceClass<typeof BLOCK_VOLUME_FIELDS> = resourceClass(
+  'BlockVolume',
+  BLOCK_VOLUME_FIELDS,
+);
+export type BlockVolume = InstanceType<typeof BlockVolume>;
+/** The arguments of a BlockVolume: see its field table (provider/kinds/volume/fields.ts). */
+export type BlockVolumeArgs = ArgsOf<typeof BLOCK_VOLUME_FIELDS>;
+
+/** A file (NFS) volume of the storage service (`Svc_Network_Storage`), billed. */
+export const FileVolume: ResourceClass<typeof FILE_VOLUME_FIELDS> = resourceClass(
+  'FileVolume',
+  FILE_VOLUME_FIELDS,
+);
+export type FileVolume = InstanceType<typeof FileVolume>;
+/** The arguments of a FileVolume: see its field table (provider/kinds/volume/fields.ts). */
+export type FileVolumeArgs = ArgsOf<typeof FILE_VOLUME_FIELDS>;

@@ -31,6 +31,9 @@ import { GUEST_FIELDS } from './virtual-guest/fields';
 import { VIRTUAL_GUEST_LOOKUPS } from './virtual-guest/lookups';
 import { virtualGuestProvider } from './virtual-guest/provider';
 import { kindOf, pluginToken } from './tokens';
+import { BLOCK_VOLUME_DOCS, FILE_VOLUME_DOCS } from './volume/docs';
+import { BLOCK_VOLUME_FIELDS, FILE_VOLUME_FIELDS } from './volume/fields';
+import { volumeProvider } from './volume/provider';
 
 /** A kind: its table and operations, and what it does beyond the lifecycle (capabilities.ts). */
 export interface KindSpec extends KindCapabilities {
@@ -62,6 +65,16 @@ export const KINDS = {
     fields: TICKET_UPDATE_FIELDS,
     provider: ticketUpdateProvider,
     docs: TICKET_UPDATE_DOCS,
+  },
+  BlockVolume: {
+    fields: BLOCK_VOLUME_FIELDS,
+    provider: volumeProvider('block'),
+    docs: BLOCK_VOLUME_DOCS,
+  },
+  FileVolume: {
+    fields: FILE_VOLUME_FIELDS,
+    provider: volumeProvider('file'),
+    docs: FILE_VOLUME_DOCS,
   },
 } satisfies Record<string, KindSpec>;
 

@@ -19,7 +19,9 @@ import { ticketUpdateProvider } from '../../provider/kinds/ticket-update/provide
 import { checkGuestRules } from '../../provider/kinds/virtual-guest/provider';
 import { GUEST_FIELDS } from '../../provider/kinds/virtual-guest/fields';
 import { virtualGuestProvider } from '../../provider/kinds/virtual-guest/provider';
-import { LOOKUPS } from '../../provider/kinds';
+import { KINDS, LOOKUPS } from '../../provider/kinds';
+import { BLOCK_VOLUME_FIELDS } from '../../provider/kinds/volume/fields';
+import { checkVolumeRules } from '../../provider/kinds/volume/provider';
 import { inProgram } from '../../resources/lookup-forms';
 import {
   assertCheckProperty,
@@ -65,6 +67,13 @@ const recordBase: Bag = {
   mxPriority: 10,
 };
 const updateBase: Bag = { ticketId: 1, entry: 'Rolled out' };
+const volumeBase: Bag = {
+  resourceName: 'data',
+  identity: 'p/s/data',
+  datacenter: 'dal10',
+  capacityGb: 20,
+  tierIopsPerGb: 2,
+};
 const sshKeyBase: Bag = { label: 'me', publicKey: KEY_VECTORS.ed25519.key, notes: 'laptop' };
 const dnsZoneBase: Bag = {
   name: 'prop-zone.example',
@@ -81,6 +90,11 @@ const shapeFailures: Record<string, ShapeFailures> = {
   DnsRecord: (bag) => checkTable(DNS_RECORD_FIELDS, {}, bag).failures.list,
   TicketUpdate: (bag) => checkTable(TICKET_UPDATE_FIELDS, {}, bag).failures.list,
   SshKey: tableFailures(SSH_KEY_FIELDS),
+  BlockVolume: (bag) => {
+    const { inputs, failures } = checkTable(BLOCK_VOLUME_FIELDS, {}, bag);
+    checkVolumeRules({ inputs, olds: {}, failures });
+    return failures.list;
+  },
   DnsZone: tableFailures(DNS_ZONE_FIELDS),
 };
 
@@ -98,6 +112,7 @@ describe('property: arbitrary inputs and arguments', () => {
     ['DnsRecord', dnsRecordProvider.check, recordBase],
     ['TicketUpdate', ticketUpdateProvider.check, updateBase],
     ['SshKey', sshKeyProvider.check, sshKeyBase],
+    ['BlockVolume', KINDS.BlockVolume.provider.check, volumeBase],
     ['DnsZone', dnsZoneProvider.check, dnsZoneBase],
   ];
   for (const [kind, check, base] of resources) {

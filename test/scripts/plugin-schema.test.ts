@@ -68,6 +68,8 @@ it('the inputs whose change replaces the resource say so (willReplaceOnChanges),
     DnsRecord: ['zoneId', 'zoneName', 'type'],
     DnsZone: ['name', 'adoptId'],
     SshKey: ['publicKey', 'adoptId'],
+    BlockVolume: ['datacenter', 'hourlyBilling', 'osFormat'],
+    FileVolume: ['datacenter', 'hourlyBilling'],
     TicketUpdate: ['ticketId', 'entry'],
   };
   for (const kind of Object.keys(KINDS) as ResourceKind[]) {

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { it } from 'node:test';
+import { KINDS, LOOKUPS } from '../../provider/kinds';
 import { DOCS_DIR, referenceDocs } from '../../scripts/reference-docs';
 
 it("docs/ is exactly the reference docs scripts/reference-docs.ts generates from the plugin's schema", () => {
@@ -18,7 +19,8 @@ it("docs/ is exactly the reference docs scripts/reference-docs.ts generates from
 it('a page per resource and function, each with its example in four languages', () => {
   const docs = referenceDocs();
   const pages = [...docs.keys()].filter((file) => file.startsWith('api-docs/'));
-  assert.equal(pages.length, 5 + 9, 'five resources and nine functions');
+  const [resources, functions] = [Object.keys(KINDS).length, Object.keys(LOOKUPS).length];
+  assert.equal(pages.length, resources + functions, 'a page per resource and per function');
   for (const file of pages) {
     for (const language of ['typescript', 'python', 'go', 'yaml'])
       assert.match(docs.get(file)!, new RegExp(`\`\`\`${language}\\n`), `${file}: ${language}`);

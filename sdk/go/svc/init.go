@@ -21,10 +21,14 @@ func (m *module) Version() semver.Version {
 
 func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi.Resource, err error) {
 	switch typ {
+	case "svc:index:BlockVolume":
+		r = &BlockVolume{}
 	case "svc:index:DnsRecord":
 		r = &DnsRecord{}
 	case "svc:index:DnsZone":
 		r = &DnsZone{}
+	case "svc:index:FileVolume":
+		r = &FileVolume{}
 	case "svc:index:SshKey":
 		r = &SshKey{}
 	case "svc:index:TicketUpdate":

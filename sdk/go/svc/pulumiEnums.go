@@ -356,13 +356,193 @@ func (in *recordTypePtr) ToRecordTypePtrOutputWithContext(ctx context.Context) R
 	return pulumi.ToOutputWithContext(ctx, in).(RecordTypePtrOutput)
 }
 
+// The OS the LUN is formatted for; a change replaces the volume.
+type VolumeOsFormat string
+
+const (
+	VolumeOsFormatLINUX         = VolumeOsFormat("LINUX")
+	VolumeOsFormatVMWARE        = VolumeOsFormat("VMWARE")
+	VolumeOsFormatWINDOWS       = VolumeOsFormat("WINDOWS")
+	VolumeOsFormat_WINDOWS_2008 = VolumeOsFormat("WINDOWS_2008")
+	VolumeOsFormat_WINDOWS_GPT  = VolumeOsFormat("WINDOWS_GPT")
+	VolumeOsFormatXEN           = VolumeOsFormat("XEN")
+	VolumeOsFormat_HYPER_V      = VolumeOsFormat("HYPER_V")
+)
+
+func (VolumeOsFormat) ElementType() reflect.Type {
+	return reflect.TypeOf((*VolumeOsFormat)(nil)).Elem()
+}
+
+func (e VolumeOsFormat) ToVolumeOsFormatOutput() VolumeOsFormatOutput {
+	return pulumi.ToOutput(e).(VolumeOsFormatOutput)
+}
+
+func (e VolumeOsFormat) ToVolumeOsFormatOutputWithContext(ctx context.Context) VolumeOsFormatOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(VolumeOsFormatOutput)
+}
+
+func (e VolumeOsFormat) ToVolumeOsFormatPtrOutput() VolumeOsFormatPtrOutput {
+	return e.ToVolumeOsFormatPtrOutputWithContext(context.Background())
+}
+
+func (e VolumeOsFormat) ToVolumeOsFormatPtrOutputWithContext(ctx context.Context) VolumeOsFormatPtrOutput {
+	return VolumeOsFormat(e).ToVolumeOsFormatOutputWithContext(ctx).ToVolumeOsFormatPtrOutputWithContext(ctx)
+}
+
+func (e VolumeOsFormat) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e VolumeOsFormat) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e VolumeOsFormat) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e VolumeOsFormat) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type VolumeOsFormatOutput struct{ *pulumi.OutputState }
+
+func (VolumeOsFormatOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*VolumeOsFormat)(nil)).Elem()
+}
+
+func (o VolumeOsFormatOutput) ToVolumeOsFormatOutput() VolumeOsFormatOutput {
+	return o
+}
+
+func (o VolumeOsFormatOutput) ToVolumeOsFormatOutputWithContext(ctx context.Context) VolumeOsFormatOutput {
+	return o
+}
+
+func (o VolumeOsFormatOutput) ToVolumeOsFormatPtrOutput() VolumeOsFormatPtrOutput {
+	return o.ToVolumeOsFormatPtrOutputWithContext(context.Background())
+}
+
+func (o VolumeOsFormatOutput) ToVolumeOsFormatPtrOutputWithContext(ctx context.Context) VolumeOsFormatPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v VolumeOsFormat) *VolumeOsFormat {
+		return &v
+	}).(VolumeOsFormatPtrOutput)
+}
+
+func (o VolumeOsFormatOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o VolumeOsFormatOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e VolumeOsFormat) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o VolumeOsFormatOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o VolumeOsFormatOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e VolumeOsFormat) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type VolumeOsFormatPtrOutput struct{ *pulumi.OutputState }
+
+func (VolumeOsFormatPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**VolumeOsFormat)(nil)).Elem()
+}
+
+func (o VolumeOsFormatPtrOutput) ToVolumeOsFormatPtrOutput() VolumeOsFormatPtrOutput {
+	return o
+}
+
+func (o VolumeOsFormatPtrOutput) ToVolumeOsFormatPtrOutputWithContext(ctx context.Context) VolumeOsFormatPtrOutput {
+	return o
+}
+
+func (o VolumeOsFormatPtrOutput) Elem() VolumeOsFormatOutput {
+	return o.ApplyT(func(v *VolumeOsFormat) VolumeOsFormat {
+		if v != nil {
+			return *v
+		}
+		var ret VolumeOsFormat
+		return ret
+	}).(VolumeOsFormatOutput)
+}
+
+func (o VolumeOsFormatPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o VolumeOsFormatPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *VolumeOsFormat) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// VolumeOsFormatInput is an input type that accepts values of the VolumeOsFormat enum
+// A concrete instance of `VolumeOsFormatInput` can be one of the following:
+//
+//	VolumeOsFormatLINUX
+//	VolumeOsFormatVMWARE
+//	VolumeOsFormatWINDOWS
+//	VolumeOsFormat_WINDOWS_2008
+//	VolumeOsFormat_WINDOWS_GPT
+//	VolumeOsFormatXEN
+//	VolumeOsFormat_HYPER_V
+type VolumeOsFormatInput interface {
+	pulumi.Input
+
+	ToVolumeOsFormatOutput() VolumeOsFormatOutput
+	ToVolumeOsFormatOutputWithContext(context.Context) VolumeOsFormatOutput
+}
+
+var volumeOsFormatPtrType = reflect.TypeOf((**VolumeOsFormat)(nil)).Elem()
+
+type VolumeOsFormatPtrInput interface {
+	pulumi.Input
+
+	ToVolumeOsFormatPtrOutput() VolumeOsFormatPtrOutput
+	ToVolumeOsFormatPtrOutputWithContext(context.Context) VolumeOsFormatPtrOutput
+}
+
+type volumeOsFormatPtr string
+
+func VolumeOsFormatPtr(v string) VolumeOsFormatPtrInput {
+	return (*volumeOsFormatPtr)(&v)
+}
+
+func (*volumeOsFormatPtr) ElementType() reflect.Type {
+	return volumeOsFormatPtrType
+}
+
+func (in *volumeOsFormatPtr) ToVolumeOsFormatPtrOutput() VolumeOsFormatPtrOutput {
+	return pulumi.ToOutput(in).(VolumeOsFormatPtrOutput)
+}
+
+func (in *volumeOsFormatPtr) ToVolumeOsFormatPtrOutputWithContext(ctx context.Context) VolumeOsFormatPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(VolumeOsFormatPtrOutput)
+}
+
 func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*ImageChangeInput)(nil)).Elem(), ImageChange("replace"))
 	pulumi.RegisterInputType(reflect.TypeOf((*ImageChangePtrInput)(nil)).Elem(), ImageChange("replace"))
 	pulumi.RegisterInputType(reflect.TypeOf((*RecordTypeInput)(nil)).Elem(), RecordType("A"))
 	pulumi.RegisterInputType(reflect.TypeOf((*RecordTypePtrInput)(nil)).Elem(), RecordType("A"))
+	pulumi.RegisterInputType(reflect.TypeOf((*VolumeOsFormatInput)(nil)).Elem(), VolumeOsFormat("LINUX"))
+	pulumi.RegisterInputType(reflect.TypeOf((*VolumeOsFormatPtrInput)(nil)).Elem(), VolumeOsFormat("LINUX"))
 	pulumi.RegisterOutputType(ImageChangeOutput{})
 	pulumi.RegisterOutputType(ImageChangePtrOutput{})
 	pulumi.RegisterOutputType(RecordTypeOutput{})
 	pulumi.RegisterOutputType(RecordTypePtrOutput{})
+	pulumi.RegisterOutputType(VolumeOsFormatOutput{})
+	pulumi.RegisterOutputType(VolumeOsFormatPtrOutput{})
 }

@@ -7,8 +7,10 @@ from . import _utilities
 import typing
 # Export this package's modules as members:
 from ._enums import *
+from .block_volume import *
 from .dns_record import *
 from .dns_zone import *
+from .file_volume import *
 from .get_account import *
 from .get_datacenters import *
 from .get_dns_zone import *
@@ -40,8 +42,10 @@ _utilities.register(
   "mod": "index",
   "fqn": "pulumi_svc",
   "classes": {
+   "svc:index:BlockVolume": "BlockVolume",
    "svc:index:DnsRecord": "DnsRecord",
    "svc:index:DnsZone": "DnsZone",
+   "svc:index:FileVolume": "FileVolume",
    "svc:index:SshKey": "SshKey",
    "svc:index:TicketUpdate": "TicketUpdate",
    "svc:index:VirtualGuest": "VirtualGuest"

@@ -9,6 +9,7 @@ from enum import Enum
 __all__ = [
     'ImageChange',
     'RecordType',
+    'VolumeOsFormat',
 ]
 
 
@@ -35,3 +36,17 @@ class RecordType(_builtins.str, Enum):
     PTR = "PTR"
     SRV = "SRV"
     SPF = "SPF"
+
+
+@pulumi.type_token("svc:index:VolumeOsFormat")
+class VolumeOsFormat(_builtins.str, Enum):
+    """
+    The OS the LUN is formatted for; a change replaces the volume.
+    """
+    LINUX = "LINUX"
+    VMWARE = "VMWARE"
+    WINDOWS = "WINDOWS"
+    WINDOW_S_2008 = "WINDOWS_2008"
+    WINDOW_S_GPT = "WINDOWS_GPT"
+    XEN = "XEN"
+    HYPE_R_V = "HYPER_V"

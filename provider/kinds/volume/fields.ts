@@ -1,0 +1,244 @@
+import { kinds, readFrom, UNSET, type Fields } from '../../framework/fields';
+import { rules } from '../../framework/field-rules';
+import type { Volume, VolumeType } from '../../managers';
+
+/**
+ * The fields of a block (`BlockVolume`) or file (`FileVolume`) volume, once for both: a block
+ * volume adds the OS its LUN is formatted for and its LUN id, a file volume its mount address.
+ */
+
+const onVolume = readFrom<Volume>();
+
+/** IOPS per GB of the endurance tiers, as `storageTierLevel` names them. */
+export const TIERS: Readonly<Record<string, number>> = {
+  LOW_INTENSITY_TIER: 0.25,
+  READHEAVY_TIER: 2,
+  WRITEHEAVY_TIER: 4,
+  '10_IOPS_PER_GB': 10,
+};
+export const TIER_VALUES = Object.values(TIERS);
+export const OS_FORMATS = [
+  'LINUX',
+  'VMWARE',
+  'WINDOWS',
+  'WINDOWS_2008',
+  'WINDOWS_GPT',
+  'XEN',
+  'HYPER_V',
+] as const;
+export const VOLUME_GB = { min: 20, max: 12000 };
+export const IOPS = { min: 100, max: 48000, step: 100, perGb: 50 };
+
+const isPerformance = (v: Volume) => v.storageType?.keyName.startsWith('PERFORMANCE') ?? false;
+const sortedIds = (value: unknown) =>
+  Array.isArray(value) ? [...value].map(Number).sort((a, b) => a - b) : value;
+
+/** Fields both volume kinds have. */
+const COMMON = {
+  /** The Pulumi resource name (set by the resource class). */
+  resourceName: {
+    type: kinds.string,
+    input: 'required',
+    internal: true,
+    rule: rules.text({ maxLength: 1024 }),
+  },
+  /** project/stack/name of the resource. */
+  identity: { type: kinds.string, input: 'required', internal: true },
+  /** `<organization>/<full URN>`: the seed of the creation token. */
+  provenance: { type: kinds.string, input: 'optional', internal: true },
+  /** Datacenter short name, e.g. `dal10`; a change replaces the volume (and its data). */
+  datacenter: {
+    type: kinds.string,
+    input: 'required',
+    output: true,
+    rule: rules.text({
+      required: true,
+      maxLength: 20,
+      pattern: /^[a-z]{3}[0-9]{2}$/,
+      patternRule: 'a datacenter short name such as dal10',
+    }),
+    change: 'replace',
+    read: onVolume('serviceResource.datacenter.name', (v) => v.serviceResource?.datacenter?.name),
+  },
+  /**
+   * Size in GB (20-12,000). A larger size is an upgrade order on the same volume; a smaller one is
+   * refused in check (the API cannot shrink a volume).
+   */
+  capacityGb: {
+    type: kinds.integer,
+    input: 'required',
+    output: true,
+    rule: rules.integer({ min: VOLUME_GB.min, max: VOLUME_GB.max }),
+    change: 'upgrade',
+    how: 'an upgrade order (`..._AsAService_Upgrade`)',
+    read: onVolume('capacityGb', (v) => v.capacityGb),
+  },
+  /**
+   * Endurance: IOPS per GB, one of 0.25, 2, 4, 10 (give this or `iops`). Another tier is an
+   * upgrade order on the same volume.
+   */
+  tierIopsPerGb: {
+    type: kinds.number,
+    input: 'optional',
+    output: true,
+    rule: rules.custom((failures, name, value) => {
+      if (value !== undefined && !TIER_VALUES.includes(value as number))
+        failures.add(name, `${name} must be one of ${TIER_VALUES.join(', ')} (IOPS per GB)`);
+    }, 'one of 0.25, 2, 4, 10'),
+    change: 'upgrade',
+    how: 'an upgrade order',
+    read: onVolume('storageTierLevel,storageType.keyName', (v) =>
+      isPerformance(v) ? undefined : TIERS[v.storageTierLevel ?? ''],
+    ),
+  },
+  /**
+   * Performance: the IOPS figure, 100-48,000 in steps of 100 and at most 50 per GB (give this or
+   * `tierIopsPerGb`). Another figure is an upgrade order on the same volume.
+   */
+  iops: {
+    type: kinds.integer,
+    input: 'optional',
+    output: true,
+    rule: rules.integer({ min: IOPS.min, max: IOPS.max }),
+    change: 'upgrade',
+    how: 'an upgrade order',
+    read: onVolume('provisionedIops,storageType.keyName', (v) =>
+      isPerformance(v) ? Number(v.provisionedIops) : undefined,
+    ),
+  },
+  /** Billed by the hour (true) or the month (false, the default); a change replaces the volume. */
+  hourlyBilling: {
+    type: kinds.boolean,
+    input: 'optional',
+    output: true,
+    default: false,
+    rule: rules.flag(),
+    change: 'replace',
+    read: onVolume('billingItem.hourlyFlag', (v) => v.billingItem?.hourlyFlag),
+  },
+  /** Free text kept with the volume. */
+  notes: {
+    type: kinds.string,
+    input: 'optional',
+    output: true,
+    normalise: (value) => (value === '' ? undefined : value),
+    rule: rules.text({ maxLength: 1000 }),
+    change: 'update',
+    how: '`editObject`',
+    read: onVolume('notes', (v) => v.notes || UNSET),
+  },
+  /**
+   * Ids of the account's guests (in the volume's datacenter) allowed to reach it, kept as
+   * declared: a guest allowed or removed outside Pulumi is drift that `refresh` shows and `up`
+   * puts back.
+   */
+  authorizedGuestIds: {
+    type: kinds.list(kinds.integer),
+    input: 'optional',
+    output: true,
+    default: [],
+    normalise: sortedIds,
+    rule: rules.list({
+      what: 'a list of guest ids',
+      max: 64,
+      item: (label, value) =>
+        Number.isInteger(value) && (value as number) > 0
+          ? undefined
+          : `${label} must be a guest id`,
+      text: 'guest ids',
+    }),
+    change: 'update',
+    how: '`allowAccessFromHostList` / `removeAccessFromHostList`',
+    read: onVolume('allowedVirtualGuests.id', (v) =>
+      (v.allowedVirtualGuests ?? []).map((g) => g.id).sort((a, b) => a - b),
+    ),
+  },
+  /**
+   * On delete, cancel a monthly volume at once instead of at its billing anniversary (an hourly
+   * volume is always cancelled at once).
+   */
+  cancelImmediately: {
+    type: kinds.boolean,
+    input: 'optional',
+    default: false,
+    rule: rules.flag(),
+    change: 'local',
+  },
+  /** How long a create or resize waits for the volume to be ready, in minutes. */
+  readyTimeoutMinutes: {
+    type: kinds.integer,
+    input: 'optional',
+    default: 30,
+    rule: rules.integer({ min: 1, max: 720 }),
+    change: 'local',
+  },
+  /** The order's container identifier, computed by check and kept (finds a lost order's volume). */
+  creationToken: {
+    type: kinds.string,
+    input: 'optional',
+    internal: true,
+    normalise: () => undefined,
+    keep: true,
+  },
+  /** What the volume costs an hour (check prices the order; a resize prices the new size). */
+  estimatedHourlyCost: { type: kinds.number, output: true, fromCheck: true },
+  /** What the volume costs a month. */
+  estimatedMonthlyCost: { type: kinds.number, output: true, fromCheck: true },
+  /** The numeric id (the resource id is the same number as a string). */
+  volumeId: { type: kinds.integer, output: true, read: onVolume('id', (v) => v.id) },
+  /** The volume's user name on the storage backend. */
+  username: { type: kinds.string, output: true, read: onVolume('username', (v) => v.username) },
+  /** The storage backend's address hosts connect to. */
+  targetAddress: {
+    type: kinds.string,
+    output: true,
+    read: onVolume('serviceResourceBackendIpAddress', (v) => v.serviceResourceBackendIpAddress),
+  },
+  /** The IOPS the volume delivers (its figure, or its size times its tier). */
+  provisionedIops: {
+    type: kinds.integer,
+    output: true,
+    read: onVolume('provisionedIops', (v) => Number(v.provisionedIops)),
+  },
+  /** The billing item a cancel goes through. */
+  billingItemId: {
+    type: kinds.integer,
+    output: true,
+    read: onVolume('billingItem.id', (v) => v.billingItem?.id),
+  },
+} satisfies Fields;
+
+export const BLOCK_VOLUME_FIELDS = {
+  ...COMMON,
+  /** The OS the LUN is formatted for; a change replaces the volume. */
+  osFormat: {
+    type: kinds.string,
+    input: 'optional',
+    output: true,
+    default: 'LINUX',
+    rule: rules.custom((failures, name, value) => {
+      failures.oneOf(name, value as string, OS_FORMATS, 'OS format');
+    }, OS_FORMATS.join(', ')),
+    oneOf: { name: 'VolumeOsFormat', values: OS_FORMATS },
+    change: 'replace',
+    read: onVolume('osType.keyName', (v) => v.osType?.keyName),
+  },
+  /** The LUN id hosts mount. */
+  lunId: { type: kinds.string, output: true, read: onVolume('lunId', (v) => v.lunId) },
+} satisfies Fields;
+
+export const FILE_VOLUME_FIELDS = {
+  ...COMMON,
+  /** The NFS address hosts mount (`<address>:/<path>`). */
+  mountAddress: {
+    type: kinds.string,
+    output: true,
+    read: onVolume('fileNetworkMountAddress', (v) => v.fileNetworkMountAddress),
+  },
+} satisfies Fields;
+
+export type VolumeFields = typeof BLOCK_VOLUME_FIELDS | typeof FILE_VOLUME_FIELDS;
+export const VOLUME_FIELDS: Record<VolumeType, VolumeFields> = {
+  block: BLOCK_VOLUME_FIELDS,
+  file: FILE_VOLUME_FIELDS,
+};

@@ -1,0 +1,302 @@
+import { StorageManager, type Volume, type VolumeSizing, type VolumeType } from '../../managers';
+import { poll } from '../../client/poll';
+import { outcomeWindowMs, freeWriteWindowMs, type Connection } from '../../framework/connection';
+import { createOnce, writeIdempotent } from '../../framework/exactly-once';
+import type { InputsOf, StateOf } from '../../framework/fields';
+import {
+  gone,
+  kindProvider,
+  type CheckRulesRequest,
+  type CheckWithApiRequest,
+  type CreateRequest,
+  type DeleteRequest,
+  type EditRequest,
+  type PlanRequest,
+} from '../../framework/kind-provider';
+import { say, sayOnce } from '../../framework/log';
+import { boundedWait, type OperationRequest } from '../../framework/operation';
+import { initFailure } from '../../framework/runtime-provider';
+import { isKnown } from '../../framework/unknown';
+import { creationToken } from '../virtual-guest/provenance';
+import { IOPS, VOLUME_FIELDS, type VolumeFields } from './fields';
+
+/**
+ * `BlockVolume` and `FileVolume`: a volume of the storage-as-a-service package, ordered once
+ * (its order carries a creation token as its container identifier, so an order whose answer was
+ * lost is found, never placed twice), waited for until provisioned (bounded by
+ * `readyTimeoutMinutes` and the engine's deadline), resized in place by an upgrade order (a
+ * smaller size is refused in check), with the guests allowed to reach it kept as declared, and
+ * cancelled through its billing item: at once when hourly or asked, else at its anniversary.
+ */
+
+const KIND: Record<VolumeType, string> = { block: 'BlockVolume', file: 'FileVolume' };
+const storage = (c: Connection) => c.use(StorageManager);
+
+type Inputs = InputsOf<VolumeFields>;
+type State = StateOf<VolumeFields>;
+
+const sizing = (v: Partial<Inputs>): VolumeSizing => ({
+  capacityGb: Number(v.capacityGb),
+  ...(v.iops === undefined ? { tierIopsPerGb: v.tierIopsPerGb } : { iops: v.iops }),
+});
+
+const describeSizing = (v: Partial<Inputs>) =>
+  `${v.capacityGb} GB, ${v.iops === undefined ? `${v.tierIopsPerGb} IOPS per GB` : `${v.iops} IOPS`}`;
+
+const money = (n: unknown, digits: number) =>
+  typeof n === 'number' ? `$${n.toFixed(digits)}` : '$(unpriced)';
+const cost = (v: Partial<State>) =>
+  `${money(v.estimatedHourlyCost, 4)}/hour (${money(v.estimatedMonthlyCost, 2)}/month)`;
+
+function priced(answer: Record<string, unknown>) {
+  return {
+    estimatedHourlyCost: Number(answer.postTaxRecurringHourly ?? 0),
+    estimatedMonthlyCost: Number(answer.postTaxRecurringMonthly ?? 0),
+  };
+}
+
+/** Exactly one of tier and IOPS; IOPS in steps, per GB; never a smaller size than before. */
+export function checkVolumeRules({ inputs, olds, failures }: CheckRulesRequest<VolumeFields>) {
+  const { tierIopsPerGb, iops, capacityGb } = inputs;
+  if ((tierIopsPerGb === undefined) === (iops === undefined)) {
+    failures.add(
+      'tierIopsPerGb',
+      'give exactly one of tierIopsPerGb (an endurance volume) and iops (a performance volume)',
+    );
+  }
+  if (typeof iops === 'number' && typeof capacityGb === 'number') {
+    const max = Math.min(IOPS.max, capacityGb * IOPS.perGb);
+    if (iops % IOPS.step !== 0 || iops > max)
+      failures.add(
+        'iops',
+        `iops must be a multiple of ${IOPS.step} and at most ${max} for ${capacityGb} GB`,
+      );
+  }
+  if (
+    typeof capacityGb === 'number' &&
+    typeof olds.capacityGb === 'number' &&
+    capacityGb < olds.capacityGb
+  ) {
+    failures.add(
+      'capacityGb',
+      `capacityGb ${capacityGb} is smaller than the volume's ${olds.capacityGb} GB: a volume can only grow (the API refuses a smaller size); declare at least ${olds.capacityGb}, or replace the volume`,
+    );
+  }
+}
+
+/** Waits until the volume's transactions are done; the id is kept when the wait runs out. */
+async function settled(
+  c: Connection,
+  what: string,
+  id: number,
+  inputs: Partial<Inputs>,
+  request: OperationRequest | undefined,
+  outs: Record<string, unknown>,
+): Promise<Volume> {
+  const timeoutMs = boundedWait(request, Number(inputs.readyTimeoutMinutes ?? 30) * 60_000);
+  const { value, done } = await poll(
+    () => storage(c).getVolume(id),
+    (v) => (v.activeTransactionCount ?? 0) === 0,
+    { timeoutMs, firstMs: 500, growth: 1.5, maxMs: 10_000 },
+  );
+  if (!done) {
+    throw initFailure(
+      `${what}: volume ${id} is not ready after ${Math.round(timeoutMs / 1000)} s; it is kept in the stack and the next \`pulumi up\` carries on with it`,
+      String(id),
+      { ...inputs, ...outs },
+    );
+  }
+  return value;
+}
+
+export function volumeProvider(type: VolumeType) {
+  const kind = KIND[type];
+  const fields = VOLUME_FIELDS[type];
+  const name = (v: Partial<State>) => `${kind} "${v.resourceName ?? ''}"`;
+
+  async function order(c: Connection, inputs: Inputs, token: string) {
+    return storage(c).orderContainer({
+      type,
+      datacenter: inputs.datacenter,
+      hourly: inputs.hourlyBilling,
+      osFormat: 'osFormat' in inputs ? String(inputs.osFormat) : undefined,
+      containerIdentifier: token,
+      ...sizing(inputs),
+    });
+  }
+
+  /** Prices the order (or the resize) and says in the preview what it bills. */
+  async function checkWithApi({
+    connection: c,
+    inputs,
+    olds,
+    failures,
+  }: CheckWithApiRequest<VolumeFields>) {
+    if (
+      ![inputs.datacenter, inputs.capacityGb, inputs.tierIopsPerGb, inputs.iops].every(
+        (v) => v === undefined || isKnown(v),
+      )
+    )
+      return;
+    const token = olds.creationToken ?? creationToken(inputs);
+    try {
+      // A new order at the declared size is priced as the volume bills once resized to it.
+      const price = priced(await storage(c).verify(await order(c, inputs, token)));
+      if (olds.volumeId === undefined) {
+        sayOnce(
+          `BILLING create ${name(inputs)} orders a new ${type} volume: ${describeSizing(inputs)} in ${inputs.datacenter}; ${inputs.hourlyBilling ? 'hourly' : 'monthly'}, ${cost(price)}`,
+        );
+      }
+      return { creationToken: token, ...price };
+    } catch (err) {
+      const message = (err as Error).message;
+      const field = /location|datacenter/i.test(message) ? 'datacenter' : 'capacityGb';
+      failures.add(field, `${field}: the order cannot be priced: ${message}`);
+    }
+  }
+
+  async function create({ connection: c, inputs, request }: CreateRequest<VolumeFields>) {
+    const token = inputs.creationToken ?? creationToken(inputs);
+    const manager = storage(c);
+    const container = await order(c, inputs, token);
+    const what = name(inputs);
+    const found = async () => (await manager.findByIdentifier(token))[0];
+    const earlier = await found();
+    const volume =
+      earlier ??
+      (await createOnce({
+        what: `${what} order`,
+        write: async () => {
+          await manager.place(container);
+          const made = await found();
+          if (!made) throw new Error(`the order was placed but no volume carries ${token} yet`);
+          return made;
+        },
+        find: found,
+        windowMs: outcomeWindowMs(),
+        nextRun: `The next \`pulumi up\` looks for a volume ordered with ${token} before it orders one.`,
+      }));
+    if (earlier)
+      say(
+        `${what}: volume ${earlier.id} was ordered by an earlier unfinished create; using it, no new order`,
+      );
+    const outs = { creationToken: token };
+    let ready = await settled(c, what, volume.id, inputs, request, outs);
+    if (inputs.notes) await manager.editNotes(volume.id, inputs.notes);
+    await manager.setGuestAccess(volume.id, inputs.authorizedGuestIds ?? [], true);
+    ready = await manager.getVolume(volume.id);
+    return { id: volume.id, object: ready, outs };
+  }
+
+  async function edit({
+    connection: c,
+    id,
+    inputs,
+    olds,
+    changed,
+    request,
+  }: EditRequest<VolumeFields>) {
+    const manager = storage(c);
+    const volumeId = Number(id);
+    const what = `${name(olds)} (id ${id})`;
+    // The size fields change by an upgrade order, not by the table's `update`: compared here.
+    const resized = (['capacityGb', 'tierIopsPerGb', 'iops'] as const).some(
+      (f) => inputs[f] !== olds[f],
+    );
+    if (resized) {
+      const wanted = sizing(inputs);
+      await writeIdempotent({
+        what: `${what} resize to ${describeSizing(inputs)}`,
+        write: async () => {
+          await manager.place(await manager.upgradeContainer(volumeId, wanted));
+        },
+        done: async () => {
+          const v = await manager.getVolume(volumeId);
+          return (v.activeTransactionCount ?? 0) > 0 || v.capacityGb === wanted.capacityGb;
+        },
+        windowMs: outcomeWindowMs(),
+        attempts: 1,
+      });
+      await settled(c, what, volumeId, inputs, request, {});
+    }
+    if (changed.includes('notes')) await manager.editNotes(volumeId, inputs.notes ?? '');
+    if (changed.includes('authorizedGuestIds')) {
+      const now = new Set(inputs.authorizedGuestIds ?? []);
+      const before =
+        (await manager.getVolume(volumeId)).allowedVirtualGuests?.map((g) => g.id) ?? [];
+      await manager.setGuestAccess(
+        volumeId,
+        before.filter((g) => !now.has(g)),
+        false,
+      );
+      await manager.setGuestAccess(
+        volumeId,
+        [...now].filter((g) => !before.includes(g)),
+        true,
+      );
+    }
+  }
+
+  /** A resize is an upgrade order, priced old and new; a change of kind (tier <-> IOPS) replaces. */
+  async function plan({ olds, news, changed }: PlanRequest<VolumeFields>) {
+    const switched = (olds.iops === undefined) !== (news.iops === undefined);
+    const replacing =
+      fields === VOLUME_FIELDS.block
+        ? ['datacenter', 'hourlyBilling', 'osFormat']
+        : ['datacenter', 'hourlyBilling'];
+    const replaces = changed.filter(
+      (f) => replacing.includes(f) || (switched && (f === 'iops' || f === 'tierIopsPerGb')),
+    );
+    const inPlace = changed.filter((f) => !replaces.includes(f));
+    if (
+      replaces.length === 0 &&
+      inPlace.some((f) => f === 'capacityGb' || f === 'tierIopsPerGb' || f === 'iops')
+    ) {
+      sayOnce(
+        `BILLING upgrade ${name(olds)} in place (${describeSizing(olds)} -> ${describeSizing(news)}): ${cost(olds)} -> ${cost(news)}; the same volume, its data kept`,
+      );
+    }
+    return { replaces, inPlace };
+  }
+
+  async function remove({ connection: c, id, state, request }: DeleteRequest<VolumeFields>) {
+    const manager = storage(c);
+    const volumeId = Number(id);
+    const what = `${name(state)} (id ${id})`;
+    const current = await manager.findVolume(volumeId);
+    if (!current?.billingItem) return `${what} is already gone`;
+    if ((current.activeTransactionCount ?? 0) > 0)
+      await settled(c, what, volumeId, state, request, {});
+    const immediate = current.billingItem.hourlyFlag || state.cancelImmediately === true;
+    await writeIdempotent({
+      what: `${what} cancel`,
+      write: () => manager.cancel(current.billingItem!.id, immediate, 'Deleted by Pulumi'),
+      done: async () => {
+        const v = await manager.findVolume(volumeId);
+        return v === undefined || v.billingItem?.cancellationDate !== undefined;
+      },
+      windowMs: freeWriteWindowMs(),
+    });
+    return immediate
+      ? `${what} cancelled at once: its billing stops now`
+      : `${what} cancelled at its billing anniversary: billed (${money(state.estimatedMonthlyCost, 2)}/month) until then, then gone`;
+  }
+
+  return kindProvider(fields as VolumeFields, {
+    describe: (state, id) => `${name(state)} (id ${id})`,
+    fetch: async ({ connection, id }) => {
+      const v = await storage(connection).findVolume(Number(id));
+      if (v?.billingItem?.cancellationDate)
+        return gone('was cancelled and ends at its billing anniversary');
+      return v;
+    },
+    checkRules: checkVolumeRules,
+    checkWithApi,
+    create,
+    edit,
+    plan,
+    delete: remove,
+    editAlways: true,
+    owned: true,
+  });
+}

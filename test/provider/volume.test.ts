@@ -1,0 +1,148 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Client } from '../../provider/client';
+import { PROVIDERS } from '../../provider/kinds';
+import type { Volume } from '../../provider/managers';
+import { providerEnv, type Emulator } from '../support/provider-env';
+import { outputProblems } from '../support/schema-types';
+
+type Bag = Record<string, unknown>;
+const block = PROVIDERS.BlockVolume;
+const file = PROVIDERS.FileVolume;
+
+const declared = (name: string, extra: Bag = {}): Bag => ({
+  resourceName: name,
+  identity: `proj/dev/${name}`,
+  provenance: `test/${name}-${Math.random()}`,
+  datacenter: 'dal10',
+  capacityGb: 20,
+  tierIopsPerGb: 2,
+  ...extra,
+});
+
+describe('BlockVolume and FileVolume providers against the emulator', () => {
+  let emulator: Emulator;
+  let client: Client;
+  before(async () => ({ emulator, client } = await providerEnv(300)));
+  after(() => emulator?.close());
+
+  const volumes = async () =>
+    (await client.call('Account', 'getNetworkStorage', {
+      mask: 'id,capacityGb,allowedVirtualGuests.id,billingItem.cancellationDate',
+    })) as Volume[];
+  const guest = async (hostname: string, datacenter = 'dal10') =>
+    (await client.call('Virtual_Guest', 'createObject', {
+      args: [
+        {
+          hostname,
+          domain: 'example.com',
+          startCpus: 1,
+          maxMemory: 1024,
+          hourlyBillingFlag: true,
+          localDiskFlag: false,
+          operatingSystemReferenceCode: 'UBUNTU_LATEST',
+          datacenter: { name: datacenter },
+        },
+      ],
+    })) as { id: number };
+
+  it('check names the field and the rule: tier or IOPS, IOPS per GB, never a smaller size', async () => {
+    const both = await block.check({}, declared('x', { iops: 1000 }));
+    assert.match(String(both.failures?.[0]?.reason), /exactly one of tierIopsPerGb .* and iops/);
+    const steep = await block.check({}, declared('x', { tierIopsPerGb: undefined, iops: 2000 }));
+    assert.deepEqual(
+      steep.failures?.map((f) => f.property),
+      ['iops'],
+    );
+    const badTier = await block.check({}, declared('x', { tierIopsPerGb: 3 }));
+    assert.deepEqual(
+      badTier.failures?.map((f) => f.property),
+      ['tierIopsPerGb'],
+    );
+    const before = (await volumes()).length;
+    const smaller = await block.check({ capacityGb: 40 }, declared('x', { capacityGb: 30 }));
+    const failure = smaller.failures?.find((f) => f.property === 'capacityGb');
+    assert.match(
+      String(failure?.reason),
+      /smaller than the volume's 40 GB: a volume can only grow/,
+    );
+    assert.equal((await volumes()).length, before, 'nothing ordered');
+  });
+
+  it('orders once, waits, allows guests, resizes in place, sees and repairs drift, imports, cancels', async () => {
+    const db = await guest('db');
+    const other = await guest('other');
+    const checked = await block.check({}, declared('data', { authorizedGuestIds: [db.id] }));
+    assert.deepEqual(checked.failures, []);
+    const inputs = checked.inputs!;
+    assert.equal(inputs.estimatedMonthlyCost, 2.77, 'priced by verifyOrder: 20 GB at 2 IOPS/GB');
+    // The order's answer is lost: the volume it made is found by its token, not ordered twice.
+    emulator.setFaults({
+      once: { service: 'Product_Order', method: 'placeOrder', fault: 'lose-response' },
+    });
+    const { id, outs } = await block.create(inputs);
+    assert.equal((await volumes()).length, 1, 'one volume');
+    assert.deepEqual(outs!.authorizedGuestIds, [db.id]);
+    assert.equal(outs!.capacityGb, 20);
+    assert.equal(outs!.provisionedIops, 40);
+    assert.deepEqual(outputProblems('BlockVolume', outs!), []);
+
+    const grown = (
+      await block.check(outs!, { ...declared('data'), capacityGb: 40, authorizedGuestIds: [db.id] })
+    ).inputs!;
+    const diff = await block.diff(id, outs!, grown);
+    assert.deepEqual(diff.replaces, [], 'a larger size changes in place');
+    const updated = await block.update(id, outs!, grown);
+    assert.equal(updated.outs!.capacityGb, 40);
+    assert.equal(updated.outs!.volumeId, Number(id), 'the same volume');
+    assert.equal((await volumes()).length, 1);
+
+    // A guest allowed outside Pulumi: drift that refresh shows and the next update removes.
+    await client.call('Network_Storage', 'allowAccessFromVirtualGuest', {
+      id: Number(id),
+      args: [{ id: other.id }],
+    });
+    const refreshed = await block.read(id, updated.outs!);
+    assert.deepEqual(
+      (refreshed.props as Bag).authorizedGuestIds,
+      [db.id, other.id].sort((a, b) => a - b),
+    );
+    const repaired = await block.update(id, refreshed.props as Bag, grown);
+    assert.deepEqual(repaired.outs!.authorizedGuestIds, [db.id]);
+    const [afterRepair] = await volumes();
+    assert.deepEqual(
+      afterRepair.allowedVirtualGuests?.map((g) => g.id),
+      [db.id],
+    );
+
+    const imported = await block.read(id, {});
+    assert.deepEqual(
+      [imported.inputs?.capacityGb, imported.inputs?.tierIopsPerGb, imported.inputs?.datacenter],
+      [40, 2, 'dal10'],
+    );
+
+    await block.delete(id, repaired.outs!);
+    const [cancelled] = await volumes();
+    assert.ok(cancelled.billingItem?.cancellationDate, 'monthly: cancelled at its anniversary');
+    assert.deepEqual(await block.read(id, repaired.outs!), {}, 'cancelled: it leaves the stack');
+  });
+
+  it('a file volume with performance IOPS, hourly: cancelled at once', async () => {
+    const checked = await file.check(
+      {},
+      declared('share', {
+        tierIopsPerGb: undefined,
+        capacityGb: 100,
+        iops: 1000,
+        hourlyBilling: true,
+      }),
+    );
+    assert.deepEqual(checked.failures, []);
+    const { id, outs } = await file.create(checked.inputs!);
+    assert.match(String(outs!.mountAddress), /:\/SVC02SV\d+_1\/data01$/);
+    assert.equal(outs!.iops, 1000);
+    assert.deepEqual(outputProblems('FileVolume', outs!), []);
+    await file.delete(id, outs!);
+    assert.ok(!(await volumes()).some((v) => String(v.id) === id), 'gone at once');
+  });
+});
