@@ -45,7 +45,7 @@ function options(args: string[]): Options {
   if (!dir || (values.out && values.release) || positionals.length) throw new Error(USAGE);
   return {
     dryRun: values['dry-run'],
-    tag: values.tag ?? process.env.GITHUB_REF_NAME,
+    tag: values.tag ?? (process.env.GITHUB_REF_NAME || undefined),
     dir: path.resolve(dir),
     build: !!values.out,
   };

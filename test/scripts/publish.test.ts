@@ -158,7 +158,7 @@ describe('scripts/publish: the release workflow’s steps, without the network',
       'utf8',
     );
     assert.match(workflow, /^on:\n {2}push:\n {4}tags: \['v\*'\]$/m);
-    const steps = [...workflow.matchAll(/scripts\/publish (.*)$/gm)].map((m) => m[1]);
+    const steps = [...workflow.matchAll(/^\s*(?:run: )?scripts\/publish (.*)$/gm)].map((m) => m[1]);
     assert.deepEqual(steps, [
       '--dry-run --tag "$GITHUB_REF_NAME" --out release',
       '--tag "$GITHUB_REF_NAME" --release release',
