@@ -69,13 +69,22 @@ export const filesUnder = (dir: string) =>
     .filter((file) => fs.statSync(path.join(dir, file)).isFile())
     .sort();
 
-/** Runs `use` on `archive` unpacked (tar.gz, tgz, zip or whl) into a temporary folder. */
-function withUnpacked<T>(archive: string, use: (dir: string) => T): T {
+/**
+ * Runs `use` on `archive` unpacked (tar.gz, tgz, zip or whl) into a temporary folder; an archive
+ * that does not unpack is a problem of its own.
+ */
+function withUnpacked(p: Problems, archive: string, use: (dir: string) => void): void {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-verify-'));
   try {
-    if (/\.(tar\.gz|tgz)$/.test(archive)) execFileSync('tar', ['-xzf', archive, '-C', dir]);
-    else execFileSync('unzip', ['-q', archive, '-d', dir]);
-    return use(dir);
+    try {
+      if (/\.(tar\.gz|tgz)$/.test(archive))
+        execFileSync('tar', ['-xzf', archive, '-C', dir], { stdio: 'pipe' });
+      else execFileSync('unzip', ['-q', archive, '-d', dir], { stdio: 'pipe' });
+    } catch {
+      p.check(false, path.basename(archive), 'does not unpack (a damaged archive)');
+      return;
+    }
+    use(dir);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
@@ -140,16 +149,14 @@ function checkPluginArchives(p: Problems, dir: string, names: string[], e: Expec
       const name = archiveName(plugin, e.version, platform);
       if (!p.check(names.includes(name), name, 'missing')) continue;
       archives.push(name);
-      const held = execFileSync('tar', ['-tzf', path.join(dir, name)], { encoding: 'utf8' })
-        .trim()
-        .split('\n')
-        .sort();
       const wanted = [
         executableName(platform, plugin),
         'LICENSE',
         ...(plugin === 'pulumi-analyzer-policy-svc' ? ['PulumiPolicy.yaml'] : []),
       ].sort();
-      p.same(held, wanted, name, 'the files at its root');
+      withUnpacked(p, path.join(dir, name), (unpackedDir) =>
+        p.same(filesUnder(unpackedDir), wanted, name, 'the files at its root'),
+      );
     }
   }
   return archives;
@@ -159,7 +166,7 @@ function checkPluginArchives(p: Problems, dir: string, names: string[], e: Expec
 function checkNpmSdk(p: Problems, dir: string, e: Expected): string {
   const name = `${e.npmSdk.replace(/^@/, '').replace('/', '-')}-${e.version}.tgz`;
   if (!p.check(fs.existsSync(path.join(dir, name)), name, 'missing')) return name;
-  withUnpacked(path.join(dir, name), (unpackedDir) => {
+  withUnpacked(p, path.join(dir, name), (unpackedDir) => {
     const pkg = JSON.parse(readIf(path.join(unpackedDir, 'package', 'package.json')) ?? '{}') as {
       name?: string;
       version?: string;
@@ -203,7 +210,7 @@ function checkPython(p: Problems, dir: string, e: Expected): string[] {
     );
   };
   if (p.check(fs.existsSync(path.join(dir, wheel)), wheel, 'missing'))
-    withUnpacked(path.join(dir, wheel), (unpackedDir) => {
+    withUnpacked(p, path.join(dir, wheel), (unpackedDir) => {
       const info = `${e.pythonSdk}-${e.version}.dist-info`;
       checkCore(wheel, readIf(path.join(unpackedDir, info, 'METADATA')));
       const record = readIf(path.join(unpackedDir, info, 'RECORD')) ?? '';
@@ -228,7 +235,7 @@ function checkPython(p: Problems, dir: string, e: Expected): string[] {
       );
     });
   if (p.check(fs.existsSync(path.join(dir, sdist)), sdist, 'missing'))
-    withUnpacked(path.join(dir, sdist), (unpackedDir) => {
+    withUnpacked(p, path.join(dir, sdist), (unpackedDir) => {
       const top = `${e.pythonSdk}-${e.version}`;
       checkCore(sdist, readIf(path.join(unpackedDir, top, 'PKG-INFO')));
       p.check(
@@ -275,7 +282,7 @@ function checkGo(p: Problems, dir: string, e: Expected): { goModule: string; goT
   );
   const zip = path.join(proxy, `${versioned}.zip`);
   if (p.check(fs.existsSync(zip), `go/.../@v/${versioned}.zip`, 'missing'))
-    withUnpacked(zip, (unpackedDir) => {
+    withUnpacked(p, zip, (unpackedDir) => {
       const top = path.join(unpackedDir, ...`${goModule}@${versioned}`.split('/'));
       for (const file of filesUnder(top)) {
         if (file === 'LICENSE') continue; // the repository's, which the tag's module gets too
@@ -319,11 +326,10 @@ export function verifyRelease(
     fs.readFileSync(path.join(ROOT, 'CHANGELOG.md'), 'utf8'),
     e.version,
   );
-  p.same(
-    readIf(path.join(dir, 'CHANGELOG.md')),
-    notes,
+  p.check(
+    readIf(path.join(dir, 'CHANGELOG.md')) === notes,
     'CHANGELOG.md',
-    `the "## ${e.version}" section`,
+    `must be the root CHANGELOG.md's "## ${e.version}" section`,
   );
   const go = checkGo(p, dir, e);
   const known = new Set([
