@@ -1,7 +1,8 @@
 import * as fs from 'node:fs';
 import type { Client } from '../provider/client';
 import type { DnsZone, SshKey, VirtualGuest } from '../provider/managers';
-import { RECORD_MASK, SSH_KEY_MASK, isReclaiming } from '../provider/managers';
+import { RECORD_MASK, SSH_KEY_MASK } from '../provider/managers';
+import type { ApiObject } from '../provider/kinds/faces';
 import { clientFromConfig } from '../provider/framework/config-client';
 import {
   importFile,
@@ -13,8 +14,9 @@ import {
 } from './adopt';
 import { option, options, refuseUnknown } from './args';
 import { shrinkingPages } from './pages';
-import { AUDIT_MASK, audit, formatAudit, type AuditReport, type StackState } from './audit';
-import { pulumiJson, type StateResource } from './pulumi';
+import { audit, formatAudit, type AuditReport, type BilledObjects } from './audit';
+import { BILLING_FACES } from './billed-kinds';
+import { pulumiJson, type StackState, type StateResource } from './pulumi';
 import { stackClient } from './stack-client';
 
 export interface AuditArgs {
@@ -45,24 +47,25 @@ export function parseAuditArgs(args: string[]): AuditArgs {
   };
 }
 
-/**
- * A guest's datacenter too (the filters and the import's names need it), and its transaction: a
- * guest being reclaimed (cancelled, billed no more) is left out, neither orphan nor importable.
- */
-const GUEST_MASK = `${AUDIT_MASK},datacenter.name,activeTransaction.transactionStatus.name`;
+/** Every object of each billed kind, as its audit face lists it, those ending left out. */
+async function billedObjects(client: Client): Promise<BilledObjects> {
+  const objects: Record<string, ApiObject[]> = {};
+  for (const [kind, { audit: face }] of Object.entries(BILLING_FACES)) {
+    const { service, method, mask } = face.list;
+    objects[kind] = [];
+    for await (const page of shrinkingPages<ApiObject>(client, service, method, { mask }))
+      objects[kind].push(...page.filter((object) => !face.ended(object)));
+  }
+  return objects;
+}
 
-/** Every guest, key, zone and record of the account. */
-async function accountObjects(client: Client): Promise<AccountObjects> {
-  const guests: VirtualGuest[] = [];
-  const pages = shrinkingPages<VirtualGuest>(client, 'Account', 'getVirtualGuests', {
-    mask: GUEST_MASK,
-  });
-  for await (const page of pages) guests.push(...page.filter((guest) => !isReclaiming(guest)));
+/** The keys, zones and records of the account, and its guests, for the adoption. */
+async function accountObjects(client: Client, billed: BilledObjects): Promise<AccountObjects> {
   const keys = (await client.call('Account', 'getSshKeys', { mask: SSH_KEY_MASK })) as SshKey[];
   const zones = (await client.call('Account', 'getDomains', {
     mask: `id,name,resourceRecords[${RECORD_MASK}]`,
   })) as DnsZone[];
-  return { guests, keys, zones };
+  return { guests: (billed.VirtualGuest ?? []) as VirtualGuest[], keys, zones };
 }
 
 /**
@@ -92,9 +95,10 @@ export async function gatherAudit(
   const client = names.length
     ? await stackClient(cwd, names[0], env)
     : clientFromConfig(() => undefined);
-  const account = await accountObjects(client);
+  const billed = await billedObjects(client);
+  const account = await accountObjects(client, billed);
   const importable = importFile(narrowed(unownedObjects(states, account), filters)).resources;
-  return { ...audit(states, account.guests, importable), importable };
+  return { ...audit(states, billed, importable), importable };
 }
 
 /** `pulumi-svc audit [--json] [--stack NAME]... [--import-file PATH] [filters]` */

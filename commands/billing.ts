@@ -1,4 +1,4 @@
-import { HOURS_PER_MONTH } from '../provider/kinds/virtual-guest/pricing';
+import { HOURS_PER_MONTH } from '../provider/kinds/faces';
 import { option, options, refuseUnknown } from './args';
 import type { PreviewJson } from './billing-report';
 import { formatBillingMarkdown, formatBillingTable } from './billing-format';
