@@ -96,6 +96,7 @@ function checkGuestOrder(ctx: AuthedContext, c: Record<string, unknown>): Checke
     sshKeyIds: keys[i] ?? [],
     postInstallScriptUri: scripts[i],
     tags: [],
+    securityGroups: { PUBLIC: [], PRIVATE: [] },
     prices: prices.map((p) => p.view.price),
   }));
   return { container: c, prices, orders, preset };

@@ -32,7 +32,8 @@ import { formatApiDate } from '../../dates';
 import { publicFault } from '../../errors';
 import { table, type RecordsOf, type Store, type Tables, type WriteOp } from '../../store';
 import { endOfBillingMonth } from '../billing-item/model';
-import { addressIn, subnetFor, type IpAddressRec } from '../network/model';
+import { addressIn, subnetFor, type IpAddressRec, type Space } from '../network/model';
+import { guestBindingsGoneOps, orderedBindingOps } from '../security-group/model';
 import { priceView, type PriceView } from '../product-package/model';
 import { discounted, type Discounts } from '../account/discounts';
 
@@ -118,10 +119,12 @@ export interface GuestRec {
   reclaim?: { transactionId: number; createDate: number; goneAt: number };
   /** 1 while reclaiming (the index sweepReclaimed finds them by). */
   reclaiming?: number;
+  /** The placement group it was ordered into (it stays there until it is gone). */
+  placementGroupId?: number;
 }
 
 export const tables = {
-  guests: table<GuestRec>(100001, ['accountId', 'reclaiming']),
+  guests: table<GuestRec>(100001, ['accountId', 'reclaiming', 'placementGroupId']),
   tags: table<TagRec>(700001, ['accountId']),
 };
 
@@ -148,6 +151,9 @@ export interface GuestOrder {
   notes?: string;
   postInstallScriptUri?: string;
   blockDevices: { device: string; capacity: number }[];
+  /** Security groups bound to each interface once the guest is provisioned. */
+  securityGroups: Record<Space, number[]>;
+  placementGroupId?: number;
   prices: Price[];
 }
 
@@ -385,6 +391,7 @@ export function buildGuest(
     })),
     orderedByUserId: options.userId,
     orderId: options.orderId,
+    placementGroupId: order.placementGroupId,
   };
   const ops: WriteOp[] = [
     ...tags.ops,
@@ -392,6 +399,7 @@ export function buildGuest(
     { put: 'ipAddresses', record: backend },
     ...(pub ? [{ put: 'ipAddresses' as const, record: pub }] : []),
     { put: 'guests', record: guest },
+    ...orderedBindingOps(store, guest, order.securityGroups),
   ];
   return { guest, ops };
 }
@@ -481,7 +489,7 @@ export function removeGuestOps(
             },
           },
         ]
-      : goneOps(guest);
+      : goneOps(store, guest);
   const billing = store.get('billingItems', guest.billingItemId);
   if (billing && billing.cancellationDate === undefined) {
     const billedTo = billing.hourlyFlag ? now : endOfBillingMonth(now);
@@ -490,9 +498,10 @@ export function removeGuestOps(
   return ops;
 }
 
-/** A guest and its addresses, removed. */
-const goneOps = (guest: GuestRec): WriteOp[] => [
+/** A guest, its addresses and its security group bindings, removed. */
+const goneOps = (store: Store, guest: GuestRec): WriteOp[] => [
   { del: 'guests', id: guest.id },
+  ...guestBindingsGoneOps(store, guest.id),
   ...[guest.backendIp, guest.publicIp].flatMap((ip): WriteOp[] =>
     ip ? [{ del: 'ipAddresses', id: ip.id }] : [],
   ),
@@ -503,7 +512,7 @@ export async function sweepReclaimed(store: Store, now: number): Promise<void> {
   const done = store
     .by('guests', 'reclaiming', 1)
     .filter((g) => g.reclaim !== undefined && g.reclaim.goneAt <= now);
-  if (done.length > 0) await store.write(done.flatMap(goneOps));
+  if (done.length > 0) await store.write(done.flatMap((g) => goneOps(store, g)));
 }
 
 /**

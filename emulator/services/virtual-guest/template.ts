@@ -73,6 +73,9 @@ const HANDLED = new Set<string>([
   'postInstallScriptUri',
   'supplementalCreateObjectOptions',
   'blockDeviceTemplateGroup',
+  'primaryNetworkComponent',
+  'primaryBackendNetworkComponent',
+  'placementGroupId',
 ]);
 
 /** Checks a template and prices the order from the catalog (at its datacenter's prices). */
@@ -83,6 +86,7 @@ export function checkGuestTemplate(template: unknown): GuestOrder {
   const extras = readExtras(t);
   const blockDevices = readBlockDevices(t.blockDevices);
   const postInstallScriptUri = readPostInstallScript(t);
+  const network = readInterfaces(t, size.privateOnly);
   const prices = [
     cpuPrice(size.startCpus),
     memoryPrice(size.maxMemory),
@@ -97,6 +101,7 @@ export function checkGuestTemplate(template: unknown): GuestOrder {
     notes: present(t.notes) ? checkNotes(t.notes) : undefined,
     postInstallScriptUri,
     blockDevices,
+    ...network,
     prices,
   };
 }
@@ -230,6 +235,43 @@ function readExtras(t: Record<string, unknown>) {
     return id;
   });
   return { tags, userData, sshKeyIds };
+}
+
+/**
+ * The security groups bound to each interface at order time
+ * (`primary[Backend]NetworkComponent.securityGroupBindings[].securityGroup.id`) and the placement
+ * group; choosing a VLAN or subnet there is not modeled.
+ */
+function readInterfaces(t: Record<string, unknown>, privateOnly: boolean) {
+  const groupsOf = (field: string): number[] => {
+    if (!present(t[field])) return [];
+    const nic = structAt(t[field], field);
+    for (const [key, value] of Object.entries(nic)) {
+      if (key !== 'securityGroupBindings' && key !== 'complexType' && present(value))
+        throw publicFault(`${field}.${key} is not modeled by this emulator; leave it out.`);
+    }
+    const ids = eachOf(nic.securityGroupBindings, `${field}.securityGroupBindings`, (b, i) => {
+      const at = `${field}.securityGroupBindings[${i}]`;
+      return readInt(
+        structAt(structAt(b, at).securityGroup, `${at}.securityGroup`).id,
+        `${at}.securityGroup.id`,
+      );
+    });
+    if (new Set(ids).size !== ids.length)
+      throw badValue(`${field}.securityGroupBindings`, ids, 'Each security group may appear once.');
+    return ids;
+  };
+  const publicGroups = groupsOf('primaryNetworkComponent');
+  if (privateOnly && publicGroups.length > 0)
+    throw publicFault(
+      'primaryNetworkComponent.securityGroupBindings: the guest has no public interface (privateNetworkOnlyFlag); bind its groups to primaryBackendNetworkComponent.',
+    );
+  return {
+    securityGroups: { PUBLIC: publicGroups, PRIVATE: groupsOf('primaryBackendNetworkComponent') },
+    placementGroupId: present(t.placementGroupId)
+      ? readInt(t.placementGroupId, 'placementGroupId')
+      : undefined,
+  };
 }
 
 function readPostInstallScript(t: Record<string, unknown>): string | undefined {
