@@ -12,6 +12,7 @@ import { DNS_ZONE_LOOKUPS } from './dns-zone/lookups';
 import { dnsZoneProvider } from './dns-zone/provider';
 import type { KindCapabilities } from '../framework/capabilities';
 import type { Fields } from '../framework/fields';
+import { ACCOUNT_LOOKUPS } from '../lookups/account';
 import type { KindDocs, Lookup } from '../lookups/define';
 import { DNS_RECORD_DOCS } from './dns-record/docs';
 import { DNS_ZONE_DOCS } from './dns-zone/docs';
@@ -78,6 +79,12 @@ export const kindSpec = (kind: ResourceKind): KindSpec => KINDS[kind];
 export const PROVIDERS = Object.fromEntries(
   Object.entries(KINDS).map(([kind, spec]) => [kind, redacting(structSafe(spec.provider))]),
 ) as Record<ResourceKind, RuntimeProvider>;
+
+/** Every lookup by name: the account's and each kind's, one list for every door. */
+export const LOOKUPS: Readonly<Record<string, Lookup>> = {
+  ...ACCOUNT_LOOKUPS,
+  ...Object.assign({}, ...Object.values(KINDS).map((kind: KindSpec) => kind.lookups ?? {})),
+};
 
 export { PACKAGE, pluginToken } from './tokens';
 
