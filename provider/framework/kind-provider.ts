@@ -3,12 +3,14 @@ import { Failures } from './failures';
 import {
   changedBetween,
   checkFields,
+  withAbsentDefaults,
   fieldsWhere,
   readComputed,
   readInputs,
   readMask,
   withFieldDefaults,
   withoutDefaults,
+  withoutNewDefaults,
   type Bag,
   type Fields,
 } from './fields';
@@ -164,9 +166,13 @@ export function kindProvider(fields: Fields, ops: KindOperations): RuntimeProvid
     async check(olds, news) {
       const { inputs, failures } = checkTable(fields, olds, news);
       Object.assign(inputs, await ops.checkRules?.(inputs, olds, failures));
-      if (failures.list.length > 0 || !ops.checkWithApi) return { inputs, failures: failures.list };
+      const checked = (all: Bag) => ({
+        inputs: withoutNewDefaults(fields, olds, news, all),
+        failures: failures.list,
+      });
+      if (failures.list.length > 0 || !ops.checkWithApi) return checked(inputs);
       const derived = await ops.checkWithApi(connect(), inputs, olds, failures);
-      return { inputs: { ...inputs, ...derived }, failures: failures.list };
+      return checked({ ...inputs, ...derived });
     },
 
     /**
@@ -245,7 +251,9 @@ export function kindProvider(fields: Fields, ops: KindOperations): RuntimeProvid
       let edited: Edited | void = {};
       if (ops.edit && (ops.editAlways || changed.length > 0)) {
         if (changed.length > 0) say(`${what}: updating ${changed.join(', ')} in place`);
-        edited = await ops.edit(c, id, wanted, changed, olds, request);
+        // With the defaults the check left out for an object made before their fields existed.
+        const full = withAbsentDefaults(fields, olds, wanted);
+        edited = await ops.edit(c, id, full, changed, olds, request);
       }
       // What the inputs do not say (outputs the table cannot read) is kept from before.
       const stored = { ...only(fields, olds, false), ...wanted, ...edited?.outs };
