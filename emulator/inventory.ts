@@ -8,6 +8,7 @@ import { parseMaskString } from './query/mask';
 import { project } from './query/project';
 import { typeDef, type ViewContext } from './schema';
 import type { Store } from './store';
+import { volumesOf } from './services/network-storage/model';
 
 export interface AccountObjects {
   account: Record<string, unknown>;
@@ -19,6 +20,8 @@ export interface AccountObjects {
   ipAddresses: Record<string, unknown>[];
   billingItems: Record<string, unknown>[];
   sshKeys: Record<string, unknown>[];
+  /** Block and file volumes, live ones only. */
+  networkStorage: Record<string, unknown>[];
 }
 
 const MASKS = {
@@ -26,6 +29,8 @@ const MASKS = {
     'mask[datacenter, tagReferences.tag, billingItem, activeTransaction, powerState, networkComponents, userData, sshKeys, blockDevices]',
   tickets: 'mask[updates, attachedHardware, attachedVirtualGuests, status]',
   domains: 'mask[resourceRecords]',
+  volumes:
+    'mask[storageType, capacityGb, provisionedIops, storageTierLevel, billingItem, allowedVirtualGuests.id, activeTransactions, properties, serviceResource.datacenter]',
 };
 
 /** Undefined when no user has that username. */
@@ -67,5 +72,6 @@ export function accountObjects(
     ),
     billingItems: view('Svc_Billing_Item', store.by('billingItems', 'accountId', account.id)),
     sshKeys: view('Svc_Security_Ssh_Key', store.by('sshKeys', 'accountId', account.id)),
+    networkStorage: view('Svc_Network_Storage', volumesOf(ctx, account.id), MASKS.volumes),
   };
 }

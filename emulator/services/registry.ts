@@ -12,10 +12,14 @@ import { billingItem } from './billing-item/handlers';
 import { checkFilter, expectArgs, list, one, serviceType } from './context';
 import { dns } from './dns/handlers';
 import { hardware } from './hardware/handlers';
+import { imageTemplate } from './image-template/handlers';
 import { location } from './location/handlers';
 import { network } from './network/handlers';
+import { networkStorage } from './network-storage/handlers';
+import { placementGroup } from './placement-group/handlers';
 import { productOrder } from './product-order/handlers';
 import { productPackage } from './product-package/handlers';
+import { securityGroup } from './security-group/handlers';
 import type { ApiService, MethodDef, OrderOwner, ServiceFolders } from './service';
 import { sshKey } from './ssh-key/handlers';
 import { tag } from './tag/handlers';
@@ -27,10 +31,14 @@ export const SERVICES: ServiceFolders = {
   billingItem,
   dns,
   hardware,
+  imageTemplate,
   location,
   network,
+  networkStorage,
+  placementGroup,
   productOrder,
   productPackage,
+  securityGroup,
   sshKey,
   tag,
   ticket,
@@ -73,14 +81,10 @@ const API_SERVICES = new Map<string, ApiService>(
  */
 const NOT_MODELED = new Set([
   'Notification_Occurrence_Event',
-  'Network_Storage',
   'Network_Storage_Iscsi',
   'Network_Storage_Allowed_Host',
   'Billing_Invoice',
   'Event_Log',
-  'Network_SecurityGroup',
-  'Virtual_PlacementGroup',
-  'Virtual_Guest_Block_Device_Template_Group',
   'Virtual_DedicatedHost',
 ]);
 

@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startEmulator, type EmulatorHandle } from '../../emulator';
 import { EmulatorClient } from '../support/emulator-client';
+import { guestTemplate, sleep } from '../support/emulator-harness';
 import { freshEd25519 } from '../support/ssh-keys';
 import { ensureVenv, pythonEnv, type Venv } from './python-venv';
 import { startRenameProxy, type RenameProxy } from './rename-proxy';
@@ -242,6 +243,76 @@ describe('reference CLI (slcli of PyPI SoftLayer 6.2.9) against the emulator', (
       'the emulator holds the key',
     );
   });
+
+  it(
+    'sg commands manage a group, its rules and a guest interface; vs placementgroup its groups',
+    { timeout: 300_000 },
+    async () => {
+      const created = await ok('sg', 'create', '--name', 'cli-sg', '--description', 'from slcli');
+      const id = String(created.id);
+      await ok('sg', 'rule-add', id, '-d', 'ingress', '-p', 'tcp', '-m', '22', '-M', '22');
+      await ok('sg', 'rule-add', id, '-d', 'ingress', '-p', 'icmp', '-m', '8', '-M', '0');
+      const rules = await api.call<any[]>('Network_SecurityGroup', 'getRules', { id: created.id });
+      assert.deepEqual(
+        rules.map((r) => [r.protocol, r.portRangeMin, r.portRangeMax]),
+        [
+          ['tcp', 22, 22],
+          ['icmp', 8, 0],
+        ],
+      );
+      await ok('sg', 'rule-remove', id, String(rules[1].id));
+      assert.equal((await ok('sg', 'rule-list', id)).length, 1);
+      const guest = await api.call<any>('Virtual_Guest', 'createObject', {
+        args: [guestTemplate({ hostname: 'cli-sg-guest' })],
+      });
+      await sleep(DELAY + 200);
+      await ok('sg', 'interface-add', id, '--server', String(guest.id), '--interface', 'private');
+      await sleep(DELAY + 200);
+      const bound = await ok('sg', 'interface-list', id);
+      assert.deepEqual(
+        bound.map((row: any) => [row.virtualServerId, row.interface]),
+        [[guest.id, 'PRIVATE']],
+      );
+      const refused = await slcli('sg', 'delete', id);
+      assert.notEqual(refused.code, 0, 'a bound group is not deleted');
+      await ok(
+        'sg',
+        'interface-remove',
+        id,
+        '--server',
+        String(guest.id),
+        '--interface',
+        'private',
+      );
+      await sleep(DELAY + 200);
+      await ok('sg', 'delete', id);
+      assert.ok(
+        !(await ok('sg', 'list')).some((row: any) => row.id === created.id),
+        'sg list no longer shows it',
+      );
+
+      await ok(
+        'vs',
+        'placementgroup',
+        'create',
+        '--name',
+        'cli-pg',
+        '-b',
+        'bcr01a.dal10',
+        '-r',
+        'SPREAD',
+      );
+      const [group] = await api.call<any[]>('Account', 'getPlacementGroups', {
+        mask: 'id,name,backendRouter[hostname],rule[keyName]',
+      });
+      assert.equal(group.name, 'cli-pg');
+      assert.equal(group.rule.keyName, 'SPREAD');
+      assert.ok((await ok('vs', 'placementgroup', 'list')).length >= 1);
+      await ok('vs', 'placementgroup', 'detail', String(group.id));
+      await ok('vs', 'placementgroup', 'delete', String(group.id));
+      assert.deepEqual(await api.call('Account', 'getPlacementGroups'), []);
+    },
+  );
 
   it('commands out of scope fail with a clear fault', { timeout: 300_000 }, async () => {
     const run = await slcli('account', 'events');

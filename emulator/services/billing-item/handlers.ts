@@ -3,7 +3,8 @@
  * Svc_Billing_Item: cancelService (and cancelItem with immediate=true) cancels at once, which
  * for a guest's billing item cancels the guest, hourly or monthly (see removeGuestOps: billed
  * until now or the anniversary, reclaimed, then gone); cancelItem with
- * immediate=false only schedules the cancellation for the end of the billing month.
+ * immediate=false only schedules the cancellation for the end of the billing month. A volume's
+ * item (network-storage/cancel.ts) ends the volume at once or at the anniversary.
  */
 import { objectNotFound, publicFault } from '../../errors';
 import type { WriteOp } from '../../store';
@@ -11,6 +12,7 @@ import { optionalFlag } from '../../validators';
 import { expectArgs, list, ok, owned, requireId, type AuthedContext } from '../context';
 import { serviceFolder } from '../service';
 import { removeGuestOps } from '../virtual-guest/model';
+import { cancelVolumeOps, volumeBilledBy } from '../network-storage/cancel';
 import { endOfBillingMonth, tables, type BillingItemRec } from './model';
 import { ordersOf } from './types';
 
@@ -20,6 +22,8 @@ const loadItem = (ctx: AuthedContext): BillingItemRec => {
 };
 
 function cancelNowOps(ctx: AuthedContext, item: BillingItemRec): WriteOp[] {
+  const volume = volumeBilledBy(ctx, item);
+  if (volume) return cancelVolumeOps(ctx, volume, item, ctx.now);
   const guest =
     item.resourceTableId === undefined ? undefined : ctx.store.get('guests', item.resourceTableId);
   const ofGuest = guest !== undefined && guest.billingItemId === item.id;
@@ -56,7 +60,10 @@ export const billingItem = serviceFolder({
             );
             const item = loadItem(ctx);
             const immediate = optionalFlag(ctx.args[0], 'cancelImmediately');
-            if (immediate) {
+            const volume = volumeBilledBy(ctx, item);
+            if (volume && !immediate) {
+              await ctx.store.write(cancelVolumeOps(ctx, volume, item, endOfBillingMonth(ctx.now)));
+            } else if (immediate) {
               await ctx.store.write(cancelNowOps(ctx, item));
             } else if (item.cancellationDate === undefined) {
               await ctx.store.write([

@@ -133,15 +133,18 @@ defineType<IpAddressRec>('Svc_Network_Subnet_IpAddress', {
   },
 });
 
-/** A datacenter's frontend (public) or backend router, as VLANs name it. */
-defineType<RouterView>('Svc_Hardware_Router', {
+/** A datacenter's frontend (public) or backend router, as VLANs and placement groups name it. */
+defineType<RouterView>(['Svc_Hardware_Router', 'Svc_Hardware_Router_Backend'], {
   locals: {
     id: (r) => r.id,
     hostname: (r) => routerHostname(r).split('.')[0],
     domain: (r) => r.datacenter.name,
     fullyQualifiedDomainName: routerHostname,
   },
-  relations: { datacenter: { type: 'Svc_Location', get: (r) => r.datacenter } },
+  relations: {
+    datacenter: { type: 'Svc_Location', get: (r) => r.datacenter },
+    topLevelLocation: { type: 'Svc_Location', get: (r) => r.datacenter },
+  },
 });
 
 /** Svc_Network_Pod: one per datacenter, none closing. */

@@ -8,7 +8,7 @@ import { objectNotFound } from '../../errors';
 import { parseMaskString } from '../../query/mask';
 import { expectArgs, list, requireId, type AuthedContext } from '../context';
 import { serviceFolder } from '../service';
-import { ITEMS, PACKAGES, packageById, presetById } from './model';
+import { ALL_PACKAGES, anyPackageById, itemsOf, presetById } from './model';
 import './types';
 
 function loadBy<T>(find: (id: number) => T | undefined) {
@@ -20,7 +20,7 @@ function loadBy<T>(find: (id: number) => T | undefined) {
   };
 }
 
-const loadPackage = loadBy(packageById);
+const loadPackage = loadBy(anyPackageById);
 const ITEM_DEFAULT = parseMaskString('mask[prices, itemCategory]');
 
 export const productPackage = serviceFolder({
@@ -32,15 +32,15 @@ export const productPackage = serviceFolder({
         getAllObjects: {
           handler: (ctx) => {
             expectArgs(ctx, []);
-            return list(ctx, 'Svc_Product_Package', PACKAGES, null);
+            return list(ctx, 'Svc_Product_Package', ALL_PACKAGES, null);
           },
         },
         // Without a mask the API answers items with their prices (reference clients read them).
         getItems: {
           handler: (ctx) => {
             expectArgs(ctx, []);
-            loadPackage(ctx);
-            return list({ ...ctx, mask: ctx.mask ?? ITEM_DEFAULT }, 'Svc_Product_Item', ITEMS, [
+            const items = itemsOf(loadPackage(ctx));
+            return list({ ...ctx, mask: ctx.mask ?? ITEM_DEFAULT }, 'Svc_Product_Item', items, [
               'items',
             ]);
           },

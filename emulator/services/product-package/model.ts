@@ -25,6 +25,12 @@ import {
   type OperatingSystem,
   type Price,
 } from '../../catalog';
+import {
+  STORAGE_CATEGORIES,
+  STORAGE_ITEMS,
+  STORAGE_PACKAGE,
+  STORAGE_PRICES,
+} from './storage-items';
 
 export interface PackageView {
   id: number;
@@ -44,7 +50,11 @@ export const PACKAGES: readonly PackageView[] = [
   { id: 46, keyName: 'CLOUD_SERVER', name: 'Cloud Server', description: 'Cloud Server' },
 ];
 export const GUEST_PACKAGE = PACKAGES[0];
+/** A package that sells guests. */
 export const packageById = (id: number) => PACKAGES.find((p) => p.id === id);
+/** Every package the API lists: the guests' and storage's (./storage-items.ts). */
+export const ALL_PACKAGES: readonly PackageView[] = [...PACKAGES, STORAGE_PACKAGE];
+export const anyPackageById = (id: number) => ALL_PACKAGES.find((p) => p.id === id);
 
 /** The item categories the packages sell, with the API's ids and names. */
 export const CATEGORIES: Readonly<Record<string, { id: number; name: string }>> = {
@@ -58,6 +68,9 @@ export const CATEGORIES: Readonly<Record<string, { id: number; name: string }>> 
   guest_disk3: { id: 93, name: 'Fourth Disk' },
   guest_disk4: { id: 116, name: 'Fifth Disk' },
 };
+
+/** A category of any package by its code. */
+export const categoryByCode = (code: string) => CATEGORIES[code] ?? STORAGE_CATEGORIES[code];
 
 /** A catalog item: what one of its prices buys. */
 export interface ItemView {
@@ -148,6 +161,19 @@ const PRICE_BY_ID = new Map(PRICES.map((p) => [p.price.id, p]));
 const ITEM_BY_ID = new Map(ITEMS.map((i) => [i.id, i]));
 
 export const priceById = (id: number) => PRICE_BY_ID.get(id);
+
+const isStorage = (p: PackageView) => p.id === STORAGE_PACKAGE.id;
+/** What a package sells: its items, their prices and their categories. */
+export const itemsOf = (p: PackageView): readonly ItemView[] =>
+  isStorage(p) ? STORAGE_ITEMS : ITEMS;
+export const pricesOf = (p: PackageView): readonly PriceView[] =>
+  isStorage(p) ? STORAGE_PRICES : PRICES;
+export const packageTypeOf = (p: PackageView) =>
+  isStorage(p)
+    ? { id: 759, keyName: 'STORAGE_AS_A_SERVICE', name: 'Storage As A Service' }
+    : { id: 46, keyName: 'VIRTUAL_SERVER_INSTANCE', name: 'Virtual Server Instance' };
+export const categoriesOf = (p: PackageView): string[] =>
+  Object.keys(isStorage(p) ? STORAGE_CATEGORIES : CATEGORIES);
 
 /** The view of a catalog price (at any location) filling `categories`. */
 export function priceView(price: Price, categories: readonly string[]): PriceView {

@@ -10,11 +10,14 @@ import {
   type OperatingSystem,
 } from '../../catalog';
 import { defineType, definePlainType } from '../../schema';
+import type { StorageItem } from './storage-items';
 import {
-  CATEGORIES,
-  ITEMS,
-  PRICES,
   REGIONS,
+  categoriesOf,
+  categoryByCode,
+  itemsOf,
+  packageTypeOf,
+  pricesOf,
   itemPrices,
   presetsOfPackage,
   type ItemView,
@@ -23,7 +26,7 @@ import {
   type PriceView,
 } from './model';
 
-const category = (code: string) => ({ categoryCode: code, ...CATEGORIES[code] });
+const category = (code: string) => ({ categoryCode: code, ...categoryByCode(code) });
 
 definePlainType('Svc_Product_Item_Category', ['id', 'categoryCode', 'name']);
 definePlainType('Svc_Product_Package_Type', ['id', 'keyName', 'name']);
@@ -76,6 +79,11 @@ defineType<ItemView>('Svc_Product_Item', {
       get: (i) => i.os && softwareDescription(i.os),
     },
   },
+  // The size ranges of the storage package's space and IOPS items (./storage-items.ts).
+  onDemand: {
+    capacityMinimum: (i) => optionalNumber((i as StorageItem).capacityMinimum),
+    capacityMaximum: (i) => optionalNumber((i as StorageItem).capacityMaximum),
+  },
 });
 
 defineType<PriceView>('Svc_Product_Item_Price', {
@@ -102,6 +110,12 @@ defineType<PriceView>('Svc_Product_Item_Price', {
       get: (p) => PRICE_GROUPS.find((g) => g.id === p.price.locationGroupId),
     },
   },
+  // A storage IOPS price is for volumes of a range of sizes.
+  onDemand: {
+    capacityRestrictionType: (p) => restriction(p)?.type,
+    capacityRestrictionMinimum: (p) => optionalNumber(restriction(p)?.min),
+    capacityRestrictionMaximum: (p) => optionalNumber(restriction(p)?.max),
+  },
 });
 
 defineType<PresetView>('Svc_Product_Package_Preset', {
@@ -127,6 +141,10 @@ defineType<PresetView>('Svc_Product_Package_Preset', {
   },
 });
 
+/** The API's decimal strings for a capacity (absent when the item has none). */
+const optionalNumber = (n: number | undefined) => (n === undefined ? undefined : String(n));
+const restriction = (p: PriceView) => (p.item as StorageItem).restriction;
+
 const sum = (prices: PriceView[]) => prices.reduce((total, p) => total + p.price.hourly, 0);
 
 defineType<PackageView>('Svc_Product_Package', {
@@ -140,15 +158,15 @@ defineType<PackageView>('Svc_Product_Package', {
   relations: {
     type: {
       type: 'Svc_Product_Package_Type',
-      get: () => ({ id: 46, keyName: 'VIRTUAL_SERVER_INSTANCE', name: 'Virtual Server Instance' }),
+      get: packageTypeOf,
     },
-    items: { type: 'Svc_Product_Item', many: true, get: () => ITEMS },
-    itemPrices: { type: 'Svc_Product_Item_Price', many: true, get: () => PRICES },
+    items: { type: 'Svc_Product_Item', many: true, get: itemsOf },
+    itemPrices: { type: 'Svc_Product_Item_Price', many: true, get: pricesOf },
     activePresets: { type: 'Svc_Product_Package_Preset', many: true, get: presetsOfPackage },
     categories: {
       type: 'Svc_Product_Item_Category',
       many: true,
-      get: () => Object.keys(CATEGORIES).map(category),
+      get: (p) => categoriesOf(p).map(category),
     },
     regions: { type: 'Svc_Location_Region', many: true, get: () => REGIONS },
   },

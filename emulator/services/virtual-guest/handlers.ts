@@ -38,9 +38,9 @@ import {
   stringArg,
   type AuthedContext,
 } from '../context';
+import { volumesAllowing } from '../network-storage/model';
 import { GUEST_PACKAGE } from '../product-package/model';
 import { serviceFolder, type MethodDef } from '../service';
-import { checkSshKeyIds } from '../ssh-key/model';
 import {
   buildGuest,
   isProvisioned,
@@ -55,6 +55,8 @@ import {
 import { requireRoom } from './capacity';
 import { GUEST_ORDER, guestOrder } from './guest-order';
 import { reloadMethod } from './reload';
+import { archiveMethod, imagesFor } from './capture';
+import { checkAccountRefs } from './account-refs';
 import { atAccountPrices, checkGuestTemplate } from './template';
 import './types';
 import { UPGRADE, upgradeOrder } from './upgrade-order';
@@ -144,8 +146,8 @@ export const virtualGuest = serviceFolder({
         createObject: {
           handler: async (ctx) => {
             expectArgs(ctx, ['templateObject']);
-            const order = atAccountPrices(ctx, checkGuestTemplate(ctx.args[0]));
-            checkSshKeyIds(ctx, order.sshKeyIds);
+            const order = atAccountPrices(ctx, checkGuestTemplate(ctx.args[0], imagesFor(ctx)));
+            checkAccountRefs(ctx, [order]);
             requireRoom(ctx, [order]);
             const { guest, ops } = buildGuest(ctx.store, ctx.account.id, order, {
               now: ctx.now,
@@ -165,8 +167,10 @@ export const virtualGuest = serviceFolder({
                 'Virtual_Guest::createObjects(templateObjects): expected a non-empty array of templates.',
               );
             }
-            const orders = templates.map((t) => atAccountPrices(ctx, checkGuestTemplate(t)));
-            for (const order of orders) checkSshKeyIds(ctx, order.sshKeyIds);
+            const orders = templates.map((t) =>
+              atAccountPrices(ctx, checkGuestTemplate(t, imagesFor(ctx))),
+            );
+            checkAccountRefs(ctx, orders);
             requireRoom(ctx, orders);
             const tagCache = tagsByName(ctx.store, ctx.account.id);
             const built = orders.map((order) =>
@@ -189,8 +193,8 @@ export const virtualGuest = serviceFolder({
         generateOrderTemplate: {
           handler: (ctx) => {
             expectArgs(ctx, ['templateObject']);
-            const order = atAccountPrices(ctx, checkGuestTemplate(ctx.args[0]));
-            checkSshKeyIds(ctx, order.sshKeyIds);
+            const order = atAccountPrices(ctx, checkGuestTemplate(ctx.args[0], imagesFor(ctx)));
+            checkAccountRefs(ctx, [order]);
             const hourly = order.prices.reduce((sum, p) => sum + p.hourly, 0);
             return ok({
               complexType: GUEST_ORDER,
@@ -207,12 +211,15 @@ export const virtualGuest = serviceFolder({
           },
         },
         getUpgradeItemPrices,
-        // No storage is modeled, so no guest has any attached (`slcli vs storage`).
+        createArchiveTransaction: archiveMethod(loadGuest),
+        // The volumes that allow the guest (`slcli vs storage`), of one nasType if given.
         getAttachedNetworkStorages: {
           handler: (ctx) => {
             expectArgs(ctx, ['nasType'], 0);
-            loadGuest(ctx);
-            return list(ctx, 'Svc_Network_Storage', [], null);
+            const guest = loadGuest(ctx);
+            const nasType = ctx.args[0] === undefined ? undefined : stringArg(ctx, 0, 'nasType');
+            const volumes = volumesAllowing(ctx, guest.accountId, guest.id, nasType);
+            return list(ctx, 'Svc_Network_Storage', volumes, null);
           },
         },
         getCreateObjectOptions: {

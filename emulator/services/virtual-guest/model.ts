@@ -32,7 +32,9 @@ import { formatApiDate } from '../../dates';
 import { publicFault } from '../../errors';
 import { table, type RecordsOf, type Store, type Tables, type WriteOp } from '../../store';
 import { endOfBillingMonth } from '../billing-item/model';
-import { addressIn, subnetFor, type IpAddressRec } from '../network/model';
+import { timedTransaction, type Timed } from '../transaction-view';
+import { addressIn, subnetFor, type IpAddressRec, type Space } from '../network/model';
+import { guestBindingsGoneOps, orderedBindingOps } from '../security-group/model';
 import { priceView, type PriceView } from '../product-package/model';
 import { discounted, type Discounts } from '../account/discounts';
 
@@ -110,6 +112,8 @@ export interface GuestRec {
   orderedByUserId?: number;
   /** The Product_Order order that placed it (absent for createObject, seeded, populated). */
   orderId?: number;
+  /** The image template it was ordered from (../image-template/). */
+  imageTemplateId?: number;
   /** The last upgrade order, running or done. */
   upgrade?: GuestUpgradeRec;
   /** The last OS reload, running or done. */
@@ -118,10 +122,12 @@ export interface GuestRec {
   reclaim?: { transactionId: number; createDate: number; goneAt: number };
   /** 1 while reclaiming (the index sweepReclaimed finds them by). */
   reclaiming?: number;
+  /** The placement group it was ordered into (it stays there until it is gone). */
+  placementGroupId?: number;
 }
 
 export const tables = {
-  guests: table<GuestRec>(100001, ['accountId', 'reclaiming']),
+  guests: table<GuestRec>(100001, ['accountId', 'reclaiming', 'placementGroupId']),
   tags: table<TagRec>(700001, ['accountId']),
 };
 
@@ -148,7 +154,12 @@ export interface GuestOrder {
   notes?: string;
   postInstallScriptUri?: string;
   blockDevices: { device: string; capacity: number }[];
+  /** Security groups bound to each interface once the guest is provisioned. */
+  securityGroups: Record<Space, number[]>;
+  placementGroupId?: number;
   prices: Price[];
+  /** Ordered from an image template: its id (the OS is the template's). */
+  imageTemplateId?: number;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -264,26 +275,14 @@ const UPGRADE_GROUP = { name: 'Cloud Upgrade', averageTimeToComplete: '5' };
 const RELOAD_STATUS = { name: 'RELOAD_OPERATING_SYSTEM', friendlyName: 'Reload Operating System' };
 const RELOAD_GROUP = { name: 'Cloud Instance OS Reload', averageTimeToComplete: '10' };
 
-/** A transaction that runs from `createDate` to `readyAt`, as the API shows it at `now`. */
-function transactionView(
+/** A transaction of the guest that runs from `createDate` to `readyAt` (../transaction-view.ts). */
+const transactionView = (
   g: GuestRec,
-  t: { transactionId: number; createDate: number; readyAt: number },
+  t: Timed,
   now: number,
   status: { name: string; friendlyName: string },
   group: { name: string; averageTimeToComplete: string },
-): Record<string, unknown> {
-  const end = Math.min(now, t.readyAt);
-  return {
-    id: t.transactionId,
-    guestId: g.id,
-    createDate: formatApiDate(t.createDate),
-    modifyDate: formatApiDate(end),
-    statusChangeDate: formatApiDate(t.createDate),
-    elapsedSeconds: Math.max(0, Math.floor((end - t.createDate) / 1000)),
-    transactionStatus: { ...status },
-    transactionGroup: { ...group },
-  };
-}
+): Record<string, unknown> => ({ ...timedTransaction(t, now, status, group), guestId: g.id });
 
 /** The upgrade's transaction (running or finished); undefined for a guest never upgraded. */
 export const upgradeTransaction = (g: GuestRec, now: number) =>
@@ -385,6 +384,8 @@ export function buildGuest(
     })),
     orderedByUserId: options.userId,
     orderId: options.orderId,
+    placementGroupId: order.placementGroupId,
+    imageTemplateId: order.imageTemplateId,
   };
   const ops: WriteOp[] = [
     ...tags.ops,
@@ -392,6 +393,7 @@ export function buildGuest(
     { put: 'ipAddresses', record: backend },
     ...(pub ? [{ put: 'ipAddresses' as const, record: pub }] : []),
     { put: 'guests', record: guest },
+    ...orderedBindingOps(store, guest, order.securityGroups),
   ];
   return { guest, ops };
 }
@@ -481,7 +483,7 @@ export function removeGuestOps(
             },
           },
         ]
-      : goneOps(guest);
+      : goneOps(store, guest);
   const billing = store.get('billingItems', guest.billingItemId);
   if (billing && billing.cancellationDate === undefined) {
     const billedTo = billing.hourlyFlag ? now : endOfBillingMonth(now);
@@ -490,9 +492,10 @@ export function removeGuestOps(
   return ops;
 }
 
-/** A guest and its addresses, removed. */
-const goneOps = (guest: GuestRec): WriteOp[] => [
+/** A guest, its addresses and its security group bindings, removed. */
+const goneOps = (store: Store, guest: GuestRec): WriteOp[] => [
   { del: 'guests', id: guest.id },
+  ...guestBindingsGoneOps(store, guest.id),
   ...[guest.backendIp, guest.publicIp].flatMap((ip): WriteOp[] =>
     ip ? [{ del: 'ipAddresses', id: ip.id }] : [],
   ),
@@ -503,7 +506,7 @@ export async function sweepReclaimed(store: Store, now: number): Promise<void> {
   const done = store
     .by('guests', 'reclaiming', 1)
     .filter((g) => g.reclaim !== undefined && g.reclaim.goneAt <= now);
-  if (done.length > 0) await store.write(done.flatMap(goneOps));
+  if (done.length > 0) await store.write(done.flatMap((g) => goneOps(store, g)));
 }
 
 /**

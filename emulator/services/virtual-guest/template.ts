@@ -22,6 +22,7 @@ import {
   networkPrice,
   osPrice,
   priceAt,
+  type Datacenter,
 } from '../../catalog';
 import { invalidParams, propertyNotValid, publicFault } from '../../errors';
 import { typeDef } from '../../schema';
@@ -44,6 +45,7 @@ import {
   structAt,
 } from '../../validators';
 import type { GuestOrder } from './model';
+import type { ImageRec } from '../image-template/model';
 
 const TYPE = 'Svc_Virtual_Guest';
 const MAX_USER_DATA = 64 * 1024;
@@ -73,16 +75,30 @@ const HANDLED = new Set<string>([
   'postInstallScriptUri',
   'supplementalCreateObjectOptions',
   'blockDeviceTemplateGroup',
+  'primaryNetworkComponent',
+  'primaryBackendNetworkComponent',
+  'placementGroupId',
 ]);
 
-/** Checks a template and prices the order from the catalog (at its datacenter's prices). */
-export function checkGuestTemplate(template: unknown): GuestOrder {
+/**
+ * The image template a guest is ordered from, by global identifier, for a datacenter (faults when
+ * there is none the caller may use there): ../image-template/model.ts `orderableImage`.
+ */
+export type ImageFinder = (globalIdentifier: string, datacenterId: number) => ImageRec;
+
+/**
+ * Checks a template and prices the order from the catalog (at its datacenter's prices). A
+ * template naming `blockDeviceTemplateGroup.globalIdentifier` is ordered from that image (found
+ * with `images`; without it images are refused).
+ */
+export function checkGuestTemplate(template: unknown, images?: ImageFinder): GuestOrder {
   const t = checkTemplateShape(template);
   const size = readSize(t);
-  const placement = readPlacement(t);
+  const placement = readPlacement(t, images);
   const extras = readExtras(t);
   const blockDevices = readBlockDevices(t.blockDevices);
   const postInstallScriptUri = readPostInstallScript(t);
+  const network = readInterfaces(t, size.privateOnly);
   const prices = [
     cpuPrice(size.startCpus),
     memoryPrice(size.maxMemory),
@@ -97,6 +113,7 @@ export function checkGuestTemplate(template: unknown): GuestOrder {
     notes: present(t.notes) ? checkNotes(t.notes) : undefined,
     postInstallScriptUri,
     blockDevices,
+    ...network,
     prices,
   };
 }
@@ -118,12 +135,13 @@ function checkTemplateShape(template: unknown): Record<string, unknown> {
   }
   const t = template;
   for (const field of REQUIRED) if (!present(t[field])) throw missing(field, TYPE);
-  if (present(t.blockDeviceTemplateGroup)) {
+  const fromImage = present(t.blockDeviceTemplateGroup);
+  if (fromImage === present(t.operatingSystemReferenceCode)) {
+    if (!fromImage) throw missing('operatingSystemReferenceCode', TYPE);
     throw publicFault(
-      'Image templates (blockDeviceTemplateGroup) are not offered; use operatingSystemReferenceCode.',
+      'Give either operatingSystemReferenceCode or blockDeviceTemplateGroup.globalIdentifier (an image template), not both.',
     );
   }
-  if (!present(t.operatingSystemReferenceCode)) throw missing('operatingSystemReferenceCode', TYPE);
   const supplemental = present(t.supplementalCreateObjectOptions)
     ? structAt(t.supplementalCreateObjectOptions, 'supplementalCreateObjectOptions')
     : {};
@@ -164,14 +182,32 @@ function readSize(t: Record<string, unknown>) {
   };
 }
 
-/** The operating system, datacenter and port speed (the last two have defaults). */
-function readPlacement(t: Record<string, unknown>) {
+/** The operating system, or the image template it comes from, at `datacenter`. */
+function readOs(t: Record<string, unknown>, datacenter: Datacenter, images?: ImageFinder) {
+  if (present(t.blockDeviceTemplateGroup)) {
+    const field = 'blockDeviceTemplateGroup.globalIdentifier';
+    const gid = readString(
+      structAt(t.blockDeviceTemplateGroup, 'blockDeviceTemplateGroup').globalIdentifier,
+      field,
+    );
+    if (!images)
+      throw publicFault(
+        `Image templates (${field}) are not offered here; use operatingSystemReferenceCode.`,
+      );
+    const image = images(gid.trim(), datacenter.id);
+    return { os: findOs(image.osCode)!, imageTemplateId: image.id };
+  }
   const osCode = readString(t.operatingSystemReferenceCode, 'operatingSystemReferenceCode');
   const os = findOs(osCode.trim());
   if (!os) {
     const codes = OPERATING_SYSTEMS.map((o) => o.referenceCode);
     throw notOffered('operatingSystemReferenceCode', osCode, codes);
   }
+  return { os };
+}
+
+/** The operating system (or image), datacenter and port speed (the last two have defaults). */
+function readPlacement(t: Record<string, unknown>, images?: ImageFinder) {
   let datacenter = DEFAULT_DATACENTER;
   if (present(t.datacenter)) {
     const name = readString(structAt(t.datacenter, 'datacenter').name, 'datacenter.name');
@@ -184,7 +220,11 @@ function readPlacement(t: Record<string, unknown>) {
       );
     datacenter = found;
   }
-  return { os, datacenter, networkSpeed: readNetworkSpeed(t.networkComponents) };
+  return {
+    ...readOs(t, datacenter, images),
+    datacenter,
+    networkSpeed: readNetworkSpeed(t.networkComponents),
+  };
 }
 
 function readNetworkSpeed(value: unknown): number {
@@ -230,6 +270,43 @@ function readExtras(t: Record<string, unknown>) {
     return id;
   });
   return { tags, userData, sshKeyIds };
+}
+
+/**
+ * The security groups bound to each interface at order time
+ * (`primary[Backend]NetworkComponent.securityGroupBindings[].securityGroup.id`) and the placement
+ * group; choosing a VLAN or subnet there is not modeled.
+ */
+function readInterfaces(t: Record<string, unknown>, privateOnly: boolean) {
+  const groupsOf = (field: string): number[] => {
+    if (!present(t[field])) return [];
+    const nic = structAt(t[field], field);
+    for (const [key, value] of Object.entries(nic)) {
+      if (key !== 'securityGroupBindings' && key !== 'complexType' && present(value))
+        throw publicFault(`${field}.${key} is not modeled by this emulator; leave it out.`);
+    }
+    const ids = eachOf(nic.securityGroupBindings, `${field}.securityGroupBindings`, (b, i) => {
+      const at = `${field}.securityGroupBindings[${i}]`;
+      return readInt(
+        structAt(structAt(b, at).securityGroup, `${at}.securityGroup`).id,
+        `${at}.securityGroup.id`,
+      );
+    });
+    if (new Set(ids).size !== ids.length)
+      throw badValue(`${field}.securityGroupBindings`, ids, 'Each security group may appear once.');
+    return ids;
+  };
+  const publicGroups = groupsOf('primaryNetworkComponent');
+  if (privateOnly && publicGroups.length > 0)
+    throw publicFault(
+      'primaryNetworkComponent.securityGroupBindings: the guest has no public interface (privateNetworkOnlyFlag); bind its groups to primaryBackendNetworkComponent.',
+    );
+  return {
+    securityGroups: { PUBLIC: publicGroups, PRIVATE: groupsOf('primaryBackendNetworkComponent') },
+    placementGroupId: present(t.placementGroupId)
+      ? readInt(t.placementGroupId, 'placementGroupId')
+      : undefined,
+  };
 }
 
 function readPostInstallScript(t: Record<string, unknown>): string | undefined {
