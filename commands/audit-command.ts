@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import type { Client } from '../provider/client';
-import type { DnsZone, SshKey, VirtualGuest } from '../provider/managers';
+import type { DnsZone, SecurityGroup, SshKey, VirtualGuest } from '../provider/managers';
 import { RECORD_MASK, SSH_KEY_MASK, isReclaiming } from '../provider/managers';
 import { clientFromConfig } from '../provider/framework/config-client';
 import {
@@ -51,7 +51,7 @@ export function parseAuditArgs(args: string[]): AuditArgs {
  */
 const GUEST_MASK = `${AUDIT_MASK},datacenter.name,activeTransaction.transactionStatus.name`;
 
-/** Every guest, key, zone and record of the account. */
+/** Every guest, key, zone, record and security group of the account. */
 async function accountObjects(client: Client): Promise<AccountObjects> {
   const guests: VirtualGuest[] = [];
   const pages = shrinkingPages<VirtualGuest>(client, 'Account', 'getVirtualGuests', {
@@ -62,7 +62,10 @@ async function accountObjects(client: Client): Promise<AccountObjects> {
   const zones = (await client.call('Account', 'getDomains', {
     mask: `id,name,resourceRecords[${RECORD_MASK}]`,
   })) as DnsZone[];
-  return { guests, keys, zones };
+  const securityGroups = (await client.call('Account', 'getSecurityGroups', {
+    mask: 'id,name',
+  })) as SecurityGroup[];
+  return { guests, keys, zones, securityGroups };
 }
 
 /**
