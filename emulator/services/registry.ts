@@ -12,6 +12,7 @@ import { billingItem } from './billing-item/handlers';
 import { checkFilter, expectArgs, list, one, serviceType } from './context';
 import { dns } from './dns/handlers';
 import { hardware } from './hardware/handlers';
+import { imageTemplate } from './image-template/handlers';
 import { location } from './location/handlers';
 import { network } from './network/handlers';
 import { networkStorage } from './network-storage/handlers';
@@ -30,6 +31,7 @@ export const SERVICES: ServiceFolders = {
   billingItem,
   dns,
   hardware,
+  imageTemplate,
   location,
   network,
   networkStorage,
@@ -83,7 +85,6 @@ const NOT_MODELED = new Set([
   'Network_Storage_Allowed_Host',
   'Billing_Invoice',
   'Event_Log',
-  'Virtual_Guest_Block_Device_Template_Group',
   'Virtual_DedicatedHost',
 ]);
 

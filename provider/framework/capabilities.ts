@@ -1,4 +1,4 @@
-import type { Bag } from './fields';
+import type { Fields, InputsOf } from './fields';
 
 /**
  * What some kinds do beyond the lifecycle, declared by the kind (kinds/index.ts) and used by any
@@ -22,10 +22,10 @@ export interface OperationProgress {
  */
 export type EarlyAnswer = (progress: OperationProgress) => (() => Promise<never>) | undefined;
 
-export interface KindCapabilities {
+export interface KindCapabilities<F extends Fields = Fields> {
   /** What a create, update or delete cancelled while it still waits answers. */
   cancel?: {
-    create?(inputs: Bag, started: number): EarlyAnswer;
+    create?(inputs: InputsOf<F>, started: number): EarlyAnswer;
     update?(id: string): EarlyAnswer;
     delete?(id: string): EarlyAnswer;
   };

@@ -14,11 +14,11 @@ export function sameJson(a: unknown, b: unknown): boolean {
 }
 
 /** The names of `fields` whose values differ between the two bags (unknown counts as changed). */
-export function changedFields(
-  olds: Record<string, unknown>,
-  news: Record<string, unknown>,
-  fields: readonly string[],
-): string[] {
+export function changedFields<K extends string>(
+  olds: Partial<Record<K, unknown>>,
+  news: Partial<Record<K, unknown>>,
+  fields: readonly K[],
+): K[] {
   return fields.filter(
     (field) => containsUnknown(news[field]) || !sameJson(olds[field], news[field]),
   );

@@ -1,6 +1,5 @@
 import type { Client } from '../client';
 import { numberSetting } from '../client/settings';
-import { AccountManager, DnsManager, TicketManager, VirtualGuestManager } from '../managers';
 import { clientFromConfig } from './config-client';
 import { protectSecrets, say } from './log';
 import { DEFAULT_OUTCOME_WINDOW_SECONDS } from './settings';
@@ -11,12 +10,28 @@ export interface ProviderConfig {
   get(key: string): string | undefined;
 }
 
+/** A manager of `provider/managers/`: made over a client, and kept for the connection's life. */
+export type ManagerClass<M> = new (client: Client) => M;
+
+/**
+ * What a kind's operations call the API through: the provider process's one client, and each
+ * manager a kind asks for (`c.use(DnsManager)`), made once so that what a manager keeps (a guest's
+ * batched readiness polls, its tag lookups) is shared by every resource of the process.
+ */
 export interface Connection {
   client: Client;
-  guests: VirtualGuestManager;
-  dns: DnsManager;
-  tickets: TicketManager;
-  account: AccountManager;
+  use<M>(manager: ManagerClass<M>): M;
+}
+
+function connectionOver(client: Client): Connection {
+  const made = new Map<ManagerClass<unknown>, unknown>();
+  return {
+    client,
+    use<M>(manager: ManagerClass<M>): M {
+      if (!made.has(manager)) made.set(manager, new manager(client));
+      return made.get(manager) as M;
+    },
+  };
 }
 
 let configured: ProviderConfig | undefined;
@@ -77,13 +92,7 @@ export function connect(): Connection {
     });
     protectSecrets([client.apiKey]);
     gateWrites(client);
-    connection = {
-      client,
-      guests: new VirtualGuestManager(client),
-      dns: new DnsManager(client),
-      tickets: new TicketManager(client),
-      account: new AccountManager(client),
-    };
+    connection = connectionOver(client);
   }
   return connection;
 }

@@ -70,16 +70,7 @@ export interface Field<T = unknown, A = T> {
   how?: string;
   /** Why a change replaces the object, said in preview next to the change. */
   reason?: string;
-  /** How the field goes into the create order's template: under its own name, or as a part. */
-  order?: true | ((value: never) => Bag);
-  /** Part of the price of what is ordered. */
-  priced?: true;
-  /** The upgrade order's name of a field changed by `upgrade`, and whether that reboots. */
-  upgradeAs?: string;
-  reboots?: true;
-  /** A `replace` field that `onImageChange: reload` changes in place, by an OS reload. */
-  reloads?: true;
-  /** Shown as a secret. */
+  /** Shown as a secret (the plugin's outputs and schema). */
   secret?: true;
   /** The only values it takes, as a named list (the plugin schema's enum type of that name). */
   oneOf?: { name: string; values: readonly string[] };
@@ -117,7 +108,12 @@ export const readFrom =
   (mask: string, from: (api: A) => unknown, more: Omit<ReadBack, 'mask' | 'from'> = {}) =>
     ({ mask, from, ...more }) as ReadBack;
 
-export type Fields = Record<string, Field<unknown, unknown>>;
+/**
+ * A field table. A kind that states more of its fields than the framework reads (how a field goes
+ * into its order, what it is priced by) declares those properties as `Extra`, in its own folder:
+ * `satisfies Fields<GuestField>`; the framework reads only `Field`'s.
+ */
+export type Fields<Extra extends object = object> = Record<string, Field<unknown, unknown> & Extra>;
 
 type ValueOf<F> = F extends { type: Kind<infer T> } ? T : never;
 type ArgOf<F> = F extends { arg: Kind<infer A> } ? A : ValueOf<F>;
@@ -156,6 +152,20 @@ export type InputsOf<F extends Fields> = Simplify<
   }
 >;
 
+/** A field's name in the table `F`. */
+export type FieldName<F extends Fields> = keyof F & string;
+
+type NotInputKeys<F> = Exclude<keyof F, KeysWhere<F, { input: string }>>;
+
+/**
+ * The properties the state keeps of a resource: its checked inputs and the table's other fields
+ * (outputs, and what is kept in the state only; absent from states written before one was added),
+ * and, for a kind whose objects belong to one account, `accountId` (kind-provider.ts's `owned`).
+ */
+export type StateOf<F extends Fields> = Simplify<
+  InputsOf<F> & { [K in NotInputKeys<F>]?: ValueOf<F[K]> } & { accountId?: number }
+>;
+
 /** The values of the output properties. */
 export type OutputValuesOf<F extends Fields> = {
   [K in keyof F as Only<K, KeysWhere<F, { output: true }>>]: F[K] extends { input: 'optional' }
@@ -170,17 +180,18 @@ export type OutputsOf<F extends Fields> = {
   readonly [K in keyof OutputValuesOf<F>]: pulumi.Output<OutputValuesOf<F>[K]>;
 };
 
+/** Every property the entries of `F` may state: the framework's and the kind's own. */
+type PropertyOf<F> = F[keyof F] extends infer E ? (E extends object ? keyof E : never) : never;
+
 /** Names of the fields whose `property` is `value`, in table order. */
-export function fieldsWhere<F extends Fields, P extends keyof Field, const V extends Field[P]>(
+export function fieldsWhere<F extends Fields, P extends keyof Field | PropertyOf<F>, const V>(
   fields: F,
   property: P,
   value: V,
 ): (KeysWhere<F, Record<P, V>> & string)[] {
-  return Object.keys(fields).filter((name) => fields[name][property] === value) as (KeysWhere<
-    F,
-    Record<P, V>
-  > &
-    string)[];
+  return Object.keys(fields).filter(
+    (name) => (fields[name] as Record<PropertyKey, unknown>)[property] === value,
+  ) as (KeysWhere<F, Record<P, V>> & string)[];
 }
 
 /** The fields whose change does `change`, in table order. */
@@ -217,23 +228,6 @@ export function checkFields(fields: Fields, inputs: Bag, failures: Failures): vo
   for (const [name, field] of Object.entries(fields)) {
     field.rule?.check(failures, name, inputs[name], inputs);
   }
-}
-
-/**
- * The create order's template: the `order` fields under their own names, then the parts of the
- * others that are sent (`isSent`).
- */
-export function templateOf(
-  fields: Fields,
-  inputs: Bag,
-  isSent: (value: unknown) => boolean,
-): Record<string, unknown> {
-  const template: Bag = {};
-  for (const [name, { order }] of Object.entries(fields)) {
-    if (order === true) template[name] = inputs[name];
-    else if (order && isSent(inputs[name])) Object.assign(template, order(inputs[name] as never));
-  }
-  return template;
 }
 
 /** The object mask that reads back the table's fields (or the `only` ones) that say where they live. */
@@ -297,12 +291,12 @@ export function readComputed(fields: Fields, api: unknown): Bag {
  * of the same value by the field's read-back rule (`UBUNTU_LATEST` for `UBUNTU_24_64`), and not
  * a field the program now leaves to the API (`unsetFollowsApi`).
  */
-export function changedBetween(
+export function changedBetween<K extends string>(
   fields: Fields,
-  olds: Bag,
-  news: Bag,
-  names: readonly string[],
-): string[] {
+  olds: Partial<Record<K, unknown>>,
+  news: Partial<Record<K, unknown>>,
+  names: readonly K[],
+): K[] {
   return changedFields(olds, news, names).filter((name) => {
     const read = fields[name]?.read;
     if (read?.unsetFollowsApi && news[name] === undefined) return false;

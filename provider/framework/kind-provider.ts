@@ -6,71 +6,145 @@ import {
   fieldsWhere,
   readComputed,
   readInputs,
-  readMask,
   withFieldDefaults,
   withoutDefaults,
   type Bag,
+  type FieldName,
   type Fields,
+  type InputsOf,
+  type StateOf,
 } from './fields';
 import { say } from './log';
 import type { OperationRequest } from './operation';
 import { accountIdOf, requireOwner } from './owner';
 import { initFailure, type FieldDiff, type RuntimeProvider } from './runtime-provider';
 
+/** What every hook of a kind is called with: the API, and (for the lifecycle) the engine's call. */
+export interface KindRequest {
+  /** The API: a client and the managers over it (`connection.use(DnsManager)`). */
+  connection: Connection;
+  /** The engine's call: its cancel signal and deadline (operation.ts); unset outside a door. */
+  request?: OperationRequest;
+}
+
+/** The checked inputs before the API is asked: every field's own rule has run, not yet passed. */
+export type UncheckedInputs<F extends Fields> = { [K in keyof InputsOf<F>]?: unknown };
+
+export interface CheckRulesRequest<F extends Fields> {
+  /** The inputs with the table's defaults; a value may still break its field's rule. */
+  inputs: UncheckedInputs<F>;
+  /** The inputs before (empty on a create). */
+  olds: Partial<StateOf<F>>;
+  failures: Failures;
+}
+
+export interface CheckWithApiRequest<F extends Fields> extends KindRequest {
+  /** The inputs, every rule passed (a value may be unknown in a preview: `isUnknown`). */
+  inputs: InputsOf<F>;
+  /** The inputs before (empty on a create). */
+  olds: Partial<StateOf<F>>;
+  failures: Failures;
+}
+
+export interface CreateRequest<F extends Fields> extends KindRequest {
+  inputs: InputsOf<F>;
+}
+
+export interface FetchRequest<F extends Fields> extends KindRequest {
+  id: string;
+  /** The stored properties; empty on an import. */
+  state: Partial<StateOf<F>>;
+}
+
+export interface EditRequest<F extends Fields> extends KindRequest {
+  id: string;
+  /** The new inputs (with what the create set for good, `keep`). */
+  inputs: InputsOf<F>;
+  /** The stored properties before. */
+  olds: StateOf<F>;
+  /** The changed `update` fields (empty only with `editAlways`). */
+  changed: FieldName<F>[];
+}
+
+export interface DeleteRequest<F extends Fields> extends KindRequest {
+  id: string;
+  state: StateOf<F>;
+}
+
+export interface PlanRequest<F extends Fields> extends KindRequest {
+  id: string;
+  olds: StateOf<F>;
+  news: InputsOf<F>;
+  /** The fields the table sees changed, in table order (never empty). */
+  changed: FieldName<F>[];
+}
+
+export interface OutputsRequest<F extends Fields, O> extends KindRequest {
+  id: string;
+  /** The API object as read or made. */
+  object: O;
+  /** The properties as they will be stored (the inputs as the object shows them included). */
+  state: StateOf<F>;
+  /** On a refresh: the properties the state held before it (the hook may say what changed). */
+  before?: StateOf<F>;
+}
+
+export interface ImportFormRequest<F extends Fields> extends KindRequest {
+  /** The inputs read from the object, the table's defaults left out. */
+  inputs: Partial<InputsOf<F>>;
+}
+
 /**
  * A kind's provider from its field table plus the operations only the kind knows: how to fetch,
- * create, edit and delete its API object. `check`, `diff`, `read` and `update` are derived from
- * the table; what a kind adds to them (a guest's billing lines, its price, a zone's records) it
- * declares through the optional members below, as hooks the derived methods call.
+ * create, edit and delete its API object (of type `O`). `check`, `diff`, `read` and `update` are
+ * derived from the table; what a kind adds to them (a zone's records, a guest's price) it declares
+ * through the optional hooks below. Each operation gets one request, typed from the table: its
+ * inputs (`InputsOf<F>`) and stored properties (`StateOf<F>`) by field name.
  */
-export interface KindOperations {
+export interface KindOperations<F extends Fields, O extends object = object> {
   /** How messages name the object: `SshKey "deploy" (id 12)`. */
-  describe(props: Bag, id: string): string;
+  describe(state: Partial<StateOf<F>>, id: string): string;
   /**
-   * The API object with (at least) the properties of `mask`, the table's read-back paths; undefined
-   * once it is gone, or `gone(why)` when it is gone although it still shows. `props` are the stored
-   * properties, empty on an import.
+   * The API object; undefined once it is gone, or `gone(why)` when it is gone although it still
+   * shows. It must show every field's read-back (`readMask(fields)` is the mask that does).
    */
-  fetch(c: Connection, id: string, mask: string, props: Bag): Promise<object | Gone | undefined>;
+  fetch(req: FetchRequest<F>): Promise<O | Gone | undefined>;
   /** Makes the object exactly once; its outputs are the inputs plus what the table reads from it. */
-  create(c: Connection, inputs: Bag, request?: OperationRequest): Promise<Created>;
+  create(req: CreateRequest<F>): Promise<Created<F, NoInfer<O>>>;
   /**
    * Applies a change in place. By default it is called with the changed `update` fields (never
    * empty); with `editAlways`, on every update (it converges what it owns). It may answer the
    * object as it ends (which then serves the outputs instead of another fetch) and outputs only
    * it knows (the ids of what it made).
    */
-  edit?(
-    c: Connection,
-    id: string,
-    news: Bag,
-    changed: string[],
-    olds: Bag,
-    request?: OperationRequest,
-  ): Promise<Edited | void>;
+  edit?(req: EditRequest<F>): Promise<Edited<F, NoInfer<O>> | void>;
   editAlways?: true;
   /** Deletes the object exactly once; a message returned replaces the usual "deleted". */
-  delete(c: Connection, id: string, props: Bag, request?: OperationRequest): Promise<unknown>;
+  delete(req: DeleteRequest<F>): Promise<unknown>;
   /**
    * Rules across fields, or against the old inputs, beyond each field's own rule (no API call);
    * may answer inputs it normalises (a zone's records, checked as records).
    */
-  checkRules?(inputs: Bag, olds: Bag, failures: Failures): void | Promise<Bag | void>;
+  checkRules?(req: CheckRulesRequest<F>): void | Promise<Partial<InputsOf<F>> | void>;
   /**
-   * Checks that need the API; they run once the rules pass, and answer the inputs they derive (a
-   * price, a token) to add to the checked inputs.
+   * Checks that need the API; they run once the rules pass, and answer what they derive (the
+   * table's `fromCheck` fields: a price, a token) to add to the checked inputs.
    */
-  checkWithApi?(c: Connection, inputs: Bag, olds: Bag, failures: Failures): Promise<Bag | void>;
-  /** The fields whose change replaces the object, where the table's `change` is not the whole rule. */
-  replaces?(olds: Bag, news: Bag): string[];
-  /** Says, in a diff, what a change will do that the engine cannot show (what it bills). */
-  announce?(id: string, olds: Bag, news: Bag, change: PlannedChange): Promise<void>;
-  /** Outputs the table cannot read from the object (a price), for create, read and update. */
-  outputs?(c: Connection, object: object, inputs: Bag): Promise<Bag>;
-  /** Told what a refresh found (the stored properties, the refreshed ones, the object). */
-  refreshed?(id: string, stored: Bag, refreshed: Bag, object: object): void;
+  checkWithApi?(req: CheckWithApiRequest<F>): Promise<Partial<StateOf<F>> | void>;
+  /**
+   * The kind's part of a diff, where the table's `change` is not the whole rule: which of the
+   * changed fields replace the object and which change in place (answered; by default the
+   * table's `replace` fields replace it), and what the change will do that the engine cannot
+   * show (said: what it bills).
+   */
+  plan?(req: PlanRequest<F>): Promise<PlannedChange<F>>;
+  /**
+   * Outputs the table cannot read from the object (a price), for create, read and update; on a
+   * refresh it is told what the state held before.
+   */
+  outputs?(req: OutputsRequest<F, NoInfer<O>>): Promise<Partial<StateOf<F>>>;
   /** An import's inputs as a program would declare them (default: the table's defaults left out). */
-  importForm?(c: Connection, inputs: Bag): Promise<Bag>;
+  importForm?(req: ImportFormRequest<F>): Promise<Partial<InputsOf<F>>>;
   /**
    * The object belongs to one account: its outputs record `accountId`, and refresh, update and
    * delete refuse the credentials of another account (owner.ts).
@@ -78,25 +152,25 @@ export interface KindOperations {
   owned?: true;
 }
 
-export interface Edited {
+export interface Edited<F extends Fields, O = object> {
   /** The object as the edit left it. */
-  object?: object;
+  object?: O;
   /** Outputs the table cannot read from the object. */
-  outs?: Bag;
+  outs?: Partial<StateOf<F>>;
 }
 
-export interface Created {
+export interface Created<F extends Fields, O = object> {
   id: string | number;
   /** The API object as made. */
-  object: object;
+  object: O;
   /** Outputs the table cannot read from the object. */
-  outs?: Bag;
+  outs?: Partial<StateOf<F>>;
 }
 
 /** What a diff found: the changed fields that replace the object, and those changed in place. */
-export interface PlannedChange {
-  replaces: string[];
-  inPlace: string[];
+export interface PlannedChange<F extends Fields = Fields> {
+  replaces: FieldName<F>[];
+  inPlace: FieldName<F>[];
 }
 
 const GONE = Symbol('gone');
@@ -105,7 +179,7 @@ export interface Gone {
 }
 /** An object that still shows but is gone for the stack (a guest being reclaimed), and why. */
 export const gone = (why: string): Gone => ({ [GONE]: why });
-const goneWhy = (object: object | undefined): string | undefined =>
+const goneWhy = (object: unknown): string | undefined =>
   object === undefined ? 'no longer exists' : (object as Partial<Gone>)[GONE];
 
 /** The stored properties that are (`inputs`) or are not program inputs. */
@@ -146,26 +220,55 @@ export function fieldDiffs(fields: Fields, olds: Bag, news: Bag, replaces: strin
   }));
 }
 
-export function kindProvider(fields: Fields, ops: KindOperations): RuntimeProvider {
+export function kindProvider<F extends Fields, O extends object>(
+  fields: F,
+  ops: KindOperations<F, O>,
+): RuntimeProvider {
   const replacing: string[] = fieldsWhere(fields, 'change', 'replace');
   const changes = changing(fields);
-  const editable = fieldsWhere(fields, 'change', 'update');
-  const mask = readMask(fields);
+  const editable: string[] = fieldsWhere(fields, 'change', 'update');
+  // The door hands over untyped properties; from here on they are the table's (checked by `check`).
+  const asState = (props: Bag) => props as StateOf<F>;
+  const describe = (props: Bag, id: string) => ops.describe(asState(props), id);
 
   /** The outputs: the inputs as the object shows them (against `declared`), and the computed ones. */
-  async function outputsOf(c: Connection, object: object, declared: Bag | undefined) {
+  async function outputsOf(
+    c: Connection,
+    id: string,
+    object: O,
+    declared: Bag | undefined,
+    before?: Bag,
+  ): Promise<Bag> {
     const inputs = readInputs(fields, object, declared);
     const owner = ops.owned ? { accountId: await accountIdOf(c) } : {};
-    const more = ops.outputs ? await ops.outputs(c, object, inputs) : {};
+    const more = ops.outputs
+      ? await ops.outputs({
+          connection: c,
+          id,
+          object,
+          state: asState(inputs),
+          before: before && asState(before),
+        })
+      : {};
     return { ...inputs, ...readComputed(fields, object), ...more, ...owner };
   }
 
+  const fetch = (c: Connection, id: string, props: Bag, request?: OperationRequest) =>
+    ops.fetch({ connection: c, id, state: asState(props), request });
+
   return {
-    async check(olds, news) {
+    async check(olds, news, request) {
       const { inputs, failures } = checkTable(fields, olds, news);
-      Object.assign(inputs, await ops.checkRules?.(inputs, olds, failures));
+      const prior = asState(olds);
+      Object.assign(inputs, await ops.checkRules?.({ inputs, olds: prior, failures }));
       if (failures.list.length > 0 || !ops.checkWithApi) return { inputs, failures: failures.list };
-      const derived = await ops.checkWithApi(connect(), inputs, olds, failures);
+      const derived = await ops.checkWithApi({
+        connection: connect(),
+        inputs: inputs as InputsOf<F>,
+        olds: prior,
+        failures,
+        request,
+      });
       return { inputs: { ...inputs, ...derived }, failures: failures.list };
     },
 
@@ -174,14 +277,19 @@ export function kindProvider(fields: Fields, ops: KindOperations): RuntimeProvid
      * then compares old and new inputs itself, so `ignoreChanges` works per property (the dynamic
      * provider protocol carries no detailed diff; the plugin sends `fields`).
      */
-    async diff(id, olds, news) {
-      const changed = changedBetween(fields, olds, news, changes);
-      const replaces = ops.replaces
-        ? ops.replaces(olds, news)
-        : changed.filter((name) => replacing.includes(name));
-      const inPlace = changed.filter((name) => !replaces.includes(name));
-      if (replaces.length + inPlace.length === 0) return { changes: false };
-      await ops.announce?.(id, olds, news, { replaces, inPlace });
+    async diff(id, olds, news, request) {
+      const changed = changedBetween(fields, olds, news, changes) as FieldName<F>[];
+      if (changed.length === 0) return { changes: false };
+      const { replaces } = ops.plan
+        ? await ops.plan({
+            connection: connect(),
+            id,
+            olds: asState(olds),
+            news: news as InputsOf<F>,
+            changed,
+            request,
+          })
+        : { replaces: changed.filter((name) => replacing.includes(name)) };
       const detail = fieldDiffs(fields, olds, news, replaces);
       if (replaces.length === 0) return { replaces: [], fields: detail };
       return { changes: true, replaces, deleteBeforeReplace: false, fields: detail };
@@ -189,40 +297,40 @@ export function kindProvider(fields: Fields, ops: KindOperations): RuntimeProvid
 
     async create(inputs, request) {
       const c = connect();
-      const made = await ops.create(c, inputs, request);
+      const made = await ops.create({ connection: c, inputs: inputs as InputsOf<F>, request });
       const id = String(made.id);
       const known = { ...inputs, ...made.outs };
       try {
         return {
           id,
-          outs: { ...inputs, ...(await outputsOf(c, made.object, inputs)), ...made.outs },
+          outs: { ...inputs, ...(await outputsOf(c, id, made.object, inputs)), ...made.outs },
         };
       } catch (err) {
         // Made, and maybe marked as handed to the state: the engine must record it whatever failed.
-        const what = ops.describe(inputs, id);
+        const what = describe(inputs, id);
         const message = `${what} was made, then reading its outputs failed: ${(err as Error).message}. It is kept in the stack; the next \`pulumi up\` or \`pulumi refresh\` reads them again`;
         throw initFailure(message, id, known);
       }
     },
 
     /** A refresh reads against the stored properties; an import (no properties) by the id alone. */
-    async read(id, props = {}) {
+    async read(id, props = {}, request) {
       const c = connect();
-      const what = ops.describe(props, id);
+      const what = describe(props, id);
       const accountId = ops.owned ? await requireOwner(c, props, what, 'refresh') : undefined;
-      const object = await ops.fetch(c, id, mask, props);
+      const object = await fetch(c, id, props, request);
       const why = goneWhy(object);
       if (!object || why) {
         const owner = accountId === undefined ? '' : ` in account ${accountId}, which owns it`;
         say(`${what} ${why}${owner}; it leaves the stack`);
         return {};
       }
+      const found = object as O;
       const declared = Object.keys(props).length > 0 ? props : undefined;
       // An import knows only the id: what no object shows takes the table's defaults, as a
       // program declaring it would get.
-      const base = declared ?? withFieldDefaults(fields, {}, readInputs(fields, object));
-      const refreshed = await outputsOf(c, object, base);
-      if (declared) ops.refreshed?.(id, declared, refreshed, object);
+      const base = declared ?? withFieldDefaults(fields, {}, readInputs(fields, found));
+      const refreshed = await outputsOf(c, id, found, base, declared);
       const inputs = only(fields, refreshed, true);
       if (declared) return { id, props: refreshed, inputs };
       // An import's program says what a user writes: no default spelled out, nothing check derives.
@@ -230,35 +338,44 @@ export function kindProvider(fields: Fields, ops: KindOperations): RuntimeProvid
         Object.entries(inputs).filter(([name]) => !fields[name]?.fromCheck),
       );
       const form = ops.importForm
-        ? await ops.importForm(c, declarable)
+        ? await ops.importForm({ connection: c, inputs: declarable as Partial<InputsOf<F>> })
         : withoutDefaults(fields, declarable);
       return { id, props: refreshed, inputs: form };
     },
 
     async update(id, olds, news, request) {
       const c = connect();
-      const what = ops.describe(olds, id);
+      const what = describe(olds, id);
       if (ops.owned) await requireOwner(c, olds, what, 'update');
       // What the create set for good stays (the token the object was ordered with).
       const wanted = { ...news, ...kept(fields, olds) };
       const changed = changedBetween(fields, olds, wanted, editable);
-      let edited: Edited | void = {};
+      let edited: Edited<F, O> | void = {};
       if (ops.edit && (ops.editAlways || changed.length > 0)) {
         if (changed.length > 0) say(`${what}: updating ${changed.join(', ')} in place`);
-        edited = await ops.edit(c, id, wanted, changed, olds, request);
+        edited = await ops.edit({
+          connection: c,
+          id,
+          inputs: wanted as InputsOf<F>,
+          olds: asState(olds),
+          changed,
+          request,
+        });
       }
       // What the inputs do not say (outputs the table cannot read) is kept from before.
       const stored = { ...only(fields, olds, false), ...wanted, ...edited?.outs };
-      const object = edited?.object ?? (await ops.fetch(c, id, mask, olds));
-      return { outs: object && !goneWhy(object) ? await outputsOf(c, object, stored) : stored };
+      const object = edited?.object ?? (await fetch(c, id, olds, request));
+      return {
+        outs: object && !goneWhy(object) ? await outputsOf(c, id, object as O, stored) : stored,
+      };
     },
 
     async delete(id, props, request) {
       const c = connect();
-      if (ops.owned) await requireOwner(c, props, ops.describe(props, id), 'delete');
-      const said = await ops.delete(c, id, props, request);
+      if (ops.owned) await requireOwner(c, props, describe(props, id), 'delete');
+      const said = await ops.delete({ connection: c, id, state: asState(props), request });
       // Only a message counts: a write's own answer (`true`) is not one.
-      say(`${ops.describe(props, id)}: ${typeof said === 'string' ? said : 'deleted'}`);
+      say(`${describe(props, id)}: ${typeof said === 'string' ? said : 'deleted'}`);
     },
   };
 }

@@ -1,3 +1,4 @@
+import { AccountManager } from '../managers';
 import type { Connection } from './connection';
 
 /**
@@ -21,7 +22,10 @@ export function accountIdOf(c: Connection, seen?: { accountId?: number }): Promi
     accounts.set(c, id);
   }
   if (!id) {
-    id = c.account.getAccount('id').then((account) => Number(account.id));
+    id = c
+      .use(AccountManager)
+      .getAccount('id')
+      .then((account) => Number(account.id));
     id.catch(() => accounts.delete(c));
     accounts.set(c, id);
   }

@@ -12,6 +12,7 @@ import { DNS_ZONE_LOOKUPS } from './dns-zone/lookups';
 import { dnsZoneProvider } from './dns-zone/provider';
 import type { KindCapabilities } from '../framework/capabilities';
 import type { Fields } from '../framework/fields';
+import { ACCOUNT_LOOKUPS } from '../lookups/account';
 import type { KindDocs, Lookup } from '../lookups/define';
 import { DNS_RECORD_DOCS } from './dns-record/docs';
 import { DNS_ZONE_DOCS } from './dns-zone/docs';
@@ -30,6 +31,8 @@ import { sshKeyProvider } from './ssh-key/provider';
 import { TICKET_UPDATE_FIELDS } from './ticket-update/fields';
 import { ticketUpdateProvider } from './ticket-update/provider';
 import { GUEST_CAPABILITIES } from './virtual-guest/cancel';
+import { GUEST_BILLING } from './virtual-guest';
+import type { BillingFace } from './faces';
 import { GUEST_FIELDS } from './virtual-guest/fields';
 import { VIRTUAL_GUEST_LOOKUPS } from './virtual-guest/lookups';
 import { virtualGuestProvider } from './virtual-guest/provider';
@@ -43,6 +46,8 @@ export interface KindSpec extends KindCapabilities {
   lookups?: Readonly<Record<string, Lookup>>;
   /** Its example and import id, for the schema and the reference docs. */
   docs: KindDocs;
+  /** A billed kind: how the billing report, the audit and the budget pack price and read it. */
+  billing?: BillingFace;
 }
 
 export const KINDS = {
@@ -51,6 +56,7 @@ export const KINDS = {
     provider: virtualGuestProvider,
     lookups: VIRTUAL_GUEST_LOOKUPS,
     docs: GUEST_DOCS,
+    billing: GUEST_BILLING,
     ...GUEST_CAPABILITIES,
   },
   DnsRecord: { fields: DNS_RECORD_FIELDS, provider: dnsRecordProvider, docs: DNS_RECORD_DOCS },
@@ -83,6 +89,12 @@ export const kindSpec = (kind: ResourceKind): KindSpec => KINDS[kind];
 export const PROVIDERS = Object.fromEntries(
   Object.entries(KINDS).map(([kind, spec]) => [kind, redacting(structSafe(spec.provider))]),
 ) as Record<ResourceKind, RuntimeProvider>;
+
+/** Every lookup by name: the account's and each kind's, one list for every door. */
+export const LOOKUPS: Readonly<Record<string, Lookup>> = {
+  ...ACCOUNT_LOOKUPS,
+  ...Object.assign({}, ...Object.values(KINDS).map((kind: KindSpec) => kind.lookups ?? {})),
+};
 
 export { PACKAGE, pluginToken } from './tokens';
 

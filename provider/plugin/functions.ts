@@ -2,7 +2,7 @@ import type { Client } from '../client';
 import type { Bag } from '../framework/fields';
 import { ValidationError } from '../framework/failures';
 import type { Lookup, Type } from '../lookups';
-import { LOOKUPS } from '../lookups/registry';
+import { LOOKUPS } from '../kinds';
 
 /**
  * The lookups served as the plugin's functions (`svc:index:<name>`): the account's and each

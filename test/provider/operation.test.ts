@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { connect } from '../../provider/framework/connection';
+import { AccountManager } from '../../provider/managers';
 import { createOnce } from '../../provider/framework/exactly-once';
 import { kinds } from '../../provider/framework/fields';
 import { kindProvider } from '../../provider/framework/kind-provider';
@@ -71,7 +72,7 @@ describe('a lifecycle operation (framework/operation.ts) against the emulator', 
     assert.equal(early.refusal(), 'the engine is gone', 'abandoned: not even the early answer');
 
     // Reads are never gated; an operation that is not cancelled writes.
-    await op.run(() => c.account.getAccount('id'));
+    await op.run(() => c.use(AccountManager).getAccount('id'));
     const live = new Operation('create of a key');
     await live.run(created);
     assert.equal(calls('Security_Ssh_Key.createObject'), before + 1);
@@ -104,9 +105,12 @@ describe('a lifecycle operation (framework/operation.ts) against the emulator', 
 
   it('a create whose outputs cannot be read after it made the object keeps its id', async () => {
     const made = kindProvider(
-      { name: { type: kinds.string, input: 'required', output: true } },
       {
-        describe: (props, id) => `Thing ${String(props.name)} (id ${id})`,
+        name: { type: kinds.string, input: 'required', output: true },
+        marked: { type: kinds.boolean, output: true },
+      },
+      {
+        describe: (state, id) => `Thing ${state.name} (id ${id})`,
         fetch: async () => undefined,
         create: async () => ({ id: 5, object: {}, outs: { marked: true } }),
         delete: async () => undefined,

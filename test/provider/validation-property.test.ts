@@ -4,7 +4,7 @@
  * returns failures (one per field, each naming its field) and never throws; a lookup rejects
  * with the project's ValidationError. Whatever the validators reject reaches no API call (the
  * emulator counts the calls it serves). The properties themselves: support/input-properties.ts;
- * every lookup, the account's and each kind's, is taken from the registry (lookups/registry.ts).
+ * every lookup, the account's and each kind's, is taken from the registry of kinds (kinds/index.ts).
  */
 import { after, before, describe, it } from 'node:test';
 import { DNS_RECORD_FIELDS } from '../../provider/kinds/dns-record/fields';
@@ -21,7 +21,7 @@ import { ticketUpdateProvider } from '../../provider/kinds/ticket-update/provide
 import { checkGuestRules } from '../../provider/kinds/virtual-guest/provider';
 import { GUEST_FIELDS } from '../../provider/kinds/virtual-guest/fields';
 import { virtualGuestProvider } from '../../provider/kinds/virtual-guest/provider';
-import { LOOKUPS } from '../../provider/lookups/registry';
+import { LOOKUPS } from '../../provider/kinds';
 import { inProgram } from '../../resources/lookup-forms';
 import {
   assertCheckProperty,
@@ -91,7 +91,7 @@ const securityGroupBase: Bag = {
 const shapeFailures: Record<string, ShapeFailures> = {
   VirtualGuest: (bag) => {
     const { inputs, failures } = checkTable(GUEST_FIELDS, {}, bag);
-    checkGuestRules(inputs, {}, failures);
+    checkGuestRules({ inputs, olds: {}, failures });
     return failures.list;
   },
   DnsRecord: (bag) => checkTable(DNS_RECORD_FIELDS, {}, bag).failures.list,

@@ -191,19 +191,46 @@ export async function previewBilling(
   };
 }
 
-/** `npx pulumi-svc <args>` in the fixture's project, as a user runs it (the built command). */
-export async function pulumiSvc(f: CliFixture, args: string[]): Promise<string> {
-  const { stdout } = await promisify(execFile)(
+/** What a `pulumi-svc` run printed, and its exit status. */
+export interface CommandRun {
+  status: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** `npx pulumi-svc <args>` in `dir`, as a user runs it (the built command), whatever its status. */
+export async function runPulumiSvc(
+  dir: string,
+  args: string[],
+  env: Record<string, string>,
+): Promise<CommandRun> {
+  return promisify(execFile)(
     process.execPath,
     [path.join(PACKAGE_ROOT, 'dist', 'commands', 'cli.js'), ...args],
     {
-      cwd: f.dir,
+      cwd: dir,
       env: {
         ...process.env,
-        ...f.stack.env,
+        ...env,
         PATH: `${pulumiBinDir()}${path.delimiter}${process.env.PATH}`,
       },
     },
+  ).then(
+    ({ stdout, stderr }) => ({ status: 0, stdout, stderr }),
+    (err: { code?: unknown; stdout?: string; stderr?: string }) => {
+      if (typeof err.code !== 'number') throw err;
+      return { status: err.code, stdout: err.stdout ?? '', stderr: err.stderr ?? '' };
+    },
   );
-  return stdout;
+}
+
+/**
+ * `npx pulumi-svc <args>` in the fixture's project: what it printed when it ran to its end (exit
+ * status 0, or 3: it found something); a failure or a usage error throws with what it said.
+ */
+export async function pulumiSvc(f: CliFixture, args: string[]): Promise<string> {
+  const run = await runPulumiSvc(f.dir, args, f.stack.env);
+  if (run.status !== 0 && run.status !== 3)
+    throw new Error(`pulumi-svc ${args.join(' ')} exited ${run.status}: ${run.stderr}`);
+  return run.stdout;
 }

@@ -7,6 +7,7 @@
  */
 import { datacenterById } from '../../catalog';
 import { formatApiDate } from '../../dates';
+import { timedTransaction, type Timed } from '../transaction-view';
 import { defineType, definePlainType, extendType, type ViewContext } from '../../schema';
 import type { AccountRec } from '../account/model';
 import type { GuestRec } from '../virtual-guest/model';
@@ -66,22 +67,8 @@ const STEPS = {
   },
 };
 
-function transaction(
-  t: { transactionId: number; createDate: number; readyAt: number },
-  step: (typeof STEPS)[keyof typeof STEPS],
-  now: number,
-): Record<string, unknown> {
-  const end = Math.min(now, t.readyAt);
-  return {
-    id: t.transactionId,
-    createDate: formatApiDate(t.createDate),
-    modifyDate: formatApiDate(end),
-    statusChangeDate: formatApiDate(t.createDate),
-    elapsedSeconds: Math.max(0, Math.floor((end - t.createDate) / 1000)),
-    transactionStatus: { ...step.status },
-    transactionGroup: { name: step.group, averageTimeToComplete: '5' },
-  };
-}
+const transaction = (t: Timed, step: (typeof STEPS)[keyof typeof STEPS], now: number) =>
+  timedTransaction(t, now, step.status, { name: step.group, averageTimeToComplete: '5' });
 
 /** The running transaction: provisioning, then an upgrade while one runs. */
 export function activeTransactions(v: VolumeRec, now: number): Record<string, unknown>[] {

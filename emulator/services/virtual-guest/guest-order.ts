@@ -8,7 +8,7 @@
  * the item: an unknown price, a price of another location, two items of one category or local
  * with SAN disks, a missing category.
  */
-import { itemPrice, money, monthlyFromHourly } from '../../catalog';
+import { findOs, itemPrice, money, monthlyFromHourly } from '../../catalog';
 import { invalidValue, propertyNotValid, publicFault } from '../../errors';
 import { project } from '../../query/project';
 import { typeDef } from '../../schema';
@@ -27,6 +27,8 @@ import { presetById, type PresetView } from '../product-package/model';
 import type { CheckedOrder, OrderOwner } from '../service';
 import { checkSshKeyIds } from '../ssh-key/model';
 import { requireRoom } from './capacity';
+import { imagesFor } from './capture';
+import { imageById } from '../image-template/model';
 import { buildGuest, type GuestOrder, type GuestRec } from './model';
 import {
   orderedPrices,
@@ -40,7 +42,7 @@ import { discounted } from '../account/discounts';
 export const GUEST_ORDER = 'Svc_Container_Product_Order_Virtual_Guest';
 const CONTAINER = typeDef(GUEST_ORDER);
 /** Container properties that would change the order and that this emulator does not model. */
-const UNMODELED = ['imageTemplateId', 'imageTemplateGlobalIdentifier', 'hardware', 'hostId'];
+const UNMODELED = ['hardware', 'hostId'];
 /** Properties of a guest in `virtualGuests[]` read here; others must be null. */
 const GUEST_FIELDS = new Set(['hostname', 'domain', 'userData', 'complexType']);
 
@@ -86,9 +88,11 @@ function checkGuestOrder(ctx: AuthedContext, c: Record<string, unknown>): Checke
   const hourly = present(c.useHourlyPricing)
     ? readFlag(c.useHourlyPricing, 'useHourlyPricing')
     : false;
+  const image = readImage(ctx, c, datacenter.id);
   const orders = hosts.map((host, i) => ({
     ...host,
     ...size,
+    ...image,
     hourly,
     datacenter,
     privateOnly: false,
@@ -100,6 +104,27 @@ function checkGuestOrder(ctx: AuthedContext, c: Record<string, unknown>): Checke
     prices: prices.map((p) => p.view.price),
   }));
   return { container: c, prices, orders, preset };
+}
+
+/** The image template the guests are made from (`imageTemplateGlobalIdentifier` or `imageTemplateId`). */
+function readImage(
+  ctx: AuthedContext,
+  c: Record<string, unknown>,
+  datacenterId: number,
+): Pick<GuestOrder, 'os' | 'imageTemplateId'> | undefined {
+  let gid: string | undefined;
+  if (present(c.imageTemplateGlobalIdentifier)) {
+    gid = readString(c.imageTemplateGlobalIdentifier, 'imageTemplateGlobalIdentifier');
+  } else if (present(c.imageTemplateId)) {
+    const id = readInt(c.imageTemplateId, 'imageTemplateId');
+    const found = imageById(ctx.store, ctx.account.id, id);
+    if (!found)
+      throw invalidValue(`Invalid value provided for 'imageTemplateId': no image template ${id}.`);
+    gid = found.globalIdentifier;
+  }
+  if (gid === undefined) return undefined;
+  const image = imagesFor(ctx)(gid.trim(), datacenterId);
+  return { os: findOs(image.osCode)!, imageTemplateId: image.id };
 }
 
 function readPreset(value: unknown, packageId: number): PresetView {

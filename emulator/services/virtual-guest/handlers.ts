@@ -55,6 +55,7 @@ import {
 import { requireRoom } from './capacity';
 import { GUEST_ORDER, guestOrder } from './guest-order';
 import { reloadMethod } from './reload';
+import { archiveMethod, imagesFor } from './capture';
 import { checkAccountRefs } from './account-refs';
 import { atAccountPrices, checkGuestTemplate } from './template';
 import './types';
@@ -145,7 +146,7 @@ export const virtualGuest = serviceFolder({
         createObject: {
           handler: async (ctx) => {
             expectArgs(ctx, ['templateObject']);
-            const order = atAccountPrices(ctx, checkGuestTemplate(ctx.args[0]));
+            const order = atAccountPrices(ctx, checkGuestTemplate(ctx.args[0], imagesFor(ctx)));
             checkAccountRefs(ctx, [order]);
             requireRoom(ctx, [order]);
             const { guest, ops } = buildGuest(ctx.store, ctx.account.id, order, {
@@ -166,7 +167,9 @@ export const virtualGuest = serviceFolder({
                 'Virtual_Guest::createObjects(templateObjects): expected a non-empty array of templates.',
               );
             }
-            const orders = templates.map((t) => atAccountPrices(ctx, checkGuestTemplate(t)));
+            const orders = templates.map((t) =>
+              atAccountPrices(ctx, checkGuestTemplate(t, imagesFor(ctx))),
+            );
             checkAccountRefs(ctx, orders);
             requireRoom(ctx, orders);
             const tagCache = tagsByName(ctx.store, ctx.account.id);
@@ -190,7 +193,7 @@ export const virtualGuest = serviceFolder({
         generateOrderTemplate: {
           handler: (ctx) => {
             expectArgs(ctx, ['templateObject']);
-            const order = atAccountPrices(ctx, checkGuestTemplate(ctx.args[0]));
+            const order = atAccountPrices(ctx, checkGuestTemplate(ctx.args[0], imagesFor(ctx)));
             checkAccountRefs(ctx, [order]);
             const hourly = order.prices.reduce((sum, p) => sum + p.hourly, 0);
             return ok({
@@ -208,6 +211,7 @@ export const virtualGuest = serviceFolder({
           },
         },
         getUpgradeItemPrices,
+        createArchiveTransaction: archiveMethod(loadGuest),
         // The volumes that allow the guest (`slcli vs storage`), of one nasType if given.
         getAttachedNetworkStorages: {
           handler: (ctx) => {

@@ -32,6 +32,7 @@ import { formatApiDate } from '../../dates';
 import { publicFault } from '../../errors';
 import { table, type RecordsOf, type Store, type Tables, type WriteOp } from '../../store';
 import { endOfBillingMonth } from '../billing-item/model';
+import { timedTransaction, type Timed } from '../transaction-view';
 import { addressIn, subnetFor, type IpAddressRec, type Space } from '../network/model';
 import { guestBindingsGoneOps, orderedBindingOps } from '../security-group/model';
 import { priceView, type PriceView } from '../product-package/model';
@@ -111,6 +112,8 @@ export interface GuestRec {
   orderedByUserId?: number;
   /** The Product_Order order that placed it (absent for createObject, seeded, populated). */
   orderId?: number;
+  /** The image template it was ordered from (../image-template/). */
+  imageTemplateId?: number;
   /** The last upgrade order, running or done. */
   upgrade?: GuestUpgradeRec;
   /** The last OS reload, running or done. */
@@ -155,6 +158,8 @@ export interface GuestOrder {
   securityGroups: Record<Space, number[]>;
   placementGroupId?: number;
   prices: Price[];
+  /** Ordered from an image template: its id (the OS is the template's). */
+  imageTemplateId?: number;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -270,26 +275,14 @@ const UPGRADE_GROUP = { name: 'Cloud Upgrade', averageTimeToComplete: '5' };
 const RELOAD_STATUS = { name: 'RELOAD_OPERATING_SYSTEM', friendlyName: 'Reload Operating System' };
 const RELOAD_GROUP = { name: 'Cloud Instance OS Reload', averageTimeToComplete: '10' };
 
-/** A transaction that runs from `createDate` to `readyAt`, as the API shows it at `now`. */
-function transactionView(
+/** A transaction of the guest that runs from `createDate` to `readyAt` (../transaction-view.ts). */
+const transactionView = (
   g: GuestRec,
-  t: { transactionId: number; createDate: number; readyAt: number },
+  t: Timed,
   now: number,
   status: { name: string; friendlyName: string },
   group: { name: string; averageTimeToComplete: string },
-): Record<string, unknown> {
-  const end = Math.min(now, t.readyAt);
-  return {
-    id: t.transactionId,
-    guestId: g.id,
-    createDate: formatApiDate(t.createDate),
-    modifyDate: formatApiDate(end),
-    statusChangeDate: formatApiDate(t.createDate),
-    elapsedSeconds: Math.max(0, Math.floor((end - t.createDate) / 1000)),
-    transactionStatus: { ...status },
-    transactionGroup: { ...group },
-  };
-}
+): Record<string, unknown> => ({ ...timedTransaction(t, now, status, group), guestId: g.id });
 
 /** The upgrade's transaction (running or finished); undefined for a guest never upgraded. */
 export const upgradeTransaction = (g: GuestRec, now: number) =>
@@ -392,6 +385,7 @@ export function buildGuest(
     orderedByUserId: options.userId,
     orderId: options.orderId,
     placementGroupId: order.placementGroupId,
+    imageTemplateId: order.imageTemplateId,
   };
   const ops: WriteOp[] = [
     ...tags.ops,

@@ -22,6 +22,7 @@ import {
   networkPrice,
   osPrice,
   priceAt,
+  type Datacenter,
 } from '../../catalog';
 import { invalidParams, propertyNotValid, publicFault } from '../../errors';
 import { typeDef } from '../../schema';
@@ -44,6 +45,7 @@ import {
   structAt,
 } from '../../validators';
 import type { GuestOrder } from './model';
+import type { ImageRec } from '../image-template/model';
 
 const TYPE = 'Svc_Virtual_Guest';
 const MAX_USER_DATA = 64 * 1024;
@@ -78,11 +80,21 @@ const HANDLED = new Set<string>([
   'placementGroupId',
 ]);
 
-/** Checks a template and prices the order from the catalog (at its datacenter's prices). */
-export function checkGuestTemplate(template: unknown): GuestOrder {
+/**
+ * The image template a guest is ordered from, by global identifier, for a datacenter (faults when
+ * there is none the caller may use there): ../image-template/model.ts `orderableImage`.
+ */
+export type ImageFinder = (globalIdentifier: string, datacenterId: number) => ImageRec;
+
+/**
+ * Checks a template and prices the order from the catalog (at its datacenter's prices). A
+ * template naming `blockDeviceTemplateGroup.globalIdentifier` is ordered from that image (found
+ * with `images`; without it images are refused).
+ */
+export function checkGuestTemplate(template: unknown, images?: ImageFinder): GuestOrder {
   const t = checkTemplateShape(template);
   const size = readSize(t);
-  const placement = readPlacement(t);
+  const placement = readPlacement(t, images);
   const extras = readExtras(t);
   const blockDevices = readBlockDevices(t.blockDevices);
   const postInstallScriptUri = readPostInstallScript(t);
@@ -123,12 +135,13 @@ function checkTemplateShape(template: unknown): Record<string, unknown> {
   }
   const t = template;
   for (const field of REQUIRED) if (!present(t[field])) throw missing(field, TYPE);
-  if (present(t.blockDeviceTemplateGroup)) {
+  const fromImage = present(t.blockDeviceTemplateGroup);
+  if (fromImage === present(t.operatingSystemReferenceCode)) {
+    if (!fromImage) throw missing('operatingSystemReferenceCode', TYPE);
     throw publicFault(
-      'Image templates (blockDeviceTemplateGroup) are not offered; use operatingSystemReferenceCode.',
+      'Give either operatingSystemReferenceCode or blockDeviceTemplateGroup.globalIdentifier (an image template), not both.',
     );
   }
-  if (!present(t.operatingSystemReferenceCode)) throw missing('operatingSystemReferenceCode', TYPE);
   const supplemental = present(t.supplementalCreateObjectOptions)
     ? structAt(t.supplementalCreateObjectOptions, 'supplementalCreateObjectOptions')
     : {};
@@ -169,14 +182,32 @@ function readSize(t: Record<string, unknown>) {
   };
 }
 
-/** The operating system, datacenter and port speed (the last two have defaults). */
-function readPlacement(t: Record<string, unknown>) {
+/** The operating system, or the image template it comes from, at `datacenter`. */
+function readOs(t: Record<string, unknown>, datacenter: Datacenter, images?: ImageFinder) {
+  if (present(t.blockDeviceTemplateGroup)) {
+    const field = 'blockDeviceTemplateGroup.globalIdentifier';
+    const gid = readString(
+      structAt(t.blockDeviceTemplateGroup, 'blockDeviceTemplateGroup').globalIdentifier,
+      field,
+    );
+    if (!images)
+      throw publicFault(
+        `Image templates (${field}) are not offered here; use operatingSystemReferenceCode.`,
+      );
+    const image = images(gid.trim(), datacenter.id);
+    return { os: findOs(image.osCode)!, imageTemplateId: image.id };
+  }
   const osCode = readString(t.operatingSystemReferenceCode, 'operatingSystemReferenceCode');
   const os = findOs(osCode.trim());
   if (!os) {
     const codes = OPERATING_SYSTEMS.map((o) => o.referenceCode);
     throw notOffered('operatingSystemReferenceCode', osCode, codes);
   }
+  return { os };
+}
+
+/** The operating system (or image), datacenter and port speed (the last two have defaults). */
+function readPlacement(t: Record<string, unknown>, images?: ImageFinder) {
   let datacenter = DEFAULT_DATACENTER;
   if (present(t.datacenter)) {
     const name = readString(structAt(t.datacenter, 'datacenter').name, 'datacenter.name');
@@ -189,7 +220,11 @@ function readPlacement(t: Record<string, unknown>) {
       );
     datacenter = found;
   }
-  return { os, datacenter, networkSpeed: readNetworkSpeed(t.networkComponents) };
+  return {
+    ...readOs(t, datacenter, images),
+    datacenter,
+    networkSpeed: readNetworkSpeed(t.networkComponents),
+  };
 }
 
 function readNetworkSpeed(value: unknown): number {

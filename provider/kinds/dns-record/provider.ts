@@ -1,27 +1,32 @@
-import type { DnsResourceRecord } from '../../managers';
+import { DnsManager, type DnsResourceRecord } from '../../managers';
 import { freeWriteWindowMs, type Connection } from '../../framework/connection';
 import { DNS_RECORD_FIELDS } from './fields';
 import { createOnce, writeIdempotent } from '../../framework/exactly-once';
-import type { Bag } from '../../framework/fields';
-import { kindProvider } from '../../framework/kind-provider';
+import type { InputsOf } from '../../framework/fields';
+import { kindProvider, type CreateRequest } from '../../framework/kind-provider';
 
 /**
  * `DnsRecord`: one record of a zone (`Dns_Domain_ResourceRecord`). A new type or zone replaces it;
  * host, data, TTL and MX priority are edited in place.
  */
 
-async function zoneIdOf(c: Connection, inputs: Bag): Promise<number> {
-  if (inputs.zoneId !== undefined) return Number(inputs.zoneId);
-  return (await c.dns.getZoneByName(String(inputs.zoneName), false)).id;
+type RecordInputs = InputsOf<typeof DNS_RECORD_FIELDS>;
+
+const dns = (c: Connection) => c.use(DnsManager);
+
+async function zoneIdOf(c: Connection, inputs: RecordInputs): Promise<number> {
+  if (inputs.zoneId !== undefined) return inputs.zoneId;
+  return (await dns(c).getZoneByName(String(inputs.zoneName), false)).id;
 }
 
-function spec(inputs: Bag) {
+function spec(inputs: RecordInputs) {
+  const { host, type, data, ttl } = inputs;
   return {
-    host: String(inputs.host),
-    type: String(inputs.type),
-    data: String(inputs.data),
-    ttl: Number(inputs.ttl),
-    ...(inputs.type === 'MX' ? { mxPriority: Number(inputs.mxPriority ?? 10) } : {}),
+    host,
+    type,
+    data,
+    ttl,
+    ...(type === 'MX' ? { mxPriority: inputs.mxPriority ?? 10 } : {}),
   };
 }
 
@@ -35,14 +40,14 @@ const sameRecord = (wanted: RecordSpec) => (r: DnsResourceRecord) =>
  * after a write with no definite answer, only a matching record whose id is not among them can be
  * the one it made (a record that existed before is never taken over).
  */
-async function create(c: Connection, inputs: Bag) {
+async function create({ connection: c, inputs }: CreateRequest<typeof DNS_RECORD_FIELDS>) {
   const zoneId = await zoneIdOf(c, inputs);
   const wanted = spec(inputs);
-  const matching = async () => (await c.dns.listRecords(zoneId)).filter(sameRecord(wanted));
+  const matching = async () => (await dns(c).listRecords(zoneId)).filter(sameRecord(wanted));
   const before = new Set((await matching()).map((r) => r.id));
   const record = await createOnce({
     what: `DnsRecord ${wanted.host} ${wanted.type} in zone ${zoneId}`,
-    write: () => c.dns.createRecord(zoneId, wanted),
+    write: () => dns(c).createRecord(zoneId, wanted),
     find: async () => {
       const made = (await matching()).filter((r) => !before.has(r.id));
       return made.length === 1 ? made[0] : undefined;
@@ -55,27 +60,26 @@ async function create(c: Connection, inputs: Bag) {
 }
 
 export const dnsRecordProvider = kindProvider(DNS_RECORD_FIELDS, {
-  describe: (props, id) =>
-    `DnsRecord ${String(props.host ?? '')} ${String(props.type ?? '')} (id ${id})`,
-  fetch: (c, id) => c.dns.findRecord(Number(id)),
+  describe: (state, id) => `DnsRecord ${state.host ?? ''} ${state.type ?? ''} (id ${id})`,
+  fetch: ({ connection, id }) => dns(connection).findRecord(Number(id)),
   create,
-  edit: async (c, id, news) => {
-    const wanted = spec(news);
+  edit: async ({ connection: c, id, inputs }) => {
+    const wanted = spec(inputs);
     await writeIdempotent({
       what: `DnsRecord ${wanted.host} ${wanted.type} (id ${id}) edit`,
-      write: () => c.dns.editRecord(Number(id), wanted),
+      write: () => dns(c).editRecord(Number(id), wanted),
       done: async () => {
-        const now = await c.dns.getRecord(Number(id));
+        const now = await dns(c).getRecord(Number(id));
         return sameRecord(wanted)(now) && now.ttl === wanted.ttl;
       },
       windowMs: freeWriteWindowMs(),
     });
   },
-  delete: (c, id, props) =>
+  delete: ({ connection: c, id, state }) =>
     writeIdempotent({
-      what: `DnsRecord ${String(props.host)} ${String(props.type)} (id ${id}) deletion`,
-      write: () => c.dns.deleteRecord(Number(id)),
-      done: async () => (await c.dns.findRecord(Number(id))) === undefined,
+      what: `DnsRecord ${state.host} ${state.type} (id ${id}) deletion`,
+      write: () => dns(c).deleteRecord(Number(id)),
+      done: async () => (await dns(c).findRecord(Number(id))) === undefined,
       windowMs: freeWriteWindowMs(),
     }),
   owned: true,

@@ -86,4 +86,9 @@ export const DNS_ZONE_FIELDS = {
     type: kinds.list(kinds.integer),
     output: true,
   },
+  /** Ids of the records the API adds to a new zone (SOA, NS): the zone's own, kept in the state only. */
+  builtInRecordIds: {
+    type: kinds.list(kinds.integer),
+    internal: true,
+  },
 } satisfies Fields;

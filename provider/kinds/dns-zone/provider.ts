@@ -1,12 +1,20 @@
-import type { DnsResourceRecord, DnsZone, RecordSpec } from '../../managers';
+import { DnsManager, type DnsResourceRecord, type DnsZone, type RecordSpec } from '../../managers';
 import type { Failures } from '../../framework/failures';
 import { isKnown, isUnknown } from '../../framework/unknown';
 import { freeWriteWindowMs, type Connection } from '../../framework/connection';
-import { kindProvider, type Created } from '../../framework/kind-provider';
+import {
+  kindProvider,
+  type CheckWithApiRequest,
+  type CreateRequest,
+  type Created,
+  type DeleteRequest,
+  type EditRequest,
+  type OutputsRequest,
+} from '../../framework/kind-provider';
 import { dnsRecordProvider } from '../dns-record/provider';
 import { DNS_ZONE_FIELDS } from './fields';
 import { createOnce, writeIdempotent } from '../../framework/exactly-once';
-import type { Bag } from '../../framework/fields';
+import type { InputsOf } from '../../framework/fields';
 import { say } from '../../framework/log';
 
 /**
@@ -21,8 +29,9 @@ import { say } from '../../framework/log';
  * read-back can follow: `ownedRecords`), and made to match the declared ones in place.
  */
 
-/** How messages name a zone. */
-const describe = (props: Bag, id: string) => `DnsZone ${String(props.name ?? '')} (id ${id})`;
+type Fields = typeof DNS_ZONE_FIELDS;
+
+const dns = (c: Connection) => c.use(DnsManager);
 
 /** A declared record after the DnsRecord rules: upper-case type, default TTL. */
 interface ZoneRecord extends RecordSpec {
@@ -44,23 +53,30 @@ async function checkRecords(name: unknown, value: unknown, failures: Failures): 
         failures.add(`records[${i}]`, `records[${i}] must be an object { host, type, data, ttl? }`);
         return record;
       }
-      const { zoneId: _zoneId, zoneName: _zoneName, ...given } = record as Bag;
+      const { zoneId: _zoneId, zoneName: _zoneName, ...given } = record as Record<string, unknown>;
       const checked = await dnsRecordProvider.check({}, { ...given, zoneName });
       // The zone itself is checked once, as `name`.
       for (const f of (checked.failures ?? []).filter((f) => !/^zone(Id|Name)$/.test(f.property)))
         failures.add(`records[${i}].${f.property}`, `records[${i}].${f.reason}`);
-      const { zoneName: _name, ...normalised } = (checked.inputs ?? given) as Bag;
+      const { zoneName: _name, ...normalised } = (checked.inputs ?? given) as Record<
+        string,
+        unknown
+      >;
       return normalised;
     }),
   );
 }
 
-async function checkExisting(c: Connection, inputs: Bag, failures: Failures): Promise<void> {
-  const name = String(inputs.name);
+async function checkExisting(
+  c: Connection,
+  inputs: InputsOf<Fields>,
+  failures: Failures,
+): Promise<void> {
+  const { name } = inputs;
   const adoptId = isKnown(inputs.adoptId) ? String(inputs.adoptId) : undefined;
   let existing;
   try {
-    existing = await c.dns.findZoneByName(name, false);
+    existing = await dns(c).findZoneByName(name, false);
   } catch (err) {
     failures.add('name', `cannot look for a zone named ${name}: ${(err as Error).message}`);
     return;
@@ -78,9 +94,9 @@ async function checkExisting(c: Connection, inputs: Bag, failures: Failures): Pr
 }
 
 /** A new zone (a create or a replace) must not take over one the account has, but by adoptId. */
-async function checkNew(c: Connection, inputs: Bag, olds: Bag, failures: Failures) {
-  const isNew = Object.keys(olds).length === 0 || olds.name !== inputs.name;
-  if (isNew && !isUnknown(inputs.adoptId)) await checkExisting(c, inputs, failures);
+async function checkNew({ connection, inputs, olds, failures }: CheckWithApiRequest<Fields>) {
+  const isNew = olds.name !== inputs.name;
+  if (isNew && !isUnknown(inputs.adoptId)) await checkExisting(connection, inputs, failures);
 }
 
 /** The identity of a record in its zone: host, type and data (the API keeps AAAA data in lower case). */
@@ -117,7 +133,7 @@ async function syncRecords(
   declared: ZoneRecord[],
   ownedIds: number[],
 ): Promise<number[]> {
-  const current = await c.dns.listRecords(zoneId);
+  const current = await dns(c).listRecords(zoneId);
   const owned = new Set(ownedIds);
   const unused = current.filter((r) => owned.has(r.id));
   const ids: number[] = [];
@@ -125,27 +141,33 @@ async function syncRecords(
     const match = unused.find((r) => sameRecord(want, r));
     if (match) {
       unused.splice(unused.indexOf(match), 1);
-      if (!sameSettings(want, match)) await c.dns.editRecord(match.id, recordSpec(want));
+      if (!sameSettings(want, match)) await dns(c).editRecord(match.id, recordSpec(want));
       ids.push(match.id);
       continue;
     }
-    const before = new Set((await c.dns.listRecords(zoneId)).map((r) => r.id));
+    const before = new Set((await dns(c).listRecords(zoneId)).map((r) => r.id));
     const made = await createOnce({
       what: `DnsZone record ${want.host} ${want.type}`,
-      write: () => c.dns.createRecord(zoneId, recordSpec(want)),
+      write: () => dns(c).createRecord(zoneId, recordSpec(want)),
       find: async () =>
-        (await c.dns.listRecords(zoneId)).find((r) => !before.has(r.id) && sameRecord(want, r)),
+        (await dns(c).listRecords(zoneId)).find((r) => !before.has(r.id) && sameRecord(want, r)),
       windowMs: freeWriteWindowMs(),
       nextRun: 'The next `pulumi up` looks for it again before it creates the record.',
     });
     ids.push(made.id);
   }
-  for (const stale of unused) await c.dns.deleteRecord(stale.id);
+  for (const stale of unused) await dns(c).deleteRecord(stale.id);
   return ids;
 }
 
-function outputs(inputs: Bag, zone: { id: number; serial?: unknown }, ids: Bag): Bag {
-  return { ...inputs, zoneId: zone.id, serial: zone.serial ?? null, ...ids };
+function outputs(
+  inputs: InputsOf<Fields>,
+  zone: DnsZone,
+  ids: { recordIds: number[]; builtInRecordIds: number[] },
+) {
+  // The serial as the API answers it (the table reads it the same way).
+  const serial = (zone.serial ?? null) as number | null;
+  return { ...inputs, zoneId: zone.id, serial, ...ids };
 }
 
 /** Pairs each declared record with a distinct matching one of `records` (the rest stay unused). */
@@ -163,18 +185,21 @@ function claimMatches(declared: ZoneRecord[], records: DnsResourceRecord[]) {
   };
 }
 
-async function create(c: Connection, inputs: Bag): Promise<Created> {
-  const name = String(inputs.name);
-  const declared = (inputs.records as ZoneRecord[]) ?? [];
+async function create({
+  connection: c,
+  inputs,
+}: CreateRequest<Fields>): Promise<Created<Fields, DnsZone>> {
+  const { name } = inputs;
+  const declared = inputs.records;
   if (inputs.adoptId !== undefined) {
     const zoneId = Number(inputs.adoptId);
     say(
       `DnsZone ${name}: adopting existing zone ${zoneId}; records it has and does not declare stay as they are`,
     );
     // Adopting the zone adopts the existing records that are declared, not the others.
-    const { ids } = claimMatches(declared, await c.dns.listRecords(zoneId));
+    const { ids } = claimMatches(declared, await dns(c).listRecords(zoneId));
     const recordIds = await syncRecords(c, zoneId, declared, ids);
-    const zone = await c.dns.getZone(zoneId, false);
+    const zone = await dns(c).getZone(zoneId, false);
     return {
       id: zoneId,
       object: zone,
@@ -184,14 +209,14 @@ async function create(c: Connection, inputs: Bag): Promise<Created> {
   // `check` found no zone of this name: one that shows up after a failed write is its effect.
   const zone = await createOnce({
     what: `DnsZone ${name}`,
-    write: () => c.dns.createZone(name, declared.map(recordSpec)),
-    find: () => c.dns.findZoneByName(name),
+    write: () => dns(c).createZone(name, declared.map(recordSpec)),
+    find: () => dns(c).findZoneByName(name),
     windowMs: freeWriteWindowMs(),
     nextRun: 'The next `pulumi up` finds a zone of this name in check and names it for adoptId.',
   });
   const { ids, complete, unused } = claimMatches(
     declared,
-    zone.resourceRecords ?? (await c.dns.listRecords(zone.id)),
+    zone.resourceRecords ?? (await dns(c).listRecords(zone.id)),
   );
   // Records the API adds to a new zone (SOA, NS) belong to the zone as well.
   const builtInRecordIds = unused.map((r) => r.id);
@@ -208,10 +233,10 @@ async function create(c: Connection, inputs: Bag): Promise<Created> {
  * `props`, one per declared record), each as declared while it still is, else as it is now; a
  * record deleted behind Pulumi drops out (the next `up` makes it again).
  */
-async function ownedRecords(_c: Connection, zone: object, props: Bag): Promise<Bag> {
-  const byId = new Map(((zone as DnsZone).resourceRecords ?? []).map((r) => [r.id, r]));
-  const declared = (props.records as ZoneRecord[] | undefined) ?? [];
-  const ownedIds = (props.recordIds as number[] | undefined) ?? [];
+async function ownedRecords({ object: zone, state }: OutputsRequest<Fields, DnsZone>) {
+  const byId = new Map((zone.resourceRecords ?? []).map((r) => [r.id, r]));
+  const declared = state.records ?? [];
+  const ownedIds = state.recordIds ?? [];
   const records: ZoneRecord[] = [];
   const recordIds: number[] = [];
   ownedIds.forEach((recordId, i) => {
@@ -236,24 +261,22 @@ async function ownedRecords(_c: Connection, zone: object, props: Bag): Promise<B
 }
 
 /** Makes the zone's records what `news` declares; the ids it owns then are outputs. */
-async function editRecords(c: Connection, id: string, news: Bag, _changed: string[], olds: Bag) {
-  const owned = (olds.recordIds as number[] | undefined) ?? [];
-  const declared = (news.records as ZoneRecord[]) ?? [];
+async function editRecords({ connection: c, id, inputs, olds }: EditRequest<Fields>) {
+  const owned = olds.recordIds ?? [];
+  const declared = inputs.records;
   return { outs: { recordIds: await syncRecords(c, Number(id), declared, owned) } };
 }
 
 const describeRecord = (r: DnsResourceRecord) =>
   `${r.host} ${r.type.toUpperCase()} ${r.data} (id ${r.id})`;
 
-async function remove({ dns }: Connection, id: string, props: Bag): Promise<string> {
-  const zone = await dns.findZone(Number(id), true);
+async function remove({ connection, id, state }: DeleteRequest<Fields>): Promise<string> {
+  const zones = dns(connection);
+  const zone = await zones.findZone(Number(id), true);
   if (!zone) return 'already gone';
-  const own = new Set([
-    ...((props.recordIds as number[] | undefined) ?? []),
-    ...((props.builtInRecordIds as number[] | undefined) ?? []),
-  ]);
+  const own = new Set([...(state.recordIds ?? []), ...(state.builtInRecordIds ?? [])]);
   const foreign = (zone.resourceRecords ?? []).filter((r) => !own.has(r.id));
-  if (foreign.length > 0 && props.forceDelete !== true) {
+  if (foreign.length > 0 && state.forceDelete !== true) {
     const shown = foreign.slice(0, 10).map(describeRecord).join(', ');
     const more = foreign.length > 10 ? ` and ${foreign.length - 10} more` : '';
     throw new Error(
@@ -268,26 +291,26 @@ async function remove({ dns }: Connection, id: string, props: Bag): Promise<stri
     );
   await writeIdempotent({
     what: `DnsZone ${zone.name} (id ${id}) deletion`,
-    write: () => dns.deleteZone(Number(id)),
-    done: async () => (await dns.findZone(Number(id), false)) === undefined,
+    write: () => zones.deleteZone(Number(id)),
+    done: async () => (await zones.findZone(Number(id), false)) === undefined,
     windowMs: freeWriteWindowMs(),
   });
   return 'deleted';
 }
 
 export const dnsZoneProvider = kindProvider(DNS_ZONE_FIELDS, {
-  describe,
-  fetch: (c, id) => c.dns.findZone(Number(id), true),
+  describe: (state, id) => `DnsZone ${state.name ?? ''} (id ${id})`,
+  fetch: ({ connection, id }) => dns(connection).findZone(Number(id), true),
   create,
   edit: editRecords,
   delete: remove,
   // Each record is checked with the DnsRecord rules (failures named `records[i].field`).
-  checkRules: async (inputs, _olds, failures) => ({
-    records: await checkRecords(inputs.name, inputs.records, failures),
+  checkRules: async ({ inputs, failures }) => ({
+    records: (await checkRecords(inputs.name, inputs.records, failures)) as ZoneRecord[],
   }),
   checkWithApi: checkNew,
   outputs: ownedRecords,
   // An import declares the zone by its name alone: its records are imported as DnsRecords.
-  importForm: async (_c, inputs) => ({ name: inputs.name }),
+  importForm: async ({ inputs }) => ({ name: inputs.name }),
   owned: true,
 });

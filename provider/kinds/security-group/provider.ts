@@ -1,7 +1,12 @@
-import type { Bag } from '../../framework/fields';
+import type { StateOf } from '../../framework/fields';
 import { freeWriteWindowMs, type Connection } from '../../framework/connection';
 import { createOnce, writeIdempotent } from '../../framework/exactly-once';
-import { kindProvider, type Created } from '../../framework/kind-provider';
+import {
+  kindProvider,
+  type CreateRequest,
+  type DeleteRequest,
+  type EditRequest,
+} from '../../framework/kind-provider';
 import {
   SecurityGroupManager,
   type SecurityGroup,
@@ -19,12 +24,12 @@ import { checkRules, isEmptyPlan, planRules, sameRules } from './rules';
  * bound is not deleted, and the error says which guests to take it off first.
  */
 
-const groups = (c: Connection) => new SecurityGroupManager(c.client);
+type Fields = typeof SECURITY_GROUP_FIELDS;
 
-const describe = (props: Bag, id: string) =>
-  `SecurityGroup ${JSON.stringify(props.name ?? '')} (id ${id})`;
+const groups = (c: Connection) => c.use(SecurityGroupManager);
 
-const declaredRules = (inputs: Bag) => (inputs.rules as SecurityGroupRuleSpec[] | undefined) ?? [];
+const describe = (state: Partial<StateOf<Fields>>, id: string) =>
+  `SecurityGroup ${JSON.stringify(state.name ?? '')} (id ${id})`;
 
 /** Makes the group's rules the declared ones; each write is checked by reading them back. */
 async function syncRules(
@@ -54,34 +59,32 @@ async function syncRules(
   });
 }
 
-async function create(c: Connection, inputs: Bag): Promise<Created> {
+async function create({ connection: c, inputs }: CreateRequest<Fields>) {
   const manager = groups(c);
-  const name = String(inputs.name);
+  const { name } = inputs;
   const what = `SecurityGroup ${JSON.stringify(name)}`;
   const before = new Set((await manager.listGroups('id')).map((g) => g.id));
   const group = await createOnce({
     what,
-    write: () =>
-      manager.createGroup({ name, description: inputs.description as string | undefined }),
+    write: () => manager.createGroup({ name, description: inputs.description }),
     // A group of this name that was not there before the write is this write's.
     find: async () =>
       (await manager.listGroups()).find((g) => !before.has(g.id) && g.name === name),
     windowMs: freeWriteWindowMs(),
     nextRun: 'The next `pulumi up` creates another group; delete the one left over by hand.',
   });
-  await syncRules(c, group.id, `${what} (id ${group.id})`, declaredRules(inputs));
+  await syncRules(c, group.id, `${what} (id ${group.id})`, inputs.rules);
   return { id: group.id, object: await manager.getGroup(group.id) };
 }
 
-async function edit(c: Connection, id: string, news: Bag, changed: string[]) {
+async function edit({ connection: c, id, inputs, changed }: EditRequest<Fields>) {
   const manager = groups(c);
   if (changed.includes('name') || changed.includes('description'))
     await manager.editGroup(Number(id), {
-      name: String(news.name),
-      description: (news.description as string | undefined) ?? '',
+      name: inputs.name,
+      description: inputs.description ?? '',
     });
-  if (changed.includes('rules'))
-    await syncRules(c, Number(id), describe(news, id), declaredRules(news));
+  if (changed.includes('rules')) await syncRules(c, Number(id), describe(inputs, id), inputs.rules);
   return { object: await manager.getGroup(Number(id)) };
 }
 
@@ -98,18 +101,18 @@ const boundGuests = (group: SecurityGroup) =>
     ),
   ].join(', ');
 
-async function remove(c: Connection, id: string, props: Bag) {
+async function remove({ connection: c, id, state }: DeleteRequest<Fields>) {
   const manager = groups(c);
   const group = await manager.findGroup(Number(id));
   if (!group) return 'already gone';
   if ((group.networkComponentBindings ?? []).length > 0)
     throw new Error(
-      `${describe(props, id)} is still bound to ${boundGuests(group)}. Deleting a bound group is ` +
+      `${describe(state, id)} is still bound to ${boundGuests(group)}. Deleting a bound group is ` +
         `refused: take it out of those guests' securityGroupIds / privateSecurityGroupIds (or ` +
         `detach it with \`slcli sg interface-remove\`) and run \`pulumi up\`, then delete the group.`,
     );
   await writeIdempotent({
-    what: `${describe(props, id)} deletion`,
+    what: `${describe(state, id)} deletion`,
     write: () => manager.deleteGroup(Number(id)),
     done: async () => (await manager.findGroup(Number(id))) === undefined,
     windowMs: freeWriteWindowMs(),
@@ -119,11 +122,13 @@ async function remove(c: Connection, id: string, props: Bag) {
 
 export const securityGroupProvider = kindProvider(SECURITY_GROUP_FIELDS, {
   describe,
-  fetch: (c, id) => groups(c).findGroup(Number(id)),
+  fetch: ({ connection, id }) => groups(connection).findGroup(Number(id)),
   create,
   edit,
   delete: remove,
   // Each rule is checked with the rule table (failures named `rules[i].field`).
-  checkRules: async (inputs, _olds, failures) => ({ rules: checkRules(inputs.rules, failures) }),
+  checkRules: async ({ inputs, failures }) => ({
+    rules: checkRules(inputs.rules, failures) as SecurityGroupRuleSpec[],
+  }),
   owned: true,
 });

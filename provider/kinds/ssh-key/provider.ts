@@ -1,11 +1,13 @@
 import { SshKeyManager, type SshKey } from '../../managers';
-import type { Failures } from '../../framework/failures';
 import { isKnown, isUnknown } from '../../framework/unknown';
 import { freeWriteWindowMs, type Connection } from '../../framework/connection';
 import { createOnce, writeIdempotent } from '../../framework/exactly-once';
 import { say } from '../../framework/log';
-import type { Bag } from '../../framework/fields';
-import { kindProvider } from '../../framework/kind-provider';
+import {
+  kindProvider,
+  type CheckWithApiRequest,
+  type CreateRequest,
+} from '../../framework/kind-provider';
 import { SSH_KEY_FIELDS } from './fields';
 import { fingerprintOf } from './format';
 
@@ -17,15 +19,22 @@ import { fingerprintOf } from './format';
  * not part of the key: changing only the comment changes nothing.
  */
 
-const keys = (c: Connection) => new SshKeyManager(c.client);
+const keys = (c: Connection) => c.use(SshKeyManager);
+
+type Fields = typeof SSH_KEY_FIELDS;
 
 /**
  * Refuses a key the account already holds unless the resource adopts exactly that key. Only a key
  * this resource does not hold yet can collide with one of the account's.
  */
-async function checkExisting(c: Connection, inputs: Bag, olds: Bag, failures: Failures) {
+async function checkExisting({
+  connection: c,
+  inputs,
+  olds,
+  failures,
+}: CheckWithApiRequest<Fields>) {
   const fingerprint = fingerprintOf(inputs.publicKey);
-  const isNew = Object.keys(olds).length === 0 || fingerprintOf(olds.publicKey) !== fingerprint;
+  const isNew = olds.publicKey === undefined || fingerprintOf(olds.publicKey) !== fingerprint;
   if (!fingerprint || isUnknown(inputs.adoptId) || !isNew) return;
   let existing: SshKey | undefined;
   try {
@@ -57,10 +66,9 @@ async function checkExisting(c: Connection, inputs: Bag, olds: Bag, failures: Fa
   }
 }
 
-async function create(c: Connection, inputs: Bag) {
+async function create({ connection: c, inputs }: CreateRequest<Fields>) {
   const manager = keys(c);
-  const label = String(inputs.label);
-  const notes = inputs.notes as string | undefined;
+  const { label, notes } = inputs;
   if (inputs.adoptId !== undefined) {
     const id = Number(inputs.adoptId);
     const key = await manager.getKey(id);
@@ -72,7 +80,7 @@ async function create(c: Connection, inputs: Bag) {
   const fingerprint = fingerprintOf(inputs.publicKey)!;
   const key = await createOnce({
     what: `SshKey "${label}"`,
-    write: () => manager.createKey({ label, key: String(inputs.publicKey), notes }),
+    write: () => manager.createKey({ label, key: inputs.publicKey, notes }),
     // check found no key with this fingerprint, and the API keeps one per fingerprint: one that
     // shows up after a failed write is this write's.
     find: () => manager.findByFingerprint(fingerprint),
@@ -83,18 +91,15 @@ async function create(c: Connection, inputs: Bag) {
 }
 
 export const sshKeyProvider = kindProvider(SSH_KEY_FIELDS, {
-  describe: (props, id) => `SshKey ${JSON.stringify(props.label ?? '')} (id ${id})`,
-  fetch: (c, id) => keys(c).findKey(Number(id)),
+  describe: (state, id) => `SshKey ${JSON.stringify(state.label ?? '')} (id ${id})`,
+  fetch: ({ connection, id }) => keys(connection).findKey(Number(id)),
   checkWithApi: checkExisting,
   create,
-  edit: (c, id, news) =>
-    keys(c).editKey(Number(id), {
-      label: String(news.label),
-      notes: (news.notes as string | undefined) ?? '',
-    }),
-  delete: (c, id, props) =>
+  edit: ({ connection, id, inputs }) =>
+    keys(connection).editKey(Number(id), { label: inputs.label, notes: inputs.notes ?? '' }),
+  delete: ({ connection: c, id, state }) =>
     writeIdempotent({
-      what: `SshKey ${JSON.stringify(props.label)} (id ${id}) deletion`,
+      what: `SshKey ${JSON.stringify(state.label)} (id ${id}) deletion`,
       write: () => keys(c).deleteKey(Number(id)),
       done: async () => (await keys(c).findKey(Number(id))) === undefined,
       windowMs: freeWriteWindowMs(),

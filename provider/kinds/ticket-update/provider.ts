@@ -1,8 +1,7 @@
-import type { Connection } from '../../framework/connection';
+import { TicketManager } from '../../managers';
 import { freeWriteWindowMs } from '../../framework/connection';
 import { createOnce } from '../../framework/exactly-once';
-import type { Bag } from '../../framework/fields';
-import { kindProvider } from '../../framework/kind-provider';
+import { kindProvider, type CreateRequest, type FetchRequest } from '../../framework/kind-provider';
 import { TICKET_UPDATE_FIELDS } from './fields';
 
 /**
@@ -15,15 +14,17 @@ import { TICKET_UPDATE_FIELDS } from './fields';
  * with no definite answer, only an update with this text whose id is not among them can be the
  * one it made (an identical update posted earlier is never taken over).
  */
-async function create(c: Connection, inputs: Bag) {
-  const ticketId = Number(inputs.ticketId);
-  const entry = String(inputs.entry);
-  const before = new Set((await c.tickets.getUpdates(ticketId)).map((u) => u.id));
+type Fields = typeof TICKET_UPDATE_FIELDS;
+
+async function create({ connection, inputs }: CreateRequest<Fields>) {
+  const tickets = connection.use(TicketManager);
+  const { ticketId, entry } = inputs;
+  const before = new Set((await tickets.getUpdates(ticketId)).map((u) => u.id));
   const update = await createOnce({
     what: `TicketUpdate on ticket ${ticketId}`,
-    write: () => c.tickets.addUpdate(ticketId, entry),
+    write: () => tickets.addUpdate(ticketId, entry),
     find: async () => {
-      const made = (await c.tickets.getUpdates(ticketId)).filter(
+      const made = (await tickets.getUpdates(ticketId)).filter(
         (u) => u.entry === entry && !before.has(u.id),
       );
       return made.length === 1 ? made[0] : undefined;
@@ -36,18 +37,20 @@ async function create(c: Connection, inputs: Bag) {
 }
 
 /** The API reads updates only through their ticket, which the stored properties name. */
-async function fetch(c: Connection, id: string, _mask: string, props: Bag) {
-  if (props.ticketId === undefined)
+async function fetch({ connection, id, state }: FetchRequest<Fields>) {
+  if (state.ticketId === undefined)
     throw new Error(
       `TicketUpdate ${id} cannot be imported: the API reads an update only through its ticket, and an import knows only the update's id. Declare it with its ticketId and entry instead.`,
     );
-  const ticketId = Number(props.ticketId);
-  const update = (await c.tickets.getUpdates(ticketId)).find((u) => String(u.id) === id);
+  const ticketId = Number(state.ticketId);
+  const update = (await connection.use(TicketManager).getUpdates(ticketId)).find(
+    (u) => String(u.id) === id,
+  );
   return update && { ...update, ticketId };
 }
 
 export const ticketUpdateProvider = kindProvider(TICKET_UPDATE_FIELDS, {
-  describe: (props, id) => `TicketUpdate ${id} on ticket ${String(props.ticketId)}`,
+  describe: (state, id) => `TicketUpdate ${id} on ticket ${state.ticketId}`,
   fetch,
   create,
   delete: async () => 'ticket updates cannot be deleted; it is removed from the stack only',

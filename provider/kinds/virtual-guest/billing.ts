@@ -164,7 +164,7 @@ export function announceUpgrade(
   news: GuestInputs & Partial<BilledCost>,
   reboots: boolean,
 ): void {
-  const changes = describeChanges(fields, olds, news as unknown as Record<string, unknown>);
+  const changes = describeChanges(fields, olds, news);
   sayOnce(
     `BILLING upgrade VirtualGuest "${name}" in place (${changes.join(', ')}): ${describeCost(olds, 'unknown')} -> ${describeCost(news)}; ` +
       `same guest, id and addresses${reboots ? '; the guest reboots for the CPU or memory change' : ''}`,

@@ -1,10 +1,10 @@
 import type { EarlyAnswer, KindCapabilities } from '../../framework/capabilities';
 import { connect } from '../../framework/connection';
-import type { Bag } from '../../framework/fields';
 import { initFailure } from '../../framework/runtime-provider';
 import { claim, earlierAttempt } from './create';
 import type { GuestInputs } from './inputs';
 import { virtualGuestProvider } from './provider';
+import type { GUEST_FIELDS } from './fields';
 
 /**
  * A guest's operations that the engine cancels while they still wait (a guest's long waits:
@@ -24,19 +24,18 @@ const seconds = (ms: number) => `${Math.round(ms / 1000)} s`;
  * order's answer was lost and it has not shown yet: its token is looked for again before the next
  * order).
  */
-function cancelledCreate(inputs: Bag, started: number): EarlyAnswer {
+function cancelledCreate(inputs: GuestInputs, started: number): EarlyAnswer {
   return (op) => async (): Promise<never> => {
-    const guestInputs = inputs as unknown as GuestInputs;
-    const name = guestInputs.resourceName;
+    const name = inputs.resourceName;
     const c = connect();
     const [touched] = op.touched;
-    const token = guestInputs.creationToken;
+    const token = inputs.creationToken;
     const found =
       touched ??
-      (guestInputs.adoptId
-        ? Number(guestInputs.adoptId)
+      (inputs.adoptId
+        ? Number(inputs.adoptId)
         : token
-          ? (await earlierAttempt(c, name, token, guestInputs, 'now')).guest?.id
+          ? (await earlierAttempt(c, name, token, inputs, 'now')).guest?.id
           : undefined);
     if (found === undefined) {
       throw new Error(
@@ -83,6 +82,6 @@ function cancelledDelete(id: string): EarlyAnswer {
         };
 }
 
-export const GUEST_CAPABILITIES: KindCapabilities = {
+export const GUEST_CAPABILITIES: KindCapabilities<typeof GUEST_FIELDS> = {
   cancel: { create: cancelledCreate, update: cancelledUpdate, delete: cancelledDelete },
 };

@@ -1,3 +1,4 @@
+import { guests } from './guests';
 import {
   DETAIL_MASK,
   WaitTimeoutError,
@@ -25,7 +26,8 @@ import {
   isProviderTag,
   providerTags,
 } from './provenance';
-import type { Bag } from '../../framework/fields';
+import type { StateOf } from '../../framework/fields';
+import type { GUEST_FIELDS } from './fields';
 
 /**
  * What the order fixes: a candidate that differs in any of these is not this resource's guest
@@ -39,8 +41,8 @@ const ids = (guests: VirtualGuest[]) => guests.map((g) => g.id).join(', ');
 
 /** The ordered fields where `guest` differs from the inputs, as `field: guest's vs declared`. */
 function orderedMismatches(guest: VirtualGuest, inputs: GuestInputs): string[] {
-  const observed = observedInputs(guest, inputs) as unknown as Bag;
-  const declared = inputs as unknown as Bag;
+  const observed = observedInputs(guest, inputs);
+  const declared = inputs;
   const placement = placementMismatch(guest.datacenter?.name, declared);
   return [
     ...(placement ? [placement] : []),
@@ -53,7 +55,7 @@ function orderedMismatches(guest: VirtualGuest, inputs: GuestInputs): string[] {
 
 /** Guests carrying `token` that no completed create has handed to a state yet. */
 async function unfinished(c: Connection, token: string): Promise<VirtualGuest[]> {
-  return (await c.guests.listTagged(token, DETAIL_MASK)).filter(
+  return (await guests(c).listTagged(token, DETAIL_MASK)).filter(
     (guest) => !isOwned(guest) && !isReclaiming(guest),
   );
 }
@@ -82,7 +84,7 @@ const tokenListings = new WeakMap<Connection, { at: number; tokens: Promise<Set<
 function tokensInUse(c: Connection): Promise<Set<string>> {
   const seen = tokenListings.get(c);
   if (seen && Date.now() - seen.at < TOKENS_SEEN_MS) return seen.tokens;
-  const tokens = c.guests
+  const tokens = guests(c)
     .listInstances({ tagPrefix: TOKEN_TAG_PREFIX, mask: 'id,tagReferences.tag.name' })
     .then((guests) => new Set(guests.flatMap((guest) => tagNames(guest).filter(isProviderTag))));
   tokens.catch(() => tokenListings.delete(c));
@@ -102,8 +104,8 @@ export async function earlierAttempt(
   if (listing === 'seen' && !(await tokensInUse(c)).has(token)) return { owned: [] };
   const tagged =
     listing === 'gathered'
-      ? await c.guests.listTagged(token, DETAIL_MASK)
-      : await c.guests.listInstances({ tags: [token], mask: DETAIL_MASK });
+      ? await guests(c).listTagged(token, DETAIL_MASK)
+      : await guests(c).listInstances({ tags: [token], mask: DETAIL_MASK });
   // A guest being reclaimed was cancelled: never adopted, never in the way of a new order.
   const live = tagged.filter((guest) => !isReclaiming(guest));
   const owned = live.filter(isOwned);
@@ -135,7 +137,7 @@ async function orderOrRecover(
 ): Promise<{ guest: VirtualGuest; ordered: boolean }> {
   const name = inputs.resourceName;
   if (inputs.adoptId) {
-    const guest = await c.guests.getInstance(Number(inputs.adoptId), DETAIL_MASK);
+    const guest = await guests(c).getInstance(Number(inputs.adoptId), DETAIL_MASK);
     if (isOwned(guest)) {
       throw new Error(
         `VirtualGuest "${name}": adoptId ${inputs.adoptId} names a guest that a Pulumi stack already owns (it carries the tag ${OWNED_TAG}); two stacks managing one guest would delete it under each other. Remove it from the stack that owns it and remove that tag first.`,
@@ -180,7 +182,7 @@ async function orderInTurn(c: Connection, inputs: GuestInputs, token: string) {
       return await createOnce({
         what: `VirtualGuest "${name}" order${datacenters.length > 1 ? ` in ${datacenter}` : ''}`,
         write: () =>
-          c.guests.createFromTemplate(
+          guests(c).createFromTemplate(
             guestTemplate({ ...inputs, datacenter }, [...inputs.tags, token]),
           ),
         find: async () => {
@@ -204,7 +206,7 @@ async function orderInTurn(c: Connection, inputs: GuestInputs, token: string) {
 
 /** The guest's tags as they are now. */
 const tagsNow = async (c: Connection, id: number) =>
-  tagNames(await c.guests.getInstance(id, 'id,tagReferences.tag.name'));
+  tagNames(await guests(c).getInstance(id, 'id,tagReferences.tag.name'));
 
 /**
  * Marks the guest as handed to a state (the owned tag), keeping all its other tags (`known`: as
@@ -222,7 +224,7 @@ export async function claim(c: Connection, id: number, known?: VirtualGuest): Pr
   claimSent({ what: `guest ${id}`, release: () => releaseClaim(c, id) });
   await writeIdempotent({
     what: `guest ${id}: marking it owned`,
-    write: () => c.guests.setTags(id, [...tags, OWNED_TAG]),
+    write: () => guests(c).setTags(id, [...tags, OWNED_TAG]),
     done: async () => (await tagsNow(c, id)).includes(OWNED_TAG),
     windowMs: freeWriteWindowMs(),
   });
@@ -247,7 +249,7 @@ export async function releaseClaim(
   await writeIdempotent({
     what: `guest ${id}: taking back its owned mark`,
     write: () =>
-      c.guests.setTags(
+      guests(c).setTags(
         id,
         tags.filter((tag) => tag !== OWNED_TAG),
       ),
@@ -261,9 +263,9 @@ export async function releaseClaim(
  * the guest first: the provider's own tags must be kept, and an order's answer does not list them.
  */
 export async function converge(c: Connection, id: number, inputs: GuestInputs): Promise<void> {
-  const guest = await c.guests.getInstance(id, DETAIL_MASK);
-  const observed = observedInputs(guest, inputs) as unknown as Bag;
-  const declared = inputs as unknown as Bag;
+  const guest = await guests(c).getInstance(id, DETAIL_MASK);
+  const observed = observedInputs(guest, inputs);
+  const declared = inputs;
   const changed = new Set(
     changedFields(observed, declared, ['hostname', 'domain', 'notes', 'tags']),
   );
@@ -275,10 +277,10 @@ export async function converge(c: Connection, id: number, inputs: GuestInputs): 
     `VirtualGuest "${inputs.resourceName}" (id ${guest.id}): updating ${[...changed].join(', ')} in place`,
   );
   const current = async () =>
-    observedInputs(await c.guests.getInstance(guest.id, DETAIL_MASK), inputs) as unknown as Bag;
+    observedInputs(await guests(c).getInstance(guest.id, DETAIL_MASK), inputs);
   await writeIdempotent({
     what: `VirtualGuest "${inputs.resourceName}" (id ${guest.id}) edit`,
-    write: () => c.guests.editInstance(guest.id, { ...edit, tags }),
+    write: () => guests(c).editInstance(guest.id, { ...edit, tags }),
     done: async () => changedFields(await current(), declared, [...changed]).length === 0,
     windowMs: freeWriteWindowMs(),
   });
@@ -298,7 +300,7 @@ export function createGuest(
   c: Connection,
   inputs: GuestInputs,
   settle: Settle,
-): Promise<{ id: number; guest: VirtualGuest; outs: Bag }> {
+): Promise<{ id: number; guest: VirtualGuest; outs: Partial<StateOf<typeof GUEST_FIELDS>> }> {
   return (async () => {
     const { guest, ordered } = await orderOrRecover(c, inputs);
     const id = guest.id;

@@ -3,6 +3,7 @@ import {
   TEMPLATE_PARTS as part,
   diskSizes,
   guestStatus,
+  type UpgradeSpec,
   type VirtualGuest,
 } from '../../managers';
 import { asBoolean } from '../../framework/compare';
@@ -25,6 +26,25 @@ const flag = { type: kinds.boolean, rule: rules.flag(), normalise: asBoolean } a
 
 /** What `onImageChange` takes. */
 const IMAGE_CHANGES = ['replace', 'reload'] as const;
+
+/**
+ * What a guest's field states beyond the framework's `Field`: how it goes into the order, what
+ * the order is priced by, and how a change is made to the running guest.
+ */
+export interface GuestField {
+  /** How the field goes into the create order's template: under its own name, or as a part. */
+  order?: true | ((value: never) => Record<string, unknown>);
+  /** Part of the price of what is ordered. */
+  priced?: true;
+  /** The upgrade order's name of a field changed by `upgrade`, and whether that reboots. */
+  upgradeAs?: keyof UpgradeSpec;
+  reboots?: true;
+  /** A `replace` field that `onImageChange: reload` changes in place, by an OS reload. */
+  reloads?: true;
+}
+
+/** Whose price an estimate is: the account's own quote, or a list price and why. */
+export type PriceSource = 'account' | `list: ${string}`;
 
 /** Where a field lives on the `Virtual_Guest` object. */
 const onGuest = readFrom<VirtualGuest>();
@@ -474,10 +494,10 @@ export const GUEST_FIELDS = {
    * list price, because the API did not quote the account's.
    */
   estimatedCostSource: {
-    type: kinds.string,
+    type: kind<PriceSource>('string'),
     output: true,
     fromCheck: true,
   },
-} satisfies Fields;
+} satisfies Fields<GuestField>;
 
 export type GuestFields = typeof GUEST_FIELDS;

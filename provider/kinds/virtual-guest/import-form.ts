@@ -1,4 +1,5 @@
-import { withoutDefaults, type Bag } from '../../framework/fields';
+import { withoutDefaults } from '../../framework/fields';
+import type { GuestInputs } from './inputs';
 import type { Catalog } from './catalog';
 import { GUEST_FIELDS } from './fields';
 
@@ -36,7 +37,7 @@ export function declaredOs(code: string, offered: readonly string[]): string {
  * An imported guest's inputs as its program would declare them (the generated program is used
  * unchanged): no table default or API order default spelled out, the OS as a user names it.
  */
-export function importForm(observed: Bag, catalog: Catalog): Bag {
+export function importForm(observed: Partial<GuestInputs>, catalog: Catalog): Partial<GuestInputs> {
   const inputs = withoutDefaults(GUEST_FIELDS, observed, API_ORDER_DEFAULTS);
   const os = inputs.operatingSystemReferenceCode;
   return typeof os === 'string'

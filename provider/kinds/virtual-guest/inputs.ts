@@ -1,12 +1,18 @@
 import { isSent, type GuestTemplate } from '../../managers';
 import type { Failures } from '../../framework/failures';
 import { isKnown, isUnknown } from '../../framework/unknown';
-import { fieldsWhere, fieldsChanging, templateOf, type InputsOf } from '../../framework/fields';
+import { fieldsWhere, fieldsChanging, type InputsOf, type StateOf } from '../../framework/fields';
 import type { Catalog } from './catalog';
-import { GUEST_FIELDS } from './fields';
+import { GUEST_FIELDS, type GuestField } from './fields';
 
 /** The inputs of a VirtualGuest as stored after `check` (defaults applied, values normalised). */
 export type GuestInputs = InputsOf<typeof GUEST_FIELDS>;
+
+/**
+ * A guest's properties by name where a value may not be checked yet (in `check`, or unknown in a
+ * preview): what the rules and the diff's helpers read.
+ */
+export type GuestProps = { [K in keyof StateOf<typeof GUEST_FIELDS>]?: unknown };
 
 /** Changing any of these orders a different (billed) guest: the resource is replaced. */
 export const REPLACE_FIELDS = fieldsChanging(GUEST_FIELDS, 'replace');
@@ -76,7 +82,17 @@ export function checkOffered(
   }
 }
 
-/** `Virtual_Guest.createObject`'s template of the inputs, carrying `tags`. */
+/**
+ * `Virtual_Guest.createObject`'s template of the inputs, carrying `tags`: the `order` fields
+ * under their own names, then the parts of the others that are sent.
+ */
 export function guestTemplate(inputs: GuestInputs, tags: string[]): GuestTemplate {
-  return templateOf(GUEST_FIELDS, { ...inputs, tags }, isSent);
+  const values: Record<string, unknown> = { ...inputs, tags };
+  const template: Record<string, unknown> = {};
+  for (const [name, field] of Object.entries(GUEST_FIELDS)) {
+    const order = (field as GuestField).order;
+    if (order === true) template[name] = values[name];
+    else if (order && isSent(values[name])) Object.assign(template, order(values[name] as never));
+  }
+  return template as GuestTemplate;
 }

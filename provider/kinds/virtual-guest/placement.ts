@@ -1,5 +1,5 @@
 import { SvcAPIError } from '../../client';
-import { changedBetween, type Bag, type Rule } from '../../framework/fields';
+import { changedBetween, type Rule } from '../../framework/fields';
 import { rules } from '../../framework/field-rules';
 import { Failures, describeValue } from '../../framework/failures';
 import { containsUnknown, isUnknown } from '../../framework/unknown';
@@ -14,7 +14,8 @@ import { DATACENTER } from './rules';
  */
 
 /** The fields that say where the guest is ordered. */
-export const PLACEMENT_FIELDS: readonly string[] = ['datacenter', 'datacenters'];
+const PLACEMENT = ['datacenter', 'datacenters'] as const;
+export const PLACEMENT_FIELDS: readonly string[] = PLACEMENT;
 
 /** The most alternatives a resource names. */
 export const MAX_DATACENTERS = 8;
@@ -45,8 +46,14 @@ export const DATACENTERS_RULE: Rule = rules.custom((failures, name, value) => {
 
 const given = (value: unknown) => value !== undefined && value !== null;
 
+/** Where a guest's properties say to order it (values not yet checked, or unknown in a preview). */
+interface Placement {
+  datacenter?: unknown;
+  datacenters?: unknown;
+}
+
 /** Exactly one of `datacenter` and `datacenters` (a check across fields, after their rules). */
-export function checkPlacement(inputs: Bag, failures: Failures): void {
+export function checkPlacement(inputs: Placement, failures: Failures): void {
   const { datacenter, datacenters } = inputs;
   if (given(datacenter) && given(datacenters)) {
     failures.add(
@@ -62,30 +69,28 @@ export function checkPlacement(inputs: Bag, failures: Failures): void {
 }
 
 /** The datacenters to order in, in order: `datacenters`, else `[datacenter]`. */
-export function choices(inputs: { datacenter?: unknown; datacenters?: unknown }): string[] {
+export function choices(inputs: Placement): string[] {
   if (Array.isArray(inputs.datacenters)) return inputs.datacenters as string[];
   return given(inputs.datacenter) ? [inputs.datacenter as string] : [];
 }
 
 /** `dal10`, or `dal10, else dal12, wdc07`. */
-export function describeChoices(inputs: { datacenter?: unknown; datacenters?: unknown }): string {
+export function describeChoices(inputs: Placement): string {
   if (isUnknown(inputs.datacenters) || isUnknown(inputs.datacenter)) return '(known after apply)';
   const [first, ...others] = choices(inputs);
   return others.length === 0 ? String(first) : `${first}, else ${others.join(', ')}`;
 }
 
 /** Why a guest in `at` is not where the inputs may order it, or undefined when it is. */
-export function placementMismatch(at: string | undefined, inputs: Bag): string | undefined {
+export function placementMismatch(at: string | undefined, inputs: Placement): string | undefined {
   const allowed = choices(inputs);
   if (at === undefined || containsUnknown(allowed) || allowed.includes(at)) return undefined;
   return `datacenter ${JSON.stringify(at)} (declared ${allowed.map((dc) => JSON.stringify(dc)).join(' or ')})`;
 }
 
 /** The placement fields whose change replaces the guest (olds.datacenter: where it is). */
-export function placementReplaces(olds: Bag, news: Bag): string[] {
-  const changed = changedBetween({}, olds, news, PLACEMENT_FIELDS).filter((field) =>
-    given(news[field]),
-  );
+export function placementReplaces(olds: Placement, news: Placement): (typeof PLACEMENT)[number][] {
+  const changed = changedBetween({}, olds, news, PLACEMENT).filter((field) => given(news[field]));
   if (changed.length === 0) return [];
   const at = olds.datacenter as string | undefined;
   const unknown = containsUnknown(choices(news));

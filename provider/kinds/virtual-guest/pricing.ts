@@ -21,7 +21,9 @@ export interface Price {
  * Whose price it is: `account`, the account's own (the API's quote of the order, or what its
  * billing item bills); `list: <reason>`, the list price, because the account's could not be had.
  */
-export type PriceSource = 'account' | `list: ${string}`;
+import type { PriceSource } from './fields';
+
+export type { PriceSource };
 
 /** The hours in a month the API prices by: a monthly fee is 730 hours of the hourly one. */
 export const HOURS_PER_MONTH = 730;

@@ -8,18 +8,27 @@ import {
 } from '../../managers';
 import type { Failures } from '../../framework/failures';
 import { containsUnknown, isKnown } from '../../framework/unknown';
-import { connect, outcomeWindowMs, type Connection } from '../../framework/connection';
+import { outcomeWindowMs, type Connection } from '../../framework/connection';
 import { writeIdempotent } from '../../framework/exactly-once';
 import {
   gone,
   kindProvider,
+  type CheckRulesRequest,
+  type CheckWithApiRequest,
+  type CreateRequest,
   type Created,
+  type DeleteRequest,
+  type EditRequest,
   type Edited,
+  type FetchRequest,
   type Gone,
+  type OutputsRequest,
+  type PlanRequest,
   type PlannedChange,
 } from '../../framework/kind-provider';
 import { say } from '../../framework/log';
 import { boundedWait, type OperationRequest } from '../../framework/operation';
+import { guests } from './guests';
 import {
   announceCreate,
   announceReplace,
@@ -28,7 +37,6 @@ import {
   describeFallbacks,
   announceCostDrift,
   describeChanges,
-  type BilledCost,
   type Ending,
 } from './billing';
 import { owedOnCancel } from './anniversary';
@@ -49,10 +57,14 @@ import { checkFqdn } from './rules';
 import { creationToken } from './provenance';
 import { announceReload, checkReloadPrice, reloadInPlace, reloadedBy, replacedBy } from './reload';
 import { checkResize, reboots, resize } from './upgrade';
-import type { Bag } from '../../framework/fields';
+import type { FieldName, StateOf } from '../../framework/fields';
 import { GUEST_FIELDS } from './fields';
 
-const catalog = (c: Connection): Promise<Catalog> => catalogFrom(() => c.guests.getCreateOptions());
+type GuestFields = typeof GUEST_FIELDS;
+type GuestState = Partial<StateOf<GuestFields>>;
+
+const catalog = (c: Connection): Promise<Catalog> =>
+  catalogFrom(() => guests(c).getCreateOptions());
 
 /** What an adopted guest must have as declared (the rest is converged or upgraded after). */
 const ADOPTION_FIELDS = [
@@ -64,8 +76,8 @@ const ADOPTION_FIELDS = [
 ] as const;
 
 /** Differences between an existing guest and what the adopting resource declares. */
-function adoptionMismatches(guest: VirtualGuest, inputs: Bag, failures: Failures): void {
-  const actual: Bag = observedInputs(guest);
+function adoptionMismatches(guest: VirtualGuest, inputs: GuestInputs, failures: Failures): void {
+  const actual = observedInputs(guest);
   for (const field of ADOPTION_FIELDS) {
     const value = actual[field];
     const declared = inputs[field];
@@ -87,7 +99,7 @@ function adoptionMismatches(guest: VirtualGuest, inputs: Bag, failures: Failures
  * The guest's rules across fields, beyond each field's own (the table's): the host name and
  * domain as one name, where to order, and what a resize may not do. No API call.
  */
-export function checkGuestRules(inputs: Bag, olds: Bag, failures: Failures): void {
+export function checkGuestRules({ inputs, olds, failures }: CheckRulesRequest<GuestFields>): void {
   checkFqdn(inputs, failures);
   checkPlacement(inputs, failures);
   checkResize(olds, inputs, failures);
@@ -98,12 +110,12 @@ export function checkGuestRules(inputs: Bag, olds: Bag, failures: Failures): voi
  * says what it will bill (nothing new when it takes over an existing guest), and the inputs carry
  * the order's creation token and price.
  */
-async function checkWithApi(
-  c: Connection,
-  inputs: Bag,
-  olds: Bag,
-  failures: Failures,
-): Promise<Bag | void> {
+async function checkWithApi({
+  connection: c,
+  inputs,
+  olds,
+  failures,
+}: CheckWithApiRequest<GuestFields>): Promise<GuestState | void> {
   let offered: Catalog;
   try {
     offered = await catalog(c);
@@ -117,17 +129,17 @@ async function checkWithApi(
   checkOffered(inputs, offered, failures);
   let adoptable: VirtualGuest | undefined;
   if (isKnown(inputs.adoptId)) {
-    adoptable = await c.guests.findInstance(Number(inputs.adoptId));
+    adoptable = await guests(c).findInstance(Number(inputs.adoptId));
     if (!adoptable)
       failures.add('adoptId', `adoptId: there is no guest ${inputs.adoptId} on this account`);
     else adoptionMismatches(adoptable, inputs, failures);
   }
   // The price needs only what is priced: a key id or user data known after apply still shows it.
   if (failures.list.length > 0 || containsUnknown(PRICED_FIELDS.map((f) => inputs[f]))) return;
-  const known = inputs as unknown as GuestInputs;
+  const known = inputs;
   let price;
   try {
-    price = await priceOrder(c.guests, known);
+    price = await priceOrder(guests(c), known);
   } catch (err) {
     failures.add('startCpus', `the API cannot price this order: ${(err as Error).message}`);
     return;
@@ -137,11 +149,7 @@ async function checkWithApi(
   if (Object.keys(olds).length > 0) {
     await checkReloadPrice(c, olds, known, price, failures);
     if (failures.list.length > 0) return;
-    return {
-      creationToken: token,
-      adopts: olds.adopts as number | undefined,
-      ...costOutputs(price),
-    };
+    return { creationToken: token, adopts: olds.adopts, ...costOutputs(price) };
   }
   const { guest = adoptable, conflict } =
     token && !announcedAsReplacement(known)
@@ -152,7 +160,7 @@ async function checkWithApi(
   const fallbacks = guest
     ? ''
     : await describeFallbacks(known, costOutputs(price), async (datacenter) =>
-        costOutputs(await priceOrder(c.guests, { ...known, datacenters: undefined, datacenter })),
+        costOutputs(await priceOrder(guests(c), { ...known, datacenters: undefined, datacenter })),
       );
   announceCreate(known.resourceName, { ...known, ...derived }, conflict, fallbacks);
   return derived;
@@ -164,24 +172,32 @@ async function checkWithApi(
  * size upgrades in place; the table's other replacing fields replace the guest, except the image
  * with `onImageChange: reload` and a new `datacenters` list the guest is in (reload.ts).
  */
-async function announce(id: string, olds: Bag, news: Bag, change: PlannedChange): Promise<void> {
-  const name = String(news.resourceName ?? id);
-  const guest = news as unknown as GuestInputs;
-  if (change.replaces.length > 0) {
-    announceReplace(name, change.replaces, olds, guest, await endingOf(id, olds));
-    return;
+async function plan({
+  connection: c,
+  id,
+  olds,
+  news,
+  changed,
+}: PlanRequest<GuestFields>): Promise<PlannedChange<GuestFields>> {
+  const replaces: FieldName<GuestFields>[] = replacedBy(olds, news);
+  const change = { replaces, inPlace: changed.filter((field) => !replaces.includes(field)) };
+  const name = news.resourceName ?? id;
+  if (replaces.length > 0) {
+    announceReplace(name, replaces, olds, news, await endingOf(c, id, olds));
+    return change;
   }
   const reloads = reloadedBy(olds, news);
   if (reloads.length > 0) announceReload(name, reloads);
   const upgrades = change.inPlace.filter((field) => (UPGRADE_FIELDS as string[]).includes(field));
-  if (upgrades.length > 0) announceUpgrade(name, upgrades, olds, guest, reboots(olds, news));
+  if (upgrades.length > 0) announceUpgrade(name, upgrades, olds, news, reboots(olds, news));
+  return change;
 }
 
 /** When the guest's billing ends if it is cancelled now (monthly: one call for its billing cycle). */
-async function endingOf(id: string, props: Bag): Promise<Ending> {
-  if (billingMode(props.hourlyBillingFlag) === 'hourly') return { mode: 'hourly' };
+async function endingOf(c: Connection, id: string, state: GuestState): Promise<Ending> {
+  if (billingMode(state.hourlyBillingFlag) === 'hourly') return { mode: 'hourly' };
   try {
-    const owed = await owedOnCancel(connect().client, Number(id));
+    const owed = await owedOnCancel(c.client, Number(id));
     return owed
       ? { mode: 'monthly', ...owed }
       : { mode: 'monthly', unknown: 'the API shows no billing cycle for it' };
@@ -190,11 +206,27 @@ async function endingOf(id: string, props: Bag): Promise<Ending> {
   }
 }
 
-/** The outputs the table cannot read: where the guest is, and what it is billed. */
-async function outputs(c: Connection, object: object, inputs: Bag): Promise<Bag> {
-  const guest = object as VirtualGuest;
-  const price = await guestPrice(c.guests, guest, inputs as unknown as GuestInputs);
-  return { datacenter: guest.datacenter?.name ?? inputs.datacenter, ...costOutputs(price) };
+/**
+ * The outputs the table cannot read: where the guest is, and what it is billed. On a refresh,
+ * what the guest now costs is said against what the account was quoted (states older than the
+ * source were quoted too); a list-price estimate differs from the bill by design.
+ */
+async function outputs({
+  connection: c,
+  id,
+  object: guest,
+  state,
+  before,
+}: OutputsRequest<GuestFields, VirtualGuest>): Promise<GuestState> {
+  const price = await guestPrice(guests(c), guest, state);
+  const more = { datacenter: guest.datacenter?.name ?? state.datacenter, ...costOutputs(price) };
+  const quoted = !String(before?.estimatedCostSource ?? 'account').startsWith('list');
+  if (before && quoted && billedPrice(guest)) {
+    const now = { ...state, ...more };
+    const resized = describeChanges(UPGRADE_FIELDS, before, now);
+    announceCostDrift(describe(before, id), before, now, resized);
+  }
+  return more;
 }
 
 /**
@@ -208,40 +240,35 @@ function settle(
   inputs: GuestInputs,
   request?: OperationRequest,
 ): Promise<VirtualGuest> {
-  if (!inputs.waitForReady) return c.guests.getInstance(id, DETAIL_MASK);
-  return c.guests.waitForReady(id, {
+  if (!inputs.waitForReady) return guests(c).getInstance(id, DETAIL_MASK);
+  return guests(c).waitForReady(id, {
     timeoutMs: readyWaitMs(inputs, request),
     onProgress: progressOf(`VirtualGuest "${inputs.resourceName}" (id ${id})`),
   });
 }
 
-async function create(c: Connection, news: Bag, request?: OperationRequest): Promise<Created> {
-  const inputs = news as unknown as GuestInputs;
+async function create({
+  connection: c,
+  inputs,
+  request,
+}: CreateRequest<GuestFields>): Promise<Created<GuestFields, VirtualGuest>> {
   const made = await createGuest(c, inputs, (id) => settle(c, id, inputs, request));
   return { id: made.id, object: made.guest, outs: made.outs };
 }
 
-const describe = (props: Bag, id: string) =>
-  `VirtualGuest "${String(props.resourceName ?? '')}" (id ${id})`;
+const describe = (state: GuestState, id: string) =>
+  `VirtualGuest "${state.resourceName ?? ''}" (id ${id})`;
 
 /**
  * A guest being reclaimed was cancelled (outside the stack, or by a destroy that did not wait):
  * it is gone for the stack, and a later `up` orders a new one (it never adopts it).
  */
-async function fetch(c: Connection, id: string): Promise<object | Gone | undefined> {
-  const guest = await c.guests.findInstance(Number(id), DETAIL_MASK);
+async function fetch({
+  connection: c,
+  id,
+}: FetchRequest<GuestFields>): Promise<VirtualGuest | Gone | undefined> {
+  const guest = await guests(c).findInstance(Number(id), DETAIL_MASK);
   return guest && isReclaiming(guest) ? gone('was cancelled and is being reclaimed') : guest;
-}
-
-/**
- * Drift is against what the account was quoted (states older than the source were quoted too);
- * a list-price estimate differs from the bill by design.
- */
-function refreshed(id: string, stored: Bag, now: Bag, object: object): void {
-  const quoted = !String(stored.estimatedCostSource ?? 'account').startsWith('list');
-  if (!quoted || !billedPrice(object as VirtualGuest)) return;
-  const resized = describeChanges(UPGRADE_FIELDS, stored, now);
-  announceCostDrift(describe(stored, id), stored, now as unknown as BilledCost, resized);
 }
 
 /**
@@ -249,20 +276,18 @@ function refreshed(id: string, stored: Bag, now: Bag, object: object): void {
  * order), its image (a reload); marks it owned if the create that ordered it could not; and
  * answers it ready.
  */
-async function edit(
-  c: Connection,
-  id: string,
-  news: Bag,
-  _changed: string[],
-  olds: Bag,
-  request?: OperationRequest,
-): Promise<Edited> {
+async function edit({
+  connection: c,
+  id,
+  inputs,
+  olds,
+  request,
+}: EditRequest<GuestFields>): Promise<Edited<GuestFields, VirtualGuest>> {
   const guestId = Number(id);
-  const inputs = news as unknown as GuestInputs;
   await converge(c, guestId, inputs);
   await resize(c, guestId, inputs, request);
   await reloadInPlace(c, guestId, olds, inputs, request);
-  const guest = await c.guests.getInstance(guestId, DETAIL_MASK);
+  const guest = await guests(c).getInstance(guestId, DETAIL_MASK);
   // With the tags just read: the same read serves the outputs.
   await claim(c, guestId, guest);
   return { object: isReady(guest) ? guest : await settle(c, guestId, inputs, request) };
@@ -277,54 +302,54 @@ const DELETE_WAIT_MS = 6 * 60 * 60_000;
  * that follows (the guest stays visible for minutes) is waited for only with `waitForReclaim`.
  * A guest already reclaiming is not cancelled again.
  */
-async function remove(
-  c: Connection,
-  id: string,
-  props: Bag,
-  request?: OperationRequest,
-): Promise<string> {
-  const what = describe(props, id);
+async function remove({
+  connection: c,
+  id,
+  state,
+  request,
+}: DeleteRequest<GuestFields>): Promise<string> {
+  const what = describe(state, id);
   const guestId = Number(id);
-  const before = await c.guests.findInstance(guestId, CANCEL_MASK);
+  const before = await guests(c).findInstance(guestId, CANCEL_MASK);
   let ending: Ending = { mode: 'hourly' };
   if (before && !isReclaiming(before)) {
-    await c.guests.waitForIdle(
+    await guests(c).waitForIdle(
       guestId,
       boundedWait(request, DELETE_WAIT_MS),
       progressOf(what, 'waiting to cancel it'),
     );
     // What a monthly guest still owes, read right before the cancel ends its cycle (a wait for
     // provisioning can last hours).
-    ending = await endingOf(id, props);
+    ending = await endingOf(c, id, state);
     await writeIdempotent({
       what: `${what} cancellation`,
-      write: () => c.guests.cancelInstance(guestId),
+      write: () => guests(c).cancelInstance(guestId),
       done: async () => {
-        const guest = await c.guests.findInstance(guestId, CANCEL_MASK);
+        const guest = await guests(c).findInstance(guestId, CANCEL_MASK);
         return guest === undefined || isReclaiming(guest);
       },
       windowMs: outcomeWindowMs(),
     });
   }
   const billingId = before?.billingItem?.id;
-  const billedTo = billingId === undefined ? undefined : await c.guests.billedUntil(billingId);
+  const billedTo = billingId === undefined ? undefined : await guests(c).billedUntil(billingId);
   if (billingId !== undefined && billedTo === undefined && before && !isReclaiming(before)) {
     throw new Error(
       `${what}: the API accepted the cancel but billing item ${billingId} shows no cancellation date; the guest stays in the stack and the next \`pulumi destroy\` checks again (it is not cancelled twice)`,
     );
   }
   const owed = 'owed' in ending ? `: $${ending.owed.toFixed(2)} still owed after the cancel` : '';
-  const monthly = billingMode(props.hourlyBillingFlag) === 'monthly';
+  const monthly = billingMode(state.hourlyBillingFlag) === 'monthly';
   const billing = !before
     ? 'it was already gone'
     : monthly
       ? `monthly billing item cancelled, billed to its anniversary ${billedTo ?? '(unknown)'}${owed}`
       : `hourly billing stopped at ${billedTo ?? 'the cancel'}`;
-  if (props.waitForReclaim !== true) {
+  if (state.waitForReclaim !== true) {
     return `cancelled (${billing}); the API reclaims the guest for some minutes more (not waited for: set waitForReclaim: true to wait until it is gone)`;
   }
   say(`${what}: cancelled (${billing}); waiting for the API to reclaim it`);
-  await c.guests.waitForIdle(
+  await guests(c).waitForIdle(
     guestId,
     boundedWait(request, DELETE_WAIT_MS),
     progressOf(what, 'waiting for its reclaim'),
@@ -346,10 +371,8 @@ export const virtualGuestProvider = kindProvider(GUEST_FIELDS, {
   delete: remove,
   checkRules: checkGuestRules,
   checkWithApi,
-  replaces: replacedBy,
-  announce,
+  plan,
   outputs,
-  refreshed,
-  importForm: async (c, inputs) => importForm(inputs, await catalog(c)),
+  importForm: async ({ connection, inputs }) => importForm(inputs, await catalog(connection)),
   owned: true,
 });

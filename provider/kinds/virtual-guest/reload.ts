@@ -1,7 +1,8 @@
+import { guests } from './guests';
 import { WaitTimeoutError, type VirtualGuest } from '../../managers';
 import { outcomeWindowMs, type Connection } from '../../framework/connection';
 import { createOnce, writeIdempotent } from '../../framework/exactly-once';
-import { changedBetween, fieldsWhere, type Bag } from '../../framework/fields';
+import { changedBetween, fieldsWhere } from '../../framework/fields';
 import { say, sayOnce } from '../../framework/log';
 import type { Failures } from '../../framework/failures';
 import { sameOs, sameUserData } from './api-forms';
@@ -10,7 +11,7 @@ import type { OperationRequest } from '../../framework/operation';
 import { PLACEMENT_FIELDS, placementReplaces } from './placement';
 import { priceOrder, type Price } from './pricing';
 import { GUEST_FIELDS } from './fields';
-import { REPLACE_FIELDS, type GuestInputs } from './inputs';
+import { REPLACE_FIELDS, type GuestInputs, type GuestProps } from './inputs';
 
 /**
  * `onImageChange: reload`: a change of the OS, user data or SSH keys reinstalls the guest in
@@ -28,7 +29,7 @@ export const RELOAD_FIELDS: readonly string[] = fieldsWhere(GUEST_FIELDS, 'reloa
 const REPLACING = REPLACE_FIELDS.filter((field) => !PLACEMENT_FIELDS.includes(field));
 
 /** The changed fields that replace the guest (none when a reload makes them all). */
-export function replacedBy(olds: Bag, news: Bag): string[] {
+export function replacedBy(olds: GuestProps, news: GuestProps) {
   const changed = [
     ...changedBetween(GUEST_FIELDS, olds, news, REPLACING),
     ...placementReplaces(olds, news),
@@ -38,7 +39,7 @@ export function replacedBy(olds: Bag, news: Bag): string[] {
 }
 
 /** The changed fields an OS reload makes in place. */
-export const reloadedBy = (olds: Bag, news: Bag): string[] =>
+export const reloadedBy = (olds: GuestProps, news: GuestProps): string[] =>
   news.onImageChange === 'reload' && replacedBy(olds, news).length === 0
     ? changedBetween(GUEST_FIELDS, olds, news, RELOAD_FIELDS)
     : [];
@@ -56,14 +57,14 @@ export function announceReload(name: string, fields: string[]): void {
  */
 export async function checkReloadPrice(
   c: Connection,
-  olds: Bag,
+  olds: GuestProps,
   inputs: GuestInputs,
   price: Price,
   failures: Failures,
 ): Promise<void> {
-  if (!reloadedBy(olds, inputs as unknown as Bag).includes('operatingSystemReferenceCode')) return;
+  if (!reloadedBy(olds, inputs).includes('operatingSystemReferenceCode')) return;
   const os = olds.operatingSystemReferenceCode as string;
-  const before = await priceOrder(c.guests, { ...inputs, operatingSystemReferenceCode: os });
+  const before = await priceOrder(guests(c), { ...inputs, operatingSystemReferenceCode: os });
   if (Math.abs(before.hourly - price.hourly) < 1e-9) return;
   failures.add(
     'operatingSystemReferenceCode',
@@ -79,7 +80,12 @@ const sameKeys = (guest: VirtualGuest, declared: number[]) =>
  * Whether the guest already is what the reload would make it: a reload of an earlier run landed
  * (a newer reload than the state recorded, when only the user data changed).
  */
-function alreadyReloaded(guest: VirtualGuest, olds: Bag, inputs: GuestInputs, fields: string[]) {
+function alreadyReloaded(
+  guest: VirtualGuest,
+  olds: GuestProps,
+  inputs: GuestInputs,
+  fields: string[],
+) {
   const os = sameOs(inputs.operatingSystemReferenceCode, guest.operatingSystemReferenceCode);
   if (!os || !sameKeys(guest, inputs.sshKeyIds)) return false;
   if (fields.some((f) => f !== 'userData')) return true;
@@ -89,7 +95,7 @@ function alreadyReloaded(guest: VirtualGuest, olds: Bag, inputs: GuestInputs, fi
 
 /** The item price of an OS code (`getCreateObjectOptions`), for the reload's config. */
 async function osPriceId(c: Connection, code: string): Promise<number> {
-  const options = await c.guests.getCreateOptions();
+  const options = await guests(c).getCreateOptions();
   const option = options.operatingSystems.find(
     (o) => o.template.operatingSystemReferenceCode === code,
   );
@@ -102,17 +108,17 @@ async function osPriceId(c: Connection, code: string): Promise<number> {
 export async function reloadInPlace(
   c: Connection,
   id: number,
-  olds: Bag,
+  olds: GuestProps,
   inputs: GuestInputs,
   request?: OperationRequest,
 ): Promise<void> {
-  const fields = reloadedBy(olds, inputs as unknown as Bag);
+  const fields = reloadedBy(olds, inputs);
   if (fields.length === 0) return;
   const what = `VirtualGuest "${inputs.resourceName}" (id ${id})`;
   const onProgress = progressOf(what);
   // A transaction running (an earlier run's reload among them) is waited for, never doubled.
-  await c.guests.waitForIdle(id, readyWaitMs(inputs, request), onProgress);
-  const guest = await c.guests.getInstance(id);
+  await guests(c).waitForIdle(id, readyWaitMs(inputs, request), onProgress);
+  const guest = await guests(c).getInstance(id);
   if (alreadyReloaded(guest, olds, inputs, fields)) {
     say(`${what}: already reloaded with what is declared (an earlier run's reload); nothing sent`);
     return;
@@ -120,9 +126,9 @@ export async function reloadInPlace(
   if (!sameUserData(inputs.userData, guest.userData?.[0]?.value)) {
     await writeIdempotent({
       what: `${what} user data`,
-      write: () => c.guests.setUserData(id, inputs.userData),
+      write: () => guests(c).setUserData(id, inputs.userData),
       done: async () =>
-        sameUserData(inputs.userData, (await c.guests.getInstance(id)).userData?.[0]?.value),
+        sameUserData(inputs.userData, (await guests(c).getInstance(id)).userData?.[0]?.value),
       windowMs: outcomeWindowMs(),
     });
   }
@@ -138,11 +144,11 @@ export async function reloadInPlace(
   await createOnce({
     what: `${what} OS reload`,
     write: async () => {
-      await c.guests.reloadOperatingSystem(id, config);
+      await guests(c).reloadOperatingSystem(id, config);
       return true;
     },
     find: async () => {
-      const now = (await c.guests.getInstance(id, 'id,lastOperatingSystemReload.id'))
+      const now = (await guests(c).getInstance(id, 'id,lastOperatingSystemReload.id'))
         .lastOperatingSystemReload?.id;
       return now && now !== before ? true : undefined;
     },
@@ -150,7 +156,7 @@ export async function reloadInPlace(
     nextRun: 'The next `pulumi up` reads the guest again before it reloads it.',
   });
   try {
-    await c.guests.waitForReload(id, before, {
+    await guests(c).waitForReload(id, before, {
       timeoutMs: readyWaitMs(inputs, request),
       onProgress,
     });

@@ -1,3 +1,4 @@
+import { guests } from './guests';
 import {
   SIZE_MASK,
   WaitTimeoutError,
@@ -12,8 +13,8 @@ import { isKnown, isUnknown } from '../../framework/unknown';
 import { outcomeWindowMs, type Connection } from '../../framework/connection';
 import { createOnce } from '../../framework/exactly-once';
 import { say } from '../../framework/log';
-import { fieldsWhere, type Field } from '../../framework/fields';
-import { GUEST_FIELDS } from './fields';
+import { fieldsWhere } from '../../framework/fields';
+import { GUEST_FIELDS, type GuestField } from './fields';
 import { progressOf, readyWaitMs } from './observe';
 import type { OperationRequest } from '../../framework/operation';
 import { UPGRADE_FIELDS, type GuestInputs } from './inputs';
@@ -29,12 +30,12 @@ import { replacedBy } from './reload';
 /** The upgrade order's size of the inputs, under the names the field table gives (`upgradeAs`). */
 export const upgradeSpec = (inputs: GuestInputs): UpgradeSpec =>
   Object.fromEntries(
-    UPGRADE_FIELDS.map((field) => [(GUEST_FIELDS[field] as Field).upgradeAs, inputs[field]]),
+    UPGRADE_FIELDS.map((field) => [(GUEST_FIELDS[field] as GuestField).upgradeAs, inputs[field]]),
   ) as UpgradeSpec;
 
 const REBOOTING_FIELDS = fieldsWhere(GUEST_FIELDS, 'reboots', true);
 const REBOOTING_SPEC = REBOOTING_FIELDS.map(
-  (field) => (GUEST_FIELDS[field] as Field).upgradeAs as 'cpus' | 'memory',
+  (field) => (GUEST_FIELDS[field] as GuestField).upgradeAs as 'cpus' | 'memory',
 );
 
 /** Whether going from `olds` to `news` reboots the guest (a CPU or memory change does). */
@@ -85,12 +86,12 @@ export async function resize(
   const what = `VirtualGuest "${inputs.resourceName}" (id ${id})`;
   const spec = upgradeSpec(inputs);
   const progress = progressOf(what);
-  let guest = await c.guests.getInstance(id, SIZE_MASK);
+  let guest = await guests(c).getInstance(id, SIZE_MASK);
   if (guest.activeTransaction?.id) {
     // An earlier run's upgrade (or anything else) is running: let it finish, then look again.
     say(`${what}: a transaction is running (${guestStatus(guest)}); waiting before resizing`);
-    await c.guests.waitForIdle(id, readyWaitMs(inputs, request), progress);
-    guest = await c.guests.getInstance(id, SIZE_MASK);
+    await guests(c).waitForIdle(id, readyWaitMs(inputs, request), progress);
+    guest = await guests(c).getInstance(id, SIZE_MASK);
   }
   const size = sizeOf(guest);
   const changes = upgradeChanges(id, size, spec);
@@ -99,22 +100,22 @@ export async function resize(
     ? '; the guest reboots'
     : '';
   say(`${what}: upgrading in place (${changes.join(', ')}) with one upgrade order${reboot}`);
-  const order = await c.guests.priceUpgrade(id, size, spec);
-  await c.guests.verifyUpgrade(order); // the API's refusals, before anything is ordered
+  const order = await guests(c).priceUpgrade(id, size, spec);
+  await guests(c).verifyUpgrade(order); // the API's refusals, before anything is ordered
   await createOnce({
     what: `${what} upgrade order`,
     write: async () => {
-      await c.guests.upgrade(order);
+      await guests(c).upgrade(order);
       return true;
     },
     find: async () =>
-      (await c.guests.upgradeProgress(id, spec)) === 'not-seen' ? undefined : true,
+      (await guests(c).upgradeProgress(id, spec)) === 'not-seen' ? undefined : true,
     windowMs: outcomeWindowMs(),
     nextRun:
       "The next `pulumi up` reads the guest's size and transactions again before it orders an upgrade.",
   });
   try {
-    await c.guests.waitForUpgrade(id, spec, {
+    await guests(c).waitForUpgrade(id, spec, {
       timeoutMs: readyWaitMs(inputs, request),
       onProgress: progress,
     });
