@@ -16,6 +16,10 @@ import { ACCOUNT_LOOKUPS } from '../lookups/account';
 import type { KindDocs, Lookup } from '../lookups/define';
 import { DNS_RECORD_DOCS } from './dns-record/docs';
 import { DNS_ZONE_DOCS } from './dns-zone/docs';
+import { SECURITY_GROUP_DOCS } from './security-group/docs';
+import { SECURITY_GROUP_FIELDS } from './security-group/fields';
+import { SECURITY_GROUP_LOOKUPS } from './security-group/lookups';
+import { securityGroupProvider } from './security-group/provider';
 import { SSH_KEY_DOCS } from './ssh-key/docs';
 import { TICKET_UPDATE_DOCS } from './ticket-update/docs';
 import { GUEST_DOCS } from './virtual-guest/docs';
@@ -27,6 +31,8 @@ import { sshKeyProvider } from './ssh-key/provider';
 import { TICKET_UPDATE_FIELDS } from './ticket-update/fields';
 import { ticketUpdateProvider } from './ticket-update/provider';
 import { GUEST_CAPABILITIES } from './virtual-guest/cancel';
+import { GUEST_BILLING } from './virtual-guest';
+import type { BillingFace } from './faces';
 import { GUEST_FIELDS } from './virtual-guest/fields';
 import { VIRTUAL_GUEST_LOOKUPS } from './virtual-guest/lookups';
 import { virtualGuestProvider } from './virtual-guest/provider';
@@ -34,6 +40,7 @@ import { kindOf, pluginToken } from './tokens';
 import { BLOCK_VOLUME_DOCS, FILE_VOLUME_DOCS } from './volume/docs';
 import { BLOCK_VOLUME_FIELDS, FILE_VOLUME_FIELDS } from './volume/fields';
 import { volumeProvider } from './volume/provider';
+import { VOLUME_BILLING } from './volume/faces';
 
 /** A kind: its table and operations, and what it does beyond the lifecycle (capabilities.ts). */
 export interface KindSpec extends KindCapabilities {
@@ -43,6 +50,8 @@ export interface KindSpec extends KindCapabilities {
   lookups?: Readonly<Record<string, Lookup>>;
   /** Its example and import id, for the schema and the reference docs. */
   docs: KindDocs;
+  /** A billed kind: how the billing report, the audit and the budget pack price and read it. */
+  billing?: BillingFace;
 }
 
 export const KINDS = {
@@ -51,6 +60,7 @@ export const KINDS = {
     provider: virtualGuestProvider,
     lookups: VIRTUAL_GUEST_LOOKUPS,
     docs: GUEST_DOCS,
+    billing: GUEST_BILLING,
     ...GUEST_CAPABILITIES,
   },
   DnsRecord: { fields: DNS_RECORD_FIELDS, provider: dnsRecordProvider, docs: DNS_RECORD_DOCS },
@@ -61,6 +71,12 @@ export const KINDS = {
     docs: DNS_ZONE_DOCS,
   },
   SshKey: { fields: SSH_KEY_FIELDS, provider: sshKeyProvider, docs: SSH_KEY_DOCS },
+  SecurityGroup: {
+    fields: SECURITY_GROUP_FIELDS,
+    provider: securityGroupProvider,
+    lookups: SECURITY_GROUP_LOOKUPS,
+    docs: SECURITY_GROUP_DOCS,
+  },
   TicketUpdate: {
     fields: TICKET_UPDATE_FIELDS,
     provider: ticketUpdateProvider,
@@ -70,6 +86,7 @@ export const KINDS = {
     fields: BLOCK_VOLUME_FIELDS,
     provider: volumeProvider('block'),
     docs: BLOCK_VOLUME_DOCS,
+    billing: VOLUME_BILLING,
   },
   FileVolume: {
     fields: FILE_VOLUME_FIELDS,

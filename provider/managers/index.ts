@@ -6,3 +6,4 @@ export * from './ticket';
 export * from './account';
 export * from './ssh-key';
 export * from './storage';
+export * from './security-group';

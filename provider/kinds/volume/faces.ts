@@ -1,0 +1,80 @@
+import type { Client } from '../../client';
+import { unlessNotFound } from '../../managers/not-found';
+import { VOLUME_MASK, type Volume } from '../../managers';
+import type { BillingFace, Props } from '../faces';
+import { isProviderTag } from '../virtual-guest/provenance';
+import { CYCLE_MASK, owedUntilAnniversary, type BillingCycle } from '../virtual-guest/anniversary';
+
+/**
+ * A volume as the tools see it (../faces.ts): priced from its estimated cost, resized in place
+ * by an upgrade order, replaced by another datacenter, billing or OS format, billed by its
+ * billing item, owing the rest of a monthly cycle when cancelled, ordered by this provider when
+ * its order carried a creation token (the container identifier among its properties).
+ */
+
+const SIZE_FIELDS = ['capacityGb', 'tierIopsPerGb', 'iops'] as const;
+const REPLACING = ['datacenter', 'hourlyBilling', 'osFormat'] as const;
+const DRIFT_FIELDS = ['capacityGb', 'authorizedGuestIds'] as const;
+
+const observed = (v: Volume): Props => ({
+  capacityGb: v.capacityGb,
+  authorizedGuestIds: (v.allowedVirtualGuests ?? []).map((g) => g.id).sort((a, b) => a - b),
+});
+
+const number = (value: unknown) => (typeof value === 'number' ? value : undefined);
+
+async function owedOnCancel(client: Client, id: number, now: number) {
+  const volume = (await unlessNotFound(
+    client.call('Network_Storage', 'getObject', {
+      id,
+      mask: `${CYCLE_MASK},billingItem.hourlyFlag`,
+    }),
+  )) as { billingItem?: BillingCycle & { hourlyFlag?: boolean } } | undefined;
+  const cycle = volume?.billingItem;
+  if (!cycle || cycle.hourlyFlag || !cycle.nextBillDate) return undefined;
+  const owed = owedUntilAnniversary(cycle, now);
+  return owed === undefined ? undefined : { billedUntil: cycle.nextBillDate, owed };
+}
+
+export const VOLUME_BILLING: BillingFace<Volume> = {
+  pricedBy: ['datacenter', ...SIZE_FIELDS, 'hourlyBilling'],
+  resizedBy: SIZE_FIELDS,
+  replacedBy: (olds, news) => {
+    const switched = (olds.iops === undefined) !== (news.iops === undefined);
+    return [
+      ...REPLACING.filter((f) => f in news && news[f] !== olds[f]),
+      ...(switched ? ['tierIopsPerGb', 'iops'] : []),
+    ];
+  },
+  cost: (props) => ({
+    mode: props?.hourlyBilling === true ? 'hourly' : 'monthly',
+    hourly: number(props?.estimatedHourlyCost),
+    monthly: number(props?.estimatedMonthlyCost),
+    source: 'account',
+  }),
+  adopts: () => false,
+  owedOnCancel,
+  audit: {
+    list: { service: 'Account', method: 'getNetworkStorage', mask: VOLUME_MASK },
+    ended: (v) => v.billingItem?.cancellationDate !== undefined,
+    name: (v) => v.username,
+    billed: (v) =>
+      v.billingItem
+        ? {
+            hourly: Number(v.billingItem.hourlyRecurringFee ?? 0),
+            monthly: Number(v.billingItem.recurringFee),
+          }
+        : undefined,
+    drift: (recorded, v) => {
+      const now = observed(v);
+      return Object.fromEntries(
+        DRIFT_FIELDS.filter(
+          (f) =>
+            recorded[f] !== undefined && JSON.stringify(recorded[f]) !== JSON.stringify(now[f]),
+        ).map((f) => [f, [recorded[f], now[f]]]),
+      );
+    },
+    provenance: (v) =>
+      (v.properties ?? []).some((p) => isProviderTag(p.value)) ? 'unfinished' : 'none',
+  },
+};
