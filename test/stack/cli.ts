@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import { promisify } from 'node:util';
 import { startEmulator } from '../../emulator';
 import { Client, isWrite } from '../../provider/client';
+import { CLIENT_SETTINGS } from '../../provider/client/settings';
 import type { VirtualGuest } from '../../provider/managers';
 import { PACKAGE_ROOT, pulumiBinDir } from '../../scripts/pulumi-cli';
 import { killTree, livePids } from '../../scripts/processes';
@@ -39,6 +40,13 @@ export interface CliFixtureOptions {
   env?: Record<string, string>;
   /** The folder of the CLI to run (default: the tests' CLI, pulumiBinDir()). */
   binDir?: string;
+  /**
+   * Where the provider finds the endpoint and credentials: stack config (default), or the
+   * environment (`SVC_ENDPOINT_URL`, ...), which keeps them out of the state altogether.
+   */
+  credentials?: 'config' | 'environment';
+  /** The node_modules the copied program runs with (default ours): another version's package. */
+  nodeModules?: string;
 }
 
 export interface PulumiChanges {
@@ -77,7 +85,8 @@ export async function cliFixture(options: CliFixtureOptions): Promise<CliFixture
     ? options.program
     : path.join(PROGRAMS, options.program);
   const dir = options.inPlace ? source : path.join(root, 'project');
-  if (!options.inPlace) copyProject(source, dir, path.join(PACKAGE_ROOT, 'node_modules'));
+  const nodeModules = options.nodeModules ?? path.join(PACKAGE_ROOT, 'node_modules');
+  if (!options.inPlace) copyProject(source, dir, nodeModules);
   const emulator =
     options.emulator ??
     (await startEmulator({
@@ -87,6 +96,9 @@ export async function cliFixture(options: CliFixtureOptions): Promise<CliFixture
     }));
   const marker = randomUUID();
   let output = '';
+  const { username, apiKey } = emulator.credentials;
+  const settings = { endpointUrl: emulator.url, username, apiKey };
+  const inEnvironment = options.credentials === 'environment';
   const stack = new ProjectStack({
     dir,
     stackName: options.stackName ?? 'test',
@@ -95,16 +107,20 @@ export async function cliFixture(options: CliFixtureOptions): Promise<CliFixture
     binDir: options.binDir,
     env: {
       SVC_FIXTURE: marker,
+      ...(inEnvironment ? settingsEnvironment(settings) : {}),
       ...(options.typeCheck ? {} : { PULUMI_NODEJS_TRANSPILE_ONLY: 'true' }),
       ...options.env,
     },
     onOutput: (text) => (output += text),
   });
-  const { username, apiKey } = emulator.credentials;
   await stack.init({
-    'svc:endpointUrl': { value: emulator.url },
-    'svc:username': { value: username },
-    'svc:apiKey': { value: apiKey, secret: true },
+    ...(inEnvironment
+      ? {}
+      : {
+          'svc:endpointUrl': { value: emulator.url },
+          'svc:username': { value: username },
+          'svc:apiKey': { value: apiKey, secret: true },
+        }),
     ...options.config,
   });
   const client = new Client({ username, apiKey, endpointUrl: emulator.url });
@@ -150,6 +166,17 @@ export async function cliFixture(options: CliFixtureOptions): Promise<CliFixture
     },
   };
 }
+
+/** The provider's settings as the environment variables it reads when stack config has none. */
+const settingsEnvironment = (
+  settings: Partial<Record<keyof typeof CLIENT_SETTINGS, string>>,
+): Record<string, string> =>
+  Object.fromEntries(
+    Object.entries(settings).map(([key, value]) => [
+      CLIENT_SETTINGS[key as keyof typeof CLIENT_SETTINGS].env,
+      value!,
+    ]),
+  );
 
 /**
  * The states a file backend stored (the stack's checkpoint, its backups and the checkpoint of
