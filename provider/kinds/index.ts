@@ -16,6 +16,10 @@ import { ACCOUNT_LOOKUPS } from '../lookups/account';
 import type { KindDocs, Lookup } from '../lookups/define';
 import { DNS_RECORD_DOCS } from './dns-record/docs';
 import { DNS_ZONE_DOCS } from './dns-zone/docs';
+import { SECURITY_GROUP_DOCS } from './security-group/docs';
+import { SECURITY_GROUP_FIELDS } from './security-group/fields';
+import { SECURITY_GROUP_LOOKUPS } from './security-group/lookups';
+import { securityGroupProvider } from './security-group/provider';
 import { SSH_KEY_DOCS } from './ssh-key/docs';
 import { TICKET_UPDATE_DOCS } from './ticket-update/docs';
 import { GUEST_DOCS } from './virtual-guest/docs';
@@ -27,6 +31,8 @@ import { sshKeyProvider } from './ssh-key/provider';
 import { TICKET_UPDATE_FIELDS } from './ticket-update/fields';
 import { ticketUpdateProvider } from './ticket-update/provider';
 import { GUEST_CAPABILITIES } from './virtual-guest/cancel';
+import { GUEST_BILLING } from './virtual-guest';
+import type { BillingFace } from './faces';
 import { GUEST_FIELDS } from './virtual-guest/fields';
 import { VIRTUAL_GUEST_LOOKUPS } from './virtual-guest/lookups';
 import { virtualGuestProvider } from './virtual-guest/provider';
@@ -40,6 +46,8 @@ export interface KindSpec extends KindCapabilities {
   lookups?: Readonly<Record<string, Lookup>>;
   /** Its example and import id, for the schema and the reference docs. */
   docs: KindDocs;
+  /** A billed kind: how the billing report, the audit and the budget pack price and read it. */
+  billing?: BillingFace;
 }
 
 export const KINDS = {
@@ -48,6 +56,7 @@ export const KINDS = {
     provider: virtualGuestProvider,
     lookups: VIRTUAL_GUEST_LOOKUPS,
     docs: GUEST_DOCS,
+    billing: GUEST_BILLING,
     ...GUEST_CAPABILITIES,
   },
   DnsRecord: { fields: DNS_RECORD_FIELDS, provider: dnsRecordProvider, docs: DNS_RECORD_DOCS },
@@ -58,6 +67,12 @@ export const KINDS = {
     docs: DNS_ZONE_DOCS,
   },
   SshKey: { fields: SSH_KEY_FIELDS, provider: sshKeyProvider, docs: SSH_KEY_DOCS },
+  SecurityGroup: {
+    fields: SECURITY_GROUP_FIELDS,
+    provider: securityGroupProvider,
+    lookups: SECURITY_GROUP_LOOKUPS,
+    docs: SECURITY_GROUP_DOCS,
+  },
   TicketUpdate: {
     fields: TICKET_UPDATE_FIELDS,
     provider: ticketUpdateProvider,
