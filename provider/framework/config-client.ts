@@ -11,7 +11,7 @@ export type ConfigReader = (key: string) => string | undefined;
  */
 export function clientFromConfig(
   read: ConfigReader,
-  options: Pick<ClientOptions, 'retry'> = {},
+  options: Pick<ClientOptions, 'retry' | 'writeGate'> = {},
 ): Client {
   const get = (key: SettingKey) => {
     const value = read(configKey(key));

@@ -3,7 +3,7 @@ import { numberSetting } from '../client/settings';
 import { clientFromConfig } from './config-client';
 import { protectSecrets, say } from './log';
 import { DEFAULT_OUTCOME_WINDOW_SECONDS, configKey } from './settings';
-import { gateWrites } from './write-gate';
+import { gateWrite } from './write-gate';
 
 /** The part of Pulumi's ConfigureRequest the runtime reads (stack config, namespaced keys). */
 export interface ProviderConfig {
@@ -91,9 +91,9 @@ export function connect(): Connection {
         onRetry: ({ service, method, attempt, error }) =>
           say(`retrying ${service}.${method} (attempt ${attempt + 1}) after: ${error.message}`),
       },
+      writeGate: gateWrite,
     });
     protectSecrets([client.apiKey]);
-    gateWrites(client);
     connection = connectionOver(client);
   }
   return connection;
