@@ -1,8 +1,8 @@
 import type { DnsResourceRecord, DnsZone, SshKey, VirtualGuest } from '../provider/managers';
 import { tagNames } from '../provider/managers';
 import { kindOf, pluginToken } from '../provider/kinds/tokens';
-import { isProviderTag } from '../provider/kinds/virtual-guest/provenance';
-import type { StackState } from './audit';
+import { GUEST_BILLING } from '../provider/kinds/virtual-guest';
+import type { StackState } from './pulumi';
 
 /**
  * What of the account no stack owns, and Pulumi's bulk import file for it (`pulumi import
@@ -79,8 +79,9 @@ export function unownedObjects(states: StackState[], account: AccountObjects): U
   const owned = ownedIds(states);
   const free = (kind: string, id: number) => !owned[kind].has(String(id));
   return {
+    // A guest with this provider's tags is an orphan of the audit, never adopted.
     guests: account.guests.filter(
-      (g) => free('VirtualGuest', g.id) && !tagNames(g).some(isProviderTag),
+      (g) => free('VirtualGuest', g.id) && GUEST_BILLING.audit.provenance(g) === 'none',
     ),
     keys: account.keys.filter((k) => free('SshKey', k.id)),
     zones: account.zones.filter((z) => free('DnsZone', z.id)),

@@ -1,9 +1,4 @@
-/** The command-line arguments of the `pulumi-svc` commands: `--name value` or `--name=value`. */
-
-/** The value after `--name`, or `--name=value`. */
-export function option(args: string[], name: string): string | undefined {
-  return options(args, name)[0];
-}
+/** Reading `pulumi preview`'s arguments as `pulumi-svc billing` passes them on. */
 
 /**
  * Every value of a repeatable option, in order, under any of its names (`--stack a -s b
@@ -19,26 +14,4 @@ export function options(args: string[], names: string | string[]): string[] {
     if (value === undefined || value.startsWith('--')) throw new Error(`${name} needs a value`);
     return [value];
   });
-}
-
-/**
- * Refuses any argument that is not one of `flags` (no value) or `options` (a value, after it or
- * after `=`), naming it: a misspelt flag must not silently change what a command does.
- */
-export function refuseUnknown(
-  command: string,
-  args: string[],
-  known: { flags: string[]; options: string[] },
-): void {
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i];
-    const name = arg.split('=')[0];
-    if (known.options.includes(name)) {
-      if (!arg.includes('=')) i++; // its value
-    } else if (!known.flags.includes(arg)) {
-      throw new Error(
-        `${command}: unknown argument ${arg}; it takes ${[...known.options.map((o) => `${o} VALUE`), ...known.flags].join(', ')} (see pulumi-svc --help)`,
-      );
-    }
-  }
 }

@@ -1,7 +1,8 @@
 import * as fs from 'node:fs';
 import type { Client } from '../provider/client';
 import type { DnsZone, SshKey, VirtualGuest } from '../provider/managers';
-import { RECORD_MASK, SSH_KEY_MASK, isReclaiming } from '../provider/managers';
+import { RECORD_MASK, SSH_KEY_MASK } from '../provider/managers';
+import type { ApiObject } from '../provider/kinds/faces';
 import { clientFromConfig } from '../provider/framework/config-client';
 import {
   importFile,
@@ -11,10 +12,11 @@ import {
   type AdoptFilters,
   type ImportEntry,
 } from './adopt';
-import { option, options, refuseUnknown } from './args';
+import { EXIT, parseCommandArgs, type Command, type OptionSpecs, type ParsedArgs } from './command';
 import { shrinkingPages } from './pages';
-import { AUDIT_MASK, audit, formatAudit, type AuditReport, type StackState } from './audit';
-import { pulumiJson, type StateResource } from './pulumi';
+import { audit, formatAudit, type AuditReport, type BilledObjects } from './audit';
+import { BILLING_FACES } from './billed-kinds';
+import { pulumiJson, type StackState, type StateResource } from './pulumi';
 import { stackClient } from './stack-client';
 
 export interface AuditArgs {
@@ -25,44 +27,71 @@ export interface AuditArgs {
   filters: AdoptFilters;
 }
 
+const AUDIT_OPTIONS = {
+  stack: {
+    type: 'string',
+    multiple: true,
+    value: 'NAME',
+    help: 'a stack to audit against (repeatable; default: every stack of the current backend)',
+  },
+  'import-file': {
+    type: 'string',
+    value: 'PATH',
+    help: "writes Pulumi's bulk import file for what no stack owns (`pulumi import --file PATH` on the provider plugin)",
+  },
+  datacenter: { type: 'string', value: 'DC', help: 'adopt only guests in this datacenter' },
+  hostname: {
+    type: 'string',
+    value: 'GLOB',
+    help: 'adopt only guests whose hostname matches (* and ?)',
+  },
+  domain: {
+    type: 'string',
+    value: 'GLOB',
+    help: 'adopt only guests of that domain and zones of that name with their records',
+  },
+  tag: { type: 'string', value: 'TAG', help: 'adopt only guests with this tag' },
+  json: { type: 'boolean', help: 'print the report as JSON' },
+} as const satisfies OptionSpecs;
+
 const FILTERS = ['datacenter', 'hostname', 'domain', 'tag'] as const;
 
-export function parseAuditArgs(args: string[]): AuditArgs {
-  refuseUnknown('audit', args, {
-    options: ['--stack', '--import-file', ...FILTERS.map((f) => `--${f}`)],
-    flags: ['--json'],
-  });
+function auditArgs(args: ParsedArgs): AuditArgs {
   const filters: AdoptFilters = {};
   for (const f of FILTERS) {
-    const value = option(args, `--${f}`);
+    const value = args.string(f);
     if (value !== undefined) filters[f] = value;
   }
   return {
-    stacks: options(args, '--stack'),
-    json: args.includes('--json'),
-    importFile: option(args, '--import-file'),
+    stacks: args.strings('stack'),
+    json: args.flag('json'),
+    importFile: args.string('import-file'),
     filters,
   };
 }
 
-/**
- * A guest's datacenter too (the filters and the import's names need it), and its transaction: a
- * guest being reclaimed (cancelled, billed no more) is left out, neither orphan nor importable.
- */
-const GUEST_MASK = `${AUDIT_MASK},datacenter.name,activeTransaction.transactionStatus.name`;
+export const parseAuditArgs = (argv: string[]): AuditArgs =>
+  auditArgs(parseCommandArgs('audit', AUDIT_COMMAND, argv));
 
-/** Every guest, key, zone and record of the account. */
-async function accountObjects(client: Client): Promise<AccountObjects> {
-  const guests: VirtualGuest[] = [];
-  const pages = shrinkingPages<VirtualGuest>(client, 'Account', 'getVirtualGuests', {
-    mask: GUEST_MASK,
-  });
-  for await (const page of pages) guests.push(...page.filter((guest) => !isReclaiming(guest)));
+/** Every object of each billed kind, as its audit face lists it, those ending left out. */
+async function billedObjects(client: Client): Promise<BilledObjects> {
+  const objects: Record<string, ApiObject[]> = {};
+  for (const [kind, { audit: face }] of Object.entries(BILLING_FACES)) {
+    const { service, method, mask } = face.list;
+    objects[kind] = [];
+    for await (const page of shrinkingPages<ApiObject>(client, service, method, { mask }))
+      objects[kind].push(...page.filter((object) => !face.ended(object)));
+  }
+  return objects;
+}
+
+/** The keys, zones and records of the account, and its guests, for the adoption. */
+async function accountObjects(client: Client, billed: BilledObjects): Promise<AccountObjects> {
   const keys = (await client.call('Account', 'getSshKeys', { mask: SSH_KEY_MASK })) as SshKey[];
   const zones = (await client.call('Account', 'getDomains', {
     mask: `id,name,resourceRecords[${RECORD_MASK}]`,
   })) as DnsZone[];
-  return { guests, keys, zones };
+  return { guests: (billed.VirtualGuest ?? []) as VirtualGuest[], keys, zones };
 }
 
 /**
@@ -92,19 +121,38 @@ export async function gatherAudit(
   const client = names.length
     ? await stackClient(cwd, names[0], env)
     : clientFromConfig(() => undefined);
-  const account = await accountObjects(client);
+  const billed = await billedObjects(client);
+  const account = await accountObjects(client, billed);
   const importable = importFile(narrowed(unownedObjects(states, account), filters)).resources;
-  return { ...audit(states, account.guests, importable), importable };
+  return { ...audit(states, billed, importable), importable };
 }
 
-/** `pulumi-svc audit [--json] [--stack NAME]... [--import-file PATH] [filters]` */
-export async function printAudit(cwd: string, args: string[]): Promise<AuditReport> {
-  const parsed = parseAuditArgs(args);
-  const { importable, ...report } = await gatherAudit(cwd, parsed.stacks, {}, parsed.filters);
-  if (parsed.importFile) {
+/** Whether the audit found anything: an orphan, a vanished object, drift, or something unowned. */
+export const hasFindings = (r: AuditReport): boolean =>
+  r.orphans.length + r.gone.length + r.drift.length + r.unowned.length > 0;
+
+/** `pulumi-svc audit`: prints the report; EXIT.findings when it found anything. */
+export async function printAudit(
+  cwd: string,
+  args: AuditArgs,
+  env: Record<string, string> = {},
+): Promise<number> {
+  const { importable, ...report } = await gatherAudit(cwd, args.stacks, env, args.filters);
+  if (args.importFile) {
     // Written whole, even when empty: a stale file from an earlier run would adopt too much.
-    fs.writeFileSync(parsed.importFile, `${JSON.stringify({ resources: importable }, null, 2)}\n`);
+    fs.writeFileSync(args.importFile, `${JSON.stringify({ resources: importable }, null, 2)}\n`);
   }
-  console.log(parsed.json ? JSON.stringify(report) : formatAudit(report, parsed.importFile));
-  return report;
+  console.log(args.json ? JSON.stringify(report) : formatAudit(report, args.importFile));
+  return hasFindings(report) ? EXIT.findings : EXIT.ok;
 }
+
+export const AUDIT_COMMAND: Command = {
+  summary:
+    'holds the account against the states: orphans, vanished objects, drift, what no stack owns',
+  usage: '[options]',
+  description: `Holds the account against the states of the named stacks (default: every stack of the current backend): billed objects that carry this provider's provenance but are in no state, state entries whose object is gone, objects changed outside Pulumi (their size, names, tags or bill), and the guests, SSH keys, DNS zones and records no stack owns. The account's credentials come from the first stack's svc:* config (never printed), else SVC_* or ~/.svc.
+
+Exits with status ${EXIT.findings} when it finds anything, so it can gate CI.`,
+  options: AUDIT_OPTIONS,
+  run: (cwd, args, env) => printAudit(cwd, auditArgs(args), env),
+};

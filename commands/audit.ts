@@ -1,41 +1,29 @@
-import type { VirtualGuest } from '../provider/managers';
-import { tagNames } from '../provider/managers';
-import { TOKEN_TAG_PREFIX } from '../provider/kinds/virtual-guest/inputs';
-import { readMask } from '../provider/framework/fields';
-import { GUEST_FIELDS } from '../provider/kinds/virtual-guest/fields';
-import { kindOf } from '../provider/kinds/tokens';
-import { observedInputs } from '../provider/kinds/virtual-guest/observe';
-import { billedPrice } from '../provider/kinds/virtual-guest/pricing';
-import { OWNED_TAG } from '../provider/kinds/virtual-guest/provenance';
+import type { ApiObject, Props } from '../provider/kinds/faces';
 import type { ImportEntry } from './adopt';
-import type { StateResource } from './pulumi';
+import { BILLING_FACES, billedKind, faceOf, type BillingFaces } from './billed-kinds';
+import type { StackState } from './pulumi';
 
 /**
- * `pulumi-svc audit`: the account's guests held against the states of the given stacks.
- * - orphans: guests that carry this provider's provenance (a `pulumi-svc-` tag, set atomically
- *   with the order) but whose id is in no state: billed, and no stack will ever delete them.
- *   `unfinished` ones were never handed to a state (no owned tag: a create that died after its
+ * `pulumi-svc audit`: the account's objects of every billed kind (each kind's audit face)
+ * held against the states of the given stacks.
+ * - orphans: objects that carry this provider's provenance (for a guest, a `pulumi-svc-` tag set
+ *   atomically with the order) but whose id is in no state: billed, and no stack will ever
+ *   delete them. `unfinished` ones were never handed to a state (a create that died after its
  *   order; the next `up` of that stack takes it over); the others were, and were dropped since;
- * - gone: state entries whose guest the account no longer has;
- * - drift: guests whose size, names or tags differ from what their state recorded, or whose bill
- *   differs from the cost the state recorded (with both monthly amounts);
+ * - gone: state entries whose object the account no longer has;
+ * - drift: objects whose fields differ from what their state recorded, or whose bill differs
+ *   from the cost the state recorded (with both monthly amounts);
  * - unowned: guests, keys, zones and records no stack owns (adopt.ts), as the entries of the
  *   bulk import file that adopts them.
  */
 
-/** The fields a state records that the account can change behind Pulumi's back. */
-const DRIFT_FIELDS = ['hostname', 'domain', 'startCpus', 'maxMemory', 'tags'] as const;
-
-/** What the audit reads of every guest of the account. */
-export const AUDIT_MASK = `id,${readMask(GUEST_FIELDS, [...DRIFT_FIELDS, 'hourlyBillingFlag'])},billingItem.hourlyRecurringFee,billingItem.recurringFee`;
-
-export interface StackState {
-  stack: string;
-  resources: StateResource[];
-}
+/** The account's objects of each billed kind, as its audit face lists them. */
+export type BilledObjects = Readonly<Record<string, readonly ApiObject[]>>;
 
 export interface Orphan {
+  kind: string;
   id: number;
+  /** How its kind names it (a guest: its FQDN). */
   fqdn: string;
   hourlyCost: number | undefined;
   /** Ordered by a create that never finished (see the module comment). */
@@ -43,18 +31,20 @@ export interface Orphan {
 }
 
 export interface Gone {
+  kind: string;
   stack: string;
   urn: string;
   id: string;
 }
 
 export interface Drift {
+  kind: string;
   stack: string;
   urn: string;
   id: number;
   /** field: [recorded in the state, now in the account] */
   changes: Record<string, [unknown, unknown]>;
-  /** What the state recorded the guest costs a month and what its billing item bills now, when they differ. */
+  /** What the state recorded the object costs a month and what its billing item bills now, when they differ. */
   cost?: CostDrift;
 }
 
@@ -64,10 +54,13 @@ export interface CostDrift {
   monthlyDelta: number;
 }
 
-/** The guest's bill now against the state's record (an upgrade or a price change behind Pulumi). */
-function costDrift(recorded: Record<string, unknown>, guest: VirtualGuest): CostDrift | undefined {
+/** The bill now against the state's record (an upgrade or a price change behind Pulumi). */
+function costDrift(
+  recorded: Props,
+  billed: { monthly: number } | undefined,
+): CostDrift | undefined {
   const then = recorded.estimatedMonthlyCost;
-  const now = billedPrice(guest)?.monthly;
+  const now = billed?.monthly;
   if (typeof then !== 'number' || now === undefined) return undefined;
   const monthlyDelta = Math.round((now - then) * 100) / 100;
   return monthlyDelta === 0
@@ -77,6 +70,7 @@ function costDrift(recorded: Record<string, unknown>, guest: VirtualGuest): Cost
 
 export interface AuditReport {
   stacks: string[];
+  /** How many objects of the billed kinds the account has (the key's name is from when only guests were). */
   guests: number;
   orphans: Orphan[];
   gone: Gone[];
@@ -85,63 +79,67 @@ export interface AuditReport {
   unowned: ImportEntry[];
 }
 
-const normalTags = (tags: unknown): string[] =>
-  (Array.isArray(tags) ? tags : [])
-    .map((tag) => String(tag).trim().toLowerCase())
-    .filter((tag) => !tag.startsWith(TOKEN_TAG_PREFIX))
-    .sort();
-
-/** What the guest is billed an hour, as its billing item says (a monthly fee spread over the month). */
-const hourlyCost = (guest: VirtualGuest): number | undefined => billedPrice(guest)?.hourly;
-
-/** Those fields as the guest shows them now (the field table's read-backs). */
-function observed(guest: VirtualGuest): Record<string, unknown> {
-  const now = observedInputs(guest);
-  return Object.fromEntries(DRIFT_FIELDS.map((field) => [field, now[field]]));
-}
-
 export function audit(
   states: StackState[],
-  guests: VirtualGuest[],
+  objects: BilledObjects,
   unowned: ImportEntry[] = [],
+  faces: BillingFaces = BILLING_FACES,
 ): AuditReport {
-  const live = new Map(guests.map((guest) => [String(guest.id), guest]));
+  const key = (kind: string, id: string | number) => `${kind}:${id}`;
+  const live = new Map(
+    Object.entries(objects).flatMap(([kind, list]) =>
+      list.map((object) => [key(kind, object.id), object] as const),
+    ),
+  );
   const owned = new Set<string>();
   const gone: Gone[] = [];
   const drift: Drift[] = [];
   for (const { stack, resources } of states) {
     for (const resource of resources) {
-      if (kindOf(resource.type) !== 'VirtualGuest' || !resource.id) continue;
-      owned.add(resource.id);
-      const guest = live.get(resource.id);
-      if (!guest) {
-        gone.push({ stack, urn: resource.urn, id: resource.id });
+      const billed = billedKind(resource.type, faces);
+      if (!billed || !resource.id) continue;
+      const { kind, face } = billed;
+      owned.add(key(kind, resource.id));
+      const object = live.get(key(kind, resource.id));
+      if (!object) {
+        gone.push({ kind, stack, urn: resource.urn, id: resource.id });
         continue;
       }
       const recorded = resource.outputs ?? {};
-      const changes: Drift['changes'] = {};
-      for (const [field, now] of Object.entries(observed(guest))) {
-        const then = field === 'tags' ? normalTags(recorded.tags) : recorded[field];
-        if (then !== undefined && JSON.stringify(then) !== JSON.stringify(now))
-          changes[field] = [then, now];
-      }
-      const cost = costDrift(recorded, guest);
+      const changes = face.audit.drift(recorded, object);
+      const cost = costDrift(recorded, face.audit.billed(object));
       if (Object.keys(changes).length > 0 || cost)
-        drift.push({ stack, urn: resource.urn, id: guest.id, changes, ...(cost ? { cost } : {}) });
+        drift.push({
+          kind,
+          stack,
+          urn: resource.urn,
+          id: object.id,
+          changes,
+          ...(cost ? { cost } : {}),
+        });
     }
   }
-  const orphans = guests
-    .filter((guest) => !owned.has(String(guest.id)))
-    .filter((guest) => tagNames(guest).some((tag) => tag.startsWith(TOKEN_TAG_PREFIX)))
-    .map((guest) => ({
-      id: guest.id,
-      fqdn: `${guest.hostname}.${guest.domain}`,
-      hourlyCost: hourlyCost(guest),
-      unfinished: !tagNames(guest).includes(OWNED_TAG),
-    }));
+  const orphans = Object.entries(objects).flatMap(([kind, list]) => {
+    const face = faceOf(kind, faces)?.audit;
+    if (!face) return [];
+    return list.flatMap((object) => {
+      const provenance = face.provenance(object);
+      if (owned.has(key(kind, object.id)) || provenance === 'none') return [];
+      const hourlyCost = face.billed(object)?.hourly;
+      return [
+        {
+          kind,
+          id: object.id,
+          fqdn: face.name(object),
+          hourlyCost,
+          unfinished: provenance === 'unfinished',
+        },
+      ];
+    });
+  });
   return {
     stacks: states.map((s) => s.stack),
-    guests: guests.length,
+    guests: Object.values(objects).reduce((n, list) => n + list.length, 0),
     orphans,
     gone,
     drift,
@@ -178,7 +176,7 @@ function unownedSection(unowned: ImportEntry[], importFile: string | undefined):
 /** The report for people: one section per finding, and what to do about each. */
 export function formatAudit(report: AuditReport, importFile?: string): string {
   const lines = [
-    `Audited ${report.guests} guest(s) of the account against ${report.stacks.length} stack(s): ${report.stacks.join(', ') || '-'}`,
+    `Audited ${report.guests} billed object(s) of the account against ${report.stacks.length} stack(s): ${report.stacks.join(', ') || '-'}`,
   ];
   const findings =
     report.orphans.length + report.gone.length + report.drift.length + report.unowned.length;

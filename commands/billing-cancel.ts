@@ -1,34 +1,23 @@
 import type { Client } from '../provider/client';
-import { owedOnCancel } from '../provider/kinds/virtual-guest/anniversary';
+import { BILLING_FACES, faceOf, type BillingFaces } from './billed-kinds';
 import type { BillingReport, ReportedChange } from './billing-summary';
 
-/**
- * What ending a guest really costs: an hourly guest's billing stops at the cancel; a monthly
- * guest's month is invoiced in advance, so what the rest of its cycle costs up to its billing
- * anniversary (the billing item's next bill date) is owed whatever the plan does. A replace also
- * runs old and new together until the old one is cancelled.
- */
-export interface Cancellation {
-  /** The billing anniversary a monthly guest is billed to; null: billing stops at the cancel. */
-  billedUntil: string | null;
-  /** Dollars of the current cycle that fall after the cancel (0 for an hourly guest). */
-  owedAfterCancel: number;
-}
-
-/** The billing that the change ends: the old guest's (a delete, a replace). */
+/** The billing that the change ends: the old object's (a delete, a replace). */
 const endedMode = (c: ReportedChange) => c.oldMode ?? c.mode;
 export const endsBilling = (c: ReportedChange) => c.op === 'delete' || c.op === 'replace';
 
 /**
- * The report with each delete and replace saying when the old guest's billing ends and what is
- * owed after the cancel (monthly guests' cycles read from the API through `client`), and each
- * replace what old and new cost per hour while they run together. Without a cycle (a guest gone
- * already, an API without dates) the change says nothing of it and is listed as unpriced.
+ * The report with each delete and replace saying when the old object's billing ends and what is
+ * owed after the cancel (monthly objects' cycles read from the API through `client`, by their
+ * kind's billing face), and each replace what old and new cost per hour while they run together.
+ * Without a cycle (an object gone already, an API without dates) the change says nothing of it
+ * and is listed as unpriced.
  */
 export async function withCancellations(
   report: BillingReport,
   client: () => Promise<Client>,
   now = Date.now(),
+  faces: BillingFaces = BILLING_FACES,
 ): Promise<BillingReport> {
   const unpriced = [...report.unpriced];
   const changes = [];
@@ -45,7 +34,9 @@ export async function withCancellations(
       changes.push({ ...c, ...overlap, cancel: { billedUntil: null, owedAfterCancel: 0 } });
       continue;
     }
-    const ending = c.id ? await owedOnCancel(await client(), Number(c.id), now) : undefined;
+    const face = faceOf(c.kind, faces);
+    const ending =
+      c.id && face ? await face.owedOnCancel(await client(), Number(c.id), now) : undefined;
     if (!ending) {
       unpriced.push({ name: c.name, op: c.op, side: 'old', reason: NO_CYCLE });
       changes.push({ ...c, ...overlap });
@@ -58,5 +49,5 @@ export async function withCancellations(
 }
 
 const NO_CYCLE =
-  'the API shows no billing cycle for this monthly guest, so what its cancel still owes is not known';
+  'the API shows no billing cycle for this monthly object, so what its cancel still owes is not known';
 const round4 = (value: number) => Math.round(value * 10_000) / 10_000;

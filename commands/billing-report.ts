@@ -1,29 +1,30 @@
-import { billingMode } from '../provider/managers';
-import { kindOf } from '../provider/kinds/tokens';
+import type { Props, RecordedCost } from '../provider/kinds/faces';
+import { BILLING_FACES, billedKind, type BillingFaces } from './billed-kinds';
 
 /**
- * One billing-affecting change in a preview: a guest bought, replaced, upgraded or cancelled, or
- * an existing (already billed) guest taken over by a create, which changes no bill.
+ * One billing-affecting change in a preview: an object of a billed kind bought, replaced,
+ * upgraded or cancelled, or an existing (already billed) one taken over by a create, which
+ * changes no bill.
  */
 export interface BillingChange {
   op: 'create' | 'adopt' | 'replace' | 'upgrade' | 'delete';
+  /** The billed kind (`VirtualGuest`). */
+  kind: string;
   name: string;
-  mode: ReturnType<typeof billingMode>;
-  /** The old guest's billing, when a replace changes it. */
-  oldMode?: ReturnType<typeof billingMode>;
+  mode: RecordedCost['mode'];
+  /** The old object's billing, when a replace changes it. */
+  oldMode?: RecordedCost['mode'];
   oldHourly?: number;
   newHourly?: number;
   oldMonthly?: number;
   newMonthly?: number;
   /** Whose price the new cost is: `account`, or `list: <reason>` (estimatedCostSource). */
   newSource?: string;
-  /** The fields whose change forces a new guest (replace) or resizes it in place (upgrade). */
+  /** The fields whose change forces a new object (replace) or resizes it in place (upgrade). */
   reasons: string[];
-  /** The id of the guest the state holds (an upgrade, replace or delete). */
+  /** The id of the object the state holds (an upgrade, replace or delete). */
   id?: string;
 }
-
-type Props = Record<string, unknown> | undefined;
 
 /** One step of `pulumi preview --json`. */
 export interface PreviewStep {
@@ -40,77 +41,80 @@ export interface PreviewJson {
   steps?: PreviewStep[];
 }
 
-/** The size of a guest: an update of these is an upgrade order, billed differently. */
-const SIZE_FIELDS = ['startCpus', 'maxMemory', 'networkSpeed', 'disks'];
-
-const cost = (props: Props) =>
-  typeof props?.estimatedHourlyCost === 'number' ? props.estimatedHourlyCost : undefined;
-const monthly = (props: Props) =>
-  typeof props?.estimatedMonthlyCost === 'number' ? props.estimatedMonthlyCost : undefined;
-const source = (props: Props) =>
-  typeof props?.estimatedCostSource === 'string' ? props.estimatedCostSource : undefined;
 const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
-const mode = (props: Props) => billingMode(props?.hourlyBillingFlag);
+
+/** The resource name of a step's URN. */
+export const stepName = (step: PreviewStep) => step.urn.split('::').pop() ?? step.urn;
 
 /**
  * A change from `olds` (the outputs in the state; none for a create) to `news` (the checked
  * inputs; none for a delete), with the costs each side has.
  */
 function change(
-  op: BillingChange['op'],
-  name: string,
-  olds: Props,
-  news: Props,
+  cost: (props: Props | undefined) => RecordedCost,
+  base: Pick<BillingChange, 'op' | 'kind' | 'name'>,
+  olds: Props | undefined,
+  news: Props | undefined,
   reasons: string[] = [],
 ): BillingChange {
+  const [old, now] = [cost(olds), cost(news)];
+  const mode = news ? now.mode : old.mode;
   return {
-    op,
-    name,
-    mode: mode(news ?? olds),
-    ...(olds && news && mode(olds) !== mode(news) ? { oldMode: mode(olds) } : {}),
-    oldHourly: cost(olds),
-    newHourly: cost(news),
-    oldMonthly: monthly(olds),
-    newMonthly: monthly(news),
-    newSource: source(news),
+    ...base,
+    mode,
+    ...(olds && news && old.mode !== now.mode ? { oldMode: old.mode } : {}),
+    oldHourly: olds && old.hourly,
+    newHourly: news && now.hourly,
+    oldMonthly: olds && old.monthly,
+    newMonthly: news && now.monthly,
+    newSource: news && now.source,
     reasons,
   };
 }
 
-/** The billing change a preview step announces, if it is one, with the guest's id if it has one. */
-export function billingChange(step: PreviewStep): BillingChange | undefined {
-  // A guest of either front door: the dynamic classes or the provider plugin.
-  if (kindOf((step.newState ?? step.oldState)?.type ?? '') !== 'VirtualGuest') return undefined;
-  const found = guestChange(step);
+/**
+ * The billing change a preview step announces, if it is one (a step of a billed kind of either
+ * front door), with the object's id if it has one.
+ */
+export function billingChange(
+  step: PreviewStep,
+  faces: BillingFaces = BILLING_FACES,
+): BillingChange | undefined {
+  const billed = billedKind((step.newState ?? step.oldState)?.type, faces);
+  if (!billed) return undefined;
+  const { kind, face } = billed;
+  const name = stepName(step);
+  const olds = step.oldState?.outputs;
+  const news = step.newState?.inputs;
+  const of = (op: BillingChange['op'], o: Props | undefined, n: Props | undefined, r?: string[]) =>
+    change(face.cost, { op, kind, name }, o, n, r);
+  let found: BillingChange | undefined;
+  switch (step.op) {
+    case 'create':
+      found = face.adopts(news) ? of('adopt', news, news) : of('create', undefined, news);
+      break;
+    case 'replace':
+      found = of('replace', olds, news, step.replaceReasons ?? step.diffReasons ?? []);
+      break;
+    case 'update': {
+      const resized = face.resizedBy.filter((f) => news && !same(olds?.[f], news[f]));
+      found = resized.length > 0 ? of('upgrade', olds, news, resized) : undefined;
+      break;
+    }
+    case 'delete':
+      found = of('delete', olds, undefined);
+      break;
+    default:
+    // create-replacement and delete-replaced are the two halves of a replace, counted once above.
+  }
   const id = step.oldState?.id;
   return found && id ? { ...found, id } : found;
 }
 
-function guestChange(step: PreviewStep): BillingChange | undefined {
-  const name = step.urn.split('::').pop() ?? step.urn;
-  const olds = step.oldState?.outputs;
-  const news = step.newState?.inputs;
-  switch (step.op) {
-    case 'create':
-      // `adopts`: check found the existing guest this create takes over (see the field table).
-      return news?.adopts === undefined
-        ? change('create', name, undefined, news)
-        : change('adopt', name, news, news);
-    case 'replace':
-      return change('replace', name, olds, news, step.replaceReasons ?? step.diffReasons ?? []);
-    case 'update': {
-      const resized = SIZE_FIELDS.filter((f) => news && !same(olds?.[f], news[f]));
-      return resized.length > 0 ? change('upgrade', name, olds, news, resized) : undefined;
-    }
-    case 'delete':
-      return change('delete', name, olds, undefined);
-    default:
-      // create-replacement and delete-replaced are the two halves of a replace, counted once above.
-      return undefined;
-  }
-}
-
 /** The billing-affecting changes of a plan. */
-export function billingChanges(preview: PreviewJson): BillingChange[] {
-  return (preview.steps ?? []).flatMap((step) => billingChange(step) ?? []);
+export function billingChanges(
+  preview: PreviewJson,
+  faces: BillingFaces = BILLING_FACES,
+): BillingChange[] {
+  return (preview.steps ?? []).flatMap((step) => billingChange(step, faces) ?? []);
 }

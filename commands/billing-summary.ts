@@ -1,25 +1,23 @@
 import { containsUnknown } from '../provider/framework/unknown';
-import { kindOf } from '../provider/kinds/tokens';
-import { PRICED_FIELDS } from '../provider/kinds/virtual-guest/inputs';
-import { HOURS_PER_MONTH } from '../provider/kinds/virtual-guest/pricing';
-import { billingMode } from '../provider/managers';
-import type { Cancellation } from './billing-cancel';
+import { HOURS_PER_MONTH, type Props } from '../provider/kinds/faces';
+import { BILLING_FACES, billedKind, type BillingFaces } from './billed-kinds';
 import {
   billingChange,
+  stepName,
   type BillingChange,
   type PreviewJson,
   type PreviewStep,
 } from './billing-report';
 
 /**
- * The billing report of a plan (`pulumi-svc billing --format json` prints it as is): every guest
- * whose billing changes, the stack's totals before and after, the hours a month is counted as,
+ * The billing report of a plan (`pulumi-svc billing --format json` prints it as is): every object
+ * of a billed kind whose billing changes, the stack's totals before and after, the hours a month is counted as,
  * and what could not be priced. `version` changes whenever a field changes meaning or goes away.
  */
 export interface BillingReport {
   version: typeof BILLING_REPORT_VERSION;
   currency: 'USD';
-  /** The hours of a month: an hourly guest's monthly cost is its hourly fee times this many. */
+  /** The hours of a month: an hourly object's monthly cost is its hourly fee times this many. */
   hoursPerMonth: number;
   changes: ReportedChange[];
   totals: BillingTotals;
@@ -28,17 +26,29 @@ export interface BillingReport {
 
 export const BILLING_REPORT_VERSION = 1;
 
+/**
+ * What ending an object really costs: an hourly one's billing stops at the cancel; a monthly
+ * one's month is invoiced in advance, so what the rest of its cycle costs up to its billing
+ * anniversary (the billing item's next bill date) is owed whatever the plan does.
+ */
+export interface Cancellation {
+  /** The billing anniversary a monthly object is billed to; null: billing stops at the cancel. */
+  billedUntil: string | null;
+  /** Dollars of the current cycle that fall after the cancel (0 for an hourly object). */
+  owedAfterCancel: number;
+}
+
 export interface ReportedChange extends BillingChange {
   /** New minus old (a side that is not priced counts as 0; it is listed in `unpriced`). */
   hourlyDelta: number;
   monthlyDelta: number;
-  /** A delete or replace: when the old guest's billing ends, and what is owed after the cancel. */
+  /** A delete or replace: when the old object's billing ends, and what is owed after the cancel. */
   cancel?: Cancellation;
   /** A replace: old and new per hour while both run (until the old one is cancelled). */
   runTogetherHourly?: number;
 }
 
-/** What the stack's guests (and those the plan takes over) are billed before and after the plan. */
+/** What the stack's billed objects (and those the plan takes over) are billed before and after the plan. */
 export interface BillingTotals {
   hourlyBefore: number;
   hourlyAfter: number;
@@ -48,7 +58,7 @@ export interface BillingTotals {
   monthlyDelta: number;
 }
 
-/** A guest of the plan whose cost on one side is not known, and why. */
+/** An object of the plan whose cost on one side is not known, and why. */
 export interface Unpriced {
   name: string;
   op: string;
@@ -67,7 +77,7 @@ const roundHourly = (value: number) => Math.round(value * 10_000) / 10_000;
 /**
  * A cost counted with `hours` a month. The API's figures are for 730 hours and are kept as they
  * are then (so the report equals the BILLING lines to the cent); otherwise the side that is an
- * assumption is recomputed: an hourly guest's monthly cost, a monthly guest's hourly one.
+ * assumption is recomputed: an hourly object's monthly cost, a monthly one's hourly one.
  */
 export function costAt(cost: Cost, mode: string, hours: number): Cost {
   if (hours === HOURS_PER_MONTH) return cost;
@@ -82,17 +92,11 @@ export function costAt(cost: Cost, mode: string, hours: number): Cost {
       };
 }
 
-type Props = Record<string, unknown> | undefined;
-const number = (value: unknown) => (typeof value === 'number' ? value : undefined);
-const costOf = (props: Props): Cost => ({
-  hourly: number(props?.estimatedHourlyCost),
-  monthly: number(props?.estimatedMonthlyCost),
-});
 const priced = (cost: Cost) => cost.hourly !== undefined && cost.monthly !== undefined;
 
-/** Why a planned guest has no price. */
-function whyUnpriced(news: Props): string {
-  const unknown = PRICED_FIELDS.filter((field) => containsUnknown(news?.[field]));
+/** Why a planned object has no price. */
+function whyUnpriced(pricedBy: readonly string[], news: Props | undefined): string {
+  const unknown = pricedBy.filter((field) => containsUnknown(news?.[field]));
   return unknown.length > 0
     ? `its price depends on ${unknown.join(', ')}, known only after apply`
     : 'the plan carries no price for it';
@@ -101,17 +105,19 @@ function whyUnpriced(news: Props): string {
 const NO_OLD_COST =
   'the state records no cost for it (a guest without a billing item, or a state written before costs were recorded; `pulumi refresh` records it)';
 
-/** One guest step of the plan: what it is billed before, its billing change, what is unpriced. */
-interface GuestStep {
+/** One billed step of the plan: what it is billed before, its billing change, what is unpriced. */
+interface BilledStep {
   before?: { mode: string; cost: Cost };
   change?: BillingChange;
   unpriced: Unpriced[];
 }
 
-function guestStep(step: PreviewStep): GuestStep | undefined {
-  if (kindOf((step.newState ?? step.oldState)?.type ?? '') !== 'VirtualGuest') return undefined;
-  const change = billingChange(step);
-  const name = step.urn.split('::').pop() ?? step.urn;
+function billedStep(step: PreviewStep, faces: BillingFaces): BilledStep | undefined {
+  const billed = billedKind((step.newState ?? step.oldState)?.type, faces);
+  if (!billed) return undefined;
+  const costOf = (props: Props | undefined) => billed.face.cost(props);
+  const change = billingChange(step, faces);
+  const name = stepName(step);
   const olds = step.oldState?.outputs;
   const unpriced: Unpriced[] = [];
   const hasOld = ['same', 'update', 'replace', 'delete'].includes(step.op);
@@ -120,10 +126,15 @@ function guestStep(step: PreviewStep): GuestStep | undefined {
   const news = step.newState?.inputs;
   const billsNew = change && change.op !== 'delete';
   if (billsNew && !priced(costOf(news)))
-    unpriced.push({ name, op: change.op, side: 'new', reason: whyUnpriced(news) });
-  // A guest the plan takes over is billed already: it counts before the plan too.
+    unpriced.push({
+      name,
+      op: change.op,
+      side: 'new',
+      reason: whyUnpriced(billed.face.pricedBy, news),
+    });
+  // An object the plan takes over is billed already: it counts before the plan too.
   const before = hasOld
-    ? { mode: billingMode(olds?.hourlyBillingFlag), cost: costOf(olds) }
+    ? { mode: costOf(olds).mode, cost: costOf(olds) }
     : change?.op === 'adopt'
       ? { mode: change.mode, cost: costOf(news) }
       : undefined;
@@ -150,10 +161,11 @@ function reported(change: BillingChange, hours: number): ReportedChange {
 export function billingReport(
   preview: PreviewJson,
   hoursPerMonth: number = HOURS_PER_MONTH,
+  faces: BillingFaces = BILLING_FACES,
 ): BillingReport {
-  const guests = (preview.steps ?? []).flatMap((step) => guestStep(step) ?? []);
-  const changes = guests.flatMap((g) => (g.change ? [reported(g.change, hoursPerMonth)] : []));
-  const before = guests.flatMap((g) =>
+  const steps = (preview.steps ?? []).flatMap((step) => billedStep(step, faces) ?? []);
+  const changes = steps.flatMap((g) => (g.change ? [reported(g.change, hoursPerMonth)] : []));
+  const before = steps.flatMap((g) =>
     g.before ? [costAt(g.before.cost, g.before.mode, hoursPerMonth)] : [],
   );
   const sum = (values: (number | undefined)[]) => values.reduce<number>((s, v) => s + (v ?? 0), 0);
@@ -174,7 +186,7 @@ export function billingReport(
       monthlyAfter: roundMonthly(monthlyBefore + monthlyDelta),
       monthlyDelta,
     },
-    unpriced: guests.flatMap((g) => g.unpriced),
+    unpriced: steps.flatMap((g) => g.unpriced),
   };
 }
 

@@ -2,10 +2,10 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { MOVED_TO_PLUGIN_CONFIG } from '../provider/dynamic/moved-to-plugin';
-import { backendKey } from '../provider/kinds/virtual-guest/provenance';
+import { backendKey } from '../provider/kinds/virtual-guest';
 import { dynamicToken } from '../provider/kinds/tokens';
 import { MigrationRefused, migrateState, type ExportedState, type Migration } from './migrate';
-import { option, refuseUnknown } from './args';
+import { EXIT, parseCommandArgs, type Command, type OptionSpecs, type ParsedArgs } from './command';
 import { pulumiJson, pulumiOutput } from './pulumi';
 
 /**
@@ -31,19 +31,38 @@ export interface MigrateReport extends Omit<Migration, 'state'> {
   backup?: string;
 }
 
-export function parseMigrateArgs(args: string[]): MigrateArgs {
-  refuseUnknown('migrate', args, {
-    options: ['--stack', '--provider-version', '--backup'],
-    flags: ['--dry-run', '--json'],
-  });
+const MIGRATE_OPTIONS = {
+  stack: {
+    type: 'string',
+    value: 'NAME',
+    help: "the stack to move (default: the project's current one)",
+  },
+  'dry-run': { type: 'boolean', help: 'only print the plan; change nothing' },
+  'provider-version': {
+    type: 'string',
+    value: 'V',
+    help: "the provider version the rewritten program asks for (an SDK's), which names the default provider",
+  },
+  backup: {
+    type: 'string',
+    value: 'FILE',
+    help: 'where the state as it was is written before anything is imported (default: pulumi-svc-migrate-backup-<stack>-<time>.json)',
+  },
+  json: { type: 'boolean', help: 'print the result as JSON' },
+} as const satisfies OptionSpecs;
+
+function migrateArgs(args: ParsedArgs): MigrateArgs {
   return {
-    stack: option(args, '--stack'),
-    dryRun: args.includes('--dry-run'),
-    providerVersion: option(args, '--provider-version'),
-    backup: option(args, '--backup'),
-    json: args.includes('--json'),
+    stack: args.string('stack'),
+    dryRun: args.flag('dry-run'),
+    providerVersion: args.string('provider-version'),
+    backup: args.string('backup'),
+    json: args.flag('json'),
   };
 }
+
+export const parseMigrateArgs = (argv: string[]): MigrateArgs =>
+  migrateArgs(parseCommandArgs('migrate', MIGRATE_COMMAND, argv));
 
 const stackArgs = (stack: string) => ['--stack', stack];
 
@@ -171,10 +190,15 @@ export function formatMigration(report: MigrateReport): string {
   return lines.join('\n');
 }
 
-/** `pulumi-svc migrate ...` */
-export async function printMigration(cwd: string, argv: string[]): Promise<MigrateReport> {
-  const args = parseMigrateArgs(argv);
-  const report = await migrateStack(cwd, args);
-  console.log(args.json ? JSON.stringify(report) : formatMigration(report));
-  return report;
-}
+export const MIGRATE_COMMAND: Command = {
+  summary: 'moves a stack from the dynamic resource classes to the provider plugin',
+  usage: '[options]',
+  description: `Moves a stack from the dynamic resource classes to the provider plugin (svc:index:<Kind>): \`pulumi stack export\`, the state rewritten (same ids, no code), a backup of it as it was, \`pulumi stack import\`, then svc:movedToPlugin set (the dynamic classes refuse the stack from then on). Refuses a stack with pending operations or unknown kinds. Reads and writes ciphertext only; calls nothing but your Pulumi CLI.`,
+  options: MIGRATE_OPTIONS,
+  async run(cwd, parsed, env) {
+    const args = migrateArgs(parsed);
+    const report = await migrateStack(cwd, args, env);
+    console.log(args.json ? JSON.stringify(report) : formatMigration(report));
+    return EXIT.ok;
+  },
+};

@@ -24,6 +24,12 @@ export interface StateResource {
   parent?: string;
 }
 
+/** A stack's name and the resources of its state. */
+export interface StackState {
+  stack: string;
+  resources: StateResource[];
+}
+
 const isExecutable = (file: string) => {
   try {
     fs.accessSync(file, fs.constants.X_OK);

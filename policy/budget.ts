@@ -2,13 +2,13 @@ import { dollars, signed } from '../commands/billing-format';
 import type { PreviewStep } from '../commands/billing-report';
 import { billingReport, type ReportedChange, type Unpriced } from '../commands/billing-summary';
 import type { StateResource } from '../commands/pulumi';
-import { kindOf } from '../provider/kinds/tokens';
-import { replacedBy } from '../provider/kinds/virtual-guest/reload';
+import { BILLING_FACES, billedKind, type BillingFaces } from '../commands/billed-kinds';
 
 /**
- * The `svc-budget` policy: limits on what a plan makes the stack cost, checked guest by guest as
- * the engine analyzes each resource (before it creates or changes anything), with the prices of
- * the BILLING lines (the guests' checked inputs) against what the state records.
+ * The `svc-budget` policy: limits on what a plan makes the stack cost, checked resource by
+ * resource as the engine analyzes each (before it creates or changes anything), for every billed
+ * kind of the registry (its billing face), with the prices of the BILLING lines (the checked
+ * inputs) against what the state records.
  */
 
 export const POLICY_NAME = 'svc-budget';
@@ -44,7 +44,7 @@ export function parseBudget(level: Level, properties: Record<string, unknown>): 
   return budget;
 }
 
-/** A guest's finding: limits it crosses, or that it could not be priced. */
+/** A billed resource's finding: limits it crosses, or that it could not be priced. */
 export interface Finding {
   urn: string;
   /** `mandatory` findings stop the plan when the budget is mandatory; a note never does. */
@@ -55,9 +55,9 @@ export interface Finding {
 const round = (value: number, digits: number) => Number(value.toFixed(digits));
 
 /**
- * The running totals of one plan: what the stack's guests are billed before it (its state), and
- * the changes of the guests analyzed so far. A plan's deletions run after its creates and
- * updates, so while a guest is being ordered the stack is billed for every guest before it:
+ * The running totals of one plan: what the stack's billed resources cost before it (its state),
+ * and the changes of those analyzed so far. A plan's deletions run after its creates and
+ * updates, so while one is being ordered the stack is billed for everything before it:
  * a deletion does not make room for a create in the same plan.
  */
 export class BudgetLedger {
@@ -69,28 +69,32 @@ export class BudgetLedger {
   constructor(
     private readonly budget: Budget,
     state: StateResource[],
+    private readonly faces: BillingFaces = BILLING_FACES,
   ) {
-    for (const r of state) if (kindOf(r.type) === 'VirtualGuest') this.olds.set(r.urn, r);
-    const before = billingReport({
-      steps: [...this.olds.values()].map((r) => step('same', r)),
-    });
+    for (const r of state) if (billedKind(r.type, faces)) this.olds.set(r.urn, r);
+    const before = billingReport(
+      { steps: [...this.olds.values()].map((r) => step('same', r)) },
+      undefined,
+      faces,
+    );
     this.monthlyBefore = before.totals.monthlyBefore;
   }
 
   /** Findings for one resource the engine analyzes, given its checked inputs. */
   analyze(type: string, urn: string, inputs: Record<string, unknown>): Finding[] {
-    if (kindOf(type) !== 'VirtualGuest' || this.budget.level === 'disabled') return [];
+    const billed = billedKind(type, this.faces);
+    if (!billed || this.budget.level === 'disabled') return [];
     const old = this.olds.get(urn);
     const op = !old
       ? 'create'
-      : replacedBy(old.outputs ?? {}, inputs).length
+      : billed.face.replacedBy(old.outputs ?? {}, inputs).length
         ? 'replace'
         : 'update';
     const planned = step(op, old ?? { urn, type }, inputs);
-    const report = billingReport({ steps: [planned] });
+    const report = billingReport({ steps: [planned] }, undefined, this.faces);
     const change = report.changes[0];
     const notes = [
-      ...report.unpriced.map((u) => unpricedNote(urn, u)),
+      ...report.unpriced.map((u) => unpricedNote(urn, billed.kind, u)),
       ...(change ? listPriceNote(urn, change) : []),
     ];
     if (!change) return notes;
@@ -104,7 +108,7 @@ export class BudgetLedger {
     // A change the engine will not make (blocked) does not count toward the next ones.
     if (!blocking) this.count(change);
     if (crossed.length === 0) return notes;
-    const what = `VirtualGuest "${change.name}" (${change.op}, ${signed(change.monthlyDelta, 2)}/month, ${signed(change.hourlyDelta, 4)}/hour${overlap(change)})`;
+    const what = `${change.kind} "${change.name}" (${change.op}, ${signed(change.monthlyDelta, 2)}/month, ${signed(change.hourlyDelta, 4)}/hour${overlap(change)})`;
     return [...notes, { urn, blocking, message: `${what}: ${crossed.join('; ')}` }];
   }
 
@@ -165,20 +169,20 @@ const overlap = (c: ReportedChange) =>
     ? `; old and new together ${dollars(round(c.oldHourly + c.newHourly, 4))}/hour until the old one is cancelled`
     : '';
 
-/** The budget is checked at list prices for this guest: the API did not quote the account's. */
+/** The budget is checked at list prices for this resource: the API did not quote the account's. */
 const listPriceNote = (urn: string, c: ReportedChange): Finding[] =>
   c.newSource?.startsWith('list: ')
     ? [
         {
           urn,
           blocking: false,
-          message: `VirtualGuest "${c.name}" (${c.op}) is counted at list price, not the account's: ${c.newSource.slice('list: '.length)}`,
+          message: `${c.kind} "${c.name}" (${c.op}) is counted at list price, not the account's: ${c.newSource.slice('list: '.length)}`,
         },
       ]
     : [];
 
-const unpricedNote = (urn: string, u: Unpriced): Finding => ({
+const unpricedNote = (urn: string, kind: string, u: Unpriced): Finding => ({
   urn,
   blocking: false,
-  message: `VirtualGuest "${u.name}" (${u.op}) is not counted in the budget: its ${u.side} cost is not known (${u.reason})`,
+  message: `${kind} "${u.name}" (${u.op}) is not counted in the budget: its ${u.side} cost is not known (${u.reason})`,
 });

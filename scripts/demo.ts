@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { printBilling } from '../commands/billing';
+import { parseBillingArgs, printBilling } from '../commands/billing-command';
 import { DEMO_PORT, DEMO_PROJECT, DEMO_STATE, withDemoStack } from './demo-stack';
 import { PACKAGE_ROOT, offlineEnv, pulumiBinDir } from './pulumi-cli';
 
@@ -25,7 +25,11 @@ async function main(action: string): Promise<void> {
   }
   await withDemoStack(async (stack, endpoint) => {
     if (action === 'billing') {
-      process.exitCode = await printBilling(stack.dir, ['--stack', 'demo'], stack.env);
+      process.exitCode = await printBilling(
+        stack.dir,
+        parseBillingArgs(['--stack', 'demo']),
+        stack.env,
+      );
       return;
     }
     if (action === 'destroy') await stack.destroy([], 'inherit');

@@ -68,6 +68,17 @@ function enumTypes(docs: ReadonlyMap<string, ReadonlyMap<string, string>>): Spec
   );
 }
 
+/**
+ * A field of a named list: the enum, or, where the check takes any case (`anyCase`), any string
+ * or the enum (Pulumi's open enum), so that `type: a` type-checks as the check takes it.
+ */
+function enumProperty(oneOf: NonNullable<Field['oneOf']>): Spec {
+  const ref = { $ref: enumRef(oneOf.name) };
+  return oneOf.anyCase
+    ? { type: 'string', oneOf: [{ type: 'string' }, { type: 'string', ...ref }] }
+    : ref;
+}
+
 function kindObjectTypes(docs: ReadonlyMap<string, ReadonlyMap<string, string>>): Spec {
   return Object.fromEntries(
     Object.values(OBJECT_TYPES).map(({ token, kind, fields, description }) => {
@@ -95,7 +106,7 @@ function kindObjectTypes(docs: ReadonlyMap<string, ReadonlyMap<string, string>>)
  */
 function property(field: Field, description: string | undefined): Spec {
   return {
-    ...(field.oneOf ? { $ref: enumRef(field.oneOf.name) } : typeOf(field.type.name)),
+    ...(field.oneOf ? enumProperty(field.oneOf) : typeOf(field.type.name)),
     ...(description ? { description } : {}),
     ...(field.secret ? { secret: true } : {}),
     // A schema default is a constant: a boolean, number or string.

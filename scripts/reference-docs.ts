@@ -17,6 +17,7 @@ interface Prop {
   type?: string;
   items?: Prop;
   $ref?: string;
+  oneOf?: Prop[];
   description?: string;
   default?: unknown;
   secret?: boolean;
@@ -68,6 +69,7 @@ function typeText(schema: Schema, prop: Prop): string {
     const name = shortName(token);
     return type?.enum ? `${name} (${type.enum.map((e) => `\`${e.value}\``).join(', ')})` : name;
   }
+  if (prop.oneOf) return prop.oneOf.map((one) => typeText(schema, one)).join(' or ');
   if (prop.type === 'array' && prop.items) return `${typeText(schema, prop.items)}[]`;
   return prop.type ?? 'any';
 }

@@ -75,8 +75,12 @@ export interface Field<T = unknown, A = T> {
   reason?: string;
   /** Shown as a secret (the plugin's outputs and schema). */
   secret?: true;
-  /** The only values it takes, as a named list (the plugin schema's enum type of that name). */
-  oneOf?: { name: string; values: readonly string[] };
+  /**
+   * The only values it takes, as a named list (the plugin schema's enum type of that name).
+   * `anyCase`: taken in any case and normalised (`a` is `A`, the API's own spelling), so the
+   * schema types it as any string or the enum, and a program of either spelling type-checks.
+   */
+  oneOf?: { name: string; values: readonly string[]; anyCase?: true };
   /** Where the field lives on the API object, so a resource can be read from its id alone. */
   read?: ReadBack;
   /** Set by the create and kept by every update (the token the object was ordered with). */
@@ -222,6 +226,39 @@ export function withFieldDefaults(fields: Fields, olds: Bag, news: Bag): Bag {
     if (field.normalise) value = field.normalise(value);
     if (value === undefined) delete out[name];
     else out[name] = value;
+  }
+  return out;
+}
+
+/**
+ * The checked inputs without the defaults of fields the object was made without: an existing
+ * object (its old inputs are not empty) whose old inputs lack a field the program does not give
+ * either was made by a version before that field existed, so the field's default is no change
+ * for it. Left out of what check answers, the engine's own comparison of old and new inputs does
+ * not see it either; the kind gets the default again where it acts (`withAbsentDefaults`).
+ */
+export function withoutNewDefaults(fields: Fields, olds: Bag, news: Bag, inputs: Bag): Bag {
+  if (Object.keys(olds).length === 0) return inputs;
+  const absent = (bag: Bag, name: string) => bag[name] === undefined || bag[name] === null;
+  const defaults = withFieldDefaults(fields, olds, news);
+  const added = Object.keys(fields).filter(
+    (name) =>
+      absent(olds, name) &&
+      absent(news, name) &&
+      !absent(defaults, name) &&
+      JSON.stringify(inputs[name]) === JSON.stringify(defaults[name]),
+  );
+  if (added.length === 0) return inputs;
+  const out = { ...inputs };
+  for (const name of added) delete out[name];
+  return out;
+}
+
+/** `inputs` with the table's default of each field they lack (what `withoutNewDefaults` left out). */
+export function withAbsentDefaults(fields: Fields, olds: Bag, inputs: Bag): Bag {
+  const out = { ...inputs };
+  for (const [name, value] of Object.entries(withFieldDefaults(fields, olds, inputs))) {
+    if (out[name] === undefined && value !== undefined) out[name] = value;
   }
   return out;
 }

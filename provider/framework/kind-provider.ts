@@ -3,11 +3,13 @@ import { Failures } from './failures';
 import {
   changedBetween,
   checkFields,
+  withAbsentDefaults,
   fieldsWhere,
   readComputed,
   readInputs,
   withFieldDefaults,
   withoutDefaults,
+  withoutNewDefaults,
   type Bag,
   type FieldName,
   type Fields,
@@ -261,7 +263,11 @@ export function kindProvider<F extends Fields, O extends object>(
       const { inputs, failures } = checkTable(fields, olds, news);
       const prior = asState(olds);
       Object.assign(inputs, await ops.checkRules?.({ inputs, olds: prior, failures }));
-      if (failures.list.length > 0 || !ops.checkWithApi) return { inputs, failures: failures.list };
+      const checked = (all: Bag) => ({
+        inputs: withoutNewDefaults(fields, olds, news, all),
+        failures: failures.list,
+      });
+      if (failures.list.length > 0 || !ops.checkWithApi) return checked(inputs);
       const derived = await ops.checkWithApi({
         connection: connect(),
         inputs: inputs as InputsOf<F>,
@@ -269,7 +275,7 @@ export function kindProvider<F extends Fields, O extends object>(
         failures,
         request,
       });
-      return { inputs: { ...inputs, ...derived }, failures: failures.list };
+      return checked({ ...inputs, ...derived });
     },
 
     /**
@@ -356,7 +362,8 @@ export function kindProvider<F extends Fields, O extends object>(
         edited = await ops.edit({
           connection: c,
           id,
-          inputs: wanted as InputsOf<F>,
+          // With the defaults the check left out for an object made before their fields existed.
+          inputs: withAbsentDefaults(fields, olds, wanted) as InputsOf<F>,
           olds: asState(olds),
           changed,
           request,

@@ -27,6 +27,8 @@ import { sshKeyProvider } from './ssh-key/provider';
 import { TICKET_UPDATE_FIELDS } from './ticket-update/fields';
 import { ticketUpdateProvider } from './ticket-update/provider';
 import { GUEST_CAPABILITIES } from './virtual-guest/cancel';
+import { GUEST_BILLING } from './virtual-guest';
+import type { BillingFace } from './faces';
 import { GUEST_FIELDS } from './virtual-guest/fields';
 import { VIRTUAL_GUEST_LOOKUPS } from './virtual-guest/lookups';
 import { virtualGuestProvider } from './virtual-guest/provider';
@@ -40,6 +42,8 @@ export interface KindSpec extends KindCapabilities {
   lookups?: Readonly<Record<string, Lookup>>;
   /** Its example and import id, for the schema and the reference docs. */
   docs: KindDocs;
+  /** A billed kind: how the billing report, the audit and the budget pack price and read it. */
+  billing?: BillingFace;
 }
 
 export const KINDS = {
@@ -48,6 +52,7 @@ export const KINDS = {
     provider: virtualGuestProvider,
     lookups: VIRTUAL_GUEST_LOOKUPS,
     docs: GUEST_DOCS,
+    billing: GUEST_BILLING,
     ...GUEST_CAPABILITIES,
   },
   DnsRecord: { fields: DNS_RECORD_FIELDS, provider: dnsRecordProvider, docs: DNS_RECORD_DOCS },

@@ -147,13 +147,16 @@ describe('an imported guest’s OS as a user names it', () => {
 describe('the audit report for people', () => {
   it('lists what no stack owns per kind, and says where the import file is', () => {
     const unowned = importFile(unownedObjects(STATES, ACCOUNT)).resources;
-    const text = formatAudit(audit(STATES, ACCOUNT.guests, unowned), 'adopt.json');
+    const text = formatAudit(
+      audit(STATES, { VirtualGuest: ACCOUNT.guests }, unowned),
+      'adopt.json',
+    );
     assert.match(
       text,
       /Objects no audited stack owns \(7: 1 DnsZone, 2 DnsRecord, 1 SshKey, 3 VirtualGuest\)/,
     );
     assert.match(text, /pulumi import --file adopt.json/);
-    const none = formatAudit(audit([], [], []), 'adopt.json');
+    const none = formatAudit(audit([], {}, []), 'adopt.json');
     assert.match(none, /Nothing to report[\s\S]*Nothing to adopt: adopt.json lists no resource/);
   });
 });

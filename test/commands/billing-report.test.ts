@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { options } from '../../commands/args';
-import { parseBillingArgs, formatReport } from '../../commands/billing';
+import { parseBillingArgs, formatReport } from '../../commands/billing-command';
 import { withCancellations } from '../../commands/billing-cancel';
 import { owedUntilAnniversary } from '../../provider/kinds/virtual-guest/anniversary';
 import type { Client } from '../../provider/client';

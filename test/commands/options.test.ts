@@ -18,7 +18,7 @@ it('every pulumi-svc command refuses an unknown or incomplete option, naming it,
       [['billing', '--stak', 'dev'], /^pulumi-svc: billing: unknown argument --stak; it takes /],
       [['billing', '--formt', 'json'], /^pulumi-svc: billing: unknown argument --formt; it takes /],
       [['audit', '--json', 'dev'], /^pulumi-svc: audit: unknown argument dev; it takes /],
-      [['audit', '--stack'], /^pulumi-svc: --stack needs a value$/],
+      [['audit', '--stack'], /^pulumi-svc: audit: --stack needs a value$/],
       [['migrate', '--dryrun'], /^pulumi-svc: migrate: unknown argument --dryrun; it takes /],
     ] as const) {
       const failed = await run(process.execPath, [CLI, ...args], {
@@ -27,7 +27,7 @@ it('every pulumi-svc command refuses an unknown or incomplete option, naming it,
         () => assert.fail(`${args.join(' ')} succeeded`),
         (err: { code: number; stderr: string }) => err,
       );
-      assert.equal(failed.code, 1, args.join(' '));
+      assert.equal(failed.code, 2, `${args.join(' ')}: a usage error`);
       assert.match(failed.stderr.trim(), said);
       assert.equal(failed.stderr.trim().split('\n').length, 1, 'one line, no stack trace');
     }

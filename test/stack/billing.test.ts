@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { gatherBilling, parseBillingArgs } from '../../commands/billing';
+import { gatherBilling, parseBillingArgs } from '../../commands/billing-command';
 import { DOORS, ownerFixtures } from './front-door';
 
 interface BilledGuest {

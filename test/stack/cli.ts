@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import { promisify } from 'node:util';
 import { startEmulator } from '../../emulator';
 import { Client, isWrite } from '../../provider/client';
+import { CLIENT_SETTINGS } from '../../provider/client/settings';
 import type { VirtualGuest } from '../../provider/managers';
 import { PACKAGE_ROOT, pulumiBinDir } from '../../scripts/pulumi-cli';
 import { killTree, livePids } from '../../scripts/processes';
@@ -39,6 +40,13 @@ export interface CliFixtureOptions {
   env?: Record<string, string>;
   /** The folder of the CLI to run (default: the tests' CLI, pulumiBinDir()). */
   binDir?: string;
+  /**
+   * Where the provider finds the endpoint and credentials: stack config (default), or the
+   * environment (`SVC_ENDPOINT_URL`, ...), which keeps them out of the state altogether.
+   */
+  credentials?: 'config' | 'environment';
+  /** The node_modules the copied program runs with (default ours): another version's package. */
+  nodeModules?: string;
 }
 
 export interface PulumiChanges {
@@ -77,7 +85,8 @@ export async function cliFixture(options: CliFixtureOptions): Promise<CliFixture
     ? options.program
     : path.join(PROGRAMS, options.program);
   const dir = options.inPlace ? source : path.join(root, 'project');
-  if (!options.inPlace) copyProject(source, dir, path.join(PACKAGE_ROOT, 'node_modules'));
+  const nodeModules = options.nodeModules ?? path.join(PACKAGE_ROOT, 'node_modules');
+  if (!options.inPlace) copyProject(source, dir, nodeModules);
   const emulator =
     options.emulator ??
     (await startEmulator({
@@ -87,6 +96,9 @@ export async function cliFixture(options: CliFixtureOptions): Promise<CliFixture
     }));
   const marker = randomUUID();
   let output = '';
+  const { username, apiKey } = emulator.credentials;
+  const settings = { endpointUrl: emulator.url, username, apiKey };
+  const inEnvironment = options.credentials === 'environment';
   const stack = new ProjectStack({
     dir,
     stackName: options.stackName ?? 'test',
@@ -95,16 +107,20 @@ export async function cliFixture(options: CliFixtureOptions): Promise<CliFixture
     binDir: options.binDir,
     env: {
       SVC_FIXTURE: marker,
+      ...(inEnvironment ? settingsEnvironment(settings) : {}),
       ...(options.typeCheck ? {} : { PULUMI_NODEJS_TRANSPILE_ONLY: 'true' }),
       ...options.env,
     },
     onOutput: (text) => (output += text),
   });
-  const { username, apiKey } = emulator.credentials;
   await stack.init({
-    'svc:endpointUrl': { value: emulator.url },
-    'svc:username': { value: username },
-    'svc:apiKey': { value: apiKey, secret: true },
+    ...(inEnvironment
+      ? {}
+      : {
+          'svc:endpointUrl': { value: emulator.url },
+          'svc:username': { value: username },
+          'svc:apiKey': { value: apiKey, secret: true },
+        }),
     ...options.config,
   });
   const client = new Client({ username, apiKey, endpointUrl: emulator.url });
@@ -151,6 +167,17 @@ export async function cliFixture(options: CliFixtureOptions): Promise<CliFixture
   };
 }
 
+/** The provider's settings as the environment variables it reads when stack config has none. */
+const settingsEnvironment = (
+  settings: Partial<Record<keyof typeof CLIENT_SETTINGS, string>>,
+): Record<string, string> =>
+  Object.fromEntries(
+    Object.entries(settings).map(([key, value]) => [
+      CLIENT_SETTINGS[key as keyof typeof CLIENT_SETTINGS].env,
+      value!,
+    ]),
+  );
+
 /**
  * The states a file backend stored (the stack's checkpoint, its backups and the checkpoint of
  * every update in its history), copied to `to`. Not the updates' `.history.json` records: they
@@ -191,19 +218,46 @@ export async function previewBilling(
   };
 }
 
-/** `npx pulumi-svc <args>` in the fixture's project, as a user runs it (the built command). */
-export async function pulumiSvc(f: CliFixture, args: string[]): Promise<string> {
-  const { stdout } = await promisify(execFile)(
+/** What a `pulumi-svc` run printed, and its exit status. */
+export interface CommandRun {
+  status: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** `npx pulumi-svc <args>` in `dir`, as a user runs it (the built command), whatever its status. */
+export async function runPulumiSvc(
+  dir: string,
+  args: string[],
+  env: Record<string, string>,
+): Promise<CommandRun> {
+  return promisify(execFile)(
     process.execPath,
     [path.join(PACKAGE_ROOT, 'dist', 'commands', 'cli.js'), ...args],
     {
-      cwd: f.dir,
+      cwd: dir,
       env: {
         ...process.env,
-        ...f.stack.env,
+        ...env,
         PATH: `${pulumiBinDir()}${path.delimiter}${process.env.PATH}`,
       },
     },
+  ).then(
+    ({ stdout, stderr }) => ({ status: 0, stdout, stderr }),
+    (err: { code?: unknown; stdout?: string; stderr?: string }) => {
+      if (typeof err.code !== 'number') throw err;
+      return { status: err.code, stdout: err.stdout ?? '', stderr: err.stderr ?? '' };
+    },
   );
-  return stdout;
+}
+
+/**
+ * `npx pulumi-svc <args>` in the fixture's project: what it printed when it ran to its end (exit
+ * status 0, or 3: it found something); a failure or a usage error throws with what it said.
+ */
+export async function pulumiSvc(f: CliFixture, args: string[]): Promise<string> {
+  const run = await runPulumiSvc(f.dir, args, f.stack.env);
+  if (run.status !== 0 && run.status !== 3)
+    throw new Error(`pulumi-svc ${args.join(' ')} exited ${run.status}: ${run.stderr}`);
+  return run.stdout;
 }

@@ -6,6 +6,7 @@ interface Spec {
   type?: string;
   items?: Spec;
   $ref?: string;
+  oneOf?: Spec[];
   properties?: Record<string, Spec>;
   enum?: { value: unknown }[];
 }
@@ -18,6 +19,10 @@ const SCHEMA = pluginSchema() as {
 /** Why `value` is not of the schema type `spec` (as an SDK would decode it), or undefined. */
 export function typeProblem(spec: Spec, value: unknown, where: string): string | undefined {
   if (value === null) return undefined; // every output may be null (not yet known, unset)
+  if (spec.oneOf) {
+    const problems = spec.oneOf.map((one) => typeProblem(one, value, where));
+    return problems.includes(undefined) ? undefined : problems.join('; ');
+  }
   if (spec.$ref) {
     const type = SCHEMA.types[spec.$ref.replace('#/types/', '')];
     if (type?.enum)

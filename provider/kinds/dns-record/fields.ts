@@ -75,7 +75,7 @@ export const DNS_RECORD_FIELDS = {
     how: '`editObject`',
     read: onRecord('host', (r) => r.host),
   },
-  /** The record type (upper-cased). */
+  /** The record type, in either case (`a` is `A`, as the API spells it); stored upper-cased. */
   type: {
     type: types.string,
     input: 'required',
@@ -87,7 +87,7 @@ export const DNS_RECORD_FIELDS = {
       if (!failures.oneOf(name, value as string, RECORD_TYPES, 'a supported record type')) return;
       if (isKnown(inputs.data)) checkData(value as string, inputs.data, failures);
     }, RECORD_TYPES.join(', ')),
-    oneOf: { name: 'RecordType', values: RECORD_TYPES },
+    oneOf: { name: 'RecordType', values: RECORD_TYPES, anyCase: true },
     change: 'replace',
     // The API keeps types in lower case.
     read: onRecord('type', (r) => r.type.toUpperCase()),

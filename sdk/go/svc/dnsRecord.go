@@ -31,7 +31,7 @@ import (
 //			www, err := svc.NewDnsRecord(ctx, "www", &svc.DnsRecordArgs{
 //				ZoneId: pulumi.Int(123456),
 //				Host: pulumi.String("www"),
-//				Type: svc.RecordType("A"),
+//				Type: pulumi.String("A"),
 //				Data: pulumi.String("192.0.2.10"),
 //				Ttl: pulumi.Int(900),
 //			})
@@ -65,8 +65,8 @@ type DnsRecord struct {
 	ResolvedZoneId pulumi.IntOutput `pulumi:"resolvedZoneId"`
 	// Time to live, in seconds.
 	Ttl pulumi.IntOutput `pulumi:"ttl"`
-	// The record type (upper-cased).
-	Type RecordTypeOutput `pulumi:"type"`
+	// The record type, in either case (`a` is `A`, as the API spells it); stored upper-cased.
+	Type pulumi.StringOutput `pulumi:"type"`
 	// The zone by id (e.g. `DnsZone.zoneId`), or by name with `zoneName` (exactly one of the two).
 	ZoneId pulumi.IntPtrOutput `pulumi:"zoneId"`
 	// The zone by name.
@@ -133,8 +133,8 @@ type dnsRecordArgs struct {
 	MxPriority *int `pulumi:"mxPriority"`
 	// Time to live, in seconds.
 	Ttl *int `pulumi:"ttl"`
-	// The record type (upper-cased).
-	Type RecordType `pulumi:"type"`
+	// The record type, in either case (`a` is `A`, as the API spells it); stored upper-cased.
+	Type string `pulumi:"type"`
 	// The zone by id (e.g. `DnsZone.zoneId`), or by name with `zoneName` (exactly one of the two).
 	ZoneId *int `pulumi:"zoneId"`
 	// The zone by name.
@@ -151,8 +151,8 @@ type DnsRecordArgs struct {
 	MxPriority pulumi.IntPtrInput
 	// Time to live, in seconds.
 	Ttl pulumi.IntPtrInput
-	// The record type (upper-cased).
-	Type RecordTypeInput
+	// The record type, in either case (`a` is `A`, as the API spells it); stored upper-cased.
+	Type pulumi.StringInput
 	// The zone by id (e.g. `DnsZone.zoneId`), or by name with `zoneName` (exactly one of the two).
 	ZoneId pulumi.IntPtrInput
 	// The zone by name.
@@ -276,9 +276,9 @@ func (o DnsRecordOutput) Ttl() pulumi.IntOutput {
 	return o.ApplyT(func(v *DnsRecord) pulumi.IntOutput { return v.Ttl }).(pulumi.IntOutput)
 }
 
-// The record type (upper-cased).
-func (o DnsRecordOutput) Type() RecordTypeOutput {
-	return o.ApplyT(func(v *DnsRecord) RecordTypeOutput { return v.Type }).(RecordTypeOutput)
+// The record type, in either case (`a` is `A`, as the API spells it); stored upper-cased.
+func (o DnsRecordOutput) Type() pulumi.StringOutput {
+	return o.ApplyT(func(v *DnsRecord) pulumi.StringOutput { return v.Type }).(pulumi.StringOutput)
 }
 
 // The zone by id (e.g. `DnsZone.zoneId`), or by name with `zoneName` (exactly one of the two).

@@ -33,13 +33,13 @@ import (
 //				Records: svc.ZoneRecordArray{
 //					&svc.ZoneRecordArgs{
 //						Host: pulumi.String("www"),
-//						Type: svc.RecordType("A"),
+//						Type: pulumi.String("A"),
 //						Data: pulumi.String("192.0.2.10"),
 //						Ttl: pulumi.Int(900),
 //					},
 //					&svc.ZoneRecordArgs{
 //						Host: pulumi.String("@"),
-//						Type: svc.RecordType("MX"),
+//						Type: pulumi.String("MX"),
 //						Data: pulumi.String("mail.example.com."),
 //						MxPriority: pulumi.Int(10),
 //					},

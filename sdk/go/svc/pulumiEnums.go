@@ -176,7 +176,7 @@ func (in *imageChangePtr) ToImageChangePtrOutputWithContext(ctx context.Context)
 	return pulumi.ToOutputWithContext(ctx, in).(ImageChangePtrOutput)
 }
 
-// The record type (upper-cased).
+// The record type, in either case (`a` is `A`, as the API spells it); stored upper-cased.
 type RecordType string
 
 const (

@@ -1428,8 +1428,8 @@ type ZoneRecord struct {
 	MxPriority *int `pulumi:"mxPriority"`
 	// Time to live, in seconds.
 	Ttl *int `pulumi:"ttl"`
-	// The record type (upper-cased).
-	Type RecordType `pulumi:"type"`
+	// The record type, in either case (`a` is `A`, as the API spells it); stored upper-cased.
+	Type string `pulumi:"type"`
 }
 
 // Defaults sets the appropriate defaults for ZoneRecord
@@ -1466,8 +1466,8 @@ type ZoneRecordArgs struct {
 	MxPriority pulumi.IntPtrInput `pulumi:"mxPriority"`
 	// Time to live, in seconds.
 	Ttl pulumi.IntPtrInput `pulumi:"ttl"`
-	// The record type (upper-cased).
-	Type RecordTypeInput `pulumi:"type"`
+	// The record type, in either case (`a` is `A`, as the API spells it); stored upper-cased.
+	Type pulumi.StringInput `pulumi:"type"`
 }
 
 // Defaults sets the appropriate defaults for ZoneRecordArgs
@@ -1553,9 +1553,9 @@ func (o ZoneRecordOutput) Ttl() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v ZoneRecord) *int { return v.Ttl }).(pulumi.IntPtrOutput)
 }
 
-// The record type (upper-cased).
-func (o ZoneRecordOutput) Type() RecordTypeOutput {
-	return o.ApplyT(func(v ZoneRecord) RecordType { return v.Type }).(RecordTypeOutput)
+// The record type, in either case (`a` is `A`, as the API spells it); stored upper-cased.
+func (o ZoneRecordOutput) Type() pulumi.StringOutput {
+	return o.ApplyT(func(v ZoneRecord) string { return v.Type }).(pulumi.StringOutput)
 }
 
 type ZoneRecordArrayOutput struct{ *pulumi.OutputState }

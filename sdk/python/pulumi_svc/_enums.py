@@ -24,7 +24,7 @@ class ImageChange(_builtins.str, Enum):
 @pulumi.type_token("svc:index:RecordType")
 class RecordType(_builtins.str, Enum):
     """
-    The record type (upper-cased).
+    The record type, in either case (`a` is `A`, as the API spells it); stored upper-cased.
     """
     A = "A"
     AAAA = "AAAA"

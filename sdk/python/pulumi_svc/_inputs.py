@@ -86,9 +86,9 @@ class ZoneRecordArgsDict(TypedDict):
     """
     Relative host name, `@` for the zone apex.
     """
-    type: pulumi.Input['RecordType']
+    type: pulumi.Input[Union[_builtins.str, 'RecordType']]
     """
-    The record type (upper-cased).
+    The record type, in either case (`a` is `A`, as the API spells it); stored upper-cased.
     """
     mx_priority: NotRequired[pulumi.Input[Optional[_builtins.int]]]
     """
@@ -104,7 +104,7 @@ class ZoneRecordArgs:
     def __init__(__self__, *,
                  data: pulumi.Input[_builtins.str],
                  host: pulumi.Input[_builtins.str],
-                 type: pulumi.Input['RecordType'],
+                 type: pulumi.Input[Union[_builtins.str, 'RecordType']],
                  mx_priority: pulumi.Input[Optional[_builtins.int]] = None,
                  ttl: pulumi.Input[Optional[_builtins.int]] = None):
         """
@@ -112,7 +112,7 @@ class ZoneRecordArgs:
 
         :param pulumi.Input[_builtins.str] data: The answer: an address for A/AAAA, a name for CNAME/MX/NS/PTR, text for TXT/SPF.
         :param pulumi.Input[_builtins.str] host: Relative host name, `@` for the zone apex.
-        :param pulumi.Input['RecordType'] type: The record type (upper-cased).
+        :param pulumi.Input[Union[_builtins.str, 'RecordType']] type: The record type, in either case (`a` is `A`, as the API spells it); stored upper-cased.
         :param pulumi.Input[_builtins.int] mx_priority: Priority of an MX record.
         :param pulumi.Input[_builtins.int] ttl: Time to live, in seconds.
         """
@@ -152,14 +152,14 @@ class ZoneRecordArgs:
 
     @_builtins.property
     @pulumi.getter
-    def type(self) -> pulumi.Input['RecordType']:
+    def type(self) -> pulumi.Input[Union[_builtins.str, 'RecordType']]:
         """
-        The record type (upper-cased).
+        The record type, in either case (`a` is `A`, as the API spells it); stored upper-cased.
         """
         return pulumi.get(self, "type")
 
     @type.setter
-    def type(self, value: pulumi.Input['RecordType']):
+    def type(self, value: pulumi.Input[Union[_builtins.str, 'RecordType']]):
         pulumi.set(self, "type", value)
 
     @_builtins.property

@@ -22,7 +22,7 @@ class DnsRecordArgs:
     def __init__(__self__, *,
                  data: pulumi.Input[_builtins.str],
                  host: pulumi.Input[_builtins.str],
-                 type: pulumi.Input['RecordType'],
+                 type: pulumi.Input[Union[_builtins.str, 'RecordType']],
                  mx_priority: pulumi.Input[Optional[_builtins.int]] = None,
                  ttl: pulumi.Input[Optional[_builtins.int]] = None,
                  zone_id: pulumi.Input[Optional[_builtins.int]] = None,
@@ -32,7 +32,7 @@ class DnsRecordArgs:
 
         :param pulumi.Input[_builtins.str] data: The answer: an address for A/AAAA, a name for CNAME/MX/NS/PTR, text for TXT/SPF.
         :param pulumi.Input[_builtins.str] host: Relative host name, `@` for the zone apex.
-        :param pulumi.Input['RecordType'] type: The record type (upper-cased).
+        :param pulumi.Input[Union[_builtins.str, 'RecordType']] type: The record type, in either case (`a` is `A`, as the API spells it); stored upper-cased.
         :param pulumi.Input[_builtins.int] mx_priority: Priority of an MX record.
         :param pulumi.Input[_builtins.int] ttl: Time to live, in seconds.
         :param pulumi.Input[_builtins.int] zone_id: The zone by id (e.g. `DnsZone.zoneId`), or by name with `zoneName` (exactly one of the two).
@@ -78,14 +78,14 @@ class DnsRecordArgs:
 
     @_builtins.property
     @pulumi.getter
-    def type(self) -> pulumi.Input['RecordType']:
+    def type(self) -> pulumi.Input[Union[_builtins.str, 'RecordType']]:
         """
-        The record type (upper-cased).
+        The record type, in either case (`a` is `A`, as the API spells it); stored upper-cased.
         """
         return pulumi.get(self, "type")
 
     @type.setter
-    def type(self, value: pulumi.Input['RecordType']):
+    def type(self, value: pulumi.Input[Union[_builtins.str, 'RecordType']]):
         pulumi.set(self, "type", value)
 
     @_builtins.property
@@ -147,7 +147,7 @@ class DnsRecord(pulumi.CustomResource):
                  host: pulumi.Input[Optional[_builtins.str]] = None,
                  mx_priority: pulumi.Input[Optional[_builtins.int]] = None,
                  ttl: pulumi.Input[Optional[_builtins.int]] = None,
-                 type: pulumi.Input[Optional['RecordType']] = None,
+                 type: pulumi.Input[Optional[Union[_builtins.str, 'RecordType']]] = None,
                  zone_id: pulumi.Input[Optional[_builtins.int]] = None,
                  zone_name: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
@@ -183,7 +183,7 @@ class DnsRecord(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] host: Relative host name, `@` for the zone apex.
         :param pulumi.Input[_builtins.int] mx_priority: Priority of an MX record.
         :param pulumi.Input[_builtins.int] ttl: Time to live, in seconds.
-        :param pulumi.Input['RecordType'] type: The record type (upper-cased).
+        :param pulumi.Input[Union[_builtins.str, 'RecordType']] type: The record type, in either case (`a` is `A`, as the API spells it); stored upper-cased.
         :param pulumi.Input[_builtins.int] zone_id: The zone by id (e.g. `DnsZone.zoneId`), or by name with `zoneName` (exactly one of the two).
         :param pulumi.Input[_builtins.str] zone_name: The zone by name.
         """
@@ -238,7 +238,7 @@ class DnsRecord(pulumi.CustomResource):
                  host: pulumi.Input[Optional[_builtins.str]] = None,
                  mx_priority: pulumi.Input[Optional[_builtins.int]] = None,
                  ttl: pulumi.Input[Optional[_builtins.int]] = None,
-                 type: pulumi.Input[Optional['RecordType']] = None,
+                 type: pulumi.Input[Optional[Union[_builtins.str, 'RecordType']]] = None,
                  zone_id: pulumi.Input[Optional[_builtins.int]] = None,
                  zone_name: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
@@ -350,9 +350,9 @@ class DnsRecord(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter
-    def type(self) -> pulumi.Output['RecordType']:
+    def type(self) -> pulumi.Output[_builtins.str]:
         """
-        The record type (upper-cased).
+        The record type, in either case (`a` is `A`, as the API spells it); stored upper-cased.
         """
         return pulumi.get(self, "type")
 

@@ -586,7 +586,7 @@ class ZoneRecord(dict):
     def __init__(__self__, *,
                  data: _builtins.str,
                  host: _builtins.str,
-                 type: 'RecordType',
+                 type: _builtins.str,
                  mx_priority: Optional[_builtins.int] = None,
                  ttl: Optional[_builtins.int] = None):
         """
@@ -594,7 +594,7 @@ class ZoneRecord(dict):
 
         :param _builtins.str data: The answer: an address for A/AAAA, a name for CNAME/MX/NS/PTR, text for TXT/SPF.
         :param _builtins.str host: Relative host name, `@` for the zone apex.
-        :param 'RecordType' type: The record type (upper-cased).
+        :param Union[_builtins.str, 'RecordType'] type: The record type, in either case (`a` is `A`, as the API spells it); stored upper-cased.
         :param _builtins.int mx_priority: Priority of an MX record.
         :param _builtins.int ttl: Time to live, in seconds.
         """
@@ -626,9 +626,9 @@ class ZoneRecord(dict):
 
     @_builtins.property
     @pulumi.getter
-    def type(self) -> 'RecordType':
+    def type(self) -> _builtins.str:
         """
-        The record type (upper-cased).
+        The record type, in either case (`a` is `A`, as the API spells it); stored upper-cased.
         """
         return pulumi.get(self, "type")
 
