@@ -1,4 +1,10 @@
-import type { DnsResourceRecord, DnsZone, SshKey, VirtualGuest } from '../provider/managers';
+import type {
+  DnsResourceRecord,
+  DnsZone,
+  SecurityGroup,
+  SshKey,
+  VirtualGuest,
+} from '../provider/managers';
 import { tagNames } from '../provider/managers';
 import { kindOf, pluginToken } from '../provider/kinds/tokens';
 import { GUEST_BILLING } from '../provider/kinds/virtual-guest';
@@ -11,7 +17,7 @@ import type { StackState } from './pulumi';
  *   a completed create of some stack, perhaps of a backend not audited; a creation token alone:
  *   an unfinished create, which the next `up` of its stack takes over). Only guests with neither
  *   are adopted; the tagged ones are the audit's orphans;
- * - an SSH key, a zone, a record: its id is in an audited state (a record also through its
+ * - an SSH key, a zone, a record, a security group: its id is in an audited state (a record also through its
  *   zone's `records`). They carry no tags, so an object a stack of another backend (or one not
  *   named with `--stack`) holds looks unowned: audit every stack that may own them.
  */
@@ -22,6 +28,7 @@ export interface AccountObjects {
   keys: SshKey[];
   /** With their records. */
   zones: DnsZone[];
+  securityGroups: SecurityGroup[];
 }
 
 /** Narrows what is adopted; each filter keeps the objects it can describe (README). */
@@ -49,6 +56,7 @@ export interface Unowned {
   keys: SshKey[];
   zones: DnsZone[];
   records: DnsResourceRecord[];
+  securityGroups: SecurityGroup[];
   /** Every zone's name by id (a record's name says its zone, owned or not). */
   zoneNames: Map<number, string>;
 }
@@ -60,6 +68,7 @@ function ownedIds(states: StackState[]): Record<string, Set<string>> {
     SshKey: new Set(),
     DnsZone: new Set(),
     DnsRecord: new Set(),
+    SecurityGroup: new Set(),
   };
   for (const resource of states.flatMap((s) => s.resources)) {
     const kind = kindOf(resource.type);
@@ -89,6 +98,7 @@ export function unownedObjects(states: StackState[], account: AccountObjects): U
     records: account.zones
       .flatMap((z) => z.resourceRecords ?? [])
       .filter((r) => free('DnsRecord', r.id) && r.type.toUpperCase() !== 'SOA'),
+    securityGroups: account.securityGroups.filter((g) => free('SecurityGroup', g.id)),
     zoneNames: new Map(account.zones.map((z) => [z.id, z.name])),
   };
 }
@@ -122,7 +132,8 @@ export function narrowed(unowned: Unowned, filters: AdoptFilters): Unowned {
       (filters.tag === undefined || tagNames(g).includes(filters.tag.trim().toLowerCase())),
   );
   const { zoneNames } = unowned;
-  if (guestsOnly) return { guests, keys: [], zones: [], records: [], zoneNames };
+  if (guestsOnly)
+    return { guests, keys: [], zones: [], records: [], securityGroups: [], zoneNames };
   const zones = unowned.zones.filter((z) => matches(filters.domain, z.name));
   const zoneIds = new Set(zones.map((z) => z.id));
   return {
@@ -130,6 +141,7 @@ export function narrowed(unowned: Unowned, filters: AdoptFilters): Unowned {
     keys: filters.domain === undefined ? unowned.keys : [],
     zones,
     records: unowned.records.filter((r) => filters.domain === undefined || zoneIds.has(r.domainId)),
+    securityGroups: filters.domain === undefined ? unowned.securityGroups : [],
     zoneNames,
   };
 }
@@ -179,6 +191,11 @@ export function importFile(objects: Unowned): { resources: ImportEntry[] } {
       zone: adopted.has(r.domainId) ? r.domainId : undefined,
     })),
     ...objects.keys.map((k) => ({ kind: 'SshKey', id: k.id, base: slug(`key-${k.label}`, 'key') })),
+    ...objects.securityGroups.map((g) => ({
+      kind: 'SecurityGroup',
+      id: g.id,
+      base: slug(`sg-${g.name ?? ''}`, 'sg'),
+    })),
     ...objects.guests.map((g) => ({
       kind: 'VirtualGuest',
       id: g.id,

@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import type { Client } from '../provider/client';
-import type { DnsZone, SshKey, VirtualGuest } from '../provider/managers';
+import type { DnsZone, SecurityGroup, SshKey, VirtualGuest } from '../provider/managers';
 import { RECORD_MASK, SSH_KEY_MASK } from '../provider/managers';
 import type { ApiObject } from '../provider/kinds/faces';
 import { clientFromConfig } from '../provider/framework/config-client';
@@ -85,13 +85,16 @@ async function billedObjects(client: Client): Promise<BilledObjects> {
   return objects;
 }
 
-/** The keys, zones and records of the account, and its guests, for the adoption. */
+/** The keys, zones, records and security groups of the account, and its guests, for the adoption. */
 async function accountObjects(client: Client, billed: BilledObjects): Promise<AccountObjects> {
   const keys = (await client.call('Account', 'getSshKeys', { mask: SSH_KEY_MASK })) as SshKey[];
   const zones = (await client.call('Account', 'getDomains', {
     mask: `id,name,resourceRecords[${RECORD_MASK}]`,
   })) as DnsZone[];
-  return { guests: (billed.VirtualGuest ?? []) as VirtualGuest[], keys, zones };
+  const securityGroups = (await client.call('Account', 'getSecurityGroups', {
+    mask: 'id,name',
+  })) as SecurityGroup[];
+  return { guests: (billed.VirtualGuest ?? []) as VirtualGuest[], keys, zones, securityGroups };
 }
 
 /**

@@ -10,6 +10,8 @@ import type { ArgsOf } from '../provider/framework/fields';
 import { DNS_RECORD_FIELDS } from '../provider/kinds/dns-record/fields';
 import { DNS_ZONE_FIELDS } from '../provider/kinds/dns-zone/fields';
 import { DNS_ZONE_LOOKUPS } from '../provider/kinds/dns-zone/lookups';
+import { SECURITY_GROUP_FIELDS } from '../provider/kinds/security-group/fields';
+import { SECURITY_GROUP_LOOKUPS } from '../provider/kinds/security-group/lookups';
 import { SSH_KEY_FIELDS } from '../provider/kinds/ssh-key/fields';
 import { TICKET_UPDATE_FIELDS } from '../provider/kinds/ticket-update/fields';
 import { programForms } from './lookup-forms';
@@ -51,6 +53,23 @@ export const SshKey: ResourceClass<typeof SSH_KEY_FIELDS> = resourceClass('SshKe
 export type SshKey = InstanceType<typeof SshKey>;
 /** The arguments of an SshKey: see its field table (provider/kinds/ssh-key/fields.ts). */
 export type SshKeyArgs = ArgsOf<typeof SSH_KEY_FIELDS>;
+
+/**
+ * A security group (`Svc_Network_SecurityGroup`) with its rules inline: the API keeps a group's
+ * rules as one list that it edits in place, and a rule has no life outside its group, so `rules`
+ * is that whole list. A rule added or removed outside Pulumi is drift that `refresh` shows and
+ * `up` repairs. A group still bound to a guest is not deleted: take it off the guest first.
+ */
+export const SecurityGroup: ResourceClass<typeof SECURITY_GROUP_FIELDS> = resourceClass(
+  'SecurityGroup',
+  SECURITY_GROUP_FIELDS,
+);
+export type SecurityGroup = InstanceType<typeof SecurityGroup>;
+/** The arguments of a SecurityGroup: see its field table (provider/kinds/security-group/fields.ts). */
+export type SecurityGroupArgs = ArgsOf<typeof SECURITY_GROUP_FIELDS>;
+export type { SecurityGroupRuleArgs } from '../provider/kinds/security-group/fields';
+export type { SecurityGroupResult } from '../provider/kinds/security-group/lookups';
+export const { getSecurityGroups, getSecurityGroupsOutput } = programForms(SECURITY_GROUP_LOOKUPS);
 
 /** An update posted to a support ticket (`Ticket.addUpdate`). Destroying it only forgets it. */
 export const TicketUpdate: ResourceClass<typeof TICKET_UPDATE_FIELDS> = resourceClass(

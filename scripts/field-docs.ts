@@ -59,3 +59,24 @@ export const fieldDocs = () => docs().fields;
 
 /** What each resource kind is: its class's doc comment, which an IDE shows too. */
 export const kindDocs = () => docs().kinds;
+
+/**
+ * The doc lines of a field table that is no kind's (a security group's rule table), exported as
+ * `name` from `file` (relative to the repository): each entry's JSDoc comment.
+ */
+const tables = new Map<string, ReadonlyMap<string, string>>();
+
+export function tableDocs(file: string, name: string): ReadonlyMap<string, string> {
+  const known = tables.get(`${file}#${name}`);
+  if (known) return known;
+  const path = join(__dirname, '..', file);
+  const program = ts.createProgram([path], OPTIONS);
+  const checker = program.getTypeChecker();
+  const module = checker.getSymbolAtLocation(program.getSourceFile(path)!)!;
+  const table = checker.getExportsOfModule(module).find((s) => s.name === name);
+  if (!table) throw new Error(`${file} exports no ${name}`);
+  const entries = checker.getTypeOfSymbol(table).getProperties();
+  const docs = new Map(entries.map((field) => [field.name, docText(field, checker)]));
+  tables.set(`${file}#${name}`, docs);
+  return docs;
+}

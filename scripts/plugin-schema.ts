@@ -6,7 +6,8 @@ import { SETTINGS } from '../provider/framework/settings';
 import { FUNCTIONS } from '../provider/plugin/functions';
 import type { Example, ObjectType, Property, Type } from '../provider/lookups/define';
 import { examplesSection, importSection, type SchemaView } from './examples';
-import { fieldDocs, kindDocs } from './field-docs';
+import { fieldDocs, kindDocs, tableDocs } from './field-docs';
+import { SECURITY_GROUP_RULE_FIELDS } from '../provider/kinds/security-group/rule-fields';
 
 /**
  * The provider plugin's Pulumi package schema, from the kind registry's field tables (each field's
@@ -20,17 +21,35 @@ export const SCHEMA_FILE = join(__dirname, '..', 'provider', 'plugin', 'schema.j
 
 type Spec = Record<string, unknown>;
 
-/** Object types fields refer to by kind name: a zone's record has DnsRecord's record fields. */
+/**
+ * Object types fields refer to by kind name: a zone's record has DnsRecord's record fields; a
+ * group's rule has the fields of the rule table (its docs read from that table, `docsOf`).
+ */
 const ZONE_RECORD_FIELDS = ['host', 'type', 'data', 'ttl', 'mxPriority'] as const;
-const OBJECT_TYPES: Record<
-  string,
-  { token: string; kind: ResourceKind; fields: readonly string[]; description: string }
-> = {
+interface ObjectTypeSource {
+  token: string;
+  /** The table the fields are of: a kind's, or one of its own (`table`, docs by `docsOf`). */
+  kind?: ResourceKind;
+  table?: { fields: Fields; file: string; name: string };
+  fields: readonly string[];
+  description: string;
+}
+const OBJECT_TYPES: Record<string, ObjectTypeSource> = {
   record: {
     token: `${PACKAGE}:index:ZoneRecord`,
     kind: 'DnsRecord',
     fields: ZONE_RECORD_FIELDS,
     description: "A record of a `DnsZone`'s `records`: a `DnsRecord`'s fields, in its zone.",
+  },
+  rule: {
+    token: `${PACKAGE}:index:SecurityGroupRule`,
+    table: {
+      fields: SECURITY_GROUP_RULE_FIELDS,
+      file: 'provider/kinds/security-group/rule-fields.ts',
+      name: 'SECURITY_GROUP_RULE_FIELDS',
+    },
+    fields: Object.keys(SECURITY_GROUP_RULE_FIELDS),
+    description: "A rule of a `SecurityGroup`'s `rules`.",
   },
 };
 
@@ -46,19 +65,30 @@ const enumRef = (name: string) => `#/types/${PACKAGE}:index:${name}`;
 
 /** The enum types of the fields that take only the values of a named list (`oneOf`). */
 function enumTypes(docs: ReadonlyMap<string, ReadonlyMap<string, string>>): Spec {
-  const fields = Object.entries(KINDS).flatMap(([kind, spec]) =>
-    Object.entries(spec.fields as Fields).map(([name, field]) => ({ kind, name, field })),
-  );
+  const fields = [
+    ...Object.entries(KINDS).flatMap(([kind, spec]) =>
+      Object.entries(spec.fields as Fields).map(([name, field]) => ({ kind, name, field })),
+    ),
+    // The enums of the object types with a table of their own (a rule's direction).
+    ...Object.values(OBJECT_TYPES).flatMap(({ table }) =>
+      Object.entries(table?.fields ?? {}).map(([name, field]) => ({
+        kind: '',
+        name,
+        field,
+        doc: table && tableDocs(table.file, table.name).get(name),
+      })),
+    ),
+  ];
   // Described as the field that takes it (the first, where several do).
   return Object.fromEntries(
-    fields.reverse().flatMap(({ kind, name, field: { oneOf } }) =>
+    fields.reverse().flatMap(({ kind, name, field: { oneOf }, ...more }) =>
       oneOf
         ? [
             [
               `${PACKAGE}:index:${oneOf.name}`,
               {
                 type: 'string',
-                description: docs.get(kind)?.get(name),
+                description: 'doc' in more ? more.doc : docs.get(kind)?.get(name),
                 enum: oneOf.values.map((value) => ({ value })),
               },
             ],
@@ -81,15 +111,17 @@ function enumProperty(oneOf: NonNullable<Field['oneOf']>): Spec {
 
 function kindObjectTypes(docs: ReadonlyMap<string, ReadonlyMap<string, string>>): Spec {
   return Object.fromEntries(
-    Object.values(OBJECT_TYPES).map(({ token, kind, fields, description }) => {
-      const table = KINDS[kind].fields as Record<string, Field>;
+    Object.values(OBJECT_TYPES).map(({ token, kind, table: own, fields, description }) => {
+      const table = (own?.fields ?? KINDS[kind!].fields) as Record<string, Field>;
+      const fieldDoc = (name: string) =>
+        own ? tableDocs(own.file, own.name).get(name) : docs.get(kind!)?.get(name);
       return [
         token,
         {
           type: 'object',
           description,
           properties: Object.fromEntries(
-            fields.map((name) => [name, property(table[name], docs.get(kind)?.get(name))]),
+            fields.map((name) => [name, property(table[name], fieldDoc(name))]),
           ),
           required: fields.filter((name) => table[name].input === 'required'),
         },

@@ -16,6 +16,10 @@ import { ACCOUNT_LOOKUPS } from '../lookups/account';
 import type { KindDocs, Lookup } from '../lookups/define';
 import { DNS_RECORD_DOCS } from './dns-record/docs';
 import { DNS_ZONE_DOCS } from './dns-zone/docs';
+import { SECURITY_GROUP_DOCS } from './security-group/docs';
+import { SECURITY_GROUP_FIELDS } from './security-group/fields';
+import { SECURITY_GROUP_LOOKUPS } from './security-group/lookups';
+import { securityGroupProvider } from './security-group/provider';
 import { SSH_KEY_DOCS } from './ssh-key/docs';
 import { TICKET_UPDATE_DOCS } from './ticket-update/docs';
 import { GUEST_DOCS } from './virtual-guest/docs';
@@ -63,6 +67,12 @@ export const KINDS = {
     docs: DNS_ZONE_DOCS,
   },
   SshKey: { fields: SSH_KEY_FIELDS, provider: sshKeyProvider, docs: SSH_KEY_DOCS },
+  SecurityGroup: {
+    fields: SECURITY_GROUP_FIELDS,
+    provider: securityGroupProvider,
+    lookups: SECURITY_GROUP_LOOKUPS,
+    docs: SECURITY_GROUP_DOCS,
+  },
   TicketUpdate: {
     fields: TICKET_UPDATE_FIELDS,
     provider: ticketUpdateProvider,

@@ -5,3 +5,4 @@ export * from './dns';
 export * from './ticket';
 export * from './account';
 export * from './ssh-key';
+export * from './security-group';

@@ -47,6 +47,10 @@ const ACCOUNT: AccountObjects = {
       ],
     },
   ],
+  securityGroups: [
+    { id: 40, name: 'Web Tier' },
+    { id: 41, name: 'owned' },
+  ],
 };
 
 const STATES = [
@@ -56,6 +60,7 @@ const STATES = [
       { urn: 'u1', type: 'svc:index:VirtualGuest', id: '3' },
       { urn: 'u2', type: 'pulumi-nodejs:dynamic/svc:SshKey', id: '21' },
       { urn: 'u3', type: 'svc:index:DnsZone', id: '31', outputs: { recordIds: [310] } },
+      { urn: 'u4', type: 'svc:index:SecurityGroup', id: '41' },
     ],
   },
 ];
@@ -80,6 +85,10 @@ describe('what no stack owns, as a bulk import file', () => {
       unowned.records.map((r) => r.id),
       [300, 311],
     );
+    assert.deepEqual(
+      unowned.securityGroups.map((g) => g.id),
+      [40],
+    );
   });
 
   it('names are identifiers, unique, from the objects’ own names; a record is parented to an adopted zone', () => {
@@ -94,6 +103,7 @@ describe('what no stack owns, as a bulk import file', () => {
       },
       { type: 'svc:index:DnsRecord', name: 'api_a_owned_org', id: '311' },
       { type: 'svc:index:SshKey', name: 'key_deploy_key', id: '20' },
+      { type: 'svc:index:SecurityGroup', name: 'sg_web_tier', id: '40' },
       { type: 'svc:index:VirtualGuest', name: 'web_example_com_1', id: '1' },
       { type: 'svc:index:VirtualGuest', name: 'web_example_com_2', id: '2' },
       { type: 'svc:index:VirtualGuest', name: 'guest_9lives_example_com', id: '6' },
@@ -153,7 +163,7 @@ describe('the audit report for people', () => {
     );
     assert.match(
       text,
-      /Objects no audited stack owns \(7: 1 DnsZone, 2 DnsRecord, 1 SshKey, 3 VirtualGuest\)/,
+      /Objects no audited stack owns \(8: 1 DnsZone, 2 DnsRecord, 1 SshKey, 1 SecurityGroup, 3 VirtualGuest\)/,
     );
     assert.match(text, /pulumi import --file adopt.json/);
     const none = formatAudit(audit([], {}, []), 'adopt.json');

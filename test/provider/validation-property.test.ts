@@ -11,6 +11,8 @@ import { DNS_RECORD_FIELDS } from '../../provider/kinds/dns-record/fields';
 import { dnsRecordProvider } from '../../provider/kinds/dns-record/provider';
 import { dnsZoneProvider } from '../../provider/kinds/dns-zone/provider';
 import { DNS_ZONE_FIELDS } from '../../provider/kinds/dns-zone/fields';
+import { SECURITY_GROUP_FIELDS } from '../../provider/kinds/security-group/fields';
+import { securityGroupProvider } from '../../provider/kinds/security-group/provider';
 import { sshKeyProvider } from '../../provider/kinds/ssh-key/provider';
 import { SSH_KEY_FIELDS } from '../../provider/kinds/ssh-key/fields';
 import { TICKET_UPDATE_FIELDS } from '../../provider/kinds/ticket-update/fields';
@@ -71,6 +73,20 @@ const dnsZoneBase: Bag = {
   records: [{ host: 'www', type: 'A', data: '10.0.0.1', ttl: 900 }],
 };
 
+const securityGroupBase: Bag = {
+  name: 'web',
+  description: 'the web tier',
+  rules: [
+    {
+      direction: 'ingress',
+      protocol: 'tcp',
+      portRangeMin: 22,
+      portRangeMax: 22,
+      remoteIp: '10.0.0.0/8',
+    },
+  ],
+};
+
 /** The failures the validators alone (no API) find: a non-empty list means no call may happen. */
 const shapeFailures: Record<string, ShapeFailures> = {
   VirtualGuest: (bag) => {
@@ -82,6 +98,7 @@ const shapeFailures: Record<string, ShapeFailures> = {
   TicketUpdate: (bag) => checkTable(TICKET_UPDATE_FIELDS, {}, bag).failures.list,
   SshKey: tableFailures(SSH_KEY_FIELDS),
   DnsZone: tableFailures(DNS_ZONE_FIELDS),
+  SecurityGroup: tableFailures(SECURITY_GROUP_FIELDS),
 };
 
 describe('property: arbitrary inputs and arguments', () => {
@@ -99,6 +116,7 @@ describe('property: arbitrary inputs and arguments', () => {
     ['TicketUpdate', ticketUpdateProvider.check, updateBase],
     ['SshKey', sshKeyProvider.check, sshKeyBase],
     ['DnsZone', dnsZoneProvider.check, dnsZoneBase],
+    ['SecurityGroup', securityGroupProvider.check, securityGroupBase],
   ];
   for (const [kind, check, base] of resources) {
     it(`${kind} check: failures, never an exception; invalid inputs reach no API call`, () =>

@@ -69,6 +69,7 @@ it('the inputs whose change replaces the resource say so (willReplaceOnChanges),
     DnsZone: ['name', 'adoptId'],
     SshKey: ['publicKey', 'adoptId'],
     TicketUpdate: ['ticketId', 'entry'],
+    SecurityGroup: [],
   };
   for (const kind of Object.keys(KINDS) as ResourceKind[]) {
     assert.deepEqual(

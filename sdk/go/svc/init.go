@@ -25,6 +25,8 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &DnsRecord{}
 	case "svc:index:DnsZone":
 		r = &DnsZone{}
+	case "svc:index:SecurityGroup":
+		r = &SecurityGroup{}
 	case "svc:index:SshKey":
 		r = &SshKey{}
 	case "svc:index:TicketUpdate":

@@ -356,13 +356,525 @@ func (in *recordTypePtr) ToRecordTypePtrOutputWithContext(ctx context.Context) R
 	return pulumi.ToOutputWithContext(ctx, in).(RecordTypePtrOutput)
 }
 
+// `ingress` (traffic to the guest) or `egress` (traffic from it).
+type SecurityGroupRuleDirection string
+
+const (
+	SecurityGroupRuleDirectionIngress = SecurityGroupRuleDirection("ingress")
+	SecurityGroupRuleDirectionEgress  = SecurityGroupRuleDirection("egress")
+)
+
+func (SecurityGroupRuleDirection) ElementType() reflect.Type {
+	return reflect.TypeOf((*SecurityGroupRuleDirection)(nil)).Elem()
+}
+
+func (e SecurityGroupRuleDirection) ToSecurityGroupRuleDirectionOutput() SecurityGroupRuleDirectionOutput {
+	return pulumi.ToOutput(e).(SecurityGroupRuleDirectionOutput)
+}
+
+func (e SecurityGroupRuleDirection) ToSecurityGroupRuleDirectionOutputWithContext(ctx context.Context) SecurityGroupRuleDirectionOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(SecurityGroupRuleDirectionOutput)
+}
+
+func (e SecurityGroupRuleDirection) ToSecurityGroupRuleDirectionPtrOutput() SecurityGroupRuleDirectionPtrOutput {
+	return e.ToSecurityGroupRuleDirectionPtrOutputWithContext(context.Background())
+}
+
+func (e SecurityGroupRuleDirection) ToSecurityGroupRuleDirectionPtrOutputWithContext(ctx context.Context) SecurityGroupRuleDirectionPtrOutput {
+	return SecurityGroupRuleDirection(e).ToSecurityGroupRuleDirectionOutputWithContext(ctx).ToSecurityGroupRuleDirectionPtrOutputWithContext(ctx)
+}
+
+func (e SecurityGroupRuleDirection) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e SecurityGroupRuleDirection) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e SecurityGroupRuleDirection) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e SecurityGroupRuleDirection) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type SecurityGroupRuleDirectionOutput struct{ *pulumi.OutputState }
+
+func (SecurityGroupRuleDirectionOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*SecurityGroupRuleDirection)(nil)).Elem()
+}
+
+func (o SecurityGroupRuleDirectionOutput) ToSecurityGroupRuleDirectionOutput() SecurityGroupRuleDirectionOutput {
+	return o
+}
+
+func (o SecurityGroupRuleDirectionOutput) ToSecurityGroupRuleDirectionOutputWithContext(ctx context.Context) SecurityGroupRuleDirectionOutput {
+	return o
+}
+
+func (o SecurityGroupRuleDirectionOutput) ToSecurityGroupRuleDirectionPtrOutput() SecurityGroupRuleDirectionPtrOutput {
+	return o.ToSecurityGroupRuleDirectionPtrOutputWithContext(context.Background())
+}
+
+func (o SecurityGroupRuleDirectionOutput) ToSecurityGroupRuleDirectionPtrOutputWithContext(ctx context.Context) SecurityGroupRuleDirectionPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v SecurityGroupRuleDirection) *SecurityGroupRuleDirection {
+		return &v
+	}).(SecurityGroupRuleDirectionPtrOutput)
+}
+
+func (o SecurityGroupRuleDirectionOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o SecurityGroupRuleDirectionOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e SecurityGroupRuleDirection) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o SecurityGroupRuleDirectionOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o SecurityGroupRuleDirectionOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e SecurityGroupRuleDirection) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type SecurityGroupRuleDirectionPtrOutput struct{ *pulumi.OutputState }
+
+func (SecurityGroupRuleDirectionPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**SecurityGroupRuleDirection)(nil)).Elem()
+}
+
+func (o SecurityGroupRuleDirectionPtrOutput) ToSecurityGroupRuleDirectionPtrOutput() SecurityGroupRuleDirectionPtrOutput {
+	return o
+}
+
+func (o SecurityGroupRuleDirectionPtrOutput) ToSecurityGroupRuleDirectionPtrOutputWithContext(ctx context.Context) SecurityGroupRuleDirectionPtrOutput {
+	return o
+}
+
+func (o SecurityGroupRuleDirectionPtrOutput) Elem() SecurityGroupRuleDirectionOutput {
+	return o.ApplyT(func(v *SecurityGroupRuleDirection) SecurityGroupRuleDirection {
+		if v != nil {
+			return *v
+		}
+		var ret SecurityGroupRuleDirection
+		return ret
+	}).(SecurityGroupRuleDirectionOutput)
+}
+
+func (o SecurityGroupRuleDirectionPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o SecurityGroupRuleDirectionPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *SecurityGroupRuleDirection) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// SecurityGroupRuleDirectionInput is an input type that accepts values of the SecurityGroupRuleDirection enum
+// A concrete instance of `SecurityGroupRuleDirectionInput` can be one of the following:
+//
+//	SecurityGroupRuleDirectionIngress
+//	SecurityGroupRuleDirectionEgress
+type SecurityGroupRuleDirectionInput interface {
+	pulumi.Input
+
+	ToSecurityGroupRuleDirectionOutput() SecurityGroupRuleDirectionOutput
+	ToSecurityGroupRuleDirectionOutputWithContext(context.Context) SecurityGroupRuleDirectionOutput
+}
+
+var securityGroupRuleDirectionPtrType = reflect.TypeOf((**SecurityGroupRuleDirection)(nil)).Elem()
+
+type SecurityGroupRuleDirectionPtrInput interface {
+	pulumi.Input
+
+	ToSecurityGroupRuleDirectionPtrOutput() SecurityGroupRuleDirectionPtrOutput
+	ToSecurityGroupRuleDirectionPtrOutputWithContext(context.Context) SecurityGroupRuleDirectionPtrOutput
+}
+
+type securityGroupRuleDirectionPtr string
+
+func SecurityGroupRuleDirectionPtr(v string) SecurityGroupRuleDirectionPtrInput {
+	return (*securityGroupRuleDirectionPtr)(&v)
+}
+
+func (*securityGroupRuleDirectionPtr) ElementType() reflect.Type {
+	return securityGroupRuleDirectionPtrType
+}
+
+func (in *securityGroupRuleDirectionPtr) ToSecurityGroupRuleDirectionPtrOutput() SecurityGroupRuleDirectionPtrOutput {
+	return pulumi.ToOutput(in).(SecurityGroupRuleDirectionPtrOutput)
+}
+
+func (in *securityGroupRuleDirectionPtr) ToSecurityGroupRuleDirectionPtrOutputWithContext(ctx context.Context) SecurityGroupRuleDirectionPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(SecurityGroupRuleDirectionPtrOutput)
+}
+
+// `IPv4` (the default) or `IPv6`.
+type SecurityGroupRuleEthertype string
+
+const (
+	SecurityGroupRuleEthertypeIPv4 = SecurityGroupRuleEthertype("IPv4")
+	SecurityGroupRuleEthertypeIPv6 = SecurityGroupRuleEthertype("IPv6")
+)
+
+func (SecurityGroupRuleEthertype) ElementType() reflect.Type {
+	return reflect.TypeOf((*SecurityGroupRuleEthertype)(nil)).Elem()
+}
+
+func (e SecurityGroupRuleEthertype) ToSecurityGroupRuleEthertypeOutput() SecurityGroupRuleEthertypeOutput {
+	return pulumi.ToOutput(e).(SecurityGroupRuleEthertypeOutput)
+}
+
+func (e SecurityGroupRuleEthertype) ToSecurityGroupRuleEthertypeOutputWithContext(ctx context.Context) SecurityGroupRuleEthertypeOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(SecurityGroupRuleEthertypeOutput)
+}
+
+func (e SecurityGroupRuleEthertype) ToSecurityGroupRuleEthertypePtrOutput() SecurityGroupRuleEthertypePtrOutput {
+	return e.ToSecurityGroupRuleEthertypePtrOutputWithContext(context.Background())
+}
+
+func (e SecurityGroupRuleEthertype) ToSecurityGroupRuleEthertypePtrOutputWithContext(ctx context.Context) SecurityGroupRuleEthertypePtrOutput {
+	return SecurityGroupRuleEthertype(e).ToSecurityGroupRuleEthertypeOutputWithContext(ctx).ToSecurityGroupRuleEthertypePtrOutputWithContext(ctx)
+}
+
+func (e SecurityGroupRuleEthertype) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e SecurityGroupRuleEthertype) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e SecurityGroupRuleEthertype) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e SecurityGroupRuleEthertype) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type SecurityGroupRuleEthertypeOutput struct{ *pulumi.OutputState }
+
+func (SecurityGroupRuleEthertypeOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*SecurityGroupRuleEthertype)(nil)).Elem()
+}
+
+func (o SecurityGroupRuleEthertypeOutput) ToSecurityGroupRuleEthertypeOutput() SecurityGroupRuleEthertypeOutput {
+	return o
+}
+
+func (o SecurityGroupRuleEthertypeOutput) ToSecurityGroupRuleEthertypeOutputWithContext(ctx context.Context) SecurityGroupRuleEthertypeOutput {
+	return o
+}
+
+func (o SecurityGroupRuleEthertypeOutput) ToSecurityGroupRuleEthertypePtrOutput() SecurityGroupRuleEthertypePtrOutput {
+	return o.ToSecurityGroupRuleEthertypePtrOutputWithContext(context.Background())
+}
+
+func (o SecurityGroupRuleEthertypeOutput) ToSecurityGroupRuleEthertypePtrOutputWithContext(ctx context.Context) SecurityGroupRuleEthertypePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v SecurityGroupRuleEthertype) *SecurityGroupRuleEthertype {
+		return &v
+	}).(SecurityGroupRuleEthertypePtrOutput)
+}
+
+func (o SecurityGroupRuleEthertypeOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o SecurityGroupRuleEthertypeOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e SecurityGroupRuleEthertype) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o SecurityGroupRuleEthertypeOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o SecurityGroupRuleEthertypeOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e SecurityGroupRuleEthertype) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type SecurityGroupRuleEthertypePtrOutput struct{ *pulumi.OutputState }
+
+func (SecurityGroupRuleEthertypePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**SecurityGroupRuleEthertype)(nil)).Elem()
+}
+
+func (o SecurityGroupRuleEthertypePtrOutput) ToSecurityGroupRuleEthertypePtrOutput() SecurityGroupRuleEthertypePtrOutput {
+	return o
+}
+
+func (o SecurityGroupRuleEthertypePtrOutput) ToSecurityGroupRuleEthertypePtrOutputWithContext(ctx context.Context) SecurityGroupRuleEthertypePtrOutput {
+	return o
+}
+
+func (o SecurityGroupRuleEthertypePtrOutput) Elem() SecurityGroupRuleEthertypeOutput {
+	return o.ApplyT(func(v *SecurityGroupRuleEthertype) SecurityGroupRuleEthertype {
+		if v != nil {
+			return *v
+		}
+		var ret SecurityGroupRuleEthertype
+		return ret
+	}).(SecurityGroupRuleEthertypeOutput)
+}
+
+func (o SecurityGroupRuleEthertypePtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o SecurityGroupRuleEthertypePtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *SecurityGroupRuleEthertype) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// SecurityGroupRuleEthertypeInput is an input type that accepts values of the SecurityGroupRuleEthertype enum
+// A concrete instance of `SecurityGroupRuleEthertypeInput` can be one of the following:
+//
+//	SecurityGroupRuleEthertypeIPv4
+//	SecurityGroupRuleEthertypeIPv6
+type SecurityGroupRuleEthertypeInput interface {
+	pulumi.Input
+
+	ToSecurityGroupRuleEthertypeOutput() SecurityGroupRuleEthertypeOutput
+	ToSecurityGroupRuleEthertypeOutputWithContext(context.Context) SecurityGroupRuleEthertypeOutput
+}
+
+var securityGroupRuleEthertypePtrType = reflect.TypeOf((**SecurityGroupRuleEthertype)(nil)).Elem()
+
+type SecurityGroupRuleEthertypePtrInput interface {
+	pulumi.Input
+
+	ToSecurityGroupRuleEthertypePtrOutput() SecurityGroupRuleEthertypePtrOutput
+	ToSecurityGroupRuleEthertypePtrOutputWithContext(context.Context) SecurityGroupRuleEthertypePtrOutput
+}
+
+type securityGroupRuleEthertypePtr string
+
+func SecurityGroupRuleEthertypePtr(v string) SecurityGroupRuleEthertypePtrInput {
+	return (*securityGroupRuleEthertypePtr)(&v)
+}
+
+func (*securityGroupRuleEthertypePtr) ElementType() reflect.Type {
+	return securityGroupRuleEthertypePtrType
+}
+
+func (in *securityGroupRuleEthertypePtr) ToSecurityGroupRuleEthertypePtrOutput() SecurityGroupRuleEthertypePtrOutput {
+	return pulumi.ToOutput(in).(SecurityGroupRuleEthertypePtrOutput)
+}
+
+func (in *securityGroupRuleEthertypePtr) ToSecurityGroupRuleEthertypePtrOutputWithContext(ctx context.Context) SecurityGroupRuleEthertypePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(SecurityGroupRuleEthertypePtrOutput)
+}
+
+// `tcp`, `udp` or `icmp`; unset: every protocol.
+type SecurityGroupRuleProtocol string
+
+const (
+	SecurityGroupRuleProtocolTcp  = SecurityGroupRuleProtocol("tcp")
+	SecurityGroupRuleProtocolUdp  = SecurityGroupRuleProtocol("udp")
+	SecurityGroupRuleProtocolIcmp = SecurityGroupRuleProtocol("icmp")
+)
+
+func (SecurityGroupRuleProtocol) ElementType() reflect.Type {
+	return reflect.TypeOf((*SecurityGroupRuleProtocol)(nil)).Elem()
+}
+
+func (e SecurityGroupRuleProtocol) ToSecurityGroupRuleProtocolOutput() SecurityGroupRuleProtocolOutput {
+	return pulumi.ToOutput(e).(SecurityGroupRuleProtocolOutput)
+}
+
+func (e SecurityGroupRuleProtocol) ToSecurityGroupRuleProtocolOutputWithContext(ctx context.Context) SecurityGroupRuleProtocolOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(SecurityGroupRuleProtocolOutput)
+}
+
+func (e SecurityGroupRuleProtocol) ToSecurityGroupRuleProtocolPtrOutput() SecurityGroupRuleProtocolPtrOutput {
+	return e.ToSecurityGroupRuleProtocolPtrOutputWithContext(context.Background())
+}
+
+func (e SecurityGroupRuleProtocol) ToSecurityGroupRuleProtocolPtrOutputWithContext(ctx context.Context) SecurityGroupRuleProtocolPtrOutput {
+	return SecurityGroupRuleProtocol(e).ToSecurityGroupRuleProtocolOutputWithContext(ctx).ToSecurityGroupRuleProtocolPtrOutputWithContext(ctx)
+}
+
+func (e SecurityGroupRuleProtocol) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e SecurityGroupRuleProtocol) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e SecurityGroupRuleProtocol) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e SecurityGroupRuleProtocol) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type SecurityGroupRuleProtocolOutput struct{ *pulumi.OutputState }
+
+func (SecurityGroupRuleProtocolOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*SecurityGroupRuleProtocol)(nil)).Elem()
+}
+
+func (o SecurityGroupRuleProtocolOutput) ToSecurityGroupRuleProtocolOutput() SecurityGroupRuleProtocolOutput {
+	return o
+}
+
+func (o SecurityGroupRuleProtocolOutput) ToSecurityGroupRuleProtocolOutputWithContext(ctx context.Context) SecurityGroupRuleProtocolOutput {
+	return o
+}
+
+func (o SecurityGroupRuleProtocolOutput) ToSecurityGroupRuleProtocolPtrOutput() SecurityGroupRuleProtocolPtrOutput {
+	return o.ToSecurityGroupRuleProtocolPtrOutputWithContext(context.Background())
+}
+
+func (o SecurityGroupRuleProtocolOutput) ToSecurityGroupRuleProtocolPtrOutputWithContext(ctx context.Context) SecurityGroupRuleProtocolPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v SecurityGroupRuleProtocol) *SecurityGroupRuleProtocol {
+		return &v
+	}).(SecurityGroupRuleProtocolPtrOutput)
+}
+
+func (o SecurityGroupRuleProtocolOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o SecurityGroupRuleProtocolOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e SecurityGroupRuleProtocol) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o SecurityGroupRuleProtocolOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o SecurityGroupRuleProtocolOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e SecurityGroupRuleProtocol) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type SecurityGroupRuleProtocolPtrOutput struct{ *pulumi.OutputState }
+
+func (SecurityGroupRuleProtocolPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**SecurityGroupRuleProtocol)(nil)).Elem()
+}
+
+func (o SecurityGroupRuleProtocolPtrOutput) ToSecurityGroupRuleProtocolPtrOutput() SecurityGroupRuleProtocolPtrOutput {
+	return o
+}
+
+func (o SecurityGroupRuleProtocolPtrOutput) ToSecurityGroupRuleProtocolPtrOutputWithContext(ctx context.Context) SecurityGroupRuleProtocolPtrOutput {
+	return o
+}
+
+func (o SecurityGroupRuleProtocolPtrOutput) Elem() SecurityGroupRuleProtocolOutput {
+	return o.ApplyT(func(v *SecurityGroupRuleProtocol) SecurityGroupRuleProtocol {
+		if v != nil {
+			return *v
+		}
+		var ret SecurityGroupRuleProtocol
+		return ret
+	}).(SecurityGroupRuleProtocolOutput)
+}
+
+func (o SecurityGroupRuleProtocolPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o SecurityGroupRuleProtocolPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *SecurityGroupRuleProtocol) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// SecurityGroupRuleProtocolInput is an input type that accepts values of the SecurityGroupRuleProtocol enum
+// A concrete instance of `SecurityGroupRuleProtocolInput` can be one of the following:
+//
+//	SecurityGroupRuleProtocolTcp
+//	SecurityGroupRuleProtocolUdp
+//	SecurityGroupRuleProtocolIcmp
+type SecurityGroupRuleProtocolInput interface {
+	pulumi.Input
+
+	ToSecurityGroupRuleProtocolOutput() SecurityGroupRuleProtocolOutput
+	ToSecurityGroupRuleProtocolOutputWithContext(context.Context) SecurityGroupRuleProtocolOutput
+}
+
+var securityGroupRuleProtocolPtrType = reflect.TypeOf((**SecurityGroupRuleProtocol)(nil)).Elem()
+
+type SecurityGroupRuleProtocolPtrInput interface {
+	pulumi.Input
+
+	ToSecurityGroupRuleProtocolPtrOutput() SecurityGroupRuleProtocolPtrOutput
+	ToSecurityGroupRuleProtocolPtrOutputWithContext(context.Context) SecurityGroupRuleProtocolPtrOutput
+}
+
+type securityGroupRuleProtocolPtr string
+
+func SecurityGroupRuleProtocolPtr(v string) SecurityGroupRuleProtocolPtrInput {
+	return (*securityGroupRuleProtocolPtr)(&v)
+}
+
+func (*securityGroupRuleProtocolPtr) ElementType() reflect.Type {
+	return securityGroupRuleProtocolPtrType
+}
+
+func (in *securityGroupRuleProtocolPtr) ToSecurityGroupRuleProtocolPtrOutput() SecurityGroupRuleProtocolPtrOutput {
+	return pulumi.ToOutput(in).(SecurityGroupRuleProtocolPtrOutput)
+}
+
+func (in *securityGroupRuleProtocolPtr) ToSecurityGroupRuleProtocolPtrOutputWithContext(ctx context.Context) SecurityGroupRuleProtocolPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(SecurityGroupRuleProtocolPtrOutput)
+}
+
 func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*ImageChangeInput)(nil)).Elem(), ImageChange("replace"))
 	pulumi.RegisterInputType(reflect.TypeOf((*ImageChangePtrInput)(nil)).Elem(), ImageChange("replace"))
 	pulumi.RegisterInputType(reflect.TypeOf((*RecordTypeInput)(nil)).Elem(), RecordType("A"))
 	pulumi.RegisterInputType(reflect.TypeOf((*RecordTypePtrInput)(nil)).Elem(), RecordType("A"))
+	pulumi.RegisterInputType(reflect.TypeOf((*SecurityGroupRuleDirectionInput)(nil)).Elem(), SecurityGroupRuleDirection("ingress"))
+	pulumi.RegisterInputType(reflect.TypeOf((*SecurityGroupRuleDirectionPtrInput)(nil)).Elem(), SecurityGroupRuleDirection("ingress"))
+	pulumi.RegisterInputType(reflect.TypeOf((*SecurityGroupRuleEthertypeInput)(nil)).Elem(), SecurityGroupRuleEthertype("IPv4"))
+	pulumi.RegisterInputType(reflect.TypeOf((*SecurityGroupRuleEthertypePtrInput)(nil)).Elem(), SecurityGroupRuleEthertype("IPv4"))
+	pulumi.RegisterInputType(reflect.TypeOf((*SecurityGroupRuleProtocolInput)(nil)).Elem(), SecurityGroupRuleProtocol("tcp"))
+	pulumi.RegisterInputType(reflect.TypeOf((*SecurityGroupRuleProtocolPtrInput)(nil)).Elem(), SecurityGroupRuleProtocol("tcp"))
 	pulumi.RegisterOutputType(ImageChangeOutput{})
 	pulumi.RegisterOutputType(ImageChangePtrOutput{})
 	pulumi.RegisterOutputType(RecordTypeOutput{})
 	pulumi.RegisterOutputType(RecordTypePtrOutput{})
+	pulumi.RegisterOutputType(SecurityGroupRuleDirectionOutput{})
+	pulumi.RegisterOutputType(SecurityGroupRuleDirectionPtrOutput{})
+	pulumi.RegisterOutputType(SecurityGroupRuleEthertypeOutput{})
+	pulumi.RegisterOutputType(SecurityGroupRuleEthertypePtrOutput{})
+	pulumi.RegisterOutputType(SecurityGroupRuleProtocolOutput{})
+	pulumi.RegisterOutputType(SecurityGroupRuleProtocolPtrOutput{})
 }

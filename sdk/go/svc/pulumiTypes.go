@@ -1006,6 +1006,320 @@ func (o ResourceRecordArrayOutput) Index(i pulumi.IntInput) ResourceRecordOutput
 	}).(ResourceRecordOutput)
 }
 
+// A security group with the fields a `SecurityGroup` resource outputs.
+type SecurityGroupResult struct {
+	// The network components the group is bound to now (guests' interfaces).
+	BoundComponentIds []int `pulumi:"boundComponentIds"`
+	// What the group is for.
+	Description *string `pulumi:"description"`
+	// The group's id (its `groupId`).
+	Id int `pulumi:"id"`
+	// The group's name on the account.
+	Name string `pulumi:"name"`
+	// Every rule of the group (`direction`, `ethertype`, `protocol`, `portRangeMin`, `portRangeMax`, `remoteIp` or `remoteGroupId`), in any order. The group owns its whole list: a rule added or removed outside Pulumi shows as drift in `refresh` and is undone by `up`.
+	Rules []SecurityGroupRule `pulumi:"rules"`
+}
+
+// SecurityGroupResultInput is an input type that accepts SecurityGroupResultArgs and SecurityGroupResultOutput values.
+// You can construct a concrete instance of `SecurityGroupResultInput` via:
+//
+//	SecurityGroupResultArgs{...}
+type SecurityGroupResultInput interface {
+	pulumi.Input
+
+	ToSecurityGroupResultOutput() SecurityGroupResultOutput
+	ToSecurityGroupResultOutputWithContext(context.Context) SecurityGroupResultOutput
+}
+
+// A security group with the fields a `SecurityGroup` resource outputs.
+type SecurityGroupResultArgs struct {
+	// The network components the group is bound to now (guests' interfaces).
+	BoundComponentIds pulumi.IntArrayInput `pulumi:"boundComponentIds"`
+	// What the group is for.
+	Description pulumi.StringPtrInput `pulumi:"description"`
+	// The group's id (its `groupId`).
+	Id pulumi.IntInput `pulumi:"id"`
+	// The group's name on the account.
+	Name pulumi.StringInput `pulumi:"name"`
+	// Every rule of the group (`direction`, `ethertype`, `protocol`, `portRangeMin`, `portRangeMax`, `remoteIp` or `remoteGroupId`), in any order. The group owns its whole list: a rule added or removed outside Pulumi shows as drift in `refresh` and is undone by `up`.
+	Rules SecurityGroupRuleArrayInput `pulumi:"rules"`
+}
+
+func (SecurityGroupResultArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*SecurityGroupResult)(nil)).Elem()
+}
+
+func (i SecurityGroupResultArgs) ToSecurityGroupResultOutput() SecurityGroupResultOutput {
+	return i.ToSecurityGroupResultOutputWithContext(context.Background())
+}
+
+func (i SecurityGroupResultArgs) ToSecurityGroupResultOutputWithContext(ctx context.Context) SecurityGroupResultOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(SecurityGroupResultOutput)
+}
+
+// SecurityGroupResultArrayInput is an input type that accepts SecurityGroupResultArray and SecurityGroupResultArrayOutput values.
+// You can construct a concrete instance of `SecurityGroupResultArrayInput` via:
+//
+//	SecurityGroupResultArray{ SecurityGroupResultArgs{...} }
+type SecurityGroupResultArrayInput interface {
+	pulumi.Input
+
+	ToSecurityGroupResultArrayOutput() SecurityGroupResultArrayOutput
+	ToSecurityGroupResultArrayOutputWithContext(context.Context) SecurityGroupResultArrayOutput
+}
+
+type SecurityGroupResultArray []SecurityGroupResultInput
+
+func (SecurityGroupResultArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]SecurityGroupResult)(nil)).Elem()
+}
+
+func (i SecurityGroupResultArray) ToSecurityGroupResultArrayOutput() SecurityGroupResultArrayOutput {
+	return i.ToSecurityGroupResultArrayOutputWithContext(context.Background())
+}
+
+func (i SecurityGroupResultArray) ToSecurityGroupResultArrayOutputWithContext(ctx context.Context) SecurityGroupResultArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(SecurityGroupResultArrayOutput)
+}
+
+// A security group with the fields a `SecurityGroup` resource outputs.
+type SecurityGroupResultOutput struct{ *pulumi.OutputState }
+
+func (SecurityGroupResultOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*SecurityGroupResult)(nil)).Elem()
+}
+
+func (o SecurityGroupResultOutput) ToSecurityGroupResultOutput() SecurityGroupResultOutput {
+	return o
+}
+
+func (o SecurityGroupResultOutput) ToSecurityGroupResultOutputWithContext(ctx context.Context) SecurityGroupResultOutput {
+	return o
+}
+
+// The network components the group is bound to now (guests' interfaces).
+func (o SecurityGroupResultOutput) BoundComponentIds() pulumi.IntArrayOutput {
+	return o.ApplyT(func(v SecurityGroupResult) []int { return v.BoundComponentIds }).(pulumi.IntArrayOutput)
+}
+
+// What the group is for.
+func (o SecurityGroupResultOutput) Description() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v SecurityGroupResult) *string { return v.Description }).(pulumi.StringPtrOutput)
+}
+
+// The group's id (its `groupId`).
+func (o SecurityGroupResultOutput) Id() pulumi.IntOutput {
+	return o.ApplyT(func(v SecurityGroupResult) int { return v.Id }).(pulumi.IntOutput)
+}
+
+// The group's name on the account.
+func (o SecurityGroupResultOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v SecurityGroupResult) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// Every rule of the group (`direction`, `ethertype`, `protocol`, `portRangeMin`, `portRangeMax`, `remoteIp` or `remoteGroupId`), in any order. The group owns its whole list: a rule added or removed outside Pulumi shows as drift in `refresh` and is undone by `up`.
+func (o SecurityGroupResultOutput) Rules() SecurityGroupRuleArrayOutput {
+	return o.ApplyT(func(v SecurityGroupResult) []SecurityGroupRule { return v.Rules }).(SecurityGroupRuleArrayOutput)
+}
+
+type SecurityGroupResultArrayOutput struct{ *pulumi.OutputState }
+
+func (SecurityGroupResultArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]SecurityGroupResult)(nil)).Elem()
+}
+
+func (o SecurityGroupResultArrayOutput) ToSecurityGroupResultArrayOutput() SecurityGroupResultArrayOutput {
+	return o
+}
+
+func (o SecurityGroupResultArrayOutput) ToSecurityGroupResultArrayOutputWithContext(ctx context.Context) SecurityGroupResultArrayOutput {
+	return o
+}
+
+func (o SecurityGroupResultArrayOutput) Index(i pulumi.IntInput) SecurityGroupResultOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) SecurityGroupResult {
+		return vs[0].([]SecurityGroupResult)[vs[1].(int)]
+	}).(SecurityGroupResultOutput)
+}
+
+// A rule of a `SecurityGroup`'s `rules`.
+type SecurityGroupRule struct {
+	// `ingress` (traffic to the guest) or `egress` (traffic from it).
+	Direction SecurityGroupRuleDirection `pulumi:"direction"`
+	// `IPv4` (the default) or `IPv6`.
+	Ethertype *SecurityGroupRuleEthertype `pulumi:"ethertype"`
+	// The highest port (tcp, udp), or the ICMP code (icmp).
+	PortRangeMax *int `pulumi:"portRangeMax"`
+	// The lowest port (tcp, udp), or the ICMP type (icmp).
+	PortRangeMin *int `pulumi:"portRangeMin"`
+	// `tcp`, `udp` or `icmp`; unset: every protocol.
+	Protocol *SecurityGroupRuleProtocol `pulumi:"protocol"`
+	// Another security group (its id) whose members the rule admits or reaches.
+	RemoteGroupId *int `pulumi:"remoteGroupId"`
+	// The address or CIDR the rule admits (ingress) or reaches (egress), of the rule's ethertype.
+	RemoteIp *string `pulumi:"remoteIp"`
+}
+
+// Defaults sets the appropriate defaults for SecurityGroupRule
+func (val *SecurityGroupRule) Defaults() *SecurityGroupRule {
+	if val == nil {
+		return nil
+	}
+	tmp := *val
+	if tmp.Ethertype == nil {
+		ethertype_ := SecurityGroupRuleEthertype("IPv4")
+		tmp.Ethertype = &ethertype_
+	}
+	return &tmp
+}
+
+// SecurityGroupRuleInput is an input type that accepts SecurityGroupRuleArgs and SecurityGroupRuleOutput values.
+// You can construct a concrete instance of `SecurityGroupRuleInput` via:
+//
+//	SecurityGroupRuleArgs{...}
+type SecurityGroupRuleInput interface {
+	pulumi.Input
+
+	ToSecurityGroupRuleOutput() SecurityGroupRuleOutput
+	ToSecurityGroupRuleOutputWithContext(context.Context) SecurityGroupRuleOutput
+}
+
+// A rule of a `SecurityGroup`'s `rules`.
+type SecurityGroupRuleArgs struct {
+	// `ingress` (traffic to the guest) or `egress` (traffic from it).
+	Direction SecurityGroupRuleDirectionInput `pulumi:"direction"`
+	// `IPv4` (the default) or `IPv6`.
+	Ethertype SecurityGroupRuleEthertypePtrInput `pulumi:"ethertype"`
+	// The highest port (tcp, udp), or the ICMP code (icmp).
+	PortRangeMax pulumi.IntPtrInput `pulumi:"portRangeMax"`
+	// The lowest port (tcp, udp), or the ICMP type (icmp).
+	PortRangeMin pulumi.IntPtrInput `pulumi:"portRangeMin"`
+	// `tcp`, `udp` or `icmp`; unset: every protocol.
+	Protocol SecurityGroupRuleProtocolPtrInput `pulumi:"protocol"`
+	// Another security group (its id) whose members the rule admits or reaches.
+	RemoteGroupId pulumi.IntPtrInput `pulumi:"remoteGroupId"`
+	// The address or CIDR the rule admits (ingress) or reaches (egress), of the rule's ethertype.
+	RemoteIp pulumi.StringPtrInput `pulumi:"remoteIp"`
+}
+
+// Defaults sets the appropriate defaults for SecurityGroupRuleArgs
+func (val *SecurityGroupRuleArgs) Defaults() *SecurityGroupRuleArgs {
+	if val == nil {
+		return nil
+	}
+	tmp := *val
+	if tmp.Ethertype == nil {
+		tmp.Ethertype = SecurityGroupRuleEthertype("IPv4")
+	}
+	return &tmp
+}
+func (SecurityGroupRuleArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*SecurityGroupRule)(nil)).Elem()
+}
+
+func (i SecurityGroupRuleArgs) ToSecurityGroupRuleOutput() SecurityGroupRuleOutput {
+	return i.ToSecurityGroupRuleOutputWithContext(context.Background())
+}
+
+func (i SecurityGroupRuleArgs) ToSecurityGroupRuleOutputWithContext(ctx context.Context) SecurityGroupRuleOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(SecurityGroupRuleOutput)
+}
+
+// SecurityGroupRuleArrayInput is an input type that accepts SecurityGroupRuleArray and SecurityGroupRuleArrayOutput values.
+// You can construct a concrete instance of `SecurityGroupRuleArrayInput` via:
+//
+//	SecurityGroupRuleArray{ SecurityGroupRuleArgs{...} }
+type SecurityGroupRuleArrayInput interface {
+	pulumi.Input
+
+	ToSecurityGroupRuleArrayOutput() SecurityGroupRuleArrayOutput
+	ToSecurityGroupRuleArrayOutputWithContext(context.Context) SecurityGroupRuleArrayOutput
+}
+
+type SecurityGroupRuleArray []SecurityGroupRuleInput
+
+func (SecurityGroupRuleArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]SecurityGroupRule)(nil)).Elem()
+}
+
+func (i SecurityGroupRuleArray) ToSecurityGroupRuleArrayOutput() SecurityGroupRuleArrayOutput {
+	return i.ToSecurityGroupRuleArrayOutputWithContext(context.Background())
+}
+
+func (i SecurityGroupRuleArray) ToSecurityGroupRuleArrayOutputWithContext(ctx context.Context) SecurityGroupRuleArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(SecurityGroupRuleArrayOutput)
+}
+
+// A rule of a `SecurityGroup`'s `rules`.
+type SecurityGroupRuleOutput struct{ *pulumi.OutputState }
+
+func (SecurityGroupRuleOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*SecurityGroupRule)(nil)).Elem()
+}
+
+func (o SecurityGroupRuleOutput) ToSecurityGroupRuleOutput() SecurityGroupRuleOutput {
+	return o
+}
+
+func (o SecurityGroupRuleOutput) ToSecurityGroupRuleOutputWithContext(ctx context.Context) SecurityGroupRuleOutput {
+	return o
+}
+
+// `ingress` (traffic to the guest) or `egress` (traffic from it).
+func (o SecurityGroupRuleOutput) Direction() SecurityGroupRuleDirectionOutput {
+	return o.ApplyT(func(v SecurityGroupRule) SecurityGroupRuleDirection { return v.Direction }).(SecurityGroupRuleDirectionOutput)
+}
+
+// `IPv4` (the default) or `IPv6`.
+func (o SecurityGroupRuleOutput) Ethertype() SecurityGroupRuleEthertypePtrOutput {
+	return o.ApplyT(func(v SecurityGroupRule) *SecurityGroupRuleEthertype { return v.Ethertype }).(SecurityGroupRuleEthertypePtrOutput)
+}
+
+// The highest port (tcp, udp), or the ICMP code (icmp).
+func (o SecurityGroupRuleOutput) PortRangeMax() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v SecurityGroupRule) *int { return v.PortRangeMax }).(pulumi.IntPtrOutput)
+}
+
+// The lowest port (tcp, udp), or the ICMP type (icmp).
+func (o SecurityGroupRuleOutput) PortRangeMin() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v SecurityGroupRule) *int { return v.PortRangeMin }).(pulumi.IntPtrOutput)
+}
+
+// `tcp`, `udp` or `icmp`; unset: every protocol.
+func (o SecurityGroupRuleOutput) Protocol() SecurityGroupRuleProtocolPtrOutput {
+	return o.ApplyT(func(v SecurityGroupRule) *SecurityGroupRuleProtocol { return v.Protocol }).(SecurityGroupRuleProtocolPtrOutput)
+}
+
+// Another security group (its id) whose members the rule admits or reaches.
+func (o SecurityGroupRuleOutput) RemoteGroupId() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v SecurityGroupRule) *int { return v.RemoteGroupId }).(pulumi.IntPtrOutput)
+}
+
+// The address or CIDR the rule admits (ingress) or reaches (egress), of the rule's ethertype.
+func (o SecurityGroupRuleOutput) RemoteIp() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v SecurityGroupRule) *string { return v.RemoteIp }).(pulumi.StringPtrOutput)
+}
+
+type SecurityGroupRuleArrayOutput struct{ *pulumi.OutputState }
+
+func (SecurityGroupRuleArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]SecurityGroupRule)(nil)).Elem()
+}
+
+func (o SecurityGroupRuleArrayOutput) ToSecurityGroupRuleArrayOutput() SecurityGroupRuleArrayOutput {
+	return o
+}
+
+func (o SecurityGroupRuleArrayOutput) ToSecurityGroupRuleArrayOutputWithContext(ctx context.Context) SecurityGroupRuleArrayOutput {
+	return o
+}
+
+func (o SecurityGroupRuleArrayOutput) Index(i pulumi.IntInput) SecurityGroupRuleOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) SecurityGroupRule {
+		return vs[0].([]SecurityGroupRule)[vs[1].(int)]
+	}).(SecurityGroupRuleOutput)
+}
+
 // A support ticket of the account.
 type Ticket struct {
 	// When it was opened (ISO 8601).
@@ -1592,6 +1906,10 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*IpAddressArrayInput)(nil)).Elem(), IpAddressArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ResourceRecordInput)(nil)).Elem(), ResourceRecordArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ResourceRecordArrayInput)(nil)).Elem(), ResourceRecordArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*SecurityGroupResultInput)(nil)).Elem(), SecurityGroupResultArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*SecurityGroupResultArrayInput)(nil)).Elem(), SecurityGroupResultArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*SecurityGroupRuleInput)(nil)).Elem(), SecurityGroupRuleArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*SecurityGroupRuleArrayInput)(nil)).Elem(), SecurityGroupRuleArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*TicketInput)(nil)).Elem(), TicketArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*TicketArrayInput)(nil)).Elem(), TicketArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*TicketStatusInput)(nil)).Elem(), TicketStatusArgs{})
@@ -1613,6 +1931,10 @@ func init() {
 	pulumi.RegisterOutputType(IpAddressArrayOutput{})
 	pulumi.RegisterOutputType(ResourceRecordOutput{})
 	pulumi.RegisterOutputType(ResourceRecordArrayOutput{})
+	pulumi.RegisterOutputType(SecurityGroupResultOutput{})
+	pulumi.RegisterOutputType(SecurityGroupResultArrayOutput{})
+	pulumi.RegisterOutputType(SecurityGroupRuleOutput{})
+	pulumi.RegisterOutputType(SecurityGroupRuleArrayOutput{})
 	pulumi.RegisterOutputType(TicketOutput{})
 	pulumi.RegisterOutputType(TicketArrayOutput{})
 	pulumi.RegisterOutputType(TicketStatusOutput{})

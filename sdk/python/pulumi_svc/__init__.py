@@ -15,10 +15,12 @@ from .get_dns_zone import *
 from .get_hardware_server import *
 from .get_hardware_servers import *
 from .get_ip_addresses import *
+from .get_security_groups import *
 from .get_tickets import *
 from .get_virtual_guest import *
 from .get_virtual_guests import *
 from .provider import *
+from .security_group import *
 from .ssh_key import *
 from .ticket_update import *
 from .virtual_guest import *
@@ -42,6 +44,7 @@ _utilities.register(
   "classes": {
    "svc:index:DnsRecord": "DnsRecord",
    "svc:index:DnsZone": "DnsZone",
+   "svc:index:SecurityGroup": "SecurityGroup",
    "svc:index:SshKey": "SshKey",
    "svc:index:TicketUpdate": "TicketUpdate",
    "svc:index:VirtualGuest": "VirtualGuest"

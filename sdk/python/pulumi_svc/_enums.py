@@ -9,6 +9,9 @@ from enum import Enum
 __all__ = [
     'ImageChange',
     'RecordType',
+    'SecurityGroupRuleDirection',
+    'SecurityGroupRuleEthertype',
+    'SecurityGroupRuleProtocol',
 ]
 
 
@@ -35,3 +38,31 @@ class RecordType(_builtins.str, Enum):
     PTR = "PTR"
     SRV = "SRV"
     SPF = "SPF"
+
+
+@pulumi.type_token("svc:index:SecurityGroupRuleDirection")
+class SecurityGroupRuleDirection(_builtins.str, Enum):
+    """
+    `ingress` (traffic to the guest) or `egress` (traffic from it).
+    """
+    INGRESS = "ingress"
+    EGRESS = "egress"
+
+
+@pulumi.type_token("svc:index:SecurityGroupRuleEthertype")
+class SecurityGroupRuleEthertype(_builtins.str, Enum):
+    """
+    `IPv4` (the default) or `IPv6`.
+    """
+    I_PV4 = "IPv4"
+    I_PV6 = "IPv6"
+
+
+@pulumi.type_token("svc:index:SecurityGroupRuleProtocol")
+class SecurityGroupRuleProtocol(_builtins.str, Enum):
+    """
+    `tcp`, `udp` or `icmp`; unset: every protocol.
+    """
+    TCP = "tcp"
+    UDP = "udp"
+    ICMP = "icmp"

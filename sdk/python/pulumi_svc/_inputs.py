@@ -18,6 +18,8 @@ from ._enums import *
 __all__ = [
     'DateRange',
     'DateRangeDict',
+    'SecurityGroupRuleArgs',
+    'SecurityGroupRuleArgsDict',
     'ZoneRecordArgs',
     'ZoneRecordArgsDict',
 ]
@@ -72,6 +74,161 @@ class DateRange:
     @start.setter
     def start(self, value: _builtins.str):
         pulumi.set(self, "start", value)
+
+
+class SecurityGroupRuleArgsDict(TypedDict):
+    """
+    A rule of a `SecurityGroup`'s `rules`.
+    """
+    direction: pulumi.Input['SecurityGroupRuleDirection']
+    """
+    `ingress` (traffic to the guest) or `egress` (traffic from it).
+    """
+    ethertype: NotRequired[pulumi.Input[Optional['SecurityGroupRuleEthertype']]]
+    """
+    `IPv4` (the default) or `IPv6`.
+    """
+    port_range_max: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    The highest port (tcp, udp), or the ICMP code (icmp).
+    """
+    port_range_min: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    The lowest port (tcp, udp), or the ICMP type (icmp).
+    """
+    protocol: NotRequired[pulumi.Input[Optional['SecurityGroupRuleProtocol']]]
+    """
+    `tcp`, `udp` or `icmp`; unset: every protocol.
+    """
+    remote_group_id: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    Another security group (its id) whose members the rule admits or reaches.
+    """
+    remote_ip: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The address or CIDR the rule admits (ingress) or reaches (egress), of the rule's ethertype.
+    """
+
+@pulumi.input_type
+class SecurityGroupRuleArgs:
+    def __init__(__self__, *,
+                 direction: pulumi.Input['SecurityGroupRuleDirection'],
+                 ethertype: pulumi.Input[Optional['SecurityGroupRuleEthertype']] = None,
+                 port_range_max: pulumi.Input[Optional[_builtins.int]] = None,
+                 port_range_min: pulumi.Input[Optional[_builtins.int]] = None,
+                 protocol: pulumi.Input[Optional['SecurityGroupRuleProtocol']] = None,
+                 remote_group_id: pulumi.Input[Optional[_builtins.int]] = None,
+                 remote_ip: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        A rule of a `SecurityGroup`'s `rules`.
+
+        :param pulumi.Input['SecurityGroupRuleDirection'] direction: `ingress` (traffic to the guest) or `egress` (traffic from it).
+        :param pulumi.Input['SecurityGroupRuleEthertype'] ethertype: `IPv4` (the default) or `IPv6`.
+        :param pulumi.Input[_builtins.int] port_range_max: The highest port (tcp, udp), or the ICMP code (icmp).
+        :param pulumi.Input[_builtins.int] port_range_min: The lowest port (tcp, udp), or the ICMP type (icmp).
+        :param pulumi.Input['SecurityGroupRuleProtocol'] protocol: `tcp`, `udp` or `icmp`; unset: every protocol.
+        :param pulumi.Input[_builtins.int] remote_group_id: Another security group (its id) whose members the rule admits or reaches.
+        :param pulumi.Input[_builtins.str] remote_ip: The address or CIDR the rule admits (ingress) or reaches (egress), of the rule's ethertype.
+        """
+        pulumi.set(__self__, "direction", direction)
+        if ethertype is None:
+            ethertype = 'IPv4'
+        if ethertype is not None:
+            pulumi.set(__self__, "ethertype", ethertype)
+        if port_range_max is not None:
+            pulumi.set(__self__, "port_range_max", port_range_max)
+        if port_range_min is not None:
+            pulumi.set(__self__, "port_range_min", port_range_min)
+        if protocol is not None:
+            pulumi.set(__self__, "protocol", protocol)
+        if remote_group_id is not None:
+            pulumi.set(__self__, "remote_group_id", remote_group_id)
+        if remote_ip is not None:
+            pulumi.set(__self__, "remote_ip", remote_ip)
+
+    @_builtins.property
+    @pulumi.getter
+    def direction(self) -> pulumi.Input['SecurityGroupRuleDirection']:
+        """
+        `ingress` (traffic to the guest) or `egress` (traffic from it).
+        """
+        return pulumi.get(self, "direction")
+
+    @direction.setter
+    def direction(self, value: pulumi.Input['SecurityGroupRuleDirection']):
+        pulumi.set(self, "direction", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def ethertype(self) -> pulumi.Input[Optional['SecurityGroupRuleEthertype']]:
+        """
+        `IPv4` (the default) or `IPv6`.
+        """
+        return pulumi.get(self, "ethertype")
+
+    @ethertype.setter
+    def ethertype(self, value: pulumi.Input[Optional['SecurityGroupRuleEthertype']]):
+        pulumi.set(self, "ethertype", value)
+
+    @_builtins.property
+    @pulumi.getter(name="portRangeMax")
+    def port_range_max(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        The highest port (tcp, udp), or the ICMP code (icmp).
+        """
+        return pulumi.get(self, "port_range_max")
+
+    @port_range_max.setter
+    def port_range_max(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "port_range_max", value)
+
+    @_builtins.property
+    @pulumi.getter(name="portRangeMin")
+    def port_range_min(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        The lowest port (tcp, udp), or the ICMP type (icmp).
+        """
+        return pulumi.get(self, "port_range_min")
+
+    @port_range_min.setter
+    def port_range_min(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "port_range_min", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def protocol(self) -> pulumi.Input[Optional['SecurityGroupRuleProtocol']]:
+        """
+        `tcp`, `udp` or `icmp`; unset: every protocol.
+        """
+        return pulumi.get(self, "protocol")
+
+    @protocol.setter
+    def protocol(self, value: pulumi.Input[Optional['SecurityGroupRuleProtocol']]):
+        pulumi.set(self, "protocol", value)
+
+    @_builtins.property
+    @pulumi.getter(name="remoteGroupId")
+    def remote_group_id(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Another security group (its id) whose members the rule admits or reaches.
+        """
+        return pulumi.get(self, "remote_group_id")
+
+    @remote_group_id.setter
+    def remote_group_id(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "remote_group_id", value)
+
+    @_builtins.property
+    @pulumi.getter(name="remoteIp")
+    def remote_ip(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The address or CIDR the rule admits (ingress) or reaches (egress), of the rule's ethertype.
+        """
+        return pulumi.get(self, "remote_ip")
+
+    @remote_ip.setter
+    def remote_ip(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "remote_ip", value)
 
 
 class ZoneRecordArgsDict(TypedDict):

@@ -22,6 +22,8 @@ __all__ = [
     'HardwareStatus',
     'IpAddress',
     'ResourceRecord',
+    'SecurityGroupResult',
+    'SecurityGroupRule',
     'Ticket',
     'TicketStatus',
     'VirtualGuestSummary',
@@ -393,6 +395,194 @@ class ResourceRecord(dict):
         Its type: `A`, `AAAA`, `CNAME`, `MX`, `TXT`, `NS` or `SOA`.
         """
         return pulumi.get(self, "type")
+
+
+@pulumi.output_type
+class SecurityGroupResult(dict):
+    """
+    A security group with the fields a `SecurityGroup` resource outputs.
+    """
+    def __init__(__self__, *,
+                 bound_component_ids: Sequence[_builtins.int],
+                 id: _builtins.int,
+                 name: _builtins.str,
+                 rules: Sequence['outputs.SecurityGroupRule'],
+                 description: Optional[_builtins.str] = None):
+        """
+        A security group with the fields a `SecurityGroup` resource outputs.
+
+        :param Sequence[_builtins.int] bound_component_ids: The network components the group is bound to now (guests' interfaces).
+        :param _builtins.int id: The group's id (its `groupId`).
+        :param _builtins.str name: The group's name on the account.
+        :param Sequence['SecurityGroupRule'] rules: Every rule of the group (`direction`, `ethertype`, `protocol`, `portRangeMin`, `portRangeMax`, `remoteIp` or `remoteGroupId`), in any order. The group owns its whole list: a rule added or removed outside Pulumi shows as drift in `refresh` and is undone by `up`.
+        :param _builtins.str description: What the group is for.
+        """
+        pulumi.set(__self__, "bound_component_ids", bound_component_ids)
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "rules", rules)
+        if description is not None:
+            pulumi.set(__self__, "description", description)
+
+    @_builtins.property
+    @pulumi.getter(name="boundComponentIds")
+    def bound_component_ids(self) -> Sequence[_builtins.int]:
+        """
+        The network components the group is bound to now (guests' interfaces).
+        """
+        return pulumi.get(self, "bound_component_ids")
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.int:
+        """
+        The group's id (its `groupId`).
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        The group's name on the account.
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter
+    def rules(self) -> Sequence['outputs.SecurityGroupRule']:
+        """
+        Every rule of the group (`direction`, `ethertype`, `protocol`, `portRangeMin`, `portRangeMax`, `remoteIp` or `remoteGroupId`), in any order. The group owns its whole list: a rule added or removed outside Pulumi shows as drift in `refresh` and is undone by `up`.
+        """
+        return pulumi.get(self, "rules")
+
+    @_builtins.property
+    @pulumi.getter
+    def description(self) -> Optional[_builtins.str]:
+        """
+        What the group is for.
+        """
+        return pulumi.get(self, "description")
+
+
+@pulumi.output_type
+class SecurityGroupRule(dict):
+    """
+    A rule of a `SecurityGroup`'s `rules`.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "portRangeMax":
+            suggest = "port_range_max"
+        elif key == "portRangeMin":
+            suggest = "port_range_min"
+        elif key == "remoteGroupId":
+            suggest = "remote_group_id"
+        elif key == "remoteIp":
+            suggest = "remote_ip"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in SecurityGroupRule. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        SecurityGroupRule.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        SecurityGroupRule.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 direction: 'SecurityGroupRuleDirection',
+                 ethertype: Optional['SecurityGroupRuleEthertype'] = None,
+                 port_range_max: Optional[_builtins.int] = None,
+                 port_range_min: Optional[_builtins.int] = None,
+                 protocol: Optional['SecurityGroupRuleProtocol'] = None,
+                 remote_group_id: Optional[_builtins.int] = None,
+                 remote_ip: Optional[_builtins.str] = None):
+        """
+        A rule of a `SecurityGroup`'s `rules`.
+
+        :param 'SecurityGroupRuleDirection' direction: `ingress` (traffic to the guest) or `egress` (traffic from it).
+        :param 'SecurityGroupRuleEthertype' ethertype: `IPv4` (the default) or `IPv6`.
+        :param _builtins.int port_range_max: The highest port (tcp, udp), or the ICMP code (icmp).
+        :param _builtins.int port_range_min: The lowest port (tcp, udp), or the ICMP type (icmp).
+        :param 'SecurityGroupRuleProtocol' protocol: `tcp`, `udp` or `icmp`; unset: every protocol.
+        :param _builtins.int remote_group_id: Another security group (its id) whose members the rule admits or reaches.
+        :param _builtins.str remote_ip: The address or CIDR the rule admits (ingress) or reaches (egress), of the rule's ethertype.
+        """
+        pulumi.set(__self__, "direction", direction)
+        if ethertype is None:
+            ethertype = 'IPv4'
+        if ethertype is not None:
+            pulumi.set(__self__, "ethertype", ethertype)
+        if port_range_max is not None:
+            pulumi.set(__self__, "port_range_max", port_range_max)
+        if port_range_min is not None:
+            pulumi.set(__self__, "port_range_min", port_range_min)
+        if protocol is not None:
+            pulumi.set(__self__, "protocol", protocol)
+        if remote_group_id is not None:
+            pulumi.set(__self__, "remote_group_id", remote_group_id)
+        if remote_ip is not None:
+            pulumi.set(__self__, "remote_ip", remote_ip)
+
+    @_builtins.property
+    @pulumi.getter
+    def direction(self) -> 'SecurityGroupRuleDirection':
+        """
+        `ingress` (traffic to the guest) or `egress` (traffic from it).
+        """
+        return pulumi.get(self, "direction")
+
+    @_builtins.property
+    @pulumi.getter
+    def ethertype(self) -> Optional['SecurityGroupRuleEthertype']:
+        """
+        `IPv4` (the default) or `IPv6`.
+        """
+        return pulumi.get(self, "ethertype")
+
+    @_builtins.property
+    @pulumi.getter(name="portRangeMax")
+    def port_range_max(self) -> Optional[_builtins.int]:
+        """
+        The highest port (tcp, udp), or the ICMP code (icmp).
+        """
+        return pulumi.get(self, "port_range_max")
+
+    @_builtins.property
+    @pulumi.getter(name="portRangeMin")
+    def port_range_min(self) -> Optional[_builtins.int]:
+        """
+        The lowest port (tcp, udp), or the ICMP type (icmp).
+        """
+        return pulumi.get(self, "port_range_min")
+
+    @_builtins.property
+    @pulumi.getter
+    def protocol(self) -> Optional['SecurityGroupRuleProtocol']:
+        """
+        `tcp`, `udp` or `icmp`; unset: every protocol.
+        """
+        return pulumi.get(self, "protocol")
+
+    @_builtins.property
+    @pulumi.getter(name="remoteGroupId")
+    def remote_group_id(self) -> Optional[_builtins.int]:
+        """
+        Another security group (its id) whose members the rule admits or reaches.
+        """
+        return pulumi.get(self, "remote_group_id")
+
+    @_builtins.property
+    @pulumi.getter(name="remoteIp")
+    def remote_ip(self) -> Optional[_builtins.str]:
+        """
+        The address or CIDR the rule admits (ingress) or reaches (egress), of the rule's ethertype.
+        """
+        return pulumi.get(self, "remote_ip")
 
 
 @pulumi.output_type

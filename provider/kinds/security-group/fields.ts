@@ -1,0 +1,71 @@
+import { UNSET, kind, kinds, readFrom, type ArgsOf, type Fields } from '../../framework/fields';
+import { rules } from '../../framework/field-rules';
+import type { SecurityGroup, SecurityGroupRuleSpec } from '../../managers';
+import type { SECURITY_GROUP_RULE_FIELDS } from './rule-fields';
+import { declaredRule, sameRules } from './rules';
+
+/** Every field of a SecurityGroup, once (see framework/fields.ts). */
+
+const onGroup = readFrom<SecurityGroup>();
+
+/** A rule as the program declares it (the rule table's fields, with their docs). */
+export type SecurityGroupRuleArgs = ArgsOf<typeof SECURITY_GROUP_RULE_FIELDS>;
+
+const RULES_MASK =
+  'rules[id,direction,ethertype,protocol,portRangeMin,portRangeMax,remoteIp,remoteGroupId]';
+
+export const SECURITY_GROUP_FIELDS = {
+  /** The group's name on the account. */
+  name: {
+    type: kinds.string,
+    input: 'required',
+    output: true,
+    rule: rules.text({ required: true, maxLength: 100 }),
+    change: 'update',
+    how: '`editObject`',
+    read: onGroup('name', (g) => g.name ?? ''),
+  },
+  /** What the group is for. */
+  description: {
+    type: kinds.string,
+    input: 'optional',
+    output: true,
+    normalise: (value) => (value === '' ? undefined : value),
+    rule: rules.text({ maxLength: 255 }),
+    change: 'update',
+    how: '`editObject`',
+    read: onGroup('description', (g) => g.description || UNSET),
+  },
+  /**
+   * Every rule of the group (`direction`, `ethertype`, `protocol`, `portRangeMin`,
+   * `portRangeMax`, `remoteIp` or `remoteGroupId`), in any order. The group owns its whole list:
+   * a rule added or removed outside Pulumi shows as drift in `refresh` and is undone by `up`.
+   */
+  rules: {
+    type: kind<SecurityGroupRuleSpec[]>('rule[]'),
+    arg: kind<SecurityGroupRuleArgs[]>('rule[]'),
+    input: 'optional',
+    output: true,
+    default: [],
+    change: 'update',
+    how: '`editRules`, `removeRules`, `addRules` to match',
+    read: onGroup(RULES_MASK, (g) => (g.rules ?? []).map(declaredRule), { same: sameRules }),
+  },
+
+  /** The numeric id, for a guest's `securityGroupIds` (the resource id is the same number). */
+  groupId: { type: kinds.integer, output: true, read: onGroup('id', (g) => g.id) },
+  /** The network components the group is bound to now (guests' interfaces). */
+  boundComponentIds: {
+    type: kinds.list(kinds.integer),
+    output: true,
+    read: onGroup('networkComponentBindings.networkComponentId', (g) =>
+      (g.networkComponentBindings ?? []).map((b) => b.networkComponentId),
+    ),
+  },
+  /** When the group was created. */
+  createDate: {
+    type: kinds.nullable(kinds.string),
+    output: true,
+    read: onGroup('createDate', (g) => g.createDate ?? null),
+  },
+} satisfies Fields;

@@ -1,0 +1,134 @@
+import type { StateOf } from '../../framework/fields';
+import { freeWriteWindowMs, type Connection } from '../../framework/connection';
+import { createOnce, writeIdempotent } from '../../framework/exactly-once';
+import {
+  kindProvider,
+  type CreateRequest,
+  type DeleteRequest,
+  type EditRequest,
+} from '../../framework/kind-provider';
+import {
+  SecurityGroupManager,
+  type SecurityGroup,
+  type SecurityGroupRuleSpec,
+} from '../../managers';
+import { SECURITY_GROUP_FIELDS } from './fields';
+import { checkRules, isEmptyPlan, planRules, sameRules } from './rules';
+
+/**
+ * `SecurityGroup`: a named list of rules (`Svc_Network_SecurityGroup`). The rules are inline, not
+ * a kind of their own: the API keeps a group's rules as one list it edits in place
+ * (`addRules`, `editRules`, `removeRules` on the group), and a rule has no life outside its
+ * group. The resource owns the whole list, so what refresh finds added or removed by hand is
+ * drift that `up` repairs. Guests bind groups (`VirtualGuest.securityGroupIds`); a group still
+ * bound is not deleted, and the error says which guests to take it off first.
+ */
+
+type Fields = typeof SECURITY_GROUP_FIELDS;
+
+const groups = (c: Connection) => c.use(SecurityGroupManager);
+
+const describe = (state: Partial<StateOf<Fields>>, id: string) =>
+  `SecurityGroup ${JSON.stringify(state.name ?? '')} (id ${id})`;
+
+/** Makes the group's rules the declared ones; each write is checked by reading them back. */
+async function syncRules(
+  c: Connection,
+  id: number,
+  what: string,
+  declared: SecurityGroupRuleSpec[],
+) {
+  const manager = groups(c);
+  const rulesNow = async () => (await manager.getGroup(id)).rules ?? [];
+  const plan = planRules(declared, await rulesNow());
+  if (isEmptyPlan(plan)) return;
+  await writeIdempotent({
+    what: `${what} rules`,
+    write: async () => {
+      if (plan.edit.length > 0) await manager.editRules(id, plan.edit);
+      if (plan.remove.length > 0) await manager.removeRules(id, plan.remove);
+      if (plan.add.length > 0) await manager.addRules(id, plan.add);
+    },
+    // The rules converge on the declared ones however much of the write was applied.
+    done: async () =>
+      sameRules(
+        declared,
+        (await rulesNow()).map((r) => r),
+      ),
+    windowMs: freeWriteWindowMs(),
+  });
+}
+
+async function create({ connection: c, inputs }: CreateRequest<Fields>) {
+  const manager = groups(c);
+  const { name } = inputs;
+  const what = `SecurityGroup ${JSON.stringify(name)}`;
+  const before = new Set((await manager.listGroups('id')).map((g) => g.id));
+  const group = await createOnce({
+    what,
+    write: () => manager.createGroup({ name, description: inputs.description }),
+    // A group of this name that was not there before the write is this write's.
+    find: async () =>
+      (await manager.listGroups()).find((g) => !before.has(g.id) && g.name === name),
+    windowMs: freeWriteWindowMs(),
+    nextRun: 'The next `pulumi up` creates another group; delete the one left over by hand.',
+  });
+  await syncRules(c, group.id, `${what} (id ${group.id})`, inputs.rules);
+  return { id: group.id, object: await manager.getGroup(group.id) };
+}
+
+async function edit({ connection: c, id, inputs, changed }: EditRequest<Fields>) {
+  const manager = groups(c);
+  if (changed.includes('name') || changed.includes('description'))
+    await manager.editGroup(Number(id), {
+      name: inputs.name,
+      description: inputs.description ?? '',
+    });
+  if (changed.includes('rules')) await syncRules(c, Number(id), describe(inputs, id), inputs.rules);
+  return { object: await manager.getGroup(Number(id)) };
+}
+
+/** The guests a group is bound to, as a person finds them. */
+const boundGuests = (group: SecurityGroup) =>
+  [
+    ...new Set(
+      (group.networkComponentBindings ?? []).map((b) => {
+        const guest = b.networkComponent?.guest;
+        return guest
+          ? `${guest.hostname ?? 'guest'} (id ${guest.id})`
+          : `component ${b.networkComponentId}`;
+      }),
+    ),
+  ].join(', ');
+
+async function remove({ connection: c, id, state }: DeleteRequest<Fields>) {
+  const manager = groups(c);
+  const group = await manager.findGroup(Number(id));
+  if (!group) return 'already gone';
+  if ((group.networkComponentBindings ?? []).length > 0)
+    throw new Error(
+      `${describe(state, id)} is still bound to ${boundGuests(group)}. Deleting a bound group is ` +
+        `refused: take it out of those guests' securityGroupIds / privateSecurityGroupIds (or ` +
+        `detach it with \`slcli sg interface-remove\`) and run \`pulumi up\`, then delete the group.`,
+    );
+  await writeIdempotent({
+    what: `${describe(state, id)} deletion`,
+    write: () => manager.deleteGroup(Number(id)),
+    done: async () => (await manager.findGroup(Number(id))) === undefined,
+    windowMs: freeWriteWindowMs(),
+  });
+  return 'deleted';
+}
+
+export const securityGroupProvider = kindProvider(SECURITY_GROUP_FIELDS, {
+  describe,
+  fetch: ({ connection, id }) => groups(connection).findGroup(Number(id)),
+  create,
+  edit,
+  delete: remove,
+  // Each rule is checked with the rule table (failures named `rules[i].field`).
+  checkRules: async ({ inputs, failures }) => ({
+    rules: checkRules(inputs.rules, failures) as SecurityGroupRuleSpec[],
+  }),
+  owned: true,
+});
