@@ -1,4 +1,4 @@
-import { kinds, readFrom, UNSET, type Fields } from '../../framework/fields';
+import { types, readFrom, UNSET, type Fields } from '../../framework/fields';
 import { rules } from '../../framework/field-rules';
 import type { Volume, VolumeType } from '../../managers';
 
@@ -37,18 +37,18 @@ const sortedIds = (value: unknown) =>
 const COMMON = {
   /** The Pulumi resource name (set by the resource class). */
   resourceName: {
-    type: kinds.string,
+    type: types.string,
     input: 'required',
     internal: true,
     rule: rules.text({ maxLength: 1024 }),
   },
   /** project/stack/name of the resource. */
-  identity: { type: kinds.string, input: 'required', internal: true },
+  identity: { type: types.string, input: 'required', internal: true },
   /** `<organization>/<full URN>`: the seed of the creation token. */
-  provenance: { type: kinds.string, input: 'optional', internal: true },
+  provenance: { type: types.string, input: 'optional', internal: true },
   /** Datacenter short name, e.g. `dal10`; a change replaces the volume (and its data). */
   datacenter: {
-    type: kinds.string,
+    type: types.string,
     input: 'required',
     output: true,
     rule: rules.text({
@@ -65,7 +65,7 @@ const COMMON = {
    * refused in check (the API cannot shrink a volume).
    */
   capacityGb: {
-    type: kinds.integer,
+    type: types.integer,
     input: 'required',
     output: true,
     rule: rules.integer({ min: VOLUME_GB.min, max: VOLUME_GB.max }),
@@ -78,7 +78,7 @@ const COMMON = {
    * upgrade order on the same volume.
    */
   tierIopsPerGb: {
-    type: kinds.number,
+    type: types.number,
     input: 'optional',
     output: true,
     rule: rules.custom((failures, name, value) => {
@@ -96,7 +96,7 @@ const COMMON = {
    * `tierIopsPerGb`). Another figure is an upgrade order on the same volume.
    */
   iops: {
-    type: kinds.integer,
+    type: types.integer,
     input: 'optional',
     output: true,
     rule: rules.integer({ min: IOPS.min, max: IOPS.max }),
@@ -108,7 +108,7 @@ const COMMON = {
   },
   /** Billed by the hour (true) or the month (false, the default); a change replaces the volume. */
   hourlyBilling: {
-    type: kinds.boolean,
+    type: types.boolean,
     input: 'optional',
     output: true,
     default: false,
@@ -118,7 +118,7 @@ const COMMON = {
   },
   /** Free text kept with the volume. */
   notes: {
-    type: kinds.string,
+    type: types.string,
     input: 'optional',
     output: true,
     normalise: (value) => (value === '' ? undefined : value),
@@ -133,7 +133,7 @@ const COMMON = {
    * puts back.
    */
   authorizedGuestIds: {
-    type: kinds.list(kinds.integer),
+    type: types.list(types.integer),
     input: 'optional',
     output: true,
     default: [],
@@ -158,7 +158,7 @@ const COMMON = {
    * volume is always cancelled at once).
    */
   cancelImmediately: {
-    type: kinds.boolean,
+    type: types.boolean,
     input: 'optional',
     default: false,
     rule: rules.flag(),
@@ -166,7 +166,7 @@ const COMMON = {
   },
   /** How long a create or resize waits for the volume to be ready, in minutes. */
   readyTimeoutMinutes: {
-    type: kinds.integer,
+    type: types.integer,
     input: 'optional',
     default: 30,
     rule: rules.integer({ min: 1, max: 720 }),
@@ -174,35 +174,35 @@ const COMMON = {
   },
   /** The order's container identifier, computed by check and kept (finds a lost order's volume). */
   creationToken: {
-    type: kinds.string,
+    type: types.string,
     input: 'optional',
     internal: true,
     normalise: () => undefined,
     keep: true,
   },
   /** What the volume costs an hour (check prices the order; a resize prices the new size). */
-  estimatedHourlyCost: { type: kinds.number, output: true, fromCheck: true },
+  estimatedHourlyCost: { type: types.number, output: true, fromCheck: true },
   /** What the volume costs a month. */
-  estimatedMonthlyCost: { type: kinds.number, output: true, fromCheck: true },
+  estimatedMonthlyCost: { type: types.number, output: true, fromCheck: true },
   /** The numeric id (the resource id is the same number as a string). */
-  volumeId: { type: kinds.integer, output: true, read: onVolume('id', (v) => v.id) },
+  volumeId: { type: types.integer, output: true, read: onVolume('id', (v) => v.id) },
   /** The volume's user name on the storage backend. */
-  username: { type: kinds.string, output: true, read: onVolume('username', (v) => v.username) },
+  username: { type: types.string, output: true, read: onVolume('username', (v) => v.username) },
   /** The storage backend's address hosts connect to. */
   targetAddress: {
-    type: kinds.string,
+    type: types.string,
     output: true,
     read: onVolume('serviceResourceBackendIpAddress', (v) => v.serviceResourceBackendIpAddress),
   },
   /** The IOPS the volume delivers (its figure, or its size times its tier). */
   provisionedIops: {
-    type: kinds.integer,
+    type: types.integer,
     output: true,
     read: onVolume('provisionedIops', (v) => Number(v.provisionedIops)),
   },
   /** The billing item a cancel goes through. */
   billingItemId: {
-    type: kinds.integer,
+    type: types.integer,
     output: true,
     read: onVolume('billingItem.id', (v) => v.billingItem?.id),
   },
@@ -212,7 +212,7 @@ export const BLOCK_VOLUME_FIELDS = {
   ...COMMON,
   /** The OS the LUN is formatted for; a change replaces the volume. */
   osFormat: {
-    type: kinds.string,
+    type: types.string,
     input: 'optional',
     output: true,
     default: 'LINUX',
@@ -224,14 +224,14 @@ export const BLOCK_VOLUME_FIELDS = {
     read: onVolume('osType.keyName', (v) => v.osType?.keyName),
   },
   /** The LUN id hosts mount. */
-  lunId: { type: kinds.string, output: true, read: onVolume('lunId', (v) => v.lunId) },
+  lunId: { type: types.string, output: true, read: onVolume('lunId', (v) => v.lunId) },
 } satisfies Fields;
 
 export const FILE_VOLUME_FIELDS = {
   ...COMMON,
   /** The NFS address hosts mount (`<address>:/<path>`). */
   mountAddress: {
-    type: kinds.string,
+    type: types.string,
     output: true,
     read: onVolume('fileNetworkMountAddress', (v) => v.fileNetworkMountAddress),
   },

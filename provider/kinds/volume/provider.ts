@@ -4,7 +4,7 @@ import { outcomeWindowMs, freeWriteWindowMs, type Connection } from '../../frame
 import { createOnce, writeIdempotent } from '../../framework/exactly-once';
 import type { InputsOf, StateOf } from '../../framework/fields';
 import {
-  gone,
+  goneForStack,
   kindProvider,
   type CheckRulesRequest,
   type CheckWithApiRequest,
@@ -287,7 +287,7 @@ export function volumeProvider(type: VolumeType) {
     fetch: async ({ connection, id }) => {
       const v = await storage(connection).findVolume(Number(id));
       if (v?.billingItem?.cancellationDate)
-        return gone('was cancelled and ends at its billing anniversary');
+        return goneForStack('was cancelled and ends at its billing anniversary');
       return v;
     },
     checkRules: checkVolumeRules,
