@@ -55,6 +55,7 @@ async function main(): Promise<void> {
       deadInState: r.deadInState,
       extraUps: r.extraUps,
       userDecisions: r.userDecisions,
+      checkpointsRestored: r.checkpointsRestored,
     })),
   );
   printResult({
@@ -71,6 +72,7 @@ async function main(): Promise<void> {
     sharedIds: sum('sharedIds'),
     maxExtraUps: Math.max(0, ...results.map((r) => r.extraUps)),
     userDecisions: sum('userDecisions'),
+    checkpointsRestored: sum('checkpointsRestored'),
     broken: results.filter((r) => r.problems.length > 0).map((r) => r.seed),
   });
 }

@@ -15,3 +15,11 @@ export function options(args: string[], names: string | string[]): string[] {
     return [value];
   });
 }
+
+/** The arguments without any of the options `names` and their values. */
+export function withoutOptions(args: string[], names: string[]): string[] {
+  return args.filter((arg, i) => {
+    const isNamed = (a: string | undefined) => a !== undefined && names.includes(a.split('=')[0]);
+    return !isNamed(arg) && !(isNamed(args[i - 1]) && !args[i - 1].includes('='));
+  });
+}

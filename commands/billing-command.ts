@@ -1,8 +1,14 @@
 import { HOURS_PER_MONTH } from '../provider/kinds/faces';
-import { options } from './args';
+import * as fs from 'node:fs';
+import { options, withoutOptions } from './args';
 import type { PreviewJson } from './billing-report';
 import { formatBillingMarkdown, formatBillingTable } from './billing-format';
-import { billingReport, mayRaiseCost, type BillingReport } from './billing-summary';
+import {
+  BILLING_REPORT_VERSION,
+  billingReport,
+  mayRaiseCost,
+  type BillingReport,
+} from './billing-summary';
 import { withCancellations } from './billing-cancel';
 import { formatReconciliation, gatherReconciliation } from './billing-reconcile';
 import {
@@ -27,8 +33,10 @@ export interface BillingArgs {
   onlyIncrease: boolean;
   /** Compare what the stacks' objects are billed now with their states instead of a plan. */
   reconcile: boolean;
-  /** Passed to `pulumi preview` as they are. */
+  /** Passed to `pulumi preview` as they are (each stack's in turn, when there are several). */
   previewArgs: string[];
+  /** JSON reports an earlier `--format json` wrote, read instead of previewing. */
+  reports: string[];
 }
 
 const FORMATS = ['table', 'markdown', 'json'] as const;
@@ -52,6 +60,12 @@ const OWN_OPTIONS = {
   'only-increase': {
     type: 'boolean',
     help: 'print nothing when the plan does not raise the cost',
+  },
+  report: {
+    type: 'string',
+    multiple: true,
+    value: 'FILE',
+    help: 'no plan: the report that `--format json` wrote to FILE (repeatable: one per stack), printed in the format asked, e.g. one pull request comment of several stacks',
   },
   reconcile: {
     type: 'boolean',
@@ -116,6 +130,7 @@ function billingArgs(args: ParsedArgs): BillingArgs {
     onlyIncrease: args.flag('only-increase'),
     reconcile: args.flag('reconcile'),
     previewArgs: [...previewArgs, ...args.passed],
+    reports: args.strings('report'),
   };
 }
 
@@ -123,10 +138,54 @@ function billingArgs(args: ParsedArgs): BillingArgs {
 export const parseBillingArgs = (argv: string[]): BillingArgs =>
   billingArgs(parseCommandArgs('billing', BILLING_COMMAND, argv));
 
-/** The report as the format asks. */
-export function formatReport(report: BillingReport, format: BillingArgs['format']): string {
-  if (format === 'json') return JSON.stringify(report, null, 2);
-  return format === 'markdown' ? formatBillingMarkdown(report) : formatBillingTable(report);
+/**
+ * The reports (one per stack) as the format asks: the JSON of one report, or an array of
+ * several; one Markdown comment for them all; a table per stack.
+ */
+export function formatReport(reports: BillingReport[], format: BillingArgs['format']): string {
+  if (format === 'json')
+    return JSON.stringify(reports.length === 1 ? reports[0] : reports, null, 2);
+  if (format === 'markdown') return formatBillingMarkdown(reports);
+  if (reports.length === 1) return formatBillingTable(reports[0]);
+  return reports.map((r) => `== ${r.stack}\n\n${formatBillingTable(r)}`).join('\n\n');
+}
+
+const STACK_OPTIONS = ['--stack', '-s'];
+
+/** The reports of a `--report` file: one report, or the array a run over several stacks wrote. */
+function readReports(file: string): BillingReport[] {
+  const read = JSON.parse(fs.readFileSync(file, 'utf8')) as BillingReport | BillingReport[];
+  const reports = Array.isArray(read) ? read : [read];
+  for (const r of reports)
+    if (r?.version !== BILLING_REPORT_VERSION || !r.totals)
+      throw new Error(
+        `${file} is not a billing report of version ${BILLING_REPORT_VERSION} (pulumi-svc billing --format json writes one)`,
+      );
+  return reports;
+}
+
+/**
+ * The reports asked for: read from `--report` files, or one plan per stack named with
+ * `--stack` (the current stack when none is), each report carrying its stack's name.
+ */
+export async function gatherReports(
+  cwd: string,
+  args: BillingArgs,
+  env: Record<string, string> = {},
+): Promise<BillingReport[]> {
+  if (args.reports.length > 0) return args.reports.flatMap(readReports);
+  const stacks = options(args.previewArgs, STACK_OPTIONS);
+  if (stacks.length <= 1) {
+    const report = await gatherBilling(cwd, args, env);
+    return [stacks.length ? { ...report, stack: stacks[0] } : report];
+  }
+  const others = withoutOptions(args.previewArgs, STACK_OPTIONS);
+  const reports = [];
+  for (const stack of stacks) {
+    const previewArgs = [...others, '--stack', stack];
+    reports.push({ ...(await gatherBilling(cwd, { ...args, previewArgs }, env)), stack });
+  }
+  return reports;
 }
 
 /** Runs `pulumi preview --json` in a project and makes the plan's billing report. */
@@ -143,7 +202,7 @@ export async function gatherBilling(
   const report = billingReport(preview, args.hoursPerMonth);
   // The account is asked only when a monthly guest's cancel needs its billing cycle.
   let client: Promise<Client> | undefined;
-  const [stack] = options(args.previewArgs, ['--stack', '-s']);
+  const [stack] = options(args.previewArgs, STACK_OPTIONS);
   return withCancellations(report, () => (client ??= stackClient(cwd, stack, env)));
 }
 
@@ -158,7 +217,7 @@ export async function printBilling(
   env: Record<string, string> = {},
 ): Promise<number> {
   if (args.reconcile) {
-    const r = await gatherReconciliation(cwd, options(args.previewArgs, ['--stack', '-s']), env);
+    const r = await gatherReconciliation(cwd, options(args.previewArgs, STACK_OPTIONS), env);
     console.log(
       args.format === 'json'
         ? JSON.stringify(r, null, 2)
@@ -166,9 +225,10 @@ export async function printBilling(
     );
     return EXIT.ok;
   }
-  const report = await gatherBilling(cwd, args, env);
-  if (!args.onlyIncrease || mayRaiseCost(report)) console.log(formatReport(report, args.format));
-  return args.strict && report.unpriced.length > 0 ? EXIT.findings : EXIT.ok;
+  const reports = await gatherReports(cwd, args, env);
+  if (!args.onlyIncrease || reports.some(mayRaiseCost))
+    console.log(formatReport(reports, args.format));
+  return args.strict && reports.some((r) => r.unpriced.length > 0) ? EXIT.findings : EXIT.ok;
 }
 
 export const BILLING_COMMAND: Command = {

@@ -11,7 +11,7 @@ export const signed = (value: number, digits: number) =>
 
 const HEADER = [
   'change',
-  'guest',
+  'resource',
   'billing',
   'old $/hour',
   'new $/hour',
@@ -116,9 +116,11 @@ function alignedTable(report: BillingReport): string[] {
 /** Markdown cells: a `|` in a resource name must not split the row. */
 const cell = (text: string) => text.replace(/\|/g, '\\|');
 
-/** The report as Markdown, for a pull request comment. */
-export function formatBillingMarkdown(report: BillingReport): string {
-  const t = report.totals;
+/** The hidden line a CI step finds its earlier comment by, to update it in place. */
+export const COST_MARKER = '<!-- pulumi-svc-cost -->';
+
+/** One stack's report in Markdown: the changes' table, then the footer. */
+function markdownBody(report: BillingReport): string[] {
   const table =
     report.changes.length === 0
       ? ['No billing-affecting changes.']
@@ -127,11 +129,55 @@ export function formatBillingMarkdown(report: BillingReport): string {
           `| ${HEADER.map((_, i) => (i >= 3 && i <= 6 ? '---:' : '---')).join(' | ')} |`,
           ...rows(report).map((row) => `| ${row.map(cell).join(' | ')} |`),
         ];
+  return [...table, '', ...footer(report, '- ', '- ')];
+}
+
+/** `+12.5%` of the monthly total before; `new` when there was none. */
+const percent = (delta: number, before: number) =>
+  before > 0 ? `${delta >= 0 ? '+' : '-'}${Math.abs((delta / before) * 100).toFixed(1)}%` : 'new';
+
+const stackName = (report: BillingReport) => report.stack ?? 'current stack';
+
+/**
+ * A pull request comment of one or several stacks' reports: the monthly totals before and after
+ * with the change and its percent (per stack, and in all), how many resources are priced, free
+ * or not this package's, then each stack's changes in a collapsible block; the marker lets a CI
+ * step find and update the comment instead of adding one per push.
+ */
+export function formatBillingMarkdown(reports: BillingReport[]): string {
+  const total = (pick: (r: BillingReport) => number) =>
+    Math.round(reports.reduce((sum, r) => sum + pick(r), 0) * 100) / 100;
+  const before = total((r) => r.totals.monthlyBefore);
+  const delta = total((r) => r.totals.monthlyDelta);
+  const after = total((r) => r.totals.monthlyAfter);
+  const row = (name: string, b: number, a: number, d: number) =>
+    `| ${cell(name)} | ${dollars(b, 2)} | ${dollars(a, 2)} | ${signed(d, 2)} | ${percent(d, b)} |`;
+  const count = (pick: (r: BillingReport) => number | undefined) =>
+    reports.reduce((sum, r) => sum + (pick(r) ?? 0), 0);
+  const unpriced = count((r) => r.resources?.unpriced);
   return [
-    `### Svc billing: ${signed(t.monthlyDelta, 2)}/month`,
+    COST_MARKER,
+    `### Svc cost: ${signed(delta, 2)}/month (${percent(delta, before)})`,
     '',
-    ...table,
+    '| stack | monthly before | monthly after | change | change % |',
+    '| --- | ---: | ---: | ---: | ---: |',
+    ...reports.map((r) =>
+      row(stackName(r), r.totals.monthlyBefore, r.totals.monthlyAfter, r.totals.monthlyDelta),
+    ),
+    ...(reports.length > 1 ? [row('**all stacks**', before, after, delta)] : []),
     '',
-    ...footer(report, '- ', '- '),
-  ].join('\n');
+    `Resources: ${count((r) => r.resources?.priced)} priced, ${count((r) => r.resources?.free)} free, ${count((r) => r.resources?.unsupported)} unsupported (other providers')${unpriced ? `, ${unpriced} not priced (below)` : ''}.`,
+    '',
+    ...reports.flatMap((r) => [
+      '<details>',
+      `<summary>${stackName(r)}: ${signed(r.totals.monthlyDelta, 2)}/month (${dollars(r.totals.monthlyBefore, 2)} → ${dollars(r.totals.monthlyAfter, 2)})</summary>`,
+      '',
+      ...markdownBody(r),
+      '',
+      '</details>',
+      '',
+    ]),
+  ]
+    .join('\n')
+    .trimEnd();
 }

@@ -43,8 +43,9 @@ export interface PreviewJson {
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 
-/** The resource name of a step's URN. */
-export const stepName = (step: PreviewStep) => step.urn.split('::').pop() ?? step.urn;
+/** The resource name of a URN. */
+export const urnName = (urn: string) => urn.split('::').pop() ?? urn;
+const stepName = (step: PreviewStep) => urnName(step.urn);
 
 /**
  * A change from `olds` (the outputs in the state; none for a create) to `news` (the checked

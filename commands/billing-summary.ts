@@ -1,9 +1,10 @@
 import { containsUnknown } from '../provider/framework/unknown';
 import { HOURS_PER_MONTH, type Props } from '../provider/kinds/faces';
+import { kindOf } from '../provider/kinds/tokens';
 import { BILLING_FACES, billedKind, type BillingFaces } from './billed-kinds';
 import {
   billingChange,
-  stepName,
+  urnName,
   type BillingChange,
   type PreviewJson,
   type PreviewStep,
@@ -22,6 +23,22 @@ export interface BillingReport {
   changes: ReportedChange[];
   totals: BillingTotals;
   unpriced: Unpriced[];
+  /** The stack's resources after the plan, counted by what the report can say of their cost. */
+  resources: ResourceCounts;
+  /** The stack previewed, when the command line named it. */
+  stack?: string;
+}
+
+/** How many resources after the plan are priced, unpriced, free or not this package's. */
+export interface ResourceCounts {
+  /** Of a billed kind, with their cost known. */
+  priced: number;
+  /** Of a billed kind, their cost not known (listed in `unpriced`). */
+  unpriced: number;
+  /** Of this package's kinds that bill nothing (keys, zones, records, tickets). */
+  free: number;
+  /** Of other packages: this report does not price them. */
+  unsupported: number;
 }
 
 export const BILLING_REPORT_VERSION = 1;
@@ -117,7 +134,7 @@ function billedStep(step: PreviewStep, faces: BillingFaces): BilledStep | undefi
   if (!billed) return undefined;
   const costOf = (props: Props | undefined) => billed.face.cost(props);
   const change = billingChange(step, faces);
-  const name = stepName(step);
+  const name = urnName(step.urn);
   const olds = step.oldState?.outputs;
   const unpriced: Unpriced[] = [];
   const hasOld = ['same', 'update', 'replace', 'delete'].includes(step.op);
@@ -164,6 +181,7 @@ export function billingReport(
   faces: BillingFaces = BILLING_FACES,
 ): BillingReport {
   const steps = (preview.steps ?? []).flatMap((step) => billedStep(step, faces) ?? []);
+  const unpriced = steps.flatMap((g) => g.unpriced);
   const changes = steps.flatMap((g) => (g.change ? [reported(g.change, hoursPerMonth)] : []));
   const before = steps.flatMap((g) =>
     g.before ? [costAt(g.before.cost, g.before.mode, hoursPerMonth)] : [],
@@ -186,8 +204,28 @@ export function billingReport(
       monthlyAfter: roundMonthly(monthlyBefore + monthlyDelta),
       monthlyDelta,
     },
-    unpriced: steps.flatMap((g) => g.unpriced),
+    unpriced,
+    resources: resourceCounts(preview.steps ?? [], unpriced, faces),
   };
+}
+
+/** Steps whose resource is gone after the plan. */
+const ENDING = ['delete', 'delete-replaced', 'discard', 'remove-pending-replace'];
+
+/** The resources after the plan, counted; the engine's own (the stack, providers) left out. */
+function resourceCounts(steps: PreviewStep[], unpriced: Unpriced[], faces: BillingFaces) {
+  const after = new Map<string, string>();
+  for (const step of steps) {
+    const type = step.newState?.type ?? step.oldState?.type ?? '';
+    if (!ENDING.includes(step.op) && !type.startsWith('pulumi:')) after.set(step.urn, type);
+  }
+  const counts: ResourceCounts = { priced: 0, unpriced: 0, free: 0, unsupported: 0 };
+  const unknown = new Set(unpriced.map((u) => u.name));
+  for (const [urn, type] of after) {
+    if (billedKind(type, faces)) counts[unknown.has(urnName(urn)) ? 'unpriced' : 'priced']++;
+    else counts[kindOf(type) === undefined ? 'unsupported' : 'free']++;
+  }
+  return counts;
 }
 
 /** Whether the plan may raise the bill: it does, or something in it could not be priced. */

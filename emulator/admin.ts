@@ -11,7 +11,8 @@
  *                                                      errorAfterCommitRate + errorAfterCommitStatus)
  *   DELETE /_emulator/faults                          switch every fault off
  *   GET    /_emulator/settings, POST (provisioningDelayMs, reclaimDelayMs, largestPage,
- *                                                      datacenterCapacity: {dal10: n | null})
+ *                                                      datacenterCapacity: {dal10: n | null},
+ *                                                      hardwareStageMs, failHardwareAt: stage)
  *   GET    /_emulator/accounts                        accounts and their usernames
  *   POST   /_emulator/accounts                        new isolated account {companyName?, username?,
  *                                                      discounts?}
@@ -29,6 +30,7 @@ import type { FaultInjector, FaultOptions } from './faults';
 import type { AccountObjects } from './inventory';
 import { findDatacenter } from './catalog';
 import type { Settings } from './services/context';
+import { STAGES } from './services/hardware/model';
 import type { Discounts } from './services/account/discounts';
 import type { EmulatorStats } from './stats';
 
@@ -109,6 +111,8 @@ async function dispatch(
         reclaimDelayMs?: unknown;
         largestPage?: unknown;
         datacenterCapacity?: unknown;
+        hardwareStageMs?: unknown;
+        failHardwareAt?: unknown;
       };
       const count = (value: unknown) =>
         typeof value === 'number' && Number.isInteger(value) && value >= 0;
@@ -121,7 +125,9 @@ async function dispatch(
         body.provisioningDelayMs !== undefined ||
         (body.largestPage === undefined &&
           body.reclaimDelayMs === undefined &&
-          body.datacenterCapacity === undefined)
+          body.datacenterCapacity === undefined &&
+          body.hardwareStageMs === undefined &&
+          body.failHardwareAt === undefined)
       ) {
         if (!count(body.provisioningDelayMs))
           throw new HttpError(
@@ -136,6 +142,7 @@ async function dispatch(
         api.settings.largestPage = (body.largestPage as number | null) ?? undefined;
       }
       if (body.datacenterCapacity !== undefined) setCapacity(api.settings, body.datacenterCapacity);
+      setHardware(api.settings, body);
       return api.settings;
     }
     case 'GET accounts':
@@ -217,4 +224,30 @@ function sendJson(res: http.ServerResponse, status: number, value: unknown): voi
     'Content-Length': payload.length,
   });
   res.end(payload);
+}
+
+/** The bare-metal settings: each provisioning stage's length, and the stage new servers fail at. */
+function setHardware(
+  settings: Settings,
+  body: { hardwareStageMs?: unknown; failHardwareAt?: unknown },
+) {
+  const stageMs = body.hardwareStageMs;
+  if (stageMs !== undefined) {
+    if (
+      stageMs !== null &&
+      !(typeof stageMs === 'number' && Number.isInteger(stageMs) && stageMs >= 0)
+    )
+      throw new HttpError(
+        400,
+        'hardwareStageMs must be a non-negative integer (milliseconds), or null',
+      );
+    settings.hardwareStageMs = (stageMs as number | null) ?? undefined;
+  }
+  const at = body.failHardwareAt;
+  if (at !== undefined) {
+    const names = STAGES.map((s) => s.name);
+    if (at !== null && !names.includes(at as never))
+      throw new HttpError(400, `failHardwareAt must be one of ${names.join(', ')}, or null`);
+    settings.failHardwareAt = (at as string | null) ?? undefined;
+  }
 }

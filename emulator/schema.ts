@@ -85,7 +85,7 @@ interface BuiltType extends TypeDef {
 
 const registry = new Map<string, BuiltType>();
 
-interface TypeSpec<T> {
+export interface TypeSpec<T> {
   locals: Record<string, Getter<T>>;
   relations?: Record<string, { type: string; many?: boolean; get: Getter<T> }>;
   /** Counts and other relational plain values the emulator computes. */

@@ -1,5 +1,6 @@
 import * as pulumi from '@pulumi/pulumi';
 import { delegatingProvider, type ResourceKind } from '../provider/dynamic/delegate';
+import { loadSerializerBuiltinsQuietly } from '../provider/dynamic/serializer-builtins';
 import {
   outputNames,
   type ArgsOf,
@@ -53,6 +54,8 @@ export function resourceClass<F extends Fields>(kind: ResourceKind, fields: F): 
       // moved to the provider plugin (moved-to-plugin.ts).
       assertApiKeyIsSecret();
       assertNotMovedToPlugin();
+      // Before super() serializes the provider: no warning of Node.js's in the user's `up`.
+      loadSerializerBuiltinsQuietly();
       super(
         provider,
         name,

@@ -366,6 +366,9 @@ export function pluginSchema(pluginDownloadURL = DEFAULT_PLUGIN_DOWNLOAD_URL): S
       python: {
         packageName: 'pulumi_svc',
         requires: { pulumi: '>=3.248.0,<4.0.0' },
+        // The lowest Python that `pulumi` 3.248.0 installs on (its wheel's Requires-Python; the
+        // generator's default, 3.9, would let pip pick this SDK and then fail on `pulumi`).
+        pythonRequires: '>=3.10',
         pyproject: { enabled: true },
         respectSchemaVersion: true,
       },

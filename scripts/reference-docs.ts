@@ -31,6 +31,7 @@ interface Schema {
   description: string;
   pluginDownloadURL: string;
   repository: string;
+  language: { python: { pythonRequires: string } };
   config: { variables: Record<string, Prop> };
   types: Record<string, { enum?: { value: string }[]; properties?: Record<string, Prop> }>;
   resources: Record<
@@ -211,6 +212,10 @@ function indexPage(schema: Schema): string {
   ].join('\n');
 }
 
+/** The Go SDK's floor: its module's `go` directive (sdk/go.mod). */
+const goFloor = () =>
+  /^go (\S+)$/m.exec(readFileSync(join(__dirname, '..', 'sdk', 'go.mod'), 'utf8'))![1];
+
 function installationPage(schema: Schema): string {
   const v = schema.version;
   return [
@@ -222,15 +227,13 @@ function installationPage(schema: Schema): string {
     '',
     '## Installation',
     '',
-    `A release holds the plugin (\`pulumi-resource-svc-v${v}-<os>-<arch>.tar.gz\`, no Node.js needed) and an SDK per language.`,
+    `A release holds the plugin (\`pulumi-resource-svc-v${v}-<os>-<arch>.tar.gz\`, no Node.js needed); each SDK is published to its language's registry.`,
     `Every SDK names where the engine downloads the plugin (\`${schema.pluginDownloadURL}\`), so a program needs nothing else.`,
     '',
-    '- TypeScript: `npm install pulumi-svc-svc-' +
-      v +
-      ".tgz @pulumi/pulumi`, then `import * as svc from '@pulumi-svc/svc'`.",
-    `- Python: \`pip install pulumi_svc-${v}-py3-none-any.whl\`, then \`import pulumi_svc as svc\`.`,
-    `- Go: \`GOPROXY=file://<release>/go,https://proxy.golang.org GONOSUMDB=github.com/pulumi-svc/* go get github.com/pulumi-svc/pulumi-svc/sdk@v${v}\`, then \`import "github.com/pulumi-svc/pulumi-svc/sdk/go/svc"\`.`,
-    `- YAML: \`pulumi plugin install resource svc ${v} --server <release URL>\` (or nothing: the engine downloads it), then the type tokens and \`fn::invoke\`.`,
+    "- TypeScript: `npm install @pulumi-svc/svc @pulumi/pulumi`, then `import * as svc from '@pulumi-svc/svc'`.",
+    `- Python (${schema.language.python.pythonRequires}): \`pip install pulumi_svc\`, then \`import pulumi_svc as svc\`.`,
+    `- Go (${goFloor()} or later): \`go get github.com/pulumi-svc/pulumi-svc/sdk@v${v}\`, then \`import "github.com/pulumi-svc/pulumi-svc/sdk/go/svc"\`.`,
+    `- YAML: nothing (the engine downloads the plugin), or \`pulumi plugin install resource svc ${v} --server ${schema.pluginDownloadURL}\`; then the type tokens and \`fn::invoke\`.`,
     '',
     '## Configuration',
     '',

@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { DEFAULT_PLUGIN_DOWNLOAD_URL, pluginSchema } from './plugin-schema';
 import {
   analyzerBlob,
+  archiveName,
   embed,
   executableName,
   isPlatform,
@@ -94,7 +95,7 @@ function archive(
   plugin: PluginName,
   executable: string,
 ): string {
-  const name = `${plugin}-v${version}-${platform}.tar.gz`;
+  const name = archiveName(plugin, version, platform);
   const folder = path.dirname(executable);
   const files = ['LICENSE', ...EXTRAS[plugin]];
   for (const file of files)

@@ -30,6 +30,13 @@ export interface Settings {
    * it is refused with the capacity fault (virtual-guest/capacity.ts). Absent: unlimited.
    */
   datacenterCapacity?: Record<string, number>;
+  /**
+   * How long each provisioning stage of a bare-metal server lasts (hardware/model.ts); real
+   * servers take hours. Absent: `provisioningDelayMs`.
+   */
+  hardwareStageMs?: number;
+  /** Servers ordered while this is set fail their provisioning at this stage (a stage name). */
+  failHardwareAt?: string;
 }
 
 export interface CallContext extends ViewContext {

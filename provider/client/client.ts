@@ -16,6 +16,7 @@ import {
   checkMaxResponseBytes,
   checkRetryOptions,
   composeTransport,
+  isWrite,
   preparedCallKey,
   remoteServiceName,
   type RequestInfo,
@@ -27,6 +28,20 @@ import {
 } from './transport';
 import { defaultUserAgent } from './version';
 
+/** A write as the write gate sees it: which method, on which object. */
+export interface GatedWrite {
+  service: string;
+  method: string;
+  /** The object's id (`options.id`), if the call names one. */
+  id?: unknown;
+}
+
+/**
+ * What every write of a client passes through (`ClientOptions.writeGate`): it may refuse the write
+ * (throw before `send`) or watch it (what `send` answers).
+ */
+export type WriteGate = (write: GatedWrite, send: () => Promise<unknown>) => Promise<unknown>;
+
 export interface ClientOptions extends SettingsInput {
   /** An auth handler; wins over username/apiKey until those are assigned again. */
   auth?: Auth;
@@ -34,6 +49,11 @@ export interface ClientOptions extends SettingsInput {
   retry?: RetryOptions | false;
   /** Replaces `pulumi-svc/<version>`. */
   userAgent?: string;
+  /**
+   * Every write (a method that changes the account: `isWrite`) is sent through it; reads, paged
+   * reads included, never are. The provider refuses writes of a cancelled operation with it.
+   */
+  writeGate?: WriteGate;
   /** Called before each HTTP attempt (never sees credentials). */
   onRequest?: (info: RequestInfo) => void;
   /** Called after each HTTP attempt, with its status, duration and error if any. */
@@ -59,6 +79,7 @@ const CLIENT_OPTIONS = new Set([
   'auth',
   'retry',
   'userAgent',
+  'writeGate',
   'onRequest',
   'onResponse',
   'verbose',
@@ -130,6 +151,7 @@ export class ClientBase {
   private readonly transport: Transport;
   private readonly userAgent: string;
   private readonly services = new Map<string, Service>();
+  private readonly writeGate: WriteGate | undefined;
 
   constructor(options: ClientOptions = {}) {
     checkClientOptions(options);
@@ -145,6 +167,7 @@ export class ClientBase {
     const retry = checkRetryOptions(options.retry);
     this.maxResponseBytes = checkMaxResponseBytes(options.maxResponseBytes);
     this.userAgent = options.userAgent ?? defaultUserAgent();
+    this.writeGate = options.writeGate;
     this.transport = composeTransport({
       retry,
       maxCallsPerSecond: settings.maxCallsPerSecond,
@@ -223,6 +246,10 @@ export class ClientBase {
     if (options?.iter === true) {
       const { iter: _iter, ...rest } = options;
       return this.iterCall(service, method, rest);
+    }
+    if (this.writeGate && isWrite(method)) {
+      const send = () => this.invoke(service, method, options);
+      return this.writeGate({ service, method, id: options?.id }, send);
     }
     return this.invoke(service, method, options);
   }

@@ -1,4 +1,4 @@
-export { Client, ClientBase, type ClientOptions } from './client';
+export { Client, ClientBase, type ClientOptions, type GatedWrite, type WriteGate } from './client';
 export { Service, ServiceBase, type RemoteMethod } from './service';
 export type { CallOptions, IterCallOptions } from './options';
 export type { ListResult } from './result';

@@ -32,7 +32,7 @@ export interface SettingsInput {
   maxCallsPerSecond?: number | string;
   configFile?: string;
   /** How errors name a value given as an argument (default: "the <key> argument"). */
-  argumentName?: (key: string) => string;
+  argumentName?: (key: Key) => string;
   /** Values used when no argument, environment variable or settings file sets them. */
   defaults?: { timeout?: number; maxCallsPerSecond?: number };
 }
@@ -47,20 +47,21 @@ export interface Settings {
   maxCallsPerSecond?: number;
 }
 
-type Key = 'username' | 'apiKey' | 'endpointUrl' | 'timeout' | 'maxCallsPerSecond';
-interface Source {
-  describe(key: Key): string;
-  values: Partial<Record<Key, string | number | undefined>>;
-}
-
 /** Where each client setting comes from besides an argument: its variable and settings-file key. */
-export const CLIENT_SETTINGS: Readonly<Record<Key, { env: string; file: string }>> = {
+export const CLIENT_SETTINGS = {
   username: { env: 'SVC_USERNAME', file: 'username' },
   apiKey: { env: 'SVC_API_KEY', file: 'api_key' },
   endpointUrl: { env: 'SVC_ENDPOINT_URL', file: 'endpoint_url' },
   timeout: { env: 'SVC_TIMEOUT', file: 'timeout' },
   maxCallsPerSecond: { env: 'SVC_MAX_CALLS_PER_SECOND', file: 'max_calls_per_second' },
-};
+} as const satisfies Record<keyof Settings, { env: string; file: string }>;
+
+/** A client setting's name, from the table. */
+type Key = keyof typeof CLIENT_SETTINGS;
+interface Source {
+  describe(key: Key): string;
+  values: Partial<Record<Key, string | number | undefined>>;
+}
 const KEYS = Object.keys(CLIENT_SETTINGS) as Key[];
 
 function expandHome(path: string, home: string): string {
@@ -152,7 +153,7 @@ export function resolveSettings(
     }
     return undefined;
   };
-  const text = (key: 'username' | 'apiKey') => {
+  const text = (key: Extract<Key, 'username' | 'apiKey'>) => {
     const found = pick(key);
     return found === undefined ? undefined : String(found.value).trim();
   };

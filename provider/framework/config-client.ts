@@ -1,5 +1,5 @@
 import { Client, type ClientOptions } from '../client';
-import { DEFAULT_MAX_CALLS_PER_SECOND } from './settings';
+import { DEFAULT_MAX_CALLS_PER_SECOND, configKey, type SettingKey } from './settings';
 
 /** Reads one stack config value by its full key (`svc:apiKey`); undefined when unset. */
 export type ConfigReader = (key: string) => string | undefined;
@@ -11,10 +11,10 @@ export type ConfigReader = (key: string) => string | undefined;
  */
 export function clientFromConfig(
   read: ConfigReader,
-  options: Pick<ClientOptions, 'retry'> = {},
+  options: Pick<ClientOptions, 'retry' | 'writeGate'> = {},
 ): Client {
-  const get = (key: string) => {
-    const value = read(`svc:${key}`);
+  const get = (key: SettingKey) => {
+    const value = read(configKey(key));
     return value === undefined || value.trim() === '' ? undefined : value;
   };
   return new Client({
@@ -23,7 +23,7 @@ export function clientFromConfig(
     endpointUrl: get('endpointUrl'),
     timeout: get('timeout'),
     maxCallsPerSecond: get('maxCallsPerSecond'),
-    argumentName: (key) => `stack config svc:${key}`,
+    argumentName: (key) => `stack config ${configKey(key)}`,
     defaults: { maxCallsPerSecond: DEFAULT_MAX_CALLS_PER_SECOND },
     ...options,
   });

@@ -2,8 +2,8 @@ import type { Client } from '../client';
 import { numberSetting } from '../client/settings';
 import { clientFromConfig } from './config-client';
 import { protectSecrets, say } from './log';
-import { DEFAULT_OUTCOME_WINDOW_SECONDS } from './settings';
-import { gateWrites } from './write-gate';
+import { DEFAULT_OUTCOME_WINDOW_SECONDS, configKey } from './settings';
+import { gateWrite } from './write-gate';
 
 /** The part of Pulumi's ConfigureRequest the runtime reads (stack config, namespaced keys). */
 export interface ProviderConfig {
@@ -44,9 +44,11 @@ let connection: Connection | undefined;
 export async function configure(req: { config: ProviderConfig }): Promise<void> {
   configured = req.config;
   connection = undefined;
-  protectSecrets([req.config.get('svc:apiKey')]);
+  protectSecrets([req.config.get(configKey('apiKey'))]);
   outcomeWindowMs(); // a bad value fails here, before any resource's first call
 }
+
+const OUTCOME_WINDOW = configKey('outcomeWindow');
 
 /**
  * How long to keep looking for the effect of a write whose outcome is unknown (a timeout, a reset,
@@ -58,7 +60,7 @@ export function outcomeWindowMs(): number {
     'outcome window',
     'seconds',
     [
-      { value: configured?.get('svc:outcomeWindow'), source: 'stack config svc:outcomeWindow' },
+      { value: configured?.get(OUTCOME_WINDOW), source: `stack config ${OUTCOME_WINDOW}` },
       { value: process.env.SVC_OUTCOME_WINDOW, source: 'SVC_OUTCOME_WINDOW' },
     ],
     { zero: true },
@@ -89,9 +91,9 @@ export function connect(): Connection {
         onRetry: ({ service, method, attempt, error }) =>
           say(`retrying ${service}.${method} (attempt ${attempt + 1}) after: ${error.message}`),
       },
+      writeGate: gateWrite,
     });
     protectSecrets([client.apiKey]);
-    gateWrites(client);
     connection = connectionOver(client);
   }
   return connection;

@@ -1,5 +1,5 @@
 import { isKnown } from './unknown';
-import { kinds, type Rule } from './fields';
+import { types, type Rule } from './fields';
 import type { ListRule, NumberRule, StringRule } from './failures';
 
 /**
@@ -57,8 +57,8 @@ const ADOPT_ID = /^[1-9][0-9]*$/;
  * zone`): the numeric id, stored as a string; a change replaces the resource.
  */
 export const adoptIdField = (object: string) => ({
-  type: kinds.string,
-  arg: kinds.id,
+  type: types.string,
+  arg: types.id,
   input: 'optional' as const,
   normalise: (value: unknown) => (typeof value === 'number' ? String(value) : value),
   rule: rules.custom((failures, name, value) => {

@@ -14,23 +14,26 @@ import type { Failures } from './failures';
 /** A resource's properties as Pulumi hands them over (inputs, outputs, olds, news). */
 export type Bag = Record<string, unknown>;
 
-/** A field's value type: `name` is what the README shows, `T` is for TypeScript only. */
-export interface Kind<T> {
+/**
+ * A field's value type: `name` is what the README shows, `T` is for TypeScript only. (A "kind"
+ * is a resource kind, provider/kinds/; a field's value has a type.)
+ */
+export interface ValueType<T> {
   readonly name: string;
   /** Never set: carries `T`. */
   readonly type?: T;
 }
 
-export const kind = <T>(name: string): Kind<T> => ({ name });
+export const valueType = <T>(name: string): ValueType<T> => ({ name });
 
-export const kinds = {
-  string: kind<string>('string'),
-  number: kind<number>('number'),
-  integer: kind<number>('integer'),
-  boolean: kind<boolean>('boolean'),
-  id: kind<string | number>('id'),
-  list: <T>(item: Kind<T>) => kind<T[]>(`${item.name}[]`),
-  nullable: <T>(item: Kind<T>) => kind<T | null>(`${item.name} \\| null`),
+export const types = {
+  string: valueType<string>('string'),
+  number: valueType<number>('number'),
+  integer: valueType<number>('integer'),
+  boolean: valueType<boolean>('boolean'),
+  id: valueType<string | number>('id'),
+  list: <T>(item: ValueType<T>) => valueType<T[]>(`${item.name}[]`),
+  nullable: <T>(item: ValueType<T>) => valueType<T | null>(`${item.name} \\| null`),
 };
 
 /**
@@ -47,9 +50,9 @@ export interface Rule {
 }
 
 export interface Field<T = unknown, A = T> {
-  type: Kind<T>;
+  type: ValueType<T>;
   /** What the program may pass when it is more than what is stored (ids as strings, say). */
-  arg?: Kind<A>;
+  arg?: ValueType<A>;
   /** A program argument (required or optional); absent: an output only. */
   input?: 'required' | 'optional';
   /** Set by the resource class or by `check`, not by the program. */
@@ -119,8 +122,8 @@ export const readFrom =
  */
 export type Fields<Extra extends object = object> = Record<string, Field<unknown, unknown> & Extra>;
 
-type ValueOf<F> = F extends { type: Kind<infer T> } ? T : never;
-type ArgOf<F> = F extends { arg: Kind<infer A> } ? A : ValueOf<F>;
+type ValueOf<F> = F extends { type: ValueType<infer T> } ? T : never;
+type ArgOf<F> = F extends { arg: ValueType<infer A> } ? A : ValueOf<F>;
 type KeysWhere<F, C> = { [K in keyof F]-?: F[K] extends C ? K : never }[keyof F] & keyof F;
 type Simplify<T> = { [K in keyof T]: T[K] } & {};
 type PulumiInput<T> = [T] extends [(infer U)[]] ? pulumi.Input<pulumi.Input<U>[]> : pulumi.Input<T>;

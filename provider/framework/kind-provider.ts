@@ -107,10 +107,10 @@ export interface KindOperations<F extends Fields, O extends object = object> {
   /** How messages name the object: `SshKey "deploy" (id 12)`. */
   describe(state: Partial<StateOf<F>>, id: string): string;
   /**
-   * The API object; undefined once it is gone, or `gone(why)` when it is gone although it still
+   * The API object; undefined once it is gone, or `goneForStack(why)` when it is gone for the stack although it still
    * shows. It must show every field's read-back (`readMask(fields)` is the mask that does).
    */
-  fetch(req: FetchRequest<F>): Promise<O | Gone | undefined>;
+  fetch(req: FetchRequest<F>): Promise<O | GoneForStack | undefined>;
   /** Makes the object exactly once; its outputs are the inputs plus what the table reads from it. */
   create(req: CreateRequest<F>): Promise<Created<F, NoInfer<O>>>;
   /**
@@ -176,13 +176,13 @@ export interface PlannedChange<F extends Fields = Fields> {
 }
 
 const GONE = Symbol('gone');
-export interface Gone {
+export interface GoneForStack {
   readonly [GONE]: string;
 }
 /** An object that still shows but is gone for the stack (a guest being reclaimed), and why. */
-export const gone = (why: string): Gone => ({ [GONE]: why });
+export const goneForStack = (why: string): GoneForStack => ({ [GONE]: why });
 const goneWhy = (object: unknown): string | undefined =>
-  object === undefined ? 'no longer exists' : (object as Partial<Gone>)[GONE];
+  object === undefined ? 'no longer exists' : (object as Partial<GoneForStack>)[GONE];
 
 /** The stored properties that are (`inputs`) or are not program inputs. */
 function only(fields: Fields, props: Bag, inputs: boolean): Bag {
@@ -213,7 +213,7 @@ const changing = (fields: Fields) => Object.keys(fields).filter((name) => fields
  * The input fields a program sees changed, as the engine shows them (`pulumi preview --diff`):
  * added, updated or deleted, and whether that replaces the object.
  */
-export function fieldDiffs(fields: Fields, olds: Bag, news: Bag, replaces: string[]): FieldDiff[] {
+function fieldDiffs(fields: Fields, olds: Bag, news: Bag, replaces: string[]): FieldDiff[] {
   const shown = Object.keys(fields).filter((name) => fields[name].input && !fields[name].internal);
   return changedBetween(fields, olds, news, shown).map((name) => ({
     name,
@@ -234,7 +234,7 @@ export function kindProvider<F extends Fields, O extends object>(
   const describe = (props: Bag, id: string) => ops.describe(asState(props), id);
 
   /** The outputs: the inputs as the object shows them (against `declared`), and the computed ones. */
-  async function outputsOf(
+  async function readOutputs(
     c: Connection,
     id: string,
     object: O,
@@ -309,7 +309,7 @@ export function kindProvider<F extends Fields, O extends object>(
       try {
         return {
           id,
-          outs: { ...inputs, ...(await outputsOf(c, id, made.object, inputs)), ...made.outs },
+          outs: { ...inputs, ...(await readOutputs(c, id, made.object, inputs)), ...made.outs },
         };
       } catch (err) {
         // Made, and maybe marked as handed to the state: the engine must record it whatever failed.
@@ -336,7 +336,7 @@ export function kindProvider<F extends Fields, O extends object>(
       // An import knows only the id: what no object shows takes the table's defaults, as a
       // program declaring it would get.
       const base = declared ?? withFieldDefaults(fields, {}, readInputs(fields, found));
-      const refreshed = await outputsOf(c, id, found, base, declared);
+      const refreshed = await readOutputs(c, id, found, base, declared);
       const inputs = only(fields, refreshed, true);
       if (declared) return { id, props: refreshed, inputs };
       // An import's program says what a user writes: no default spelled out, nothing check derives.
@@ -373,7 +373,7 @@ export function kindProvider<F extends Fields, O extends object>(
       const stored = { ...only(fields, olds, false), ...wanted, ...edited?.outs };
       const object = edited?.object ?? (await fetch(c, id, olds, request));
       return {
-        outs: object && !goneWhy(object) ? await outputsOf(c, id, object as O, stored) : stored,
+        outs: object && !goneWhy(object) ? await readOutputs(c, id, object as O, stored) : stored,
       };
     },
 

@@ -28,7 +28,7 @@ export interface Setting {
 export const DEFAULT_MAX_CALLS_PER_SECOND = 40;
 export const DEFAULT_OUTCOME_WINDOW_SECONDS = 300;
 
-export const SETTINGS: readonly Setting[] = [
+const TABLE = [
   {
     key: 'username',
     type: 'string',
@@ -72,4 +72,12 @@ export const SETTINGS: readonly Setting[] = [
     description:
       'How long, in seconds, to look for the effect of a write whose answer was lost before failing (at most 10 s for writes that bill nothing).',
   },
-];
+] as const satisfies readonly Setting[];
+
+export const SETTINGS: readonly Setting[] = TABLE;
+
+/** A setting's key after `svc:`, from the table. */
+export type SettingKey = (typeof TABLE)[number]['key'];
+
+/** A setting's stack config key: `svc:apiKey`. */
+export const configKey = (key: SettingKey) => `svc:${key}` as const;

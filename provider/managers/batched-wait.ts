@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { READY_PACE } from './paces';
 
 /**
  * Waits for many objects at once with one listing per round, where a loop per object would read
@@ -21,6 +22,10 @@ export interface BatchWaitOptions<T> {
   pollMs?: number;
   /** Called after each round that found the object not ready yet. */
   onProgress?: (object: T, elapsedMs: number) => void;
+  /** What this waiter waits for, where it is more than the source's `ready` (a reload done). */
+  ready?(object: T): boolean;
+  /** This waiter's timeout (default: the source's). */
+  timeoutError?(id: number, last: T, timeoutMs: number): Error;
 }
 
 export interface BatchSource<T extends { id: number }> {
@@ -60,8 +65,8 @@ export class BatchedWait<T extends { id: number }> {
 
   constructor(
     private readonly source: BatchSource<T>,
-    private readonly pollMs = 1000,
-    private readonly maxPollMs = 15_000,
+    private readonly pollMs = READY_PACE.firstMs,
+    private readonly maxPollMs = READY_PACE.maxMs,
   ) {
     this.delay = pollMs;
     this.pace = pollMs;
@@ -139,12 +144,14 @@ export class BatchedWait<T extends { id: number }> {
       // A waiter's own callback that throws ends that wait, not the round of the others.
       try {
         if ('failed' in object) w.reject(object.failed);
-        else if (this.source.ready(object)) {
+        else if ((w.options.ready ?? this.source.ready)(object)) {
           w.resolve(object);
           readyNow = true;
           this.readyWithinMs = Math.min(this.readyWithinMs ?? Infinity, elapsed);
         } else if (elapsed >= w.options.timeoutMs)
-          w.reject(this.source.timeoutError(w.id, object, w.options.timeoutMs));
+          w.reject(
+            (w.options.timeoutError ?? this.source.timeoutError)(w.id, object, w.options.timeoutMs),
+          );
         else {
           w.options.onProgress?.(object, elapsed);
           this.waiters.push(w);
@@ -172,7 +179,7 @@ export class BatchedWait<T extends { id: number }> {
     );
     const untilExpected = this.untilExpected(now);
     this.schedule(Math.max(0, Math.min(untilExpected ?? this.delay, untilDeadline)));
-    this.delay = Math.min(this.delay * 1.5, this.maxPollMs);
+    this.delay = Math.min(this.delay * READY_PACE.growth, this.maxPollMs);
   }
 
   /**

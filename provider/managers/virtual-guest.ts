@@ -3,6 +3,7 @@ import { SvcError, isNotFound } from '../client/errors';
 import { nestedFilter, queryFilter, type Filter } from '../client/filter';
 import { poll, type Pace } from '../client/poll';
 import { BatchedWait } from './batched-wait';
+import { IDLE_PACE, READY_PACE } from './paces';
 import { gathered } from './gathered';
 import type { CreateObjectOptions, VirtualGuest } from './types';
 import {
@@ -205,12 +206,12 @@ async function pollGuest<R>(
   throw new WaitTimeoutError(id, value.status, pace.timeoutMs);
 }
 
-/** How a wait for a transaction polls: soon at first, then gently slower (x1.5). */
+/** How a wait for a transaction polls (paces.ts), or as the options ask. */
 const transactionPace = (options: WaitOptions) => ({
+  ...READY_PACE,
   timeoutMs: options.timeoutMs,
-  firstMs: options.pollMs ?? 1000,
-  growth: 1.5,
-  maxMs: options.maxPollMs ?? 15_000,
+  firstMs: options.pollMs ?? READY_PACE.firstMs,
+  maxMs: options.maxPollMs ?? READY_PACE.maxMs,
   onProgress: options.onProgress,
 });
 
@@ -341,6 +342,11 @@ export class VirtualGuestManager {
    * second or two, while a long provisioning settles at one round per `maxPollMs`.
    */
   waitForReady(id: number, options: WaitOptions): Promise<VirtualGuest> {
+    return this.readinessOf(options).wait(id, options);
+  }
+
+  /** The manager's one batched readiness wait (made by its first waiter, at its pace). */
+  private readinessOf(options: WaitOptions): BatchedWait<VirtualGuest> {
     this.readiness ??= new BatchedWait<VirtualGuest>(
       {
         list: async (ids) =>
@@ -357,10 +363,10 @@ export class VirtualGuestManager {
         timeoutError: (guestId, last, timeoutMs) =>
           new WaitTimeoutError(guestId, guestStatus(last), timeoutMs),
       },
-      options.pollMs ?? 1000,
-      options.maxPollMs ?? 15_000,
+      options.pollMs ?? READY_PACE.firstMs,
+      options.maxPollMs ?? READY_PACE.maxMs,
     );
-    return this.readiness.wait(id, options);
+    return this.readiness;
   }
 
   /** Waits until no transaction runs on the guest (deletes are refused while one does). */
@@ -382,7 +388,7 @@ export class VirtualGuestManager {
           return { done: undefined };
         return { pending: guest, status: guestStatus(guest) };
       },
-      { timeoutMs, firstMs: 500, growth: 2, maxMs: 10_000, onProgress },
+      { ...IDLE_PACE, timeoutMs, onProgress },
     );
   }
 
@@ -468,17 +474,21 @@ export class VirtualGuestManager {
     before: number | undefined,
     options: WaitOptions,
   ): Promise<VirtualGuest> {
-    return pollGuest<VirtualGuest>(
-      id,
-      async () => {
-        const guest = await this.getInstance(id, DETAIL_MASK);
-        const reload = guest.lastOperatingSystemReload?.id;
-        if (reload && reload !== before && isReady(guest)) return { done: guest };
-        const status = reload !== before ? guestStatus(guest) : 'reload not started yet';
-        return { pending: guest, status };
-      },
-      transactionPace(options),
-    );
+    const reloaded = (guest: VirtualGuest) => {
+      const reload = guest.lastOperatingSystemReload?.id;
+      return reload !== undefined && reload !== null && reload !== before;
+    };
+    // One of the readiness rounds (batched with every other guest awaited), with its own end.
+    return this.readinessOf(options).wait(id, {
+      ...options,
+      ready: (guest) => reloaded(guest) && isReady(guest),
+      timeoutError: (guestId, last, timeoutMs) =>
+        new WaitTimeoutError(
+          guestId,
+          reloaded(last) ? guestStatus(last) : 'reload not started yet',
+          timeoutMs,
+        ),
+    });
   }
 
   /** Changes hostname, domain and notes in one `editObject`; tags through `setTags`. */

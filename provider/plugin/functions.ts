@@ -47,7 +47,7 @@ export function conform(value: unknown, type: Type): unknown {
 }
 
 /** A lookup as a function: the arguments only the program takes are refused, naming them. */
-function served(name: string, lookup: Lookup): FunctionSpec {
+function functionOf(name: string, lookup: Lookup): FunctionSpec {
   const programOnly = Object.keys(lookup.inputs).filter((k) => lookup.inputs[k].programOnly);
   return {
     ...lookup,
@@ -69,5 +69,5 @@ function served(name: string, lookup: Lookup): FunctionSpec {
 }
 
 export const FUNCTIONS: Record<string, FunctionSpec> = Object.fromEntries(
-  Object.entries(LOOKUPS).map(([name, lookup]) => [name, served(name, lookup)]),
+  Object.entries(LOOKUPS).map(([name, lookup]) => [name, functionOf(name, lookup)]),
 );

@@ -10,7 +10,6 @@ import { packageVersion } from '../client/version';
 import { configure, connect } from '../framework/connection';
 import type { Bag, Field } from '../framework/fields';
 import type { FieldDiff } from '../framework/runtime-provider';
-import { fieldDiffs } from '../framework/kind-provider';
 import { aboutResource, say, scrub } from '../framework/log';
 import { scrubError } from '../framework/redacting';
 import {
@@ -46,7 +45,7 @@ const json = (struct: Struct | undefined): Bag => unwrapSecrets(raw(struct)) as 
 const secretsOf = (...structs: (Struct | undefined)[]) => secretKeys(...structs.map(raw));
 
 /** The provider of a resource's URN (`urn:pulumi:stack::project::svc:index:Kind::name`). */
-function kindOf(urn: string): ResourceKind {
+function kindOfUrn(urn: string): ResourceKind {
   const token = urn.split('::')[2]?.split('$').pop() ?? '';
   const kind = kindOfToken(token);
   if (!kind) throw new Error(`${token}: not a resource type of this provider`);
@@ -65,7 +64,7 @@ function markedOutputs(kind: ResourceKind, outs: Bag | undefined, secret: Set<st
   return withSecrets(marked, secret);
 }
 
-const outputsOf = (kind: ResourceKind, outs: Bag | undefined, secret: Set<string>): Struct =>
+const outputStruct = (kind: ResourceKind, outs: Bag | undefined, secret: Set<string>): Struct =>
   Struct.fromJavaScript(markedOutputs(kind, outs, secret) as Record<string, never>);
 
 /** A create or update that failed after its write: the properties it keeps are marked as outputs. */
@@ -167,7 +166,7 @@ export const service: provrpc.IResourceProviderServer = {
 
   check: serve(async (req: provproto.CheckRequest) => {
     const urn = req.getUrn();
-    const kind = kindOf(urn);
+    const kind = kindOfUrn(urn);
     const olds = json(req.getOlds());
     const news = { ...json(req.getNews()), ...internalInputs(kind, urn) };
     const op = engineCall(`check of ${urn}`);
@@ -185,17 +184,14 @@ export const service: provrpc.IResourceProviderServer = {
   }),
 
   diff: serve(async (req: provproto.DiffRequest) => {
-    const kind = kindOf(req.getUrn());
+    const kind = kindOfUrn(req.getUrn());
     const olds = { ...json(req.getOlds()), ...json(req.getOldInputs()) };
     const news = json(req.getNews());
     const op = engineCall(`diff of ${req.getUrn()}`);
     const result = await op.run(() => providerOf(kind).diff(req.getId(), olds, news, op));
     const replaces = result.replaces ?? [];
-    // A provider that says "no changes" has none to detail; one that details none, the table's.
-    const changed =
-      result.changes === false
-        ? []
-        : (result.fields ?? fieldDiffs(KINDS[kind].fields, olds, news, replaces));
+    // A provider that says "no changes" has none to detail (a kind's diff details every change).
+    const changed = result.changes === false ? [] : (result.fields ?? []);
     const response = new provproto.DiffResponse();
     const changes = result.changes ?? changed.length > 0;
     response.setChanges(
@@ -212,11 +208,11 @@ export const service: provrpc.IResourceProviderServer = {
   }),
 
   create: serve(async (req: provproto.CreateRequest, call) => {
-    const kind = kindOf(req.getUrn());
+    const kind = kindOfUrn(req.getUrn());
     const inputs = json(req.getProperties());
     const secret = secretsOf(req.getProperties());
     if (req.getPreview()) {
-      return new provproto.CreateResponse().setProperties(outputsOf(kind, inputs, secret));
+      return new provproto.CreateResponse().setProperties(outputStruct(kind, inputs, secret));
     }
     const op = engineCall(`create of ${req.getUrn()}`, {
       timeoutSeconds: req.getTimeout(),
@@ -228,11 +224,11 @@ export const service: provrpc.IResourceProviderServer = {
     }).catch(keepingSecrets(kind, secret));
     return new provproto.CreateResponse()
       .setId(result.id)
-      .setProperties(outputsOf(kind, result.outs, secret));
+      .setProperties(outputStruct(kind, result.outs, secret));
   }),
 
   read: serve(async (req: provproto.ReadRequest) => {
-    const kind = kindOf(req.getUrn());
+    const kind = kindOfUrn(req.getUrn());
     const props = json(req.getProperties());
     // An import sends the id alone; the resource's own inputs (its name) come from the URN.
     const known = Object.keys(props).length > 0 ? props : {};
@@ -244,18 +240,18 @@ export const service: provrpc.IResourceProviderServer = {
     const secret = secretsOf(req.getProperties(), req.getInputs());
     return response
       .setId(result.id)
-      .setProperties(outputsOf(kind, result.props, secret))
+      .setProperties(outputStruct(kind, result.props, secret))
       .setInputs(Struct.fromJavaScript(withSecrets(inputs, secret) as Record<string, never>));
   }),
 
   update: serve(async (req: provproto.UpdateRequest) => {
-    const kind = kindOf(req.getUrn());
+    const kind = kindOfUrn(req.getUrn());
     const olds = { ...json(req.getOlds()), ...json(req.getOldInputs()) };
     const news = json(req.getNews());
     const secret = secretsOf(req.getOlds(), req.getOldInputs(), req.getNews());
     if (req.getPreview()) {
       return new provproto.UpdateResponse().setProperties(
-        outputsOf(kind, { ...olds, ...news }, secret),
+        outputStruct(kind, { ...olds, ...news }, secret),
       );
     }
     const op = engineCall(`update of ${req.getUrn()}`, { timeoutSeconds: req.getTimeout() });
@@ -266,11 +262,11 @@ export const service: provrpc.IResourceProviderServer = {
         early: kindSpec(kind).cancel?.update?.(req.getId()),
       },
     ).catch(keepingSecrets(kind, secret));
-    return new provproto.UpdateResponse().setProperties(outputsOf(kind, result.outs, secret));
+    return new provproto.UpdateResponse().setProperties(outputStruct(kind, result.outs, secret));
   }),
 
   delete: serve(async (req: provproto.DeleteRequest) => {
-    const kind = kindOf(req.getUrn());
+    const kind = kindOfUrn(req.getUrn());
     const props = { ...json(req.getProperties()), ...json(req.getOldInputs()) };
     const op = engineCall(`delete of ${req.getUrn()}`, { timeoutSeconds: req.getTimeout() });
     await runOperation(op, () => providerOf(kind).delete(req.getId(), props, op), {

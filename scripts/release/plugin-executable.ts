@@ -28,6 +28,10 @@ export type Platform = `${'linux' | 'darwin' | 'windows'}-${'amd64' | 'arm64'}`;
 export const isPlatform = (text: string): text is Platform =>
   /^(linux|darwin|windows)-(amd64|arm64)$/.test(text);
 
+/** A plugin's archive in a release, as the engine asks for it (`pulumi plugin install`). */
+export const archiveName = (plugin: PluginName, version: string, platform: Platform) =>
+  `${plugin}-v${version}-${platform}.tar.gz`;
+
 /** The executable's name inside a platform's archive. */
 export const executableName = (platform: Platform, plugin: PluginName = 'pulumi-resource-svc') =>
   `${plugin}${platform.startsWith('windows-') ? '.exe' : ''}`;

@@ -90,7 +90,7 @@ it('billing changes of a preview: creates, replaces, upgrades and deletes of gue
   const table = formatBillingTable(report);
   assert.match(
     table,
-    /^change\s+guest\s+billing\s+old \$\/hour\s+new \$\/hour\s+old \$\/month\s+new \$\/month\s+fields$/m,
+    /^change\s+resource\s+billing\s+old \$\/hour\s+new \$\/hour\s+old \$\/month\s+new \$\/month\s+fields$/m,
   );
   assert.match(
     table,
@@ -115,7 +115,7 @@ it('the report counts a month as --hours-per-month hours: an hourly guest’s mo
   assert.equal(byName.db.newHourly, 0.1217, 'monthly: 87.60 / 720');
   assert.equal(byName.db.oldMonthly, 70.56, 'the old hourly guest: 0.098 x 720');
   assert.equal(report.hoursPerMonth, 720);
-  assert.match(formatReport(report, 'table'), /^A month is counted as 720 hours/m);
+  assert.match(formatReport([report], 'table'), /^A month is counted as 720 hours/m);
 });
 
 it('what could not be priced is listed with its reason, counted as $0, and makes the plan one that may raise the bill', () => {
@@ -145,24 +145,33 @@ it('what could not be priced is listed with its reason, counted as $0, and makes
     false,
     'a plan that only deletes does not',
   );
-  assert.match(formatReport(report, 'table'), /^Not priced \(counted as \$0 above\):$/m);
+  assert.match(formatReport([report], 'table'), /^Not priced \(counted as \$0 above\):$/m);
   assert.match(
-    formatReport(report, 'markdown'),
+    formatReport([report], 'markdown'),
     /^- create later \(new cost\): its price depends on startCpus/m,
   );
 });
 
-it('Markdown: a heading with the monthly delta, a table a pull request renders, the totals and the month assumed', () => {
-  const markdown = formatReport(billingReport({ steps: PLAN }), 'markdown');
-  assert.match(markdown, /^### Svc billing: \+\$65\.33\/month$/m);
-  assert.match(markdown, /^\| change \| guest \| billing \| old \$\/hour \|/m);
+it('Markdown: a pull request comment with the totals and the change in percent, the changes in a collapsible table, the month assumed', () => {
+  const markdown = formatReport([billingReport({ steps: PLAN })], 'markdown');
+  assert.equal(markdown.split('\n')[0], '<!-- pulumi-svc-cost -->', 'the marker a CI step finds');
+  assert.match(markdown, /^### Svc cost: \+\$65\.33\/month \(\+6\.5%\)$/m);
+  assert.match(
+    markdown,
+    /^\| current stack \| \$1007\.04 \| \$1072\.37 \| \+\$65\.33 \| \+6\.5% \|$/m,
+  );
+  assert.match(
+    markdown,
+    /^<details>\n<summary>current stack: \+\$65\.33\/month \(\$1007\.04 → \$1072\.37\)<\/summary>$/m,
+  );
+  assert.match(markdown, /^\| change \| resource \| billing \| old \$\/hour \|/m);
   assert.match(markdown, /^\| --- \| --- \| --- \| ---: \| ---: \| ---: \| ---: \| --- \|$/m);
   assert.match(
     markdown,
     /^\| upgrade \| app \| hourly \| \$0\.0515 \| \$0\.1000 \| \$37\.60 \| \$73\.00 \| startCpus, disks \|$/m,
   );
   assert.match(markdown, /^- Stack monthly total: \$1007\.04 -> \$1072\.37$/m);
-  const json = JSON.parse(formatReport(billingReport({ steps: PLAN }), 'json')) as {
+  const json = JSON.parse(formatReport([billingReport({ steps: PLAN })], 'json')) as {
     version: number;
     totals: { monthlyDelta: number };
   };
@@ -186,6 +195,7 @@ it('billing arguments: its own options taken out, pulumi preview options passed 
       onlyIncrease: false,
       reconcile: false,
       previewArgs: ['--stack', 'dev'],
+      reports: [],
     },
   );
   assert.equal(parseBillingArgs(['--json']).format, 'json');
@@ -287,7 +297,7 @@ it('ending a guest: an hourly one stops billing at the cancel, a monthly one owe
     report.unpriced.map((u) => [u.name, u.side]),
     [['vanished', 'old']],
   );
-  const table = formatReport(report, 'table');
+  const table = formatReport([report], 'table');
   assert.match(table, /^ {2}delete hourly: hourly, its billing stops at the cancel$/m);
   assert.match(
     table,
@@ -323,8 +333,50 @@ it("says which prices are list prices, not the account's, and why; the JSON carr
       ['unquoted', 'list: the API did not quote the order: HTTP 500'],
     ],
   );
-  const table = formatReport(report, 'table');
+  const table = formatReport([report], 'table');
   assert.match(table, /^At list prices, not the account's/m);
   assert.match(table, /^ {2}create unquoted: the API did not quote the order: HTTP 500$/m);
   assert.doesNotMatch(table, /create quoted/);
+});
+
+it('the resources after the plan are counted: priced, not priced, free (this package, no bill) and other providers', () => {
+  const other = (op: string, name: string, type: string): PreviewStep => ({
+    op,
+    urn: `urn:pulumi:dev::app::${type}::${name}`,
+    newState: { type, inputs: {} },
+  });
+  const report = billingReport({
+    steps: [
+      ...PLAN,
+      other('same', 'app-dev', 'pulumi:pulumi:Stack'),
+      other('same', 'default', 'pulumi:providers:svc'),
+      other('create', 'key', 'svc:index:SshKey'),
+      other('same', 'zone', 'pulumi-nodejs:dynamic/svc:DnsZone'),
+      other('create', 'suffix', 'random:index:RandomString'),
+    ],
+  });
+  // web, db, web2, app and kept; the DnsRecord of the plan, the key and the zone.
+  assert.deepEqual(report.resources, { priced: 5, unpriced: 0, free: 3, unsupported: 1 });
+});
+
+it('one comment for several stacks: a row each and one for all, a collapsible block each', () => {
+  const dev = { ...billingReport({ steps: PLAN }), stack: 'dev' };
+  const prod = { ...billingReport({ steps: [step('delete', 'gone', cost(0.03))] }), stack: 'prod' };
+  const markdown = formatReport([dev, prod], 'markdown');
+  assert.match(markdown, /^\| dev \| \$1007\.04 \| \$1072\.37 \| \+\$65\.33 \| \+6\.5% \|$/m);
+  assert.match(markdown, /^\| prod \| \$21\.90 \| \$0\.00 \| -\$21\.90 \| -100\.0% \|$/m);
+  assert.match(
+    markdown,
+    /^\| \*\*all stacks\*\* \| \$1028\.94 \| \$1072\.37 \| \+\$43\.43 \| \+4\.2% \|$/m,
+  );
+  assert.match(markdown, /^### Svc cost: \+\$43\.43\/month \(\+4\.2%\)$/m);
+  assert.equal(markdown.match(/^<details>$/gm)?.length, 2);
+  assert.match(markdown, /^<summary>prod: -\$21\.90\/month \(\$21\.90 → \$0\.00\)<\/summary>$/m);
+  assert.match(markdown, /^Resources: 5 priced, 1 free, 0 unsupported \(other providers'\)\.$/m);
+  const json = JSON.parse(formatReport([dev, prod], 'json')) as { stack: string }[];
+  assert.deepEqual(
+    json.map((r) => r.stack),
+    ['dev', 'prod'],
+    'several stacks: an array of reports',
+  );
 });

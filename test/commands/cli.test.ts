@@ -3,10 +3,12 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { billingReport } from '../../commands/billing-summary';
 import { EXIT, commandHelp } from '../../commands/command';
 import { COMMANDS } from '../../commands/commands';
 import { startEmulator } from '../../emulator';
 import { Client } from '../../provider/client';
+import { UNKNOWN } from '../../provider/framework/unknown';
 import { PACKAGE_ROOT } from '../../scripts/pulumi-cli';
 import { KEY_VECTORS } from '../support/ssh-keys';
 import { cliFixture, runPulumiSvc, type CliFixture } from '../stack/cli';
@@ -78,6 +80,49 @@ describe('pulumi-svc on its COMMANDS table', () => {
       assert.match(refused.stderr.trim(), said);
       assert.equal(refused.stderr.trim().split('\n').length, 1, 'one line, no stack trace');
     }
+  });
+
+  it('billing --report: the JSON reports of several stacks as one pull request comment; --strict exits 3 on anything unpriced', async () => {
+    const guest = 'svc:index:VirtualGuest';
+    const created = (name: string, inputs: Record<string, unknown>) =>
+      billingReport({
+        steps: [
+          {
+            op: 'create',
+            urn: `urn:pulumi:s::p::${guest}::${name}`,
+            newState: { type: guest, inputs },
+          },
+        ],
+      });
+    const dev = {
+      ...created('web', { estimatedHourlyCost: 0.05, estimatedMonthlyCost: 36.5 }),
+      stack: 'dev',
+    };
+    const prod = { ...created('db', { startCpus: UNKNOWN }), stack: 'prod' };
+    const file = (name: string, report: unknown) => {
+      fs.writeFileSync(path.join(nowhere, name), JSON.stringify(report));
+      return path.join(nowhere, name);
+    };
+    const both = ['--report', file('dev.json', dev), '--report', file('prod.json', prod)];
+    const comment = await run('billing', '--format', 'markdown', ...both);
+    assert.equal(comment.status, EXIT.ok, comment.stderr);
+    assert.equal(comment.stdout.split('\n')[0], '<!-- pulumi-svc-cost -->');
+    assert.match(comment.stdout, /^\| dev \| \$0\.00 \| \$36\.50 \| \+\$36\.50 \| new \|$/m);
+    assert.match(comment.stdout, /^<summary>prod: /m);
+    assert.match(
+      comment.stdout,
+      /^Resources: 1 priced, 0 free, 0 unsupported \(other providers'\), 1 not priced/m,
+    );
+    const strict = await run('billing', '--strict', '--json', ...both);
+    assert.equal(strict.status, EXIT.findings, 'prod has something unpriced');
+    assert.equal((JSON.parse(strict.stdout) as unknown[]).length, 2, 'the report printed whole');
+    assert.equal(
+      (await run('billing', '--strict', '--report', file('dev.json', dev))).status,
+      EXIT.ok,
+    );
+    const bad = await run('billing', '--report', file('bad.json', { version: 9 }));
+    assert.equal(bad.status, EXIT.failed);
+    assert.match(bad.stderr, /bad\.json is not a billing report of version 1/);
   });
 
   it('a command that fails exits 1', async () => {

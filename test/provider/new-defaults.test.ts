@@ -1,15 +1,15 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { kinds } from '../../provider/framework/fields';
+import { types } from '../../provider/framework/fields';
 import { kindProvider } from '../../provider/framework/kind-provider';
 
 // A stack made before an input existed: its default is no change, neither in the diff nor in
 // the inputs check answers (the engine compares those with the old ones itself).
 const thing = kindProvider(
   {
-    name: { type: kinds.string, input: 'required', output: true, change: 'update' },
+    name: { type: types.string, input: 'required', output: true, change: 'update' },
     // The input a later version added.
-    wait: { type: kinds.boolean, input: 'optional', default: false, change: 'local' },
+    wait: { type: types.boolean, input: 'optional', default: false, change: 'local' },
   },
   {
     describe: (props, id) => `Thing ${String(props.name)} (id ${id})`,

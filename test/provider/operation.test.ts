@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { connect } from '../../provider/framework/connection';
 import { AccountManager } from '../../provider/managers';
 import { createOnce } from '../../provider/framework/exactly-once';
-import { kinds } from '../../provider/framework/fields';
+import { types } from '../../provider/framework/fields';
 import { kindProvider } from '../../provider/framework/kind-provider';
 import { CancelledWrite, Operation, boundedWait } from '../../provider/framework/operation';
 import { sshKeyProvider } from '../../provider/kinds/ssh-key/provider';
@@ -106,8 +106,8 @@ describe('a lifecycle operation (framework/operation.ts) against the emulator', 
   it('a create whose outputs cannot be read after it made the object keeps its id', async () => {
     const made = kindProvider(
       {
-        name: { type: kinds.string, input: 'required', output: true },
-        marked: { type: kinds.boolean, output: true },
+        name: { type: types.string, input: 'required', output: true },
+        marked: { type: types.boolean, output: true },
       },
       {
         describe: (state, id) => `Thing ${state.name} (id ${id})`,

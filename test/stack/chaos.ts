@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
+import * as path from 'node:path';
 import type { FaultOptions, InjectedFault, OnceFault } from '../../emulator/faults';
 import { mulberry32 } from '../../emulator/prng';
 import { OWNED_TAG, creationToken } from '../../provider/kinds/virtual-guest/provenance';
@@ -13,6 +14,7 @@ import {
 } from '../../provider/managers';
 import { killTree, livePids } from '../../scripts/processes';
 import { DOORS, ownerUrn, providersEnded, type FrontDoor, type OwnerProgram } from './front-door';
+import { checkpointLost, restoreFromHistory } from './lost-checkpoint';
 
 /**
  * Seeded, randomized sequences of Pulumi operations on the owner program (two guests and a DNS
@@ -79,6 +81,11 @@ export interface ChaosResult {
   extraUps: number;
   /** Leftovers the provider refused to adopt, cancelled by hand as its message suggests. */
   userDecisions: number;
+  /**
+   * Checkpoints found lost or empty after a step (a CLI killed while writing it), restored from
+   * the backend's history as README's "A lost checkpoint" says.
+   */
+  checkpointsRestored: number;
   problems: string[];
 }
 
@@ -226,6 +233,7 @@ export async function runSequence(
     sharedIds: 0,
     extraUps: 0,
     userDecisions: 0,
+    checkpointsRestored: 0,
     problems: [],
   };
   const program: Program = { cpus: 1, notes: 'n0', datacenters: fallback ? FALLBACK : undefined };
@@ -398,6 +406,14 @@ export async function runSequence(
       step(
         `${operation} (cpus ${program.cpus}, notes ${program.notes}; ${describeFaults(faults, fullDatacenter)}): ${outcome}`,
       );
+      if (await checkpointLost(f.stack)) {
+        await reap();
+        const restored = await restoreFromHistory(f.stack, 'owner');
+        result.checkpointsRestored += 1;
+        step(
+          `checkpoint lost: ${restored ? `imported ${path.basename(restored)}` : 'no history, a new stack'}`,
+        );
+      }
       await stateIds();
     }
 

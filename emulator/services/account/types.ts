@@ -1,4 +1,5 @@
 /** Svc_Account and Svc_User_Customer: the caller's account and its users. */
+import { liveHardware } from '../hardware/model';
 import { datacenterById } from '../../catalog';
 import { formatApiDate } from '../../dates';
 import { defineType, definePlainType, type ViewContext } from '../../schema';
@@ -11,7 +12,7 @@ function accountVlans(a: AccountRec, ctx: ViewContext): VlanView[] {
   const byId = new Map<number, VlanView>();
   for (const g of ctx.store.by('guests', 'accountId', a.id))
     for (const v of guestVlans(g)) byId.set(v.id, v);
-  for (const h of ctx.store.by('hardware', 'accountId', a.id))
+  for (const h of liveHardware(ctx.store, a.id, ctx.now))
     if (datacenterById(h.datacenterId))
       for (const v of datacenterVlans(a.id, h.datacenterId)) byId.set(v.id, v);
   return [...byId.values()].sort((x, y) => x.id - y.id);
@@ -54,7 +55,7 @@ defineType<AccountRec>('Svc_Account', {
     hardware: {
       type: 'Svc_Hardware',
       many: true,
-      get: (a, ctx) => ctx.store.by('hardware', 'accountId', a.id),
+      get: (a, ctx) => liveHardware(ctx.store, a.id, ctx.now),
     },
     tickets: {
       type: 'Svc_Ticket',
@@ -109,7 +110,7 @@ defineType<AccountRec>('Svc_Account', {
   },
   onDemand: {
     virtualGuestCount: (a, ctx) => ctx.store.countBy('guests', 'accountId', a.id),
-    hardwareCount: (a, ctx) => ctx.store.countBy('hardware', 'accountId', a.id),
+    hardwareCount: (a, ctx) => liveHardware(ctx.store, a.id, ctx.now).length,
     domainCount: (a, ctx) => ctx.store.countBy('dnsDomains', 'accountId', a.id),
     userCount: (a, ctx) => ctx.store.countBy('users', 'accountId', a.id),
     openTicketCount: (a, ctx) =>

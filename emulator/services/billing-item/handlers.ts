@@ -4,7 +4,8 @@
  * for a guest's billing item cancels the guest, hourly or monthly (see removeGuestOps: billed
  * until now or the anniversary, reclaimed, then gone); cancelItem with
  * immediate=false only schedules the cancellation for the end of the billing month. A volume's
- * item (network-storage/cancel.ts) ends the volume at once or at the anniversary.
+ * item (network-storage/cancel.ts) ends the volume at once or at the anniversary; a bare metal
+ * server's (hardware/cancel.ts) at once when hourly or immediate, else at the anniversary.
  */
 import { objectNotFound, publicFault } from '../../errors';
 import type { WriteOp } from '../../store';
@@ -13,6 +14,7 @@ import { expectArgs, list, ok, owned, requireId, type AuthedContext } from '../c
 import { serviceFolder } from '../service';
 import { removeGuestOps } from '../virtual-guest/model';
 import { cancelVolumeOps, volumeBilledBy } from '../network-storage/cancel';
+import { cancelHardwareOps, hardwareBilledBy } from '../hardware/cancel';
 import { endOfBillingMonth, tables, type BillingItemRec } from './model';
 import { ordersOf } from './types';
 
@@ -24,6 +26,8 @@ const loadItem = (ctx: AuthedContext): BillingItemRec => {
 function cancelNowOps(ctx: AuthedContext, item: BillingItemRec): WriteOp[] {
   const volume = volumeBilledBy(ctx, item);
   if (volume) return cancelVolumeOps(ctx, volume, item, ctx.now);
+  const server = hardwareBilledBy(ctx, item);
+  if (server) return cancelHardwareOps(ctx, server, item, true);
   const guest =
     item.resourceTableId === undefined ? undefined : ctx.store.get('guests', item.resourceTableId);
   const ofGuest = guest !== undefined && guest.billingItemId === item.id;
@@ -61,7 +65,10 @@ export const billingItem = serviceFolder({
             const item = loadItem(ctx);
             const immediate = optionalFlag(ctx.args[0], 'cancelImmediately');
             const volume = volumeBilledBy(ctx, item);
-            if (volume && !immediate) {
+            const server = hardwareBilledBy(ctx, item);
+            if (server) {
+              await ctx.store.write(cancelHardwareOps(ctx, server, item, immediate));
+            } else if (volume && !immediate) {
               await ctx.store.write(cancelVolumeOps(ctx, volume, item, endOfBillingMonth(ctx.now)));
             } else if (immediate) {
               await ctx.store.write(cancelNowOps(ctx, item));

@@ -148,7 +148,8 @@ const billingOnDemand = {
       : undefined,
 };
 
-defineType<BillingItemView>('Svc_Billing_Item', {
+// A server's item (hardware/) shows as the plain item; its resource is not modeled.
+defineType<BillingItemView>(['Svc_Billing_Item', 'Svc_Billing_Item_Hardware'], {
   locals: billingLocals,
   relations: billingRelations,
   onDemand: billingOnDemand,

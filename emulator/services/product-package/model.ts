@@ -31,6 +31,12 @@ import {
   STORAGE_PACKAGE,
   STORAGE_PRICES,
 } from './storage-items';
+import {
+  BARE_METAL_PACKAGE,
+  HARDWARE_CATEGORIES,
+  HARDWARE_PORT_SPEEDS,
+  HARDWARE_PRESETS,
+} from './hardware-items';
 
 export interface PackageView {
   id: number;
@@ -52,8 +58,12 @@ export const PACKAGES: readonly PackageView[] = [
 export const GUEST_PACKAGE = PACKAGES[0];
 /** A package that sells guests. */
 export const packageById = (id: number) => PACKAGES.find((p) => p.id === id);
-/** Every package the API lists: the guests' and storage's (./storage-items.ts). */
-export const ALL_PACKAGES: readonly PackageView[] = [...PACKAGES, STORAGE_PACKAGE];
+/** Every package the API lists: the guests', storage's (./storage-items.ts) and bare metal's. */
+export const ALL_PACKAGES: readonly PackageView[] = [
+  ...PACKAGES,
+  STORAGE_PACKAGE,
+  BARE_METAL_PACKAGE,
+];
 export const anyPackageById = (id: number) => ALL_PACKAGES.find((p) => p.id === id);
 
 /** The item categories the packages sell, with the API's ids and names. */
@@ -70,7 +80,8 @@ export const CATEGORIES: Readonly<Record<string, { id: number; name: string }>> 
 };
 
 /** A category of any package by its code. */
-export const categoryByCode = (code: string) => CATEGORIES[code] ?? STORAGE_CATEGORIES[code];
+export const categoryByCode = (code: string) =>
+  CATEGORIES[code] ?? STORAGE_CATEGORIES[code] ?? HARDWARE_CATEGORIES[code];
 
 /** A catalog item: what one of its prices buys. */
 export interface ItemView {
@@ -163,17 +174,43 @@ const ITEM_BY_ID = new Map(ITEMS.map((i) => [i.id, i]));
 export const priceById = (id: number) => PRICE_BY_ID.get(id);
 
 const isStorage = (p: PackageView) => p.id === STORAGE_PACKAGE.id;
+const isHardware = (p: PackageView) => p.id === BARE_METAL_PACKAGE.id;
+
+/** The bare-metal package's items: a server item per preset, then the OS and port speeds it takes. */
+export const HARDWARE_ITEMS: readonly ItemView[] = [
+  ...HARDWARE_PRESETS.map((p) => ({
+    id: 9_500_000 + (p.price.id % 1000),
+    keyName: p.keyName,
+    description: p.description,
+    capacity: p.cores,
+    units: 'CORE',
+    category: 'server',
+    categories: ['server'],
+    price: p.price,
+  })),
+  ...ITEMS.filter(
+    (i) =>
+      i.category === 'os' ||
+      (i.category === 'port_speed' && HARDWARE_PORT_SPEEDS.includes(i.capacity)),
+  ),
+];
+const HARDWARE_PRICES: readonly PriceView[] = HARDWARE_ITEMS.flatMap(itemPrices);
+/** A price of the bare-metal package (at any location). */
+export const hardwarePriceById = (id: number) => HARDWARE_PRICES.find((p) => p.price.id === id);
+
 /** What a package sells: its items, their prices and their categories. */
 export const itemsOf = (p: PackageView): readonly ItemView[] =>
-  isStorage(p) ? STORAGE_ITEMS : ITEMS;
+  isStorage(p) ? STORAGE_ITEMS : isHardware(p) ? HARDWARE_ITEMS : ITEMS;
 export const pricesOf = (p: PackageView): readonly PriceView[] =>
-  isStorage(p) ? STORAGE_PRICES : PRICES;
+  isStorage(p) ? STORAGE_PRICES : isHardware(p) ? HARDWARE_PRICES : PRICES;
 export const packageTypeOf = (p: PackageView) =>
   isStorage(p)
     ? { id: 759, keyName: 'STORAGE_AS_A_SERVICE', name: 'Storage As A Service' }
-    : { id: 46, keyName: 'VIRTUAL_SERVER_INSTANCE', name: 'Virtual Server Instance' };
+    : isHardware(p)
+      ? { id: 2, keyName: 'BARE_METAL_CPU', name: 'Bare Metal Server' }
+      : { id: 46, keyName: 'VIRTUAL_SERVER_INSTANCE', name: 'Virtual Server Instance' };
 export const categoriesOf = (p: PackageView): string[] =>
-  Object.keys(isStorage(p) ? STORAGE_CATEGORIES : CATEGORIES);
+  Object.keys(isStorage(p) ? STORAGE_CATEGORIES : isHardware(p) ? HARDWARE_CATEGORIES : CATEGORIES);
 
 /** The view of a catalog price (at any location) filling `categories`. */
 export function priceView(price: Price, categories: readonly string[]): PriceView {
@@ -193,8 +230,10 @@ export interface PresetView {
   cpus: number;
   memory: number;
   disk: number;
-  /** The default prices of its core, memory and boot disk (SAN). */
+  /** The default prices of its core, memory and boot disk (SAN); a server preset's one price. */
   prices: PriceView[];
+  /** False for a bare-metal preset billed monthly only. */
+  hourlyAvailable?: boolean;
 }
 
 /** Families by memory per core (GB): balanced, compute, memory. */
@@ -229,7 +268,24 @@ function presetsOf(packageId: number): PresetView[] {
   return out;
 }
 
-const PRESETS = new Map(PACKAGES.map((p) => [p.id, presetsOf(p.id)]));
+/** The bare-metal presets: one server price each, the item's category `server`. */
+const hardwarePresets = (): PresetView[] =>
+  HARDWARE_PRESETS.map((spec, i) => ({
+    id: BARE_METAL_PACKAGE.id * 1000 + i + 1,
+    keyName: spec.keyName,
+    description: spec.description,
+    packageId: BARE_METAL_PACKAGE.id,
+    cpus: spec.cores,
+    memory: spec.memoryGb * 1024,
+    disk: spec.diskGb,
+    prices: itemPrices(HARDWARE_ITEMS[i]).slice(0, 1),
+    hourlyAvailable: spec.hourly,
+  }));
+
+const PRESETS = new Map([
+  ...PACKAGES.map((p) => [p.id, presetsOf(p.id)] as const),
+  [BARE_METAL_PACKAGE.id, hardwarePresets()] as const,
+]);
 export const presetsOfPackage = (p: PackageView): PresetView[] => PRESETS.get(p.id) ?? [];
 export const presetById = (id: number) =>
   [...PRESETS.values()].flat().find((preset) => preset.id === id);

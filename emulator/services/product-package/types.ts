@@ -136,7 +136,8 @@ defineType<PresetView>('Svc_Product_Package_Preset', {
     },
   },
   onDemand: {
-    totalMinimumHourlyFee: (p) => money(sum(p.prices), 4),
+    totalMinimumHourlyFee: (p) =>
+      p.hourlyAvailable === false ? undefined : money(sum(p.prices), 4),
     totalMinimumRecurringFee: (p) => money(monthlyFromHourly(sum(p.prices)), 2),
   },
 });

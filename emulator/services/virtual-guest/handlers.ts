@@ -21,13 +21,7 @@ import {
 } from '../../catalog';
 import { invalidParams, propertyNotValid, publicFault } from '../../errors';
 import { typeDef } from '../../schema';
-import {
-  checkDomain,
-  checkHostname,
-  checkNotes,
-  normalizeTags,
-  optionalFlag,
-} from '../../validators';
+import { checkDomain, checkHostname, checkNotes, optionalFlag } from '../../validators';
 import {
   expectArgs,
   list,
@@ -45,7 +39,7 @@ import {
   buildGuest,
   isProvisioned,
   removeGuestOps,
-  resolveTags,
+  retagged,
   sized,
   tables,
   tagsByName,
@@ -260,10 +254,8 @@ export const virtualGuest = serviceFolder({
           handler: async (ctx) => {
             expectArgs(ctx, ['tags']);
             const guest = loadGuest(ctx);
-            const names = normalizeTags(stringArg(ctx, 0, 'tags').split(','));
-            const { refs, ops } = resolveTags(ctx.store, ctx.account.id, names, {
-              existing: guest.tagRefs,
-            });
+            const tags = stringArg(ctx, 0, 'tags');
+            const { refs, ops } = retagged(ctx.store, ctx.account.id, tags, guest.tagRefs);
             await ctx.store.write([
               ...ops,
               { put: 'guests', record: { ...guest, tagRefs: refs, modifyDate: ctx.now } },

@@ -6,6 +6,7 @@
  * ready once `now >= readyAt` (createDate + the delay in force when it was ordered), and keeps
  * its size while an upgrade runs. No timers, so a restart neither loses nor repeats progress.
  */
+import { normalizeTags } from '../../validators';
 import { randomUUID } from 'node:crypto';
 import {
   ALL_DISK_SIZES,
@@ -319,6 +320,14 @@ export function resolveTags(
   });
   return { refs, ops };
 }
+
+/** `setTags(tags)`: the comma-separated names replace the object's tags (references kept). */
+export const retagged = (
+  store: Store,
+  accountId: number,
+  tagsText: string,
+  existing: GuestRec['tagRefs'] | undefined,
+) => resolveTags(store, accountId, normalizeTags(tagsText.split(',')), { existing });
 
 export function tagsByName(store: Store, accountId: number): Map<string, TagRec> {
   return new Map(store.by('tags', 'accountId', accountId).map((t) => [t.name, t]));

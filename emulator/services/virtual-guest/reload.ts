@@ -16,13 +16,18 @@ import type { MethodDef } from '../service';
 import { checkSshKeyIds } from '../ssh-key/model';
 import { activeTransaction, sized, type GuestRec } from './model';
 
-const CONFIG_KEYS = new Set(['complexType', 'itemPrices', 'sshKeyIds', 'customProvisionScriptUri']);
+export const CONFIG_KEYS = new Set([
+  'complexType',
+  'itemPrices',
+  'sshKeyIds',
+  'customProvisionScriptUri',
+]);
 
 const isStruct = (value: unknown): value is Record<string, unknown> =>
   value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /** The operating system an `itemPrices` list names, if any. */
-function osOfPrices(prices: unknown): OperatingSystem | undefined {
+export function osOfPrices(prices: unknown): OperatingSystem | undefined {
   if (prices === undefined) return undefined;
   if (!Array.isArray(prices) || !prices.every(isStruct))
     throw invalidParams('reloadOperatingSystem: config.itemPrices must be a list of { id }.');
@@ -38,7 +43,7 @@ function osOfPrices(prices: unknown): OperatingSystem | undefined {
   return chosen;
 }
 
-function keyIdsOf(ctx: AuthedContext, ids: unknown): number[] | undefined {
+export function keyIdsOf(ctx: AuthedContext, ids: unknown): number[] | undefined {
   if (ids === undefined) return undefined;
   if (!Array.isArray(ids) || !ids.every((id) => Number.isInteger(id)))
     throw invalidParams('reloadOperatingSystem: config.sshKeyIds must be a list of integer ids.');

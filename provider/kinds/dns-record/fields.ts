@@ -1,5 +1,5 @@
 import { isIPv4, isIPv6 } from 'node:net';
-import { UNSET, kinds, readFrom, type Fields } from '../../framework/fields';
+import { UNSET, types, readFrom, type Fields } from '../../framework/fields';
 import { rules } from '../../framework/field-rules';
 import { isKnown, isUnknown } from '../../framework/unknown';
 import { type Failures, LIMITS } from '../../framework/failures';
@@ -37,7 +37,7 @@ export const DNS_RECORD_FIELDS = {
    * The zone by id (e.g. `DnsZone.zoneId`), or by name with `zoneName` (exactly one of the two).
    */
   zoneId: {
-    type: kinds.integer,
+    type: types.integer,
     input: 'optional',
     rule: rules.custom((failures, name, value, inputs) => {
       const hasName = given(inputs.zoneName);
@@ -53,7 +53,7 @@ export const DNS_RECORD_FIELDS = {
   },
   /** The zone by name. */
   zoneName: {
-    type: kinds.string,
+    type: types.string,
     input: 'optional',
     rule: rules.custom((failures, name, value) => {
       if (given(value)) failures.domain(name, value, true);
@@ -62,7 +62,7 @@ export const DNS_RECORD_FIELDS = {
   },
   /** Relative host name, `@` for the zone apex. */
   host: {
-    type: kinds.string,
+    type: types.string,
     input: 'required',
     output: true,
     rule: rules.text({
@@ -77,7 +77,7 @@ export const DNS_RECORD_FIELDS = {
   },
   /** The record type, in either case (`a` is `A`, as the API spells it); stored upper-cased. */
   type: {
-    type: kinds.string,
+    type: types.string,
     input: 'required',
     output: true,
     normalise: (value) =>
@@ -94,7 +94,7 @@ export const DNS_RECORD_FIELDS = {
   },
   /** The answer: an address for A/AAAA, a name for CNAME/MX/NS/PTR, text for TXT/SPF. */
   data: {
-    type: kinds.string,
+    type: types.string,
     input: 'required',
     output: true,
     rule: rules.text({ required: true, maxLength: LIMITS.dnsData }),
@@ -104,7 +104,7 @@ export const DNS_RECORD_FIELDS = {
   },
   /** Time to live, in seconds. */
   ttl: {
-    type: kinds.integer,
+    type: types.integer,
     input: 'optional',
     output: true,
     default: DEFAULT_TTL,
@@ -115,7 +115,7 @@ export const DNS_RECORD_FIELDS = {
   },
   /** Priority of an MX record. */
   mxPriority: {
-    type: kinds.integer,
+    type: types.integer,
     input: 'optional',
     rule: rules.custom((failures, name, value, inputs) => {
       if (inputs.type === 'MX') {
@@ -133,10 +133,10 @@ export const DNS_RECORD_FIELDS = {
     ),
   },
   /** The numeric id of the record. */
-  recordId: { type: kinds.integer, output: true, read: onRecord('id', (r) => r.id) },
+  recordId: { type: types.integer, output: true, read: onRecord('id', (r) => r.id) },
   /** The id of the zone it is in. */
   resolvedZoneId: {
-    type: kinds.integer,
+    type: types.integer,
     output: true,
     read: onRecord('domainId', (r) => r.domainId),
   },

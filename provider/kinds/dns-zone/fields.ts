@@ -1,6 +1,6 @@
 import type * as pulumi from '@pulumi/pulumi';
 import type { DnsZone } from '../../managers';
-import { kind, kinds, readFrom, type Fields } from '../../framework/fields';
+import { valueType, types, readFrom, type Fields } from '../../framework/fields';
 import { adoptIdField, rules } from '../../framework/field-rules';
 
 /** Every field of a DnsZone, once (see framework/fields.ts). */
@@ -30,7 +30,7 @@ export interface DnsZoneRecordOutput {
 export const DNS_ZONE_FIELDS = {
   /** The zone’s domain name, e.g. `example.com` (trimmed, lower-cased, no final dot). */
   name: {
-    type: kinds.string,
+    type: types.string,
     input: 'required',
     output: true,
     normalise: (name) =>
@@ -44,8 +44,8 @@ export const DNS_ZONE_FIELDS = {
    * and keeps as declared.
    */
   records: {
-    type: kind<DnsZoneRecordOutput[]>('record[]'),
-    arg: kind<DnsZoneRecordArgs[]>('record[]'),
+    type: valueType<DnsZoneRecordOutput[]>('record[]'),
+    arg: valueType<DnsZoneRecordArgs[]>('record[]'),
     input: 'optional',
     output: true,
     default: [],
@@ -57,7 +57,7 @@ export const DNS_ZONE_FIELDS = {
    * is refused and lists them). Takes effect once in the state: `pulumi up`, then destroy.
    */
   forceDelete: {
-    type: kinds.boolean,
+    type: types.boolean,
     input: 'optional',
     output: true,
     rule: rules.flag(),
@@ -71,24 +71,24 @@ export const DNS_ZONE_FIELDS = {
 
   /** The numeric id, for `DnsRecord.zoneId` (the resource id is the same number as a string). */
   zoneId: {
-    type: kinds.integer,
+    type: types.integer,
     output: true,
     read: onZone('id', (zone) => zone.id),
   },
   /** The zone’s serial number. */
   serial: {
-    type: kinds.nullable(kinds.integer),
+    type: types.nullable(types.integer),
     output: true,
     read: onZone('serial', (zone) => zone.serial ?? null),
   },
   /** Ids of the records in `records`, in the same order. */
   recordIds: {
-    type: kinds.list(kinds.integer),
+    type: types.list(types.integer),
     output: true,
   },
   /** Ids of the records the API adds to a new zone (SOA, NS): the zone's own, kept in the state only. */
   builtInRecordIds: {
-    type: kinds.list(kinds.integer),
+    type: types.list(types.integer),
     internal: true,
   },
 } satisfies Fields;

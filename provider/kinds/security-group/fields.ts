@@ -1,4 +1,11 @@
-import { UNSET, kind, kinds, readFrom, type ArgsOf, type Fields } from '../../framework/fields';
+import {
+  UNSET,
+  valueType,
+  types,
+  readFrom,
+  type ArgsOf,
+  type Fields,
+} from '../../framework/fields';
 import { rules } from '../../framework/field-rules';
 import type { SecurityGroup, SecurityGroupRuleSpec } from '../../managers';
 import type { SECURITY_GROUP_RULE_FIELDS } from './rule-fields';
@@ -17,7 +24,7 @@ const RULES_MASK =
 export const SECURITY_GROUP_FIELDS = {
   /** The group's name on the account. */
   name: {
-    type: kinds.string,
+    type: types.string,
     input: 'required',
     output: true,
     rule: rules.text({ required: true, maxLength: 100 }),
@@ -27,7 +34,7 @@ export const SECURITY_GROUP_FIELDS = {
   },
   /** What the group is for. */
   description: {
-    type: kinds.string,
+    type: types.string,
     input: 'optional',
     output: true,
     normalise: (value) => (value === '' ? undefined : value),
@@ -42,8 +49,8 @@ export const SECURITY_GROUP_FIELDS = {
    * a rule added or removed outside Pulumi shows as drift in `refresh` and is undone by `up`.
    */
   rules: {
-    type: kind<SecurityGroupRuleSpec[]>('rule[]'),
-    arg: kind<SecurityGroupRuleArgs[]>('rule[]'),
+    type: valueType<SecurityGroupRuleSpec[]>('rule[]'),
+    arg: valueType<SecurityGroupRuleArgs[]>('rule[]'),
     input: 'optional',
     output: true,
     default: [],
@@ -53,10 +60,10 @@ export const SECURITY_GROUP_FIELDS = {
   },
 
   /** The numeric id, for a guest's `securityGroupIds` (the resource id is the same number). */
-  groupId: { type: kinds.integer, output: true, read: onGroup('id', (g) => g.id) },
+  groupId: { type: types.integer, output: true, read: onGroup('id', (g) => g.id) },
   /** The network components the group is bound to now (guests' interfaces). */
   boundComponentIds: {
-    type: kinds.list(kinds.integer),
+    type: types.list(types.integer),
     output: true,
     read: onGroup('networkComponentBindings.networkComponentId', (g) =>
       (g.networkComponentBindings ?? []).map((b) => b.networkComponentId),
@@ -64,7 +71,7 @@ export const SECURITY_GROUP_FIELDS = {
   },
   /** When the group was created. */
   createDate: {
-    type: kinds.nullable(kinds.string),
+    type: types.nullable(types.string),
     output: true,
     read: onGroup('createDate', (g) => g.createDate ?? null),
   },

@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import { kinds, type Bag, type Fields } from '../../framework/fields';
+import { types, type Bag, type Fields } from '../../framework/fields';
 import { rules } from '../../framework/field-rules';
 import type { Failures } from '../../framework/failures';
 import { isKnown } from '../../framework/unknown';
@@ -57,7 +57,7 @@ function checkRemoteIp(failures: Failures, name: string, value: unknown, inputs:
 export const SECURITY_GROUP_RULE_FIELDS = {
   /** `ingress` (traffic to the guest) or `egress` (traffic from it). */
   direction: {
-    type: kinds.string,
+    type: types.string,
     input: 'required',
     output: true,
     rule: rules.custom(
@@ -70,7 +70,7 @@ export const SECURITY_GROUP_RULE_FIELDS = {
   },
   /** `IPv4` (the default) or `IPv6`. */
   ethertype: {
-    type: kinds.string,
+    type: types.string,
     input: 'optional',
     output: true,
     default: 'IPv4',
@@ -82,7 +82,7 @@ export const SECURITY_GROUP_RULE_FIELDS = {
   },
   /** `tcp`, `udp` or `icmp`; unset: every protocol. */
   protocol: {
-    type: kinds.string,
+    type: types.string,
     input: 'optional',
     output: true,
     rule: rules.custom((failures, name, value) => {
@@ -92,28 +92,28 @@ export const SECURITY_GROUP_RULE_FIELDS = {
   },
   /** The lowest port (tcp, udp), or the ICMP type (icmp). */
   portRangeMin: {
-    type: kinds.integer,
+    type: types.integer,
     input: 'optional',
     output: true,
     rule: rules.custom(checkPort, '1-65,535 (icmp: a type, 0-255); needs protocol'),
   },
   /** The highest port (tcp, udp), or the ICMP code (icmp). */
   portRangeMax: {
-    type: kinds.integer,
+    type: types.integer,
     input: 'optional',
     output: true,
     rule: rules.custom(checkPort, 'portRangeMin-65,535 (icmp: a code, 0-255)'),
   },
   /** The address or CIDR the rule admits (ingress) or reaches (egress), of the rule's ethertype. */
   remoteIp: {
-    type: kinds.string,
+    type: types.string,
     input: 'optional',
     output: true,
     rule: rules.custom(checkRemoteIp, 'an address or CIDR; not with remoteGroupId'),
   },
   /** Another security group (its id) whose members the rule admits or reaches. */
   remoteGroupId: {
-    type: kinds.integer,
+    type: types.integer,
     input: 'optional',
     output: true,
     rule: rules.custom((failures, name, value) => {

@@ -1,4 +1,4 @@
-import { UNSET, kinds, readFrom, type Fields } from '../../framework/fields';
+import { UNSET, types, readFrom, type Fields } from '../../framework/fields';
 import { adoptIdField, rules } from '../../framework/field-rules';
 import type { SshKey } from '../../managers';
 import { fingerprintOf, parsePublicKey } from './format';
@@ -10,7 +10,7 @@ const onKey = readFrom<SshKey>();
 export const SSH_KEY_FIELDS = {
   /** A name for the key on the account. */
   label: {
-    type: kinds.string,
+    type: types.string,
     input: 'required',
     output: true,
     rule: rules.text({ required: true, maxLength: 100 }),
@@ -23,7 +23,7 @@ export const SSH_KEY_FIELDS = {
    * `~/.ssh/id_ed25519.pub`). A different key replaces the resource (and the guests that use it).
    */
   publicKey: {
-    type: kinds.string,
+    type: types.string,
     input: 'required',
     output: true,
     normalise: (value) => (typeof value === 'string' ? value.trim() : value),
@@ -43,7 +43,7 @@ export const SSH_KEY_FIELDS = {
   },
   /** Free text kept with the key. */
   notes: {
-    type: kinds.string,
+    type: types.string,
     input: 'optional',
     output: true,
     normalise: (value) => (value === '' ? undefined : value),
@@ -62,19 +62,19 @@ export const SSH_KEY_FIELDS = {
    * The numeric id, for `VirtualGuest.sshKeyIds` (the resource id is the same number as a string).
    */
   keyId: {
-    type: kinds.integer,
+    type: types.integer,
     output: true,
     read: onKey('id', (k) => k.id),
   },
   /** MD5 of the key, colon-separated hex: what `ssh-keygen -E md5 -lf <file>` prints. */
   fingerprint: {
-    type: kinds.string,
+    type: types.string,
     output: true,
     read: onKey('fingerprint', (k) => k.fingerprint),
   },
   /** When the key was added. */
   createDate: {
-    type: kinds.nullable(kinds.string),
+    type: types.nullable(types.string),
     output: true,
     read: onKey('createDate', (k) => k.createDate ?? null),
   },

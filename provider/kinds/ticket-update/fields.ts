@@ -1,4 +1,4 @@
-import { kinds, readFrom, type Fields } from '../../framework/fields';
+import { types, readFrom, type Fields } from '../../framework/fields';
 import { rules } from '../../framework/field-rules';
 import { LIMITS } from '../../framework/failures';
 import type { TicketUpdateRecord } from '../../managers';
@@ -9,7 +9,7 @@ const onUpdate = readFrom<TicketUpdateRecord>();
 export const TICKET_UPDATE_FIELDS = {
   /** The ticket to post to. */
   ticketId: {
-    type: kinds.integer,
+    type: types.integer,
     input: 'required',
     output: true,
     rule: rules.integer({ required: true, min: 1 }),
@@ -18,7 +18,7 @@ export const TICKET_UPDATE_FIELDS = {
   },
   /** The text of the update. Changing it adds a new update; updates are never deleted. */
   entry: {
-    type: kinds.string,
+    type: types.string,
     input: 'required',
     output: true,
     rule: rules.text({ required: true, maxLength: LIMITS.ticketEntry }),
@@ -27,10 +27,10 @@ export const TICKET_UPDATE_FIELDS = {
     read: onUpdate('entry', (u) => u.entry),
   },
   /** The numeric id of the update. */
-  updateId: { type: kinds.integer, output: true, read: onUpdate('id', (u) => u.id) },
+  updateId: { type: types.integer, output: true, read: onUpdate('id', (u) => u.id) },
   /** When it was posted. */
   createDate: {
-    type: kinds.nullable(kinds.string),
+    type: types.nullable(types.string),
     output: true,
     read: onUpdate('createDate', (u) => u.createDate ?? null),
   },

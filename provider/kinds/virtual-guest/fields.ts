@@ -7,7 +7,7 @@ import {
   type VirtualGuest,
 } from '../../managers';
 import { asBoolean } from '../../framework/compare';
-import { UNSET, kind, kinds, readFrom, type Fields } from '../../framework/fields';
+import { UNSET, valueType, types, readFrom, type Fields } from '../../framework/fields';
 import { rules } from '../../framework/field-rules';
 import { LIMITS, idProblem } from '../../framework/failures';
 import { sameOs, sameUserData, userTags } from './api-forms';
@@ -22,7 +22,7 @@ import { OS_CODE, checkAdoptId, diskProblem, tagProblem } from './rules';
  * into the order's template, and the README's reference table.
  */
 
-const flag = { type: kinds.boolean, rule: rules.flag(), normalise: asBoolean } as const;
+const flag = { type: types.boolean, rule: rules.flag(), normalise: asBoolean } as const;
 
 /** What `onImageChange` takes. */
 const IMAGE_CHANGES = ['replace', 'reload'] as const;
@@ -52,27 +52,27 @@ const onGuest = readFrom<VirtualGuest>();
 export const GUEST_FIELDS = {
   /** The Pulumi resource name (set by the resource class). */
   resourceName: {
-    type: kinds.string,
+    type: types.string,
     input: 'required',
     internal: true,
     rule: rules.text({ maxLength: 1024 }),
   },
   /** project/stack/name of the resource: the seed of the auto-name. */
   identity: {
-    type: kinds.string,
+    type: types.string,
     input: 'required',
     internal: true,
     rule: rules.text({ maxLength: 4096 }),
   },
   /** `<organization>/<full URN>`: the seed of the creation token (see provenance.ts). */
   provenance: {
-    type: kinds.string,
+    type: types.string,
     input: 'optional',
     internal: true,
   },
   /** Host name; defaults to the resource name plus a suffix that is stable for this stack. */
   hostname: {
-    type: kinds.string,
+    type: types.string,
     input: 'optional',
     output: true,
     defaultFrom: (news, olds) =>
@@ -90,7 +90,7 @@ export const GUEST_FIELDS = {
   },
   /** Domain of the guest, e.g. `example.com`. */
   domain: {
-    type: kinds.string,
+    type: types.string,
     input: 'required',
     output: true,
     rule: rules.domain(true),
@@ -101,7 +101,7 @@ export const GUEST_FIELDS = {
   },
   /** CPU count, one the account is offered; a change upgrades the guest in place (it reboots). */
   startCpus: {
-    type: kinds.integer,
+    type: types.integer,
     input: 'required',
     output: true,
     rule: rules.integer({ required: true, min: 1, max: 1024 }),
@@ -117,7 +117,7 @@ export const GUEST_FIELDS = {
    * Memory in MB, one of the sizes the account is offered; a change upgrades in place (it reboots).
    */
   maxMemory: {
-    type: kinds.integer,
+    type: types.integer,
     input: 'required',
     output: true,
     rule: rules.integer({ required: true, min: 1, max: 16 * 1024 * 1024 }),
@@ -153,7 +153,7 @@ export const GUEST_FIELDS = {
   },
   /** e.g. UBUNTU_LATEST, DEBIAN_12_64; one the account is offered. */
   operatingSystemReferenceCode: {
-    type: kinds.string,
+    type: types.string,
     input: 'required',
     output: true,
     rule: rules.text({
@@ -176,7 +176,7 @@ export const GUEST_FIELDS = {
    * guest is (with `datacenters`, the datacenter whose order succeeded).
    */
   datacenter: {
-    type: kinds.string,
+    type: types.string,
     input: 'optional',
     output: true,
     rule: DATACENTER_RULE,
@@ -195,7 +195,7 @@ export const GUEST_FIELDS = {
    * of the new datacenters; otherwise the new list is recorded and nothing is ordered.
    */
   datacenters: {
-    type: kinds.list(kinds.string),
+    type: types.list(types.string),
     input: 'optional',
     output: true,
     rule: DATACENTERS_RULE,
@@ -205,7 +205,7 @@ export const GUEST_FIELDS = {
   },
   /** Network port speed in Mbps, one the account is offered; a change upgrades in place. */
   networkSpeed: {
-    type: kinds.integer,
+    type: types.integer,
     input: 'optional',
     output: true,
     rule: rules.integer({ min: 1, max: 100_000 }),
@@ -223,7 +223,7 @@ export const GUEST_FIELDS = {
    * place; shrinking or removing one is refused in check.
    */
   disks: {
-    type: kinds.list(kinds.integer),
+    type: types.list(types.integer),
     input: 'optional',
     output: true,
     rule: rules.list({
@@ -260,7 +260,7 @@ export const GUEST_FIELDS = {
    * (`['Web', ' db ']` is stored and shown as `['db', 'web']`).
    */
   tags: {
-    type: kinds.list(kinds.string),
+    type: types.list(types.string),
     input: 'optional',
     output: true,
     default: [],
@@ -278,7 +278,7 @@ export const GUEST_FIELDS = {
   },
   /** Free text kept with the guest. */
   notes: {
-    type: kinds.string,
+    type: types.string,
     input: 'optional',
     output: true,
     rule: rules.text({ maxLength: LIMITS.notes }),
@@ -289,7 +289,7 @@ export const GUEST_FIELDS = {
   },
   /** User data for cloud-init, sent and compared exactly as given (never decoded or re-encoded). */
   userData: {
-    type: kinds.string,
+    type: types.string,
     input: 'optional',
     output: true,
     // No user data and empty user data are the same order (the API stores nothing for either).
@@ -311,8 +311,8 @@ export const GUEST_FIELDS = {
   },
   /** Ids of SSH keys to install (each an `SshKey`'s `keyId`); output ascending. */
   sshKeyIds: {
-    type: kinds.list(kinds.integer),
-    arg: kinds.list(kind<number | string>('id')),
+    type: types.list(types.integer),
+    arg: types.list(valueType<number | string>('id')),
     input: 'optional',
     output: true,
     default: [],
@@ -338,7 +338,7 @@ export const GUEST_FIELDS = {
    * is erased and it is down while it reloads).
    */
   onImageChange: {
-    type: kinds.string,
+    type: types.string,
     input: 'optional',
     output: true,
     // Not stored when left out, so a stack made before this input existed shows no change.
@@ -372,7 +372,7 @@ export const GUEST_FIELDS = {
   },
   /** How long to wait for readiness, in minutes (fractions allowed). */
   readyTimeoutMinutes: {
-    type: kinds.number,
+    type: types.number,
     input: 'optional',
     default: 30,
     rule: rules.number({ min: 0.01, max: 24 * 60 }),
@@ -383,8 +383,8 @@ export const GUEST_FIELDS = {
    * the stack owns that guest from then on.
    */
   adoptId: {
-    type: kinds.string,
-    arg: kinds.id,
+    type: types.string,
+    arg: types.id,
     input: 'optional',
     normalise: idAsString,
     rule: rules.custom(checkAdoptId, 'the numeric id of an existing guest'),
@@ -395,7 +395,7 @@ export const GUEST_FIELDS = {
    * order.
    */
   creationToken: {
-    type: kinds.string,
+    type: types.string,
     input: 'optional',
     internal: true,
     // Computed by check, never taken from the program; an update keeps the one it was ordered with.
@@ -407,7 +407,7 @@ export const GUEST_FIELDS = {
    * or the guest an earlier unfinished create of it ordered); its cost is then that guest's bill.
    */
   adopts: {
-    type: kinds.integer,
+    type: types.integer,
     input: 'optional',
     internal: true,
     // Found by check, never taken from the program.
@@ -415,19 +415,19 @@ export const GUEST_FIELDS = {
   },
   /** The numeric id (the resource id is the same number as a string). */
   guestId: {
-    type: kinds.integer,
+    type: types.integer,
     output: true,
     read: onGuest('id', (g) => g.id),
   },
   /** The transaction of the guest's last OS reload (null: never reloaded). */
   osReloadId: {
-    type: kinds.nullable(kinds.integer),
+    type: types.nullable(types.integer),
     output: true,
     read: onGuest('lastOperatingSystemReload.id', (g) => g.lastOperatingSystemReload?.id ?? null),
   },
   /** `<hostname>.<domain>`. */
   fullyQualifiedDomainName: {
-    type: kinds.string,
+    type: types.string,
     output: true,
     read: onGuest(
       'fullyQualifiedDomainName,hostname,domain',
@@ -436,37 +436,37 @@ export const GUEST_FIELDS = {
   },
   /** Public address, once assigned. */
   primaryIpAddress: {
-    type: kinds.nullable(kinds.string),
+    type: types.nullable(types.string),
     output: true,
     read: onGuest('primaryIpAddress', (g) => g.primaryIpAddress ?? null),
   },
   /** Private address, once assigned. */
   primaryBackendIpAddress: {
-    type: kinds.nullable(kinds.string),
+    type: types.nullable(types.string),
     output: true,
     read: onGuest('primaryBackendIpAddress', (g) => g.primaryBackendIpAddress ?? null),
   },
   /** When provisioning finished. */
   provisionDate: {
-    type: kinds.nullable(kinds.string),
+    type: types.nullable(types.string),
     output: true,
     read: onGuest('provisionDate', (g) => g.provisionDate ?? null),
   },
   /** e.g. `RUNNING`. */
   powerState: {
-    type: kinds.nullable(kinds.string),
+    type: types.nullable(types.string),
     output: true,
     read: onGuest('powerState.keyName', (g) => g.powerState?.keyName ?? null),
   },
   /** The guest’s GUID. */
   globalIdentifier: {
-    type: kinds.nullable(kinds.string),
+    type: types.nullable(types.string),
     output: true,
     read: onGuest('globalIdentifier', (g) => g.globalIdentifier ?? null),
   },
   /** Provisioning or transaction status. */
   status: {
-    type: kinds.string,
+    type: types.string,
     output: true,
     read: onGuest(
       'provisionDate,activeTransaction.transactionStatus.name,activeTransaction.transactionStatus.friendlyName',
@@ -478,13 +478,13 @@ export const GUEST_FIELDS = {
    * for monthly guests the monthly fee / 730.
    */
   estimatedHourlyCost: {
-    type: kinds.number,
+    type: types.number,
     output: true,
     fromCheck: true,
   },
   /** What the guest is billed a month. */
   estimatedMonthlyCost: {
-    type: kinds.number,
+    type: types.number,
     output: true,
     fromCheck: true,
   },
@@ -494,7 +494,7 @@ export const GUEST_FIELDS = {
    * list price, because the API did not quote the account's.
    */
   estimatedCostSource: {
-    type: kind<PriceSource>('string'),
+    type: valueType<PriceSource>('string'),
     output: true,
     fromCheck: true,
   },

@@ -1,5 +1,6 @@
 import { ServerError, TransportError } from '../../client';
 import { billingMode, type VirtualGuest, type VirtualGuestManager } from '../../managers';
+import { HOURS_PER_MONTH } from '../faces';
 import { PRICED_FIELDS, guestTemplate, type GuestInputs } from './inputs';
 import { listHourlyFee } from './list-price';
 import { choices } from './placement';
@@ -25,8 +26,6 @@ import type { PriceSource } from './fields';
 
 export type { PriceSource };
 
-/** The hours in a month the API prices by: a monthly fee is 730 hours of the hourly one. */
-export const HOURS_PER_MONTH = 730;
 const round = (value: number, digits = 4) => Math.round(value * 10 ** digits) / 10 ** digits;
 
 function fromFees(

@@ -9,9 +9,10 @@ import {
 import type { Failures } from '../../framework/failures';
 import { containsUnknown, isKnown } from '../../framework/unknown';
 import { outcomeWindowMs, type Connection } from '../../framework/connection';
+import { configKey } from '../../framework/settings';
 import { writeIdempotent } from '../../framework/exactly-once';
 import {
-  gone,
+  goneForStack,
   kindProvider,
   type CheckRulesRequest,
   type CheckWithApiRequest,
@@ -21,7 +22,7 @@ import {
   type EditRequest,
   type Edited,
   type FetchRequest,
-  type Gone,
+  type GoneForStack,
   type OutputsRequest,
   type PlanRequest,
   type PlannedChange,
@@ -121,7 +122,7 @@ async function checkWithApi({
     offered = await catalog(c);
   } catch (err) {
     failures.add(
-      'svc:endpointUrl',
+      configKey('endpointUrl'),
       `cannot read the options this account is offered: ${(err as Error).message}`,
     );
     return;
@@ -266,9 +267,11 @@ const describe = (state: GuestState, id: string) =>
 async function fetch({
   connection: c,
   id,
-}: FetchRequest<GuestFields>): Promise<VirtualGuest | Gone | undefined> {
+}: FetchRequest<GuestFields>): Promise<VirtualGuest | GoneForStack | undefined> {
   const guest = await guests(c).findInstance(Number(id), DETAIL_MASK);
-  return guest && isReclaiming(guest) ? gone('was cancelled and is being reclaimed') : guest;
+  return guest && isReclaiming(guest)
+    ? goneForStack('was cancelled and is being reclaimed')
+    : guest;
 }
 
 /**
