@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { MOVED_TO_PLUGIN_CONFIG } from '../provider/dynamic/moved-to-plugin';
-import { backendKey } from '../provider/kinds/virtual-guest';
+import { backendKey } from '../provider/framework/creation-token';
 import { dynamicToken } from '../provider/kinds/tokens';
 import { MigrationRefused, migrateState, type ExportedState, type Migration } from './migrate';
 import { EXIT, parseCommandArgs, type Command, type OptionSpecs, type ParsedArgs } from './command';

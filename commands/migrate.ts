@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { KINDS, type ResourceKind } from '../provider/kinds/index';
 import { PACKAGE, dynamicToken, kindOf, pluginToken } from '../provider/kinds/tokens';
-import { creationToken } from '../provider/kinds/virtual-guest';
+import { creationToken } from '../provider/framework/creation-token';
 import { internalInputs } from '../provider/plugin/identity';
 import type { StateResource } from './pulumi';
 

@@ -3,7 +3,7 @@ import { it } from 'node:test';
 import { options } from '../../commands/args';
 import { parseBillingArgs, formatReport } from '../../commands/billing-command';
 import { withCancellations } from '../../commands/billing-cancel';
-import { owedUntilAnniversary } from '../../provider/kinds/virtual-guest/anniversary';
+import { owedUntilAnniversary } from '../../provider/framework/billing-cycle';
 import type { Client } from '../../provider/client';
 import { OBJECT_NOT_FOUND_FAULT, SvcAPIError } from '../../provider/client/errors';
 import { billingChange, type PreviewStep } from '../../commands/billing-report';

@@ -8,7 +8,7 @@ import {
   type ExportedResource,
   type ExportedState,
 } from '../../commands/migrate';
-import { creationToken } from '../../provider/kinds/virtual-guest/provenance';
+import { creationToken } from '../../provider/framework/creation-token';
 
 const STACK = 'urn:pulumi:dev::app::pulumi:pulumi:Stack::app-dev';
 const urn = (type: string, name: string) => `urn:pulumi:dev::app::${type}::${name}`;
@@ -225,8 +225,8 @@ describe('pulumi-svc migrate: the state rewritten for the plugin', () => {
     state.deployment.resources!.push(
       {
         ...dynamicGuest('vol'),
-        type: 'pulumi-nodejs:dynamic/svc:BlockVolume',
-        urn: urn('pulumi-nodejs:dynamic/svc:BlockVolume', 'vol'),
+        type: 'pulumi-nodejs:dynamic/svc:Teleporter',
+        urn: urn('pulumi-nodejs:dynamic/svc:Teleporter', 'vol'),
       },
       { ...dynamicGuest('api'), provider: `${urn('pulumi:providers:pulumi-nodejs', 'mine')}::2` },
     );
@@ -246,7 +246,7 @@ describe('pulumi-svc migrate: the state rewritten for the plugin', () => {
     );
     assert.match(
       refused.problems[1],
-      /::vol is of type pulumi-nodejs:dynamic\/svc:BlockVolume, which this version of pulumi-svc does not know/,
+      /::vol is of type pulumi-nodejs:dynamic\/svc:Teleporter, which this version of pulumi-svc does not know/,
     );
     assert.match(refused.problems[2], /::api uses the provider .*::mine::2/);
     assert.throws(() => migrateState({ ...state, version: 2 }), /version 3/);

@@ -5,7 +5,7 @@ import {
   CYCLE_MASK,
   owedUntilAnniversary,
   type BillingCycle,
-} from '../../provider/kinds/virtual-guest/anniversary';
+} from '../../provider/framework/billing-cycle';
 import type { Client } from '../../provider/client';
 import { providerEnv, type Emulator } from '../support/provider-env';
 import { printed } from '../support/printed';

@@ -7,7 +7,8 @@ import { dnsZoneProvider as zones } from '../../provider/kinds/dns-zone/provider
 import { sshKeyProvider as keys } from '../../provider/kinds/ssh-key/provider';
 import { ticketUpdateProvider as tickets } from '../../provider/kinds/ticket-update/provider';
 import { virtualGuestProvider as provider } from '../../provider/kinds/virtual-guest/provider';
-import { OWNED_TAG, creationToken } from '../../provider/kinds/virtual-guest/provenance';
+import { creationToken } from '../../provider/framework/creation-token';
+import { OWNED_TAG } from '../../provider/kinds/virtual-guest/provenance';
 import {
   VirtualGuestManager,
   tagNames,

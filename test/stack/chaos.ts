@@ -4,7 +4,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import * as path from 'node:path';
 import type { FaultOptions, InjectedFault, OnceFault } from '../../emulator/faults';
 import { mulberry32 } from '../../emulator/prng';
-import { OWNED_TAG, creationToken } from '../../provider/kinds/virtual-guest/provenance';
+import { creationToken } from '../../provider/framework/creation-token';
+import { OWNED_TAG } from '../../provider/kinds/virtual-guest/provenance';
 import {
   VirtualGuestManager,
   tagNames,

@@ -1,5 +1,5 @@
 import { tagNames, type VirtualGuest } from '../../managers';
-import { isProviderTag } from './provenance';
+import { isProviderTag } from '../../framework/creation-token';
 
 /**
  * Where the API's form of a guest's field differs from the declared one without meaning a change

@@ -18,14 +18,8 @@ import { describeCost, type BilledCost } from './billing';
 import { ORDER_FIELDS, guestTemplate, type GuestInputs } from './inputs';
 import { observedInputs } from './observe';
 import { PLACEMENT_FIELDS, choices, isCapacityFault, placementMismatch } from './placement';
-import {
-  OWNED_TAG,
-  TOKEN_TAG_PREFIX,
-  creationToken,
-  isOwned,
-  isProviderTag,
-  providerTags,
-} from './provenance';
+import { OWNED_TAG, isOwned, providerTags } from './provenance';
+import { TOKEN_TAG_PREFIX, creationToken, isProviderTag } from '../../framework/creation-token';
 import type { StateOf } from '../../framework/fields';
 import type { GUEST_FIELDS } from './fields';
 

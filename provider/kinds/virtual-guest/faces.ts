@@ -6,7 +6,8 @@ import { GUEST_FIELDS } from './fields';
 import { PRICED_FIELDS, UPGRADE_FIELDS } from './inputs';
 import { observedInputs } from './observe';
 import { billedPrice } from './pricing';
-import { OWNED_TAG, isProviderTag } from './provenance';
+import { OWNED_TAG } from './provenance';
+import { isProviderTag } from '../../framework/creation-token';
 import { replacedBy } from './reload';
 
 /**

@@ -1,7 +1,6 @@
 /**
  * What the tools (`commands/`, `policy/`) use of the guest: its billing face, which the registry
- * also lists, and its provenance (the creation token a state move recomputes, the backend it is
- * derived from). Nothing else of this folder is for them.
+ * also lists. Nothing else of this folder is for them (the creation token a state move
+ * recomputes is every billed kind's: framework/creation-token.ts).
  */
 export { GUEST_BILLING } from './faces';
-export { backendKey, creationToken } from './provenance';

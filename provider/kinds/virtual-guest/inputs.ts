@@ -34,8 +34,6 @@ export const REPLACE_REASONS: Record<string, string | undefined> = Object.fromEn
   ]),
 );
 
-export { TOKEN_TAG_PREFIX } from './rules';
-
 /** Checks against what the account is offered (getCreateObjectOptions). */
 export function checkOffered(
   inputs: Record<string, unknown>,

@@ -55,7 +55,7 @@ import { billedPrice, costOutputs, guestPrice, priceOrder } from './pricing';
 import { importForm } from './import-form';
 import { checkPlacement, placementMismatch } from './placement';
 import { checkFqdn } from './rules';
-import { creationToken } from './provenance';
+import { creationToken } from '../../framework/creation-token';
 import { announceReload, checkReloadPrice, reloadInPlace, reloadedBy, replacedBy } from './reload';
 import { checkResize, reboots, resize } from './upgrade';
 import type { FieldName, StateOf } from '../../framework/fields';

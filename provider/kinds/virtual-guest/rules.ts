@@ -1,12 +1,11 @@
 import { isUnknown } from '../../framework/unknown';
 import { Failures, LIMITS, describeValue, quote } from '../../framework/failures';
+import { TOKEN_TAG_PREFIX } from '../../framework/creation-token';
 
 /**
  * The VirtualGuest rules of its field table (fields.ts) that are more than a type and a range,
  * and the one check across fields (the fully qualified name's length). They need no API call.
  */
-
-export const TOKEN_TAG_PREFIX = 'pulumi-svc-';
 
 const TAG = /^[a-z0-9][a-z0-9 _.:-]*$/;
 export const OS_CODE = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;

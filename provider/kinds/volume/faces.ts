@@ -2,8 +2,8 @@ import type { Client } from '../../client';
 import { unlessNotFound } from '../../managers/not-found';
 import { VOLUME_MASK, type Volume } from '../../managers';
 import type { BillingFace, Props } from '../faces';
-import { isProviderTag } from '../virtual-guest/provenance';
-import { CYCLE_MASK, owedUntilAnniversary, type BillingCycle } from '../virtual-guest/anniversary';
+import { isProviderTag } from '../../framework/creation-token';
+import { CYCLE_MASK, owedUntilAnniversary, type BillingCycle } from '../../framework/billing-cycle';
 
 /**
  * A volume as the tools see it (../faces.ts): priced from its estimated cost, resized in place

@@ -17,7 +17,7 @@ import { say, sayOnce } from '../../framework/log';
 import { boundedWait, type OperationRequest } from '../../framework/operation';
 import { initFailure } from '../../framework/runtime-provider';
 import { isKnown } from '../../framework/unknown';
-import { creationToken } from '../virtual-guest/provenance';
+import { creationToken } from '../../framework/creation-token';
 import { IOPS, VOLUME_FIELDS, type VolumeFields } from './fields';
 
 /**
