@@ -211,13 +211,21 @@ const changing = (fields: Fields) => Object.keys(fields).filter((name) => fields
 
 /**
  * The input fields a program sees changed, as the engine shows them (`pulumi preview --diff`):
- * added, updated or deleted, and whether that replaces the object.
+ * added, updated or deleted (as `given`, the values before defaults, say), and whether that
+ * replaces the object.
  */
-function fieldDiffs(fields: Fields, olds: Bag, news: Bag, replaces: string[]): FieldDiff[] {
+function fieldDiffs(
+  fields: Fields,
+  olds: Bag,
+  news: Bag,
+  replaces: string[],
+  given: { olds: Bag; news: Bag },
+): FieldDiff[] {
   const shown = Object.keys(fields).filter((name) => fields[name].input && !fields[name].internal);
   return changedBetween(fields, olds, news, shown).map((name) => ({
     name,
-    kind: olds[name] === undefined ? 'add' : news[name] === undefined ? 'delete' : 'update',
+    kind:
+      given.olds[name] === undefined ? 'add' : given.news[name] === undefined ? 'delete' : 'update',
     replace: replaces.includes(name),
   }));
 }
@@ -283,7 +291,11 @@ export function kindProvider<F extends Fields, O extends object>(
      * then compares old and new inputs itself, so `ignoreChanges` works per property (the dynamic
      * provider protocol carries no detailed diff; the plugin sends `fields`).
      */
-    async diff(id, olds, news, request) {
+    async diff(id, stored, checked, request) {
+      // What check left out (a default the object was made without) and what an import's form
+      // leaves out are the table's defaults on both sides: never a change by themselves.
+      const olds = withAbsentDefaults(fields, stored, stored);
+      const news = withAbsentDefaults(fields, stored, checked);
       const changed = changedBetween(fields, olds, news, changes) as FieldName<F>[];
       if (changed.length === 0) return { changes: false };
       const { replaces } = ops.plan
@@ -296,13 +308,15 @@ export function kindProvider<F extends Fields, O extends object>(
             request,
           })
         : { replaces: changed.filter((name) => replacing.includes(name)) };
-      const detail = fieldDiffs(fields, olds, news, replaces);
+      const detail = fieldDiffs(fields, olds, news, replaces, { olds: stored, news: checked });
       if (replaces.length === 0) return { replaces: [], fields: detail };
       return { changes: true, replaces, deleteBeforeReplace: false, fields: detail };
     },
 
-    async create(inputs, request) {
+    async create(checked, request) {
       const c = connect();
+      // A replacement's check may have left out defaults its old object was made without.
+      const inputs = withAbsentDefaults(fields, {}, checked);
       const made = await ops.create({ connection: c, inputs: inputs as InputsOf<F>, request });
       const id = String(made.id);
       const known = { ...inputs, ...made.outs };
