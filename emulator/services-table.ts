@@ -1,7 +1,7 @@
 /**
  * The table of the services and methods the emulator implements, measured from its registry
- * (services/registry.ts): `node --import tsx emulator/services-table.ts`. emulator/README.md
- * holds it between the markers below; test/emulator/services-table.test.ts keeps the two the
+ * (services/registry.ts). emulator/README.md holds it between the markers below (`npm run
+ * generate` writes it there); test/emulator/services-table.test.ts keeps the two the
  * same.
  */
 import { ORDER_OWNERS, SERVICES } from './services/registry';
@@ -61,5 +61,3 @@ export function servicesTable(): string {
   ];
   return lines.join('\n');
 }
-
-if (require.main === module) process.stdout.write(`${servicesTable()}\n`);

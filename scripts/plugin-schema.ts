@@ -12,7 +12,7 @@ import { SECURITY_GROUP_RULE_FIELDS } from '../provider/kinds/security-group/rul
 /**
  * The provider plugin's Pulumi package schema, from the kind registry's field tables (each field's
  * description from its entry's JSDoc comment, as in the README's tables):
- * `node --import tsx scripts/plugin-schema.ts` rewrites provider/plugin/schema.json, which the
+ * `npm run generate` rewrites provider/plugin/schema.json, which the
  * plugin serves and the SDKs are generated from; test/scripts/plugin-schema.test.ts keeps the two
  * the same.
  */
@@ -384,6 +384,7 @@ export function pluginSchema(pluginDownloadURL = DEFAULT_PLUGIN_DOWNLOAD_URL): S
   };
 }
 
-if (require.main === module) {
+/** Rewrites provider/plugin/schema.json (a piece of `npm run generate`, scripts/generate.ts). */
+export function writeSchema(): void {
   writeFileSync(SCHEMA_FILE, `${JSON.stringify(pluginSchema(), null, 2)}\n`);
 }

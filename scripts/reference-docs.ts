@@ -7,8 +7,7 @@ import { SCHEMA_FILE } from './plugin-schema';
  * out a package: `docs/_index.md` (what the package is, its resources and functions),
  * `docs/installation-configuration.md` (installing from a release, the `svc:` settings) and a page
  * per resource and function under `docs/api-docs/` (its example in TypeScript, Python, Go and
- * YAML, its inputs and outputs, how to import it). `node --import tsx scripts/reference-docs.ts`
- * rewrites docs/; test/scripts/reference-docs.test.ts keeps it equal to this output.
+ * YAML, its inputs and outputs, how to import it). `npm run generate` rewrites docs/; test/scripts/reference-docs.test.ts keeps it equal to this output.
  */
 
 export const DOCS_DIR = join(__dirname, '..', 'docs');
@@ -253,7 +252,8 @@ export function referenceDocs(schema: Schema = JSON.parse(readFileSync(SCHEMA_FI
   ]);
 }
 
-if (require.main === module) {
+/** Rewrites docs/ (a piece of `npm run generate`, scripts/generate.ts). */
+export function writeReferenceDocs(): void {
   rmSync(DOCS_DIR, { recursive: true, force: true });
   for (const [file, text] of referenceDocs()) {
     mkdirSync(dirname(join(DOCS_DIR, file)), { recursive: true });

@@ -6,8 +6,8 @@ import { fieldDocs } from './field-docs';
 /**
  * The README's reference tables, one per resource, printed from the resources' field tables
  * (provider/kinds/<kind>/fields.ts), each field's meaning from its entry's JSDoc comment
- * (field-docs.ts), and the table of the `svc:` settings: `node --import tsx
- * scripts/reference-tables.ts`. README.md holds them between the markers below;
+ * (field-docs.ts), and the table of the `svc:` settings. README.md holds them between the markers
+ * below (`npm run generate` writes them there);
  * test/scripts/reference-tables.test.ts keeps the two the same.
  */
 
@@ -106,5 +106,3 @@ export function settingsTable(): string {
   const header = ['key', 'environment', 'in `~/.svc`', 'default', 'meaning'];
   return `${SETTINGS_START}\n\n${markdownTable([header, ...rows])}\n\n${SETTINGS_END}`;
 }
-
-if (require.main === module) console.log(`${referenceTables()}\n\n${settingsTable()}`);

@@ -4,6 +4,7 @@ import {
   changedBetween,
   checkFields,
   withAbsentDefaults,
+  withDefaultsTheStateHolds,
   fieldsWhere,
   readComputed,
   readInputs,
@@ -211,21 +212,13 @@ const changing = (fields: Fields) => Object.keys(fields).filter((name) => fields
 
 /**
  * The input fields a program sees changed, as the engine shows them (`pulumi preview --diff`):
- * added, updated or deleted (as `given`, the values before defaults, say), and whether that
- * replaces the object.
+ * added, updated or deleted, and whether that replaces the object.
  */
-function fieldDiffs(
-  fields: Fields,
-  olds: Bag,
-  news: Bag,
-  replaces: string[],
-  given: { olds: Bag; news: Bag },
-): FieldDiff[] {
+function fieldDiffs(fields: Fields, olds: Bag, news: Bag, replaces: string[]): FieldDiff[] {
   const shown = Object.keys(fields).filter((name) => fields[name].input && !fields[name].internal);
   return changedBetween(fields, olds, news, shown).map((name) => ({
     name,
-    kind:
-      given.olds[name] === undefined ? 'add' : given.news[name] === undefined ? 'delete' : 'update',
+    kind: olds[name] === undefined ? 'add' : news[name] === undefined ? 'delete' : 'update',
     replace: replaces.includes(name),
   }));
 }
@@ -291,11 +284,8 @@ export function kindProvider<F extends Fields, O extends object>(
      * then compares old and new inputs itself, so `ignoreChanges` works per property (the dynamic
      * provider protocol carries no detailed diff; the plugin sends `fields`).
      */
-    async diff(id, stored, checked, request) {
-      // What check left out (a default the object was made without) and what an import's form
-      // leaves out are the table's defaults on both sides: never a change by themselves.
-      const olds = withAbsentDefaults(fields, stored, stored);
-      const news = withAbsentDefaults(fields, stored, checked);
+    async diff(id, olds, declared, request) {
+      const news = withDefaultsTheStateHolds(fields, olds, declared);
       const changed = changedBetween(fields, olds, news, changes) as FieldName<F>[];
       if (changed.length === 0) return { changes: false };
       const { replaces } = ops.plan
@@ -308,7 +298,7 @@ export function kindProvider<F extends Fields, O extends object>(
             request,
           })
         : { replaces: changed.filter((name) => replacing.includes(name)) };
-      const detail = fieldDiffs(fields, olds, news, replaces, { olds: stored, news: checked });
+      const detail = fieldDiffs(fields, olds, news, replaces);
       if (replaces.length === 0) return { replaces: [], fields: detail };
       return { changes: true, replaces, deleteBeforeReplace: false, fields: detail };
     },

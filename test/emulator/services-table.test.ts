@@ -12,6 +12,6 @@ it("emulator/README.md's service table is exactly what emulator/services-table.t
   assert.equal(
     readme.slice(start, end + END_MARKER.length),
     servicesTable(),
-    'regenerate: node --import tsx emulator/services-table.ts, and paste between the markers',
+    'run `npm run generate` and commit emulator/README.md',
   );
 });

@@ -12,7 +12,7 @@ it('the plugin serves exactly the schema scripts/plugin-schema.ts makes from the
   assert.deepEqual(
     committed,
     pluginSchema(),
-    'run `node --import tsx scripts/plugin-schema.ts` and commit provider/plugin/schema.json',
+    'run `npm run generate` and commit provider/plugin/schema.json',
   );
 });
 

@@ -10,7 +10,7 @@ it("docs/ is exactly the reference docs scripts/reference-docs.ts generates from
   const committed = readdirSync(DOCS_DIR, { recursive: true, withFileTypes: true })
     .filter((entry) => entry.isFile())
     .map((entry) => relative(DOCS_DIR, join(entry.parentPath, entry.name)));
-  const fix = 'run `node --import tsx scripts/reference-docs.ts` and commit docs/';
+  const fix = 'run `npm run generate` and commit docs/';
   assert.deepEqual(committed.sort(), [...generated.keys()].sort(), fix);
   for (const [file, text] of generated)
     assert.equal(readFileSync(join(DOCS_DIR, file), 'utf8'), `${text}\n`, `docs/${file}: ${fix}`);

@@ -21,8 +21,7 @@ function between(start: string, end: string): string {
   return readme.slice(from, to + end.length);
 }
 
-const REGENERATE =
-  'regenerate: node --import tsx scripts/reference-tables.ts, and paste between the markers';
+const REGENERATE = 'run `npm run generate` and commit README.md';
 
 it("README's reference tables are exactly what scripts/reference-tables.ts prints from the field tables", () => {
   assert.equal(between(START_MARKER, END_MARKER), referenceTables(), REGENERATE);

@@ -42,13 +42,13 @@ it("the committed SDKs (sdk/python, sdk/go) are what Pulumi's code generators ma
     assert.deepEqual(
       [...committed.keys()].sort(),
       [...generated.keys()].sort(),
-      `sdk/${language}: run scripts/gen-sdk/run provider/plugin/schema.json sdk python go`,
+      `sdk/${language}: run \`npm run generate\` and commit it`,
     );
     for (const [file, text] of generated) {
       assert.equal(
         committed.get(file),
         text,
-        `sdk/${language}/${file} differs from the generator's`,
+        `sdk/${language}/${file} differs from the generator's: run \`npm run generate\``,
       );
     }
   }
