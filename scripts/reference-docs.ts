@@ -15,6 +15,7 @@ export const DOCS_DIR = join(__dirname, '..', 'docs');
 interface Prop {
   type?: string;
   items?: Prop;
+  additionalProperties?: Prop;
   $ref?: string;
   oneOf?: Prop[];
   description?: string;
@@ -71,6 +72,7 @@ function typeText(schema: Schema, prop: Prop): string {
   }
   if (prop.oneOf) return prop.oneOf.map((one) => typeText(schema, one)).join(' or ');
   if (prop.type === 'array' && prop.items) return `${typeText(schema, prop.items)}[]`;
+  if (prop.additionalProperties) return `map of ${typeText(schema, prop.additionalProperties)}`;
   return prop.type ?? 'any';
 }
 
@@ -103,7 +105,7 @@ function typesOf(
 ): string[] {
   const refs = props
     .flatMap((p) => Object.values(p))
-    .map((p) => (p.items ?? p).$ref)
+    .map((p) => (p.items ?? p.additionalProperties ?? p).$ref)
     .filter((ref): ref is string => !!ref && ref.startsWith('#/types/'))
     .map((ref) => ref.replace('#/types/', ''))
     .filter((token) => schema.types[token]?.properties && !seen.has(token));
