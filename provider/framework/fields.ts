@@ -269,6 +269,20 @@ export function withAbsentDefaults(fields: Fields, olds: Bag, inputs: Bag): Bag 
   return out;
 }
 
+/**
+ * The checked inputs as diff compares them with the old state: a field they leave out (check
+ * drops the default of a field the old inputs lack: `withoutNewDefaults`) that the old state
+ * does hold means its default. An import stores no default among its inputs, yet its outputs
+ * state every field: the program that declares it as it is must not read as deleting them.
+ */
+export function withDefaultsTheStateHolds(fields: Fields, olds: Bag, news: Bag): Bag {
+  const filled = withAbsentDefaults(fields, olds, news);
+  for (const name of Object.keys(filled)) {
+    if (news[name] === undefined && olds[name] === undefined) delete filled[name];
+  }
+  return filled;
+}
+
 /** Runs every field's rule, in table order (one failure per field: the first one found). */
 export function checkFields(fields: Fields, inputs: Bag, failures: Failures): void {
   for (const [name, field] of Object.entries(fields)) {

@@ -4,6 +4,7 @@ import {
   changedBetween,
   checkFields,
   withAbsentDefaults,
+  withDefaultsTheStateHolds,
   fieldsWhere,
   readComputed,
   readInputs,
@@ -283,7 +284,8 @@ export function kindProvider<F extends Fields, O extends object>(
      * then compares old and new inputs itself, so `ignoreChanges` works per property (the dynamic
      * provider protocol carries no detailed diff; the plugin sends `fields`).
      */
-    async diff(id, olds, news, request) {
+    async diff(id, olds, declared, request) {
+      const news = withDefaultsTheStateHolds(fields, olds, declared);
       const changed = changedBetween(fields, olds, news, changes) as FieldName<F>[];
       if (changed.length === 0) return { changes: false };
       const { replaces } = ops.plan

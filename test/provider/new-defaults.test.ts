@@ -36,3 +36,16 @@ it('a new object, or one whose program sets the input, gets it as usual', async 
   const kept = { name: 'x', wait: false };
   assert.deepEqual((await thing.check(kept, { name: 'x' })).inputs, kept);
 });
+
+it('an imported object declared as it is: the defaults its state holds are no change', async () => {
+  // An import stores its inputs without defaults; its outputs (what diff compares) hold them.
+  const importedInputs = { name: 'x' };
+  const state = { name: 'x', wait: false };
+  const { inputs } = await thing.check(importedInputs, { name: 'x' });
+  assert.deepEqual(await thing.diff('5', { ...state, ...importedInputs }, inputs!), {
+    changes: false,
+  });
+  // A state holding another value than the default: leaving it out is a change back to it.
+  const waiting = await thing.diff('5', { name: 'x', wait: true }, inputs!);
+  assert.deepEqual(waiting.fields, [{ name: 'wait', kind: 'update', replace: false }]);
+});

@@ -1,10 +1,11 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { after, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
+import { startEmulator } from '../../emulator';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { commandLine, livePids } from '../../scripts/processes';
-import { cliFixture, type CliFixture, type CliFixtureOptions } from './cli';
+import { cliFixture, type CliFixture, type CliFixtureOptions, type Emulator } from './cli';
 import { PLUGIN_DIR } from './projects';
 
 /**
@@ -199,4 +200,25 @@ export async function providersEnded(door: FrontDoor, f: CliFixture, ms: number)
     );
   for (let waited = 0; waited < ms && providers().length > 0; waited += 200) await sleep(200);
   return providers().length === 0;
+}
+
+/**
+ * A `describe` of one scenario run through each door in turn, the doors sharing one emulator
+ * (its provisioning delay short, to keep the suite's wall time down).
+ */
+export function scenarioPerDoor(
+  title: string,
+  scenario: (door: FrontDoor, emulator: Emulator) => Promise<void>,
+): void {
+  describe(title, () => {
+    let emulator: Emulator;
+    before(
+      async () =>
+        (emulator = await startEmulator({ port: 0, seed: 'demo', provisioningDelayMs: 200 })),
+    );
+    after(() => emulator?.close());
+    for (const door of frontDoors()) {
+      it(`through the ${door.name} door`, { timeout: 600_000 }, () => scenario(door, emulator));
+    }
+  });
 }

@@ -1,3 +1,7 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { cliFixture, type CliFixture, type Emulator } from './cli';
 import { PLUGIN_DIR } from './projects';
 
 /** The first lines of a YAML program's Pulumi.yaml that runs on this checkout's plugin. */
@@ -9,3 +13,45 @@ export const yamlOnPlugin = (name: string): string[] => [
   '    - name: svc',
   `      path: ${PLUGIN_DIR}`,
 ];
+
+type Args = Record<string, unknown>;
+
+/**
+ * A program of one resource (and, once a test imports one, a second of the same type named
+ * `imported`), written for one front door: its fixture on a shared emulator, and its arguments.
+ */
+export interface OneKindProgram {
+  fixture(emulator: Emulator): Promise<CliFixture>;
+  write(f: CliFixture, args: Args, imported?: Args): Promise<void>;
+}
+
+/**
+ * The YAML form on the plugin: project `project`, resource `name` of `svc:index:<kind>`, in a
+ * temp folder removed with its fixture (`placeholder`: the arguments before a test writes any).
+ */
+export function yamlOneKind(
+  project: string,
+  kind: string,
+  name: string,
+  placeholder: Args,
+): OneKindProgram {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `svc-${project}-yaml-`));
+  const type = `svc:index:${kind}`;
+  const write = (args: Args, imported?: Args) => {
+    const resources: Args = { [name]: { type, properties: args } };
+    if (imported) resources.imported = { type, properties: imported };
+    const lines = [...yamlOnPlugin(project), `resources: ${JSON.stringify(resources)}`];
+    fs.writeFileSync(path.join(dir, 'Pulumi.yaml'), `${lines.join('\n')}\n`);
+  };
+  return {
+    fixture: async (emulator) => {
+      write(placeholder);
+      const f = await cliFixture({ program: dir, inPlace: true, emulator });
+      return {
+        ...f,
+        close: async () => (await f.close(), fs.rmSync(dir, { recursive: true, force: true })),
+      };
+    },
+    write: async (_f, args, imported) => write(args, imported),
+  };
+}

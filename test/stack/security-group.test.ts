@@ -1,15 +1,8 @@
 import assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
-import { after, before, describe, it } from 'node:test';
-import { startEmulator } from '../../emulator';
 import { SecurityGroupManager, type SecurityGroup } from '../../provider/managers';
-import { cliFixture, type CliFixture, type Emulator } from './cli';
-import { frontDoors, type FrontDoor } from './front-door';
-import { yamlOnPlugin } from './plugin-project';
-
-type Args = Record<string, unknown>;
+import { cliFixture, type Emulator } from './cli';
+import { scenarioPerDoor, type FrontDoor } from './front-door';
+import { yamlOneKind, type OneKindProgram } from './plugin-project';
 
 const SSH = {
   direction: 'ingress',
@@ -21,53 +14,21 @@ const SSH = {
 const HTTPS = { direction: 'ingress', protocol: 'tcp', portRangeMin: 443, portRangeMax: 443 };
 const OUT = { direction: 'egress' as const };
 
-/** A program of the group `web` (and `imported`), written for one door. */
-interface Program {
-  fixture(emulator: Emulator): Promise<CliFixture>;
-  write(f: CliFixture, web: Args, imported?: Args): Promise<void>;
-}
-
-const yamlProgram = (): Program => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-sg-yaml-'));
-  const write = (web: Args, imported?: Args) => {
-    const resources: Args = { web: { type: 'svc:index:SecurityGroup', properties: web } };
-    if (imported) resources.imported = { type: 'svc:index:SecurityGroup', properties: imported };
-    const lines = [...yamlOnPlugin('network'), `resources: ${JSON.stringify(resources)}`];
-    fs.writeFileSync(path.join(dir, 'Pulumi.yaml'), `${lines.join('\n')}\n`);
-  };
-  return {
-    fixture: async (emulator) => {
-      write({ name: 'x' });
-      const f = await cliFixture({ program: dir, inPlace: true, emulator });
-      return {
-        ...f,
-        close: async () => (await f.close(), fs.rmSync(dir, { recursive: true, force: true })),
-      };
-    },
-    write: async (_f, web, imported) => write(web, imported),
-  };
-};
-
-const tsProgram = (): Program => ({
+const tsProgram = (): OneKindProgram => ({
   fixture: (emulator) => cliFixture({ program: 'network', emulator }),
   write: (f, web) => f.stack.setConfig({ 'network:group': { value: JSON.stringify(web) } }),
 });
 
-describe('SecurityGroup through the Pulumi CLI: create, change in place, drift, import, destroy', () => {
-  let emulator: Emulator;
-  before(
-    async () =>
-      (emulator = await startEmulator({ port: 0, seed: 'demo', provisioningDelayMs: 200 })),
-  );
-  after(() => emulator?.close());
-
-  for (const door of frontDoors()) {
-    it(`through the ${door.name} door`, { timeout: 600_000 }, () => scenario(door, emulator));
-  }
-});
+scenarioPerDoor(
+  'SecurityGroup through the Pulumi CLI: create, change in place, drift, import, destroy',
+  scenario,
+);
 
 async function scenario(door: FrontDoor, emulator: Emulator): Promise<void> {
-  const program = door.name === 'plugin' ? yamlProgram() : tsProgram();
+  const program =
+    door.name === 'plugin'
+      ? yamlOneKind('network', 'SecurityGroup', 'web', { name: 'x' })
+      : tsProgram();
   const f = await program.fixture(emulator);
   try {
     const groups = new SecurityGroupManager(f.client);
