@@ -18,7 +18,7 @@ import { boundedWait, type OperationRequest } from '../../framework/operation';
 import { initFailure } from '../../framework/runtime-provider';
 import { isKnown } from '../../framework/unknown';
 import { creationToken } from '../../framework/creation-token';
-import { IOPS, VOLUME_FIELDS, type VolumeFields } from './fields';
+import { IOPS, VOLUME_FIELDS, isPerformance, type VolumeFields } from './fields';
 
 /**
  * `BlockVolume` and `FileVolume`: a volume of the storage-as-a-service package, ordered once
@@ -83,6 +83,13 @@ export function checkVolumeRules({ inputs, olds, failures }: CheckRulesRequest<V
     );
   }
 }
+
+/** Whether `v` is what an order of `inputs` makes, as far as a replacing field tells. */
+const orderedAs = (v: Volume, inputs: Partial<Inputs>) =>
+  v.serviceResource?.datacenter?.name === inputs.datacenter &&
+  (v.billingItem?.hourlyFlag ?? false) === (inputs.hourlyBilling ?? false) &&
+  isPerformance(v) === (inputs.iops !== undefined) &&
+  (!('osFormat' in inputs) || v.osType?.keyName === inputs.osFormat);
 
 /** Waits until the volume's transactions are done; the id is kept when the wait runs out. */
 async function settled(
@@ -160,7 +167,10 @@ export function volumeProvider(type: VolumeType) {
     const manager = storage(c);
     const container = await order(c, inputs, token);
     const what = name(inputs);
-    const found = async () => (await manager.findByIdentifier(token))[0];
+    // The token is the URN's, so a replacement's create sees the volume it replaces: only one
+    // ordered as these inputs order (what replaces a volume differs) is an earlier attempt's.
+    const found = async () =>
+      (await manager.findByIdentifier(token)).find((v) => orderedAs(v, inputs));
     const earlier = await found();
     const volume =
       earlier ??
