@@ -63,6 +63,13 @@ function typeOf(name: string): Spec {
 
 const enumRef = (name: string) => `#/types/${PACKAGE}:index:${name}`;
 
+/** What an enum's value does (`oneOf.meanings`): every value has one. */
+function meaning(oneOf: NonNullable<Field['oneOf']>, value: string): string {
+  const text = oneOf.meanings[value];
+  if (!text) throw new Error(`${oneOf.name}: the value ${value} has no meaning in its oneOf`);
+  return text;
+}
+
 /** The enum types of the fields that take only the values of a named list (`oneOf`). */
 function enumTypes(docs: ReadonlyMap<string, ReadonlyMap<string, string>>): Spec {
   const fields = [
@@ -89,7 +96,7 @@ function enumTypes(docs: ReadonlyMap<string, ReadonlyMap<string, string>>): Spec
               {
                 type: 'string',
                 description: 'doc' in more ? more.doc : docs.get(kind)?.get(name),
-                enum: oneOf.values.map((value) => ({ value })),
+                enum: oneOf.values.map((value) => ({ value, description: meaning(oneOf, value) })),
               },
             ],
           ]
@@ -203,6 +210,7 @@ function lookupTypes(): Map<string, ObjectType> {
   const visit = (type: Type | undefined) => {
     if (!type) return;
     if (type.item) visit(type.item);
+    if (type.value) visit(type.value);
     const object = type.object;
     if (!object || found.has(object.name)) return;
     found.set(object.name, object);
@@ -306,6 +314,17 @@ export const DEFAULT_PLUGIN_DOWNLOAD_URL = REPOSITORY.replace(
   'github://api.github.com/',
 );
 
+/** The package's logo: provider/plugin/logo.svg, as the repository's main branch serves it. */
+export const LOGO_FILE = join(__dirname, '..', 'provider', 'plugin', 'logo.svg');
+const LOGO_URL = `${REPOSITORY.replace('https://github.com/', 'https://raw.githubusercontent.com/')}/main/provider/plugin/logo.svg`;
+
+/** What the package manages, from the registry: every kind and the lookups. */
+const packageDescription = (kinds: readonly string[]) =>
+  `Svc cloud infrastructure with Pulumi, over the Svc XML-RPC API: ${kinds.join(', ')} resources, and lookups of the account's guests, servers, zones, keys, tickets and datacenters.`;
+
+const PROVIDER_DESCRIPTION =
+  "The Svc provider. Without an explicit one, resources use the stack's `svc:` config (with each setting's environment variable and the settings file `~/.svc` behind it); an explicit provider takes the same settings as inputs, for a second account or endpoint in one program.";
+
 /**
  * The schema at package.json's version; `pluginDownloadURL` (default: the project's releases)
  * goes into every SDK generated from it, so the engine installs the plugin by itself.
@@ -343,7 +362,8 @@ export function pluginSchema(pluginDownloadURL = DEFAULT_PLUGIN_DOWNLOAD_URL): S
     name: PACKAGE,
     displayName: 'Svc',
     version: PROJECT.version,
-    description: 'Svc infrastructure (virtual guests, SSH keys, DNS, ticket updates) for Pulumi.',
+    description: packageDescription(kinds),
+    logoUrl: LOGO_URL,
     keywords: ['pulumi', 'svc', 'category/infrastructure', 'kind/native'],
     homepage: PROJECT.homepage,
     repository: REPOSITORY,
@@ -352,7 +372,7 @@ export function pluginSchema(pluginDownloadURL = DEFAULT_PLUGIN_DOWNLOAD_URL): S
     license: 'MIT',
     config: { variables: settings(false) },
     types,
-    provider: { description: 'The Svc provider.', inputProperties: settings(true) },
+    provider: { description: PROVIDER_DESCRIPTION, inputProperties: settings(true) },
     resources,
     functions: functions(view),
     // respectSchemaVersion: the SDKs carry the schema's version (package.json's), as the

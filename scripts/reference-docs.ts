@@ -15,6 +15,7 @@ export const DOCS_DIR = join(__dirname, '..', 'docs');
 interface Prop {
   type?: string;
   items?: Prop;
+  additionalProperties?: Prop;
   $ref?: string;
   oneOf?: Prop[];
   description?: string;
@@ -71,6 +72,7 @@ function typeText(schema: Schema, prop: Prop): string {
   }
   if (prop.oneOf) return prop.oneOf.map((one) => typeText(schema, one)).join(' or ');
   if (prop.type === 'array' && prop.items) return `${typeText(schema, prop.items)}[]`;
+  if (prop.additionalProperties) return `map of ${typeText(schema, prop.additionalProperties)}`;
   return prop.type ?? 'any';
 }
 
@@ -103,7 +105,7 @@ function typesOf(
 ): string[] {
   const refs = props
     .flatMap((p) => Object.values(p))
-    .map((p) => (p.items ?? p).$ref)
+    .map((p) => (p.items ?? p.additionalProperties ?? p).$ref)
     .filter((ref): ref is string => !!ref && ref.startsWith('#/types/'))
     .map((ref) => ref.replace('#/types/', ''))
     .filter((token) => schema.types[token]?.properties && !seen.has(token));
@@ -189,6 +191,17 @@ const typesSection = (schema: Schema, props: Record<string, Prop>[]) => {
   return types.length ? ['', '## Types', '', types.join('\n\n')] : [];
 };
 
+/** The first resource's example, in every language, as the package's example. */
+function indexExample(schema: Schema): string {
+  const [token] = Object.keys(schema.resources);
+  const examples = /\{\{% examples %\}\}[\s\S]*\{\{% \/examples %\}\}/.exec(
+    schema.resources[token].description,
+  )![0];
+  return described(examples)
+    .replace(/^## Example Usage\n\n/m, '')
+    .replace(/^### (.*)$/m, `$1, with the [${shortName(token)}](${page(token)}) resource:`);
+}
+
 function indexPage(schema: Schema): string {
   const list = (tokens: string[], what: (t: string) => string) =>
     tokens.map((t) => `- [${shortName(t)}](${page(t)}): ${firstSentence(what(t))}`).join('\n');
@@ -200,6 +213,10 @@ function indexPage(schema: Schema): string {
     '',
     'Programs in TypeScript, Python, Go and YAML use it through the provider plugin',
     '`pulumi-resource-svc` and its SDKs; see [Installation & Configuration](installation-configuration.md).',
+    '',
+    '## Example',
+    '',
+    indexExample(schema),
     '',
     '## Resources',
     '',
@@ -215,6 +232,31 @@ function indexPage(schema: Schema): string {
 const goFloor = () =>
   /^go (\S+)$/m.exec(readFileSync(join(__dirname, '..', 'sdk', 'go.mod'), 'utf8'))![1];
 
+/** A language chooser of code blocks, each with a line after it: [language, fence, code, note]. */
+const chooser = (blocks: [string, string, string, string][]) =>
+  [
+    `{{< chooser language "${blocks.map(([language]) => language).join(',')}" >}}`,
+    ...blocks.map(([language, fence, code, note]) =>
+      [
+        `{{% choosable language ${language} %}}`,
+        `\`\`\`${fence}\n${code}\n\`\`\``,
+        '',
+        note,
+        '{{% /choosable %}}',
+      ].join('\n'),
+    ),
+    '{{< /chooser >}}',
+  ].join('\n');
+
+/** `pulumi config set` for each setting without a default (`--secret` for a secret one). */
+const configLines = (schema: Schema) =>
+  Object.entries(schema.config.variables)
+    .filter(([, p]) => p.default === undefined)
+    .map(
+      ([key, p]) =>
+        `pulumi config set ${p.secret ? '--secret ' : ''}${schema.name}:${key} <${key}>`,
+    );
+
 function installationPage(schema: Schema): string {
   const v = schema.version;
   return [
@@ -229,14 +271,41 @@ function installationPage(schema: Schema): string {
     `A release holds the plugin (\`pulumi-resource-svc-v${v}-<os>-<arch>.tar.gz\`, no Node.js needed); each SDK is published to its language's registry.`,
     `Every SDK names where the engine downloads the plugin (\`${schema.pluginDownloadURL}\`), so a program needs nothing else.`,
     '',
-    "- TypeScript: `npm install @pulumi-svc/svc @pulumi/pulumi`, then `import * as svc from '@pulumi-svc/svc'`.",
-    `- Python (${schema.language.python.pythonRequires}): \`pip install pulumi_svc\`, then \`import pulumi_svc as svc\`.`,
-    `- Go (${goFloor()} or later): \`go get github.com/pulumi-svc/pulumi-svc/sdk@v${v}\`, then \`import "github.com/pulumi-svc/pulumi-svc/sdk/go/svc"\`.`,
-    `- YAML: nothing (the engine downloads the plugin), or \`pulumi plugin install resource svc ${v} --server ${schema.pluginDownloadURL}\`; then the type tokens and \`fn::invoke\`.`,
+    chooser([
+      [
+        'typescript',
+        'bash',
+        'npm install @pulumi-svc/svc @pulumi/pulumi',
+        "Then `import * as svc from '@pulumi-svc/svc'`.",
+      ],
+      [
+        'python',
+        'bash',
+        'pip install pulumi_svc',
+        `Python ${schema.language.python.pythonRequires}; then \`import pulumi_svc as svc\`.`,
+      ],
+      [
+        'go',
+        'bash',
+        `go get github.com/pulumi-svc/pulumi-svc/sdk@v${v}`,
+        `Go ${goFloor()} or later; then \`import "github.com/pulumi-svc/pulumi-svc/sdk/go/svc"\`.`,
+      ],
+      [
+        'yaml',
+        'bash',
+        `pulumi plugin install resource svc ${v} --server ${schema.pluginDownloadURL}`,
+        'Optional: the engine downloads the plugin by itself. Then the type tokens and `fn::invoke`.',
+      ],
+    ]),
     '',
     '## Configuration',
     '',
     "The `svc:` stack config, or an explicit provider's inputs; each setting also comes from its environment variable or the settings file `~/.svc`.",
+    'The settings without a default, the API key as a secret (encrypted in the stack config):',
+    '',
+    '```bash',
+    ...configLines(schema),
+    '```',
     '',
     table(schema, schema.config.variables),
   ].join('\n');

@@ -79,8 +79,14 @@ export interface Field<T = unknown, A = T> {
    * The only values it takes, as a named list (the plugin schema's enum type of that name).
    * `anyCase`: taken in any case and normalised (`a` is `A`, the API's own spelling), so the
    * schema types it as any string or the enum, and a program of either spelling type-checks.
+   * `meanings`: what each value does, by value (the enum values' descriptions in the schema).
    */
-  oneOf?: { name: string; values: readonly string[]; anyCase?: true };
+  oneOf?: {
+    name: string;
+    values: readonly string[];
+    meanings: Readonly<Record<string, string>>;
+    anyCase?: true;
+  };
   /** Where the field lives on the API object, so a resource can be read from its id alone. */
   read?: ReadBack;
   /** Set by the create and kept by every update (the token the object was ordered with). */

@@ -6,10 +6,9 @@ import {
   type VirtualGuest,
 } from '../managers';
 import { SvcError } from '../client/errors';
-import { checkDateRange, checkFilter, checkIdOrName, checkMask } from './args';
+import { checkDateRange, checkFilter, checkIdOrName, checkMask, objectFilter } from './args';
 import { LIMITS } from '../framework/failures';
 import {
-  FILTER,
   ID,
   INTEGER,
   STRING,
@@ -23,6 +22,7 @@ import {
 import {
   DATACENTER,
   DATE_RANGE,
+  FILTER,
   GUEST_SUMMARY,
   HARDWARE_SERVER,
   IP_ADDRESS,
@@ -92,11 +92,11 @@ export const ACCOUNT_LOOKUPS = defineLookups({
       new AccountManager(client).getAccount(m ?? 'id,companyName,email,country'),
   }),
   getVirtualGuests: lookup({
-    description: "The account's guests, all or those an object filter under `virtualGuests` keeps.",
+    description: "The account's guests, all or those a filter keeps.",
     inputs: {
       filter: prop(
         FILTER,
-        "An object filter under `virtualGuests`, e.g. `{ virtualGuests: { domain: { operation: 'example.com' } } }`.",
+        "Only the guests whose properties meet their conditions, by property path, e.g. `{ 'datacenter.name': { operation: 'dal10' } }`; a TypeScript program may pass the API's object filter instead (`{ virtualGuests: { ... } }`).",
       ),
       mask: mask('each guest'),
       limit: prop(INTEGER, `At most this many guests (1 to ${LIMITS.lookupLimit}).`),
@@ -116,7 +116,7 @@ export const ACCOUNT_LOOKUPS = defineLookups({
     call: async (client, { filter, mask: m, limit }) => [
       ...((await client.call('Account', 'getVirtualGuests', {
         mask: m ?? 'id,hostname,domain,fullyQualifiedDomainName,primaryIpAddress,datacenter.name',
-        ...(filter ? { filter } : {}),
+        ...(filter ? { filter: objectFilter(filter, 'virtualGuests') } : {}),
         ...(limit ? { limit } : {}),
       })) as VirtualGuest[]),
     ],
@@ -180,12 +180,11 @@ export const ACCOUNT_LOOKUPS = defineLookups({
     },
   }),
   getHardwareServers: lookup({
-    description:
-      "The account's hardware servers, all or those an object filter under `hardware` keeps.",
+    description: "The account's hardware servers, all or those a filter keeps.",
     inputs: {
       filter: prop(
         FILTER,
-        "An object filter under `hardware`, e.g. `{ hardware: { datacenter: { name: { operation: 'dal10' } } } }`.",
+        "Only the servers whose properties meet their conditions, by property path, e.g. `{ 'datacenter.name': { operation: 'dal10' } }`; a TypeScript program may pass the API's object filter instead (`{ hardware: { ... } }`).",
       ),
       mask: mask('each server'),
     },
@@ -201,7 +200,10 @@ export const ACCOUNT_LOOKUPS = defineLookups({
       checkMask(failures, a.mask);
     },
     call: (client, { filter, mask: m }) =>
-      new AccountManager(client).getHardware(m ?? HARDWARE_MASK, filter),
+      new AccountManager(client).getHardware(
+        m ?? HARDWARE_MASK,
+        filter && objectFilter(filter, 'hardware'),
+      ),
   }),
 });
 

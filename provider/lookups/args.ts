@@ -129,22 +129,68 @@ function optionsProblem(value: unknown, at: string): string | undefined {
     : `${at} must be a list of { name, value: [strings or numbers] }, got ${describeValue(value)}`;
 }
 
-/** An object filter rooted at `root` (e.g. `{ virtualGuests: { domain: { operation: 'x' } } }`). */
+/** The API's own object filter: rooted at the objects listed (`{ virtualGuests: { ... } }`). */
+const isObjectFilter = (value: Args, root: string) =>
+  Object.keys(value).length === 1 && root in value;
+
+/** Why a filter by property path (`{ 'datacenter.name': { operation: 'dal10' } }`) is wrong. */
+function conditionsProblem(value: Args, root: string): string | undefined {
+  if (Object.keys(value).length > LIMITS.filterNodes)
+    return `filter has more than ${LIMITS.filterNodes} parts`;
+  for (const [path, condition] of Object.entries(value)) {
+    const at = `filter[${JSON.stringify(path)}]`;
+    if (!path.split('.').every((part) => FILTER_KEY.test(part)))
+      return `${at}: the key must be a property path such as datacenter.name (names and dots)`;
+    if (!isPlainObject(condition))
+      return `${at} must be a condition such as { operation: 'dal10' }, got ${describeValue(condition)}`;
+    const other = Object.keys(condition).find((k) => k !== 'operation' && k !== 'options');
+    if (other !== undefined)
+      return `${at} has the key ${JSON.stringify(other)}: a condition takes operation and options`;
+    if (!('operation' in condition) && !('options' in condition))
+      return `${at} has no operation or options: a condition such as { operation: 'dal10' } (or an object filter that starts at ${root})`;
+  }
+  return undefined;
+}
+
+/**
+ * A lookup's filter as the API takes it, rooted at `root`: a filter by property path becomes
+ * the object filter (`{ 'datacenter.name': c }` → `{ [root]: { datacenter: { name: c } } }`);
+ * the object filter itself passes unchanged.
+ */
+export function objectFilter(value: Args, root: string): Args {
+  if (isObjectFilter(value, root)) return value;
+  const tree: Args = {};
+  for (const [path, condition] of Object.entries(value)) {
+    let node = tree;
+    for (const part of path.split('.')) {
+      // An own property even for `__proto__` or `constructor`: nothing reaches a prototype.
+      if (!Object.hasOwn(node, part))
+        Object.defineProperty(node, part, { value: {}, enumerable: true, writable: true });
+      node = node[part] as Args;
+    }
+    Object.assign(node, condition);
+  }
+  return { [root]: tree };
+}
+
+/**
+ * A lookup's filter: conditions by property path of the objects listed (what every SDK writes),
+ * or the API's object filter rooted at `root` (e.g. `{ virtualGuests: { domain: { operation:
+ * 'x' } } }`); either is checked as the object filter the API gets.
+ */
 export function checkFilter(failures: Failures, value: unknown, root: string): void {
   if (value === undefined || isUnknown(value)) return;
   if (!isPlainObject(value)) {
-    failures.wrong('filter', `an object filter such as { ${root}: { ... } }`, value);
-    return;
-  }
-  const other = Object.keys(value).find((key) => key !== root);
-  if (other !== undefined) {
-    failures.add(
+    failures.wrong(
       'filter',
-      `filter must start at ${root} (the objects listed), got the key ${JSON.stringify(other)}`,
+      `an object filter: conditions by property path such as { 'datacenter.name': { operation: 'dal10' } }, or { ${root}: { ... } }`,
+      value,
     );
     return;
   }
-  const problem = filterProblem(value, 'filter', 0, { nodes: LIMITS.filterNodes });
+  const problem =
+    (isObjectFilter(value, root) ? undefined : conditionsProblem(value, root)) ??
+    filterProblem(objectFilter(value, root), 'filter', 0, { nodes: LIMITS.filterNodes });
   if (problem) failures.add('filter', problem);
 }
 

@@ -19,6 +19,8 @@ export interface Type<T = unknown> {
   readonly object?: ObjectType;
   /** A list's items. */
   readonly item?: Type;
+  /** A map's values (its keys are strings). */
+  readonly value?: Type;
   readonly __ts?: T;
 }
 
@@ -56,12 +58,15 @@ export const BOOLEAN = type<boolean>({ type: 'boolean' });
  * A program's lookup also takes the id's string form (a resource's Pulumi id).
  */
 export const ID = type<number | string>({ type: 'integer' });
-/** An object filter of the API, whose shape follows the objects it filters. */
-export const FILTER = type<Record<string, unknown>>({ $ref: 'pulumi.json#/Any' });
-
 export const listOf = <T>(item: Type<T>): Type<T[]> => ({
   schema: { type: 'array', items: item.schema },
   item,
+});
+
+/** A map from strings to `value`s; `T` is what the program passes for it. */
+export const mapOf = <T>(value: Type): Type<T> => ({
+  schema: { type: 'object', additionalProperties: value.schema },
+  value,
 });
 
 /** A named object type; `T` is what the program's lookup answers for it. */

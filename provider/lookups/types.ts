@@ -1,5 +1,15 @@
 import type { Datacenter, HardwareServer, IpAddress, Ticket, VirtualGuest } from '../managers';
-import { BOOLEAN, ID, INTEGER, STRING, objectType, prop, type Property } from './define';
+import {
+  BOOLEAN,
+  ID,
+  INTEGER,
+  STRING,
+  listOf,
+  mapOf,
+  objectType,
+  prop,
+  type Property,
+} from './define';
 
 /**
  * The objects the lookups answer, typed as the API returns them with each lookup's default mask:
@@ -95,3 +105,38 @@ export const DATE_RANGE = objectType<{ start: string | Date; end: string | Date 
     end: prop(STRING, 'Its last date (ISO 8601), not before `start`.', { required: true }),
   },
 });
+
+const FILTER_OPTION = objectType<{ name: string; value: string[] }>({
+  name: 'FilterOption',
+  description:
+    "An option of a filter's condition, as the API takes it (e.g. `date` and its value).",
+  properties: {
+    name: prop(STRING, "The option's name, e.g. `date`, `startDate`, `endDate`.", {
+      required: true,
+    }),
+    value: prop(listOf(STRING), 'Its values.', { required: true }),
+  },
+});
+
+const FILTER_CONDITION = objectType({
+  name: 'FilterCondition',
+  description:
+    "The condition on one property of a lookup's `filter`, as the API's object filter writes it.",
+  properties: {
+    operation: prop(
+      STRING,
+      'A value the property equals (`dal10`), or an operator and its operand (`*= web`, `^= db`, `> 2`, `in`, `betweenDate`).',
+    ),
+    options: prop(
+      listOf(FILTER_OPTION),
+      "The operation's options (`in`'s values, `betweenDate`'s dates).",
+    ),
+  },
+});
+
+/**
+ * A lookup's filter, a type every language writes: each key a property path of the objects
+ * listed (`domain`, `datacenter.name`), each value its condition; the lookup turns it into the
+ * API's object filter (lookups/args.ts). A TypeScript program may pass that object filter itself.
+ */
+export const FILTER = mapOf<Record<string, unknown>>(FILTER_CONDITION);

@@ -96,6 +96,26 @@ describe('lookups against the emulator', () => {
     );
   });
 
+  it('a filter by property path, the type every SDK writes, keeps what the same object filter keeps, in the program and the plugin', async () => {
+    const ids = (list: { id: number }[]) => list.map((h) => h.id).sort((x, y) => x - y);
+    const all = await getHardwareServers();
+    const dc = all[0].datacenter!.name;
+    const byPath = await getHardwareServers({ filter: { 'datacenter.name': { operation: dc } } });
+    const byObject = await getHardwareServers({
+      filter: { hardware: { datacenter: { name: { operation: dc } } } },
+    });
+    assert.ok(byPath.length > 0);
+    assert.deepEqual(ids(byPath), ids(byObject));
+    const elsewhere = { filter: { 'datacenter.name': { operation: 'nowhere99' } } };
+    assert.deepEqual(await getHardwareServers(elsewhere), []);
+    const answer = (await FUNCTIONS.getHardwareServers.answer(client, {
+      filter: { 'datacenter.name': { operation: dc } },
+    })) as { items: { id: number }[] };
+    assert.deepEqual(ids(answer.items), ids(byPath));
+    const none = (await FUNCTIONS.getVirtualGuests.answer(client, elsewhere)) as { items: [] };
+    assert.deepEqual(none.items, []);
+  });
+
   it("the plugin's functions answer the typed objects their schema declares, on the account's objects", async () => {
     const [server] = await getHardwareServers();
     const args: Record<string, Record<string, unknown>> = {

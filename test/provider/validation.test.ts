@@ -224,8 +224,21 @@ describe('input validation', () => {
       /filter\.virtualGuests\.domain\.operation must be a string or a finite number, got an array/,
     );
     await rejects(
+      getVirtualGuests({ filter: { 'data center.name': { operation: 'dal10' } } }),
+      /filter\["data center\.name"\]: the key must be a property path/,
+    );
+    await rejects(
+      getVirtualGuests({ filter: { domain: { operaton: 'example.com' } } }),
+      /filter\["domain"\] has the key "operaton": a condition takes operation and options/,
+    );
+    await rejects(
+      getVirtualGuests({ filter: { '__proto__.x': { operation: 1 as never, options: 'x' } } }),
+      /filter\.virtualGuests\.__proto__\.x\.options must be a list/,
+    );
+    assert.equal(({} as Record<string, unknown>).x, undefined, 'no prototype reached');
+    await rejects(
       getVirtualGuests({ filter: { hardware: {} } }),
-      /filter must start at virtualGuests/,
+      /filter\["hardware"\] has no operation or options: .*an object filter that starts at virtualGuests/,
     );
     await rejects(
       getTickets({ createdBetween: { start: 'yesterday', end: new Date() } }),

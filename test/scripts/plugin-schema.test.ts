@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { it } from 'node:test';
 import { SCHEMA_FILE, pluginSchema } from '../../scripts/plugin-schema';
 import { RECORD_TYPES } from '../../provider/kinds/dns-record/fields';
@@ -198,4 +199,22 @@ it("a first-class package's schema: typed function results, one id type, every p
   assert.deepEqual(schema.language.python.pyproject, { enabled: true });
   // What the SDKs say is true of the plugin: nothing speaks of the dynamic classes' limits.
   assert.doesNotMatch(JSON.stringify(schema), /dynamic resources|`SshKey\.keyId` or its `id`/);
+});
+
+it('the schema shows as the Registry shows a package: a logo, a description, every enum value described, no untyped input', () => {
+  const schema = pluginSchema() as {
+    logoUrl: string;
+    description: string;
+    provider: { description: string };
+    types: Record<string, { enum?: { value: string; description?: string }[] }>;
+  };
+  const logo = /\/main\/(.+)$/.exec(schema.logoUrl)?.[1];
+  assert.match(schema.logoUrl, /^https:\/\/raw\.githubusercontent\.com\//);
+  assert.ok(logo && existsSync(join(__dirname, '..', '..', logo)), `${logo} is in the repository`);
+  for (const kind of Object.keys(KINDS)) assert.ok(schema.description.includes(kind), kind);
+  assert.match(schema.provider.description, /svc:/);
+  for (const [token, type] of Object.entries(schema.types))
+    for (const { value, description } of type.enum ?? [])
+      assert.ok(description, `${token}: ${value} has a description`);
+  assert.doesNotMatch(JSON.stringify(schema), /pulumi\.json#\/Any/, 'every input has a type');
 });

@@ -33,3 +33,23 @@ it('a page per resource and function, each with its example in four languages', 
   );
   assert.doesNotMatch(docs.get('api-docs/ticketupdate.md')!, /## Import/);
 });
+
+it('_index.md has an example in every language; installation-configuration.md each install command and the config lines', () => {
+  const docs = referenceDocs();
+  const index = docs.get('_index.md')!;
+  assert.match(index, /## Example\n/);
+  for (const language of ['typescript', 'python', 'go', 'yaml'])
+    assert.match(index, new RegExp(`\`\`\`${language}\\n`), `_index.md: ${language}`);
+  const install = docs.get('installation-configuration.md')!;
+  for (const command of [
+    /^npm install @pulumi-svc\/svc/m,
+    /^pip install pulumi_svc$/m,
+    /^go get github\.com\/pulumi-svc\/pulumi-svc\/sdk@v\d+\.\d+\.\d+$/m,
+    /^pulumi plugin install resource svc \d+\.\d+\.\d+ --server /m,
+    /^pulumi config set svc:username <username>$/m,
+    // The key as a secret: encrypted in the stack's config, never in plain text.
+    /^pulumi config set --secret svc:apiKey <apiKey>$/m,
+  ])
+    assert.match(install, command);
+  assert.doesNotMatch(install, /^pulumi config set svc:apiKey/m);
+});

@@ -87,7 +87,22 @@ export const DNS_RECORD_FIELDS = {
       if (!failures.oneOf(name, value as string, RECORD_TYPES, 'a supported record type')) return;
       if (isKnown(inputs.data)) checkData(value as string, inputs.data, failures);
     }, RECORD_TYPES.join(', ')),
-    oneOf: { name: 'RecordType', values: RECORD_TYPES, anyCase: true },
+    oneOf: {
+      name: 'RecordType',
+      values: RECORD_TYPES,
+      anyCase: true,
+      meanings: {
+        A: 'An IPv4 address.',
+        AAAA: 'An IPv6 address.',
+        CNAME: 'An alias: another host name.',
+        MX: 'A mail server, with its `mxPriority`.',
+        TXT: 'Text (verification tokens, policies).',
+        NS: 'A name server of the zone or a delegated subdomain.',
+        PTR: 'A reverse lookup: the host name of an address.',
+        SRV: 'A service: its host and port.',
+        SPF: 'A sender policy (SPF text).',
+      },
+    },
     change: 'replace',
     // The API keeps types in lower case.
     read: onRecord('type', (r) => r.type.toUpperCase()),

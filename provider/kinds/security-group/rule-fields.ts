@@ -66,7 +66,11 @@ export const SECURITY_GROUP_RULE_FIELDS = {
         failures.oneOf(name, value as string, DIRECTIONS, 'ingress or egress'),
       DIRECTIONS.join(', '),
     ),
-    oneOf: { name: 'SecurityGroupRuleDirection', values: DIRECTIONS },
+    oneOf: {
+      name: 'SecurityGroupRuleDirection',
+      values: DIRECTIONS,
+      meanings: { ingress: 'Traffic into the guest.', egress: 'Traffic out of the guest.' },
+    },
   },
   /** `IPv4` (the default) or `IPv6`. */
   ethertype: {
@@ -78,7 +82,11 @@ export const SECURITY_GROUP_RULE_FIELDS = {
       (failures, name, value) => failures.oneOf(name, value as string, ETHERTYPES, 'IPv4 or IPv6'),
       ETHERTYPES.join(', '),
     ),
-    oneOf: { name: 'SecurityGroupRuleEthertype', values: ETHERTYPES },
+    oneOf: {
+      name: 'SecurityGroupRuleEthertype',
+      values: ETHERTYPES,
+      meanings: { IPv4: 'IPv4 addresses and traffic.', IPv6: 'IPv6 addresses and traffic.' },
+    },
   },
   /** `tcp`, `udp` or `icmp`; unset: every protocol. */
   protocol: {
@@ -88,7 +96,15 @@ export const SECURITY_GROUP_RULE_FIELDS = {
     rule: rules.custom((failures, name, value) => {
       if (given(value)) failures.oneOf(name, value as string, PROTOCOLS, 'tcp, udp or icmp');
     }, PROTOCOLS.join(', ')),
-    oneOf: { name: 'SecurityGroupRuleProtocol', values: PROTOCOLS },
+    oneOf: {
+      name: 'SecurityGroupRuleProtocol',
+      values: PROTOCOLS,
+      meanings: {
+        tcp: "TCP, on the rule's ports.",
+        udp: "UDP, on the rule's ports.",
+        icmp: 'ICMP (ping).',
+      },
+    },
   },
   /** The lowest port (tcp, udp), or the ICMP type (icmp). */
   portRangeMin: {

@@ -347,7 +347,16 @@ export const GUEST_FIELDS = {
       if (value !== undefined && failures.string(name, value))
         failures.oneOf(name, value as string, IMAGE_CHANGES, 'replace or reload');
     }, '`replace` or `reload`'),
-    oneOf: { name: 'ImageChange', values: IMAGE_CHANGES },
+    oneOf: {
+      name: 'ImageChange',
+      values: IMAGE_CHANGES,
+      meanings: {
+        replace:
+          'Order a new guest (new id, addresses and bill); the old one is cancelled once the new one is ready.',
+        reload:
+          'Reinstall this guest in place (same id, addresses and bill); its primary disk is erased.',
+      },
+    },
     change: 'local',
   },
   /** Wait until the guest is provisioned and has its addresses. */

@@ -220,7 +220,19 @@ export const BLOCK_VOLUME_FIELDS = {
     rule: rules.custom((failures, name, value) => {
       failures.oneOf(name, value as string, OS_FORMATS, 'OS format');
     }, OS_FORMATS.join(', ')),
-    oneOf: { name: 'VolumeOsFormat', values: OS_FORMATS },
+    oneOf: {
+      name: 'VolumeOsFormat',
+      values: OS_FORMATS,
+      meanings: {
+        LINUX: 'Formatted for Linux hosts.',
+        VMWARE: 'Formatted for VMware ESXi hosts.',
+        WINDOWS: 'Formatted for Windows hosts.',
+        WINDOWS_2008: 'Formatted for Windows Server 2008.',
+        WINDOWS_GPT: 'Formatted for Windows hosts, with a GPT partition table.',
+        XEN: 'Formatted for Xen hosts.',
+        HYPER_V: 'Formatted for Hyper-V hosts.',
+      },
+    },
     change: 'replace',
     read: onVolume('osType.keyName', (v) => v.osType?.keyName),
   },

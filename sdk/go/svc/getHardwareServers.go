@@ -11,7 +11,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// The account's hardware servers, all or those an object filter under `hardware` keeps.
+// The account's hardware servers, all or those a filter keeps.
 //
 // ## Example Usage
 // ### The account's hardware servers
@@ -45,8 +45,8 @@ func GetHardwareServers(ctx *pulumi.Context, args *GetHardwareServersArgs, opts 
 }
 
 type GetHardwareServersArgs struct {
-	// An object filter under `hardware`, e.g. `{ hardware: { datacenter: { name: { operation: 'dal10' } } } }`.
-	Filter interface{} `pulumi:"filter"`
+	// Only the servers whose properties meet their conditions, by property path, e.g. `{ 'datacenter.name': { operation: 'dal10' } }`; a TypeScript program may pass the API's object filter instead (`{ hardware: { ... } }`).
+	Filter map[string]FilterCondition `pulumi:"filter"`
 }
 
 type GetHardwareServersResult struct {
@@ -64,8 +64,8 @@ func GetHardwareServersOutput(ctx *pulumi.Context, args GetHardwareServersOutput
 }
 
 type GetHardwareServersOutputArgs struct {
-	// An object filter under `hardware`, e.g. `{ hardware: { datacenter: { name: { operation: 'dal10' } } } }`.
-	Filter pulumi.Input `pulumi:"filter"`
+	// Only the servers whose properties meet their conditions, by property path, e.g. `{ 'datacenter.name': { operation: 'dal10' } }`; a TypeScript program may pass the API's object filter instead (`{ hardware: { ... } }`).
+	Filter FilterConditionMapInput `pulumi:"filter"`
 }
 
 func (GetHardwareServersOutputArgs) ElementType() reflect.Type {

@@ -11,7 +11,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// The account's guests, all or those an object filter under `virtualGuests` keeps.
+// The account's guests, all or those a filter keeps.
 //
 // ## Example Usage
 // ### The account's guests
@@ -47,8 +47,8 @@ func GetVirtualGuests(ctx *pulumi.Context, args *GetVirtualGuestsArgs, opts ...p
 }
 
 type GetVirtualGuestsArgs struct {
-	// An object filter under `virtualGuests`, e.g. `{ virtualGuests: { domain: { operation: 'example.com' } } }`.
-	Filter interface{} `pulumi:"filter"`
+	// Only the guests whose properties meet their conditions, by property path, e.g. `{ 'datacenter.name': { operation: 'dal10' } }`; a TypeScript program may pass the API's object filter instead (`{ virtualGuests: { ... } }`).
+	Filter map[string]FilterCondition `pulumi:"filter"`
 	// At most this many guests (1 to 10000).
 	Limit *int `pulumi:"limit"`
 }
@@ -68,8 +68,8 @@ func GetVirtualGuestsOutput(ctx *pulumi.Context, args GetVirtualGuestsOutputArgs
 }
 
 type GetVirtualGuestsOutputArgs struct {
-	// An object filter under `virtualGuests`, e.g. `{ virtualGuests: { domain: { operation: 'example.com' } } }`.
-	Filter pulumi.Input `pulumi:"filter"`
+	// Only the guests whose properties meet their conditions, by property path, e.g. `{ 'datacenter.name': { operation: 'dal10' } }`; a TypeScript program may pass the API's object filter instead (`{ virtualGuests: { ... } }`).
+	Filter FilterConditionMapInput `pulumi:"filter"`
 	// At most this many guests (1 to 10000).
 	Limit pulumi.IntPtrInput `pulumi:"limit"`
 }

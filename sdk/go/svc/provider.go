@@ -11,7 +11,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// The Svc provider.
+// The Svc provider. Without an explicit one, resources use the stack's `svc:` config (with each setting's environment variable and the settings file `~/.svc` behind it); an explicit provider takes the same settings as inputs, for a second account or endpoint in one program.
 type Provider struct {
 	pulumi.ProviderResourceState
 }

@@ -14,8 +14,10 @@ import (
 type ImageChange string
 
 const (
+	// Order a new guest (new id, addresses and bill); the old one is cancelled once the new one is ready.
 	ImageChangeReplace = ImageChange("replace")
-	ImageChangeReload  = ImageChange("reload")
+	// Reinstall this guest in place (same id, addresses and bill); its primary disk is erased.
+	ImageChangeReload = ImageChange("reload")
 )
 
 func (ImageChange) ElementType() reflect.Type {
@@ -180,15 +182,24 @@ func (in *imageChangePtr) ToImageChangePtrOutputWithContext(ctx context.Context)
 type RecordType string
 
 const (
-	RecordTypeA     = RecordType("A")
-	RecordTypeAAAA  = RecordType("AAAA")
+	// An IPv4 address.
+	RecordTypeA = RecordType("A")
+	// An IPv6 address.
+	RecordTypeAAAA = RecordType("AAAA")
+	// An alias: another host name.
 	RecordTypeCNAME = RecordType("CNAME")
-	RecordTypeMX    = RecordType("MX")
-	RecordTypeTXT   = RecordType("TXT")
-	RecordTypeNS    = RecordType("NS")
-	RecordTypePTR   = RecordType("PTR")
-	RecordTypeSRV   = RecordType("SRV")
-	RecordTypeSPF   = RecordType("SPF")
+	// A mail server, with its `mxPriority`.
+	RecordTypeMX = RecordType("MX")
+	// Text (verification tokens, policies).
+	RecordTypeTXT = RecordType("TXT")
+	// A name server of the zone or a delegated subdomain.
+	RecordTypeNS = RecordType("NS")
+	// A reverse lookup: the host name of an address.
+	RecordTypePTR = RecordType("PTR")
+	// A service: its host and port.
+	RecordTypeSRV = RecordType("SRV")
+	// A sender policy (SPF text).
+	RecordTypeSPF = RecordType("SPF")
 )
 
 func (RecordType) ElementType() reflect.Type {
@@ -360,8 +371,10 @@ func (in *recordTypePtr) ToRecordTypePtrOutputWithContext(ctx context.Context) R
 type SecurityGroupRuleDirection string
 
 const (
+	// Traffic into the guest.
 	SecurityGroupRuleDirectionIngress = SecurityGroupRuleDirection("ingress")
-	SecurityGroupRuleDirectionEgress  = SecurityGroupRuleDirection("egress")
+	// Traffic out of the guest.
+	SecurityGroupRuleDirectionEgress = SecurityGroupRuleDirection("egress")
 )
 
 func (SecurityGroupRuleDirection) ElementType() reflect.Type {
@@ -526,7 +539,9 @@ func (in *securityGroupRuleDirectionPtr) ToSecurityGroupRuleDirectionPtrOutputWi
 type SecurityGroupRuleEthertype string
 
 const (
+	// IPv4 addresses and traffic.
 	SecurityGroupRuleEthertypeIPv4 = SecurityGroupRuleEthertype("IPv4")
+	// IPv6 addresses and traffic.
 	SecurityGroupRuleEthertypeIPv6 = SecurityGroupRuleEthertype("IPv6")
 )
 
@@ -692,8 +707,11 @@ func (in *securityGroupRuleEthertypePtr) ToSecurityGroupRuleEthertypePtrOutputWi
 type SecurityGroupRuleProtocol string
 
 const (
-	SecurityGroupRuleProtocolTcp  = SecurityGroupRuleProtocol("tcp")
-	SecurityGroupRuleProtocolUdp  = SecurityGroupRuleProtocol("udp")
+	// TCP, on the rule's ports.
+	SecurityGroupRuleProtocolTcp = SecurityGroupRuleProtocol("tcp")
+	// UDP, on the rule's ports.
+	SecurityGroupRuleProtocolUdp = SecurityGroupRuleProtocol("udp")
+	// ICMP (ping).
 	SecurityGroupRuleProtocolIcmp = SecurityGroupRuleProtocol("icmp")
 )
 
@@ -860,13 +878,20 @@ func (in *securityGroupRuleProtocolPtr) ToSecurityGroupRuleProtocolPtrOutputWith
 type VolumeOsFormat string
 
 const (
-	VolumeOsFormatLINUX         = VolumeOsFormat("LINUX")
-	VolumeOsFormatVMWARE        = VolumeOsFormat("VMWARE")
-	VolumeOsFormatWINDOWS       = VolumeOsFormat("WINDOWS")
+	// Formatted for Linux hosts.
+	VolumeOsFormatLINUX = VolumeOsFormat("LINUX")
+	// Formatted for VMware ESXi hosts.
+	VolumeOsFormatVMWARE = VolumeOsFormat("VMWARE")
+	// Formatted for Windows hosts.
+	VolumeOsFormatWINDOWS = VolumeOsFormat("WINDOWS")
+	// Formatted for Windows Server 2008.
 	VolumeOsFormat_WINDOWS_2008 = VolumeOsFormat("WINDOWS_2008")
-	VolumeOsFormat_WINDOWS_GPT  = VolumeOsFormat("WINDOWS_GPT")
-	VolumeOsFormatXEN           = VolumeOsFormat("XEN")
-	VolumeOsFormat_HYPER_V      = VolumeOsFormat("HYPER_V")
+	// Formatted for Windows hosts, with a GPT partition table.
+	VolumeOsFormat_WINDOWS_GPT = VolumeOsFormat("WINDOWS_GPT")
+	// Formatted for Xen hosts.
+	VolumeOsFormatXEN = VolumeOsFormat("XEN")
+	// Formatted for Hyper-V hosts.
+	VolumeOsFormat_HYPER_V = VolumeOsFormat("HYPER_V")
 )
 
 func (VolumeOsFormat) ElementType() reflect.Type {

@@ -395,6 +395,224 @@ func (o DateRangePtrOutput) Start() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
+// The condition on one property of a lookup's `filter`, as the API's object filter writes it.
+type FilterCondition struct {
+	// A value the property equals (`dal10`), or an operator and its operand (`*= web`, `^= db`, `> 2`, `in`, `betweenDate`).
+	Operation *string `pulumi:"operation"`
+	// The operation's options (`in`'s values, `betweenDate`'s dates).
+	Options []FilterOption `pulumi:"options"`
+}
+
+// FilterConditionInput is an input type that accepts FilterConditionArgs and FilterConditionOutput values.
+// You can construct a concrete instance of `FilterConditionInput` via:
+//
+//	FilterConditionArgs{...}
+type FilterConditionInput interface {
+	pulumi.Input
+
+	ToFilterConditionOutput() FilterConditionOutput
+	ToFilterConditionOutputWithContext(context.Context) FilterConditionOutput
+}
+
+// The condition on one property of a lookup's `filter`, as the API's object filter writes it.
+type FilterConditionArgs struct {
+	// A value the property equals (`dal10`), or an operator and its operand (`*= web`, `^= db`, `> 2`, `in`, `betweenDate`).
+	Operation pulumi.StringPtrInput `pulumi:"operation"`
+	// The operation's options (`in`'s values, `betweenDate`'s dates).
+	Options FilterOptionArrayInput `pulumi:"options"`
+}
+
+func (FilterConditionArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*FilterCondition)(nil)).Elem()
+}
+
+func (i FilterConditionArgs) ToFilterConditionOutput() FilterConditionOutput {
+	return i.ToFilterConditionOutputWithContext(context.Background())
+}
+
+func (i FilterConditionArgs) ToFilterConditionOutputWithContext(ctx context.Context) FilterConditionOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(FilterConditionOutput)
+}
+
+// FilterConditionMapInput is an input type that accepts FilterConditionMap and FilterConditionMapOutput values.
+// You can construct a concrete instance of `FilterConditionMapInput` via:
+//
+//	FilterConditionMap{ "key": FilterConditionArgs{...} }
+type FilterConditionMapInput interface {
+	pulumi.Input
+
+	ToFilterConditionMapOutput() FilterConditionMapOutput
+	ToFilterConditionMapOutputWithContext(context.Context) FilterConditionMapOutput
+}
+
+type FilterConditionMap map[string]FilterConditionInput
+
+func (FilterConditionMap) ElementType() reflect.Type {
+	return reflect.TypeOf((*map[string]FilterCondition)(nil)).Elem()
+}
+
+func (i FilterConditionMap) ToFilterConditionMapOutput() FilterConditionMapOutput {
+	return i.ToFilterConditionMapOutputWithContext(context.Background())
+}
+
+func (i FilterConditionMap) ToFilterConditionMapOutputWithContext(ctx context.Context) FilterConditionMapOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(FilterConditionMapOutput)
+}
+
+// The condition on one property of a lookup's `filter`, as the API's object filter writes it.
+type FilterConditionOutput struct{ *pulumi.OutputState }
+
+func (FilterConditionOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*FilterCondition)(nil)).Elem()
+}
+
+func (o FilterConditionOutput) ToFilterConditionOutput() FilterConditionOutput {
+	return o
+}
+
+func (o FilterConditionOutput) ToFilterConditionOutputWithContext(ctx context.Context) FilterConditionOutput {
+	return o
+}
+
+// A value the property equals (`dal10`), or an operator and its operand (`*= web`, `^= db`, `> 2`, `in`, `betweenDate`).
+func (o FilterConditionOutput) Operation() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v FilterCondition) *string { return v.Operation }).(pulumi.StringPtrOutput)
+}
+
+// The operation's options (`in`'s values, `betweenDate`'s dates).
+func (o FilterConditionOutput) Options() FilterOptionArrayOutput {
+	return o.ApplyT(func(v FilterCondition) []FilterOption { return v.Options }).(FilterOptionArrayOutput)
+}
+
+type FilterConditionMapOutput struct{ *pulumi.OutputState }
+
+func (FilterConditionMapOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*map[string]FilterCondition)(nil)).Elem()
+}
+
+func (o FilterConditionMapOutput) ToFilterConditionMapOutput() FilterConditionMapOutput {
+	return o
+}
+
+func (o FilterConditionMapOutput) ToFilterConditionMapOutputWithContext(ctx context.Context) FilterConditionMapOutput {
+	return o
+}
+
+func (o FilterConditionMapOutput) MapIndex(k pulumi.StringInput) FilterConditionOutput {
+	return pulumi.All(o, k).ApplyT(func(vs []interface{}) FilterCondition {
+		return vs[0].(map[string]FilterCondition)[vs[1].(string)]
+	}).(FilterConditionOutput)
+}
+
+// An option of a filter's condition, as the API takes it (e.g. `date` and its value).
+type FilterOption struct {
+	// The option's name, e.g. `date`, `startDate`, `endDate`.
+	Name string `pulumi:"name"`
+	// Its values.
+	Value []string `pulumi:"value"`
+}
+
+// FilterOptionInput is an input type that accepts FilterOptionArgs and FilterOptionOutput values.
+// You can construct a concrete instance of `FilterOptionInput` via:
+//
+//	FilterOptionArgs{...}
+type FilterOptionInput interface {
+	pulumi.Input
+
+	ToFilterOptionOutput() FilterOptionOutput
+	ToFilterOptionOutputWithContext(context.Context) FilterOptionOutput
+}
+
+// An option of a filter's condition, as the API takes it (e.g. `date` and its value).
+type FilterOptionArgs struct {
+	// The option's name, e.g. `date`, `startDate`, `endDate`.
+	Name pulumi.StringInput `pulumi:"name"`
+	// Its values.
+	Value pulumi.StringArrayInput `pulumi:"value"`
+}
+
+func (FilterOptionArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*FilterOption)(nil)).Elem()
+}
+
+func (i FilterOptionArgs) ToFilterOptionOutput() FilterOptionOutput {
+	return i.ToFilterOptionOutputWithContext(context.Background())
+}
+
+func (i FilterOptionArgs) ToFilterOptionOutputWithContext(ctx context.Context) FilterOptionOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(FilterOptionOutput)
+}
+
+// FilterOptionArrayInput is an input type that accepts FilterOptionArray and FilterOptionArrayOutput values.
+// You can construct a concrete instance of `FilterOptionArrayInput` via:
+//
+//	FilterOptionArray{ FilterOptionArgs{...} }
+type FilterOptionArrayInput interface {
+	pulumi.Input
+
+	ToFilterOptionArrayOutput() FilterOptionArrayOutput
+	ToFilterOptionArrayOutputWithContext(context.Context) FilterOptionArrayOutput
+}
+
+type FilterOptionArray []FilterOptionInput
+
+func (FilterOptionArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]FilterOption)(nil)).Elem()
+}
+
+func (i FilterOptionArray) ToFilterOptionArrayOutput() FilterOptionArrayOutput {
+	return i.ToFilterOptionArrayOutputWithContext(context.Background())
+}
+
+func (i FilterOptionArray) ToFilterOptionArrayOutputWithContext(ctx context.Context) FilterOptionArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(FilterOptionArrayOutput)
+}
+
+// An option of a filter's condition, as the API takes it (e.g. `date` and its value).
+type FilterOptionOutput struct{ *pulumi.OutputState }
+
+func (FilterOptionOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*FilterOption)(nil)).Elem()
+}
+
+func (o FilterOptionOutput) ToFilterOptionOutput() FilterOptionOutput {
+	return o
+}
+
+func (o FilterOptionOutput) ToFilterOptionOutputWithContext(ctx context.Context) FilterOptionOutput {
+	return o
+}
+
+// The option's name, e.g. `date`, `startDate`, `endDate`.
+func (o FilterOptionOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v FilterOption) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// Its values.
+func (o FilterOptionOutput) Value() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v FilterOption) []string { return v.Value }).(pulumi.StringArrayOutput)
+}
+
+type FilterOptionArrayOutput struct{ *pulumi.OutputState }
+
+func (FilterOptionArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]FilterOption)(nil)).Elem()
+}
+
+func (o FilterOptionArrayOutput) ToFilterOptionArrayOutput() FilterOptionArrayOutput {
+	return o
+}
+
+func (o FilterOptionArrayOutput) ToFilterOptionArrayOutputWithContext(ctx context.Context) FilterOptionArrayOutput {
+	return o
+}
+
+func (o FilterOptionArrayOutput) Index(i pulumi.IntInput) FilterOptionOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) FilterOption {
+		return vs[0].([]FilterOption)[vs[1].(int)]
+	}).(FilterOptionOutput)
+}
+
 // A hardware (bare-metal) server of the account.
 type HardwareServer struct {
 	// Where it runs.
@@ -1898,6 +2116,10 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*DatacenterArrayInput)(nil)).Elem(), DatacenterArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*DateRangeInput)(nil)).Elem(), DateRangeArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*DateRangePtrInput)(nil)).Elem(), DateRangeArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*FilterConditionInput)(nil)).Elem(), FilterConditionArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*FilterConditionMapInput)(nil)).Elem(), FilterConditionMap{})
+	pulumi.RegisterInputType(reflect.TypeOf((*FilterOptionInput)(nil)).Elem(), FilterOptionArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*FilterOptionArrayInput)(nil)).Elem(), FilterOptionArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*HardwareServerInput)(nil)).Elem(), HardwareServerArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*HardwareServerArrayInput)(nil)).Elem(), HardwareServerArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*HardwareStatusInput)(nil)).Elem(), HardwareStatusArgs{})
@@ -1923,6 +2145,10 @@ func init() {
 	pulumi.RegisterOutputType(DatacenterArrayOutput{})
 	pulumi.RegisterOutputType(DateRangeOutput{})
 	pulumi.RegisterOutputType(DateRangePtrOutput{})
+	pulumi.RegisterOutputType(FilterConditionOutput{})
+	pulumi.RegisterOutputType(FilterConditionMapOutput{})
+	pulumi.RegisterOutputType(FilterOptionOutput{})
+	pulumi.RegisterOutputType(FilterOptionArrayOutput{})
 	pulumi.RegisterOutputType(HardwareServerOutput{})
 	pulumi.RegisterOutputType(HardwareServerArrayOutput{})
 	pulumi.RegisterOutputType(HardwareStatusOutput{})

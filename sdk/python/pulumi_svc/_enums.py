@@ -22,7 +22,13 @@ class ImageChange(_builtins.str, Enum):
     What a change of `operatingSystemReferenceCode`, `userData` or `sshKeyIds` does: `replace` orders a new guest (new id, addresses and bill; the old one is cancelled once the new one is ready), `reload` reinstalls this guest in place (same id, addresses and bill; its primary disk is erased and it is down while it reloads).
     """
     REPLACE = "replace"
+    """
+    Order a new guest (new id, addresses and bill); the old one is cancelled once the new one is ready.
+    """
     RELOAD = "reload"
+    """
+    Reinstall this guest in place (same id, addresses and bill); its primary disk is erased.
+    """
 
 
 @pulumi.type_token("svc:index:RecordType")
@@ -31,14 +37,41 @@ class RecordType(_builtins.str, Enum):
     The record type, in either case (`a` is `A`, as the API spells it); stored upper-cased.
     """
     A = "A"
+    """
+    An IPv4 address.
+    """
     AAAA = "AAAA"
+    """
+    An IPv6 address.
+    """
     CNAME = "CNAME"
+    """
+    An alias: another host name.
+    """
     MX = "MX"
+    """
+    A mail server, with its `mxPriority`.
+    """
     TXT = "TXT"
+    """
+    Text (verification tokens, policies).
+    """
     NS = "NS"
+    """
+    A name server of the zone or a delegated subdomain.
+    """
     PTR = "PTR"
+    """
+    A reverse lookup: the host name of an address.
+    """
     SRV = "SRV"
+    """
+    A service: its host and port.
+    """
     SPF = "SPF"
+    """
+    A sender policy (SPF text).
+    """
 
 
 @pulumi.type_token("svc:index:SecurityGroupRuleDirection")
@@ -47,7 +80,13 @@ class SecurityGroupRuleDirection(_builtins.str, Enum):
     `ingress` (traffic to the guest) or `egress` (traffic from it).
     """
     INGRESS = "ingress"
+    """
+    Traffic into the guest.
+    """
     EGRESS = "egress"
+    """
+    Traffic out of the guest.
+    """
 
 
 @pulumi.type_token("svc:index:SecurityGroupRuleEthertype")
@@ -56,7 +95,13 @@ class SecurityGroupRuleEthertype(_builtins.str, Enum):
     `IPv4` (the default) or `IPv6`.
     """
     I_PV4 = "IPv4"
+    """
+    IPv4 addresses and traffic.
+    """
     I_PV6 = "IPv6"
+    """
+    IPv6 addresses and traffic.
+    """
 
 
 @pulumi.type_token("svc:index:SecurityGroupRuleProtocol")
@@ -65,8 +110,17 @@ class SecurityGroupRuleProtocol(_builtins.str, Enum):
     `tcp`, `udp` or `icmp`; unset: every protocol.
     """
     TCP = "tcp"
+    """
+    TCP, on the rule's ports.
+    """
     UDP = "udp"
+    """
+    UDP, on the rule's ports.
+    """
     ICMP = "icmp"
+    """
+    ICMP (ping).
+    """
 
 
 @pulumi.type_token("svc:index:VolumeOsFormat")
@@ -75,9 +129,30 @@ class VolumeOsFormat(_builtins.str, Enum):
     The OS the LUN is formatted for; a change replaces the volume.
     """
     LINUX = "LINUX"
+    """
+    Formatted for Linux hosts.
+    """
     VMWARE = "VMWARE"
+    """
+    Formatted for VMware ESXi hosts.
+    """
     WINDOWS = "WINDOWS"
+    """
+    Formatted for Windows hosts.
+    """
     WINDOW_S_2008 = "WINDOWS_2008"
+    """
+    Formatted for Windows Server 2008.
+    """
     WINDOW_S_GPT = "WINDOWS_GPT"
+    """
+    Formatted for Windows hosts, with a GPT partition table.
+    """
     XEN = "XEN"
+    """
+    Formatted for Xen hosts.
+    """
     HYPE_R_V = "HYPER_V"
+    """
+    Formatted for Hyper-V hosts.
+    """

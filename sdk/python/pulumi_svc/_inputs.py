@@ -18,6 +18,10 @@ from ._enums import *
 __all__ = [
     'DateRange',
     'DateRangeDict',
+    'FilterCondition',
+    'FilterConditionDict',
+    'FilterOption',
+    'FilterOptionDict',
     'SecurityGroupRuleArgs',
     'SecurityGroupRuleArgsDict',
     'ZoneRecordArgs',
@@ -74,6 +78,112 @@ class DateRange:
     @start.setter
     def start(self, value: _builtins.str):
         pulumi.set(self, "start", value)
+
+
+class FilterConditionDict(TypedDict):
+    """
+    The condition on one property of a lookup's `filter`, as the API's object filter writes it.
+    """
+    operation: NotRequired[_builtins.str]
+    """
+    A value the property equals (`dal10`), or an operator and its operand (`*= web`, `^= db`, `> 2`, `in`, `betweenDate`).
+    """
+    options: NotRequired[Sequence['FilterOptionDict']]
+    """
+    The operation's options (`in`'s values, `betweenDate`'s dates).
+    """
+
+@pulumi.input_type
+class FilterCondition:
+    def __init__(__self__, *,
+                 operation: Optional[_builtins.str] = None,
+                 options: Optional[Sequence['FilterOption']] = None):
+        """
+        The condition on one property of a lookup's `filter`, as the API's object filter writes it.
+
+        :param _builtins.str operation: A value the property equals (`dal10`), or an operator and its operand (`*= web`, `^= db`, `> 2`, `in`, `betweenDate`).
+        :param Sequence['FilterOption'] options: The operation's options (`in`'s values, `betweenDate`'s dates).
+        """
+        if operation is not None:
+            pulumi.set(__self__, "operation", operation)
+        if options is not None:
+            pulumi.set(__self__, "options", options)
+
+    @_builtins.property
+    @pulumi.getter
+    def operation(self) -> Optional[_builtins.str]:
+        """
+        A value the property equals (`dal10`), or an operator and its operand (`*= web`, `^= db`, `> 2`, `in`, `betweenDate`).
+        """
+        return pulumi.get(self, "operation")
+
+    @operation.setter
+    def operation(self, value: Optional[_builtins.str]):
+        pulumi.set(self, "operation", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def options(self) -> Optional[Sequence['FilterOption']]:
+        """
+        The operation's options (`in`'s values, `betweenDate`'s dates).
+        """
+        return pulumi.get(self, "options")
+
+    @options.setter
+    def options(self, value: Optional[Sequence['FilterOption']]):
+        pulumi.set(self, "options", value)
+
+
+class FilterOptionDict(TypedDict):
+    """
+    An option of a filter's condition, as the API takes it (e.g. `date` and its value).
+    """
+    name: _builtins.str
+    """
+    The option's name, e.g. `date`, `startDate`, `endDate`.
+    """
+    value: Sequence[_builtins.str]
+    """
+    Its values.
+    """
+
+@pulumi.input_type
+class FilterOption:
+    def __init__(__self__, *,
+                 name: _builtins.str,
+                 value: Sequence[_builtins.str]):
+        """
+        An option of a filter's condition, as the API takes it (e.g. `date` and its value).
+
+        :param _builtins.str name: The option's name, e.g. `date`, `startDate`, `endDate`.
+        :param Sequence[_builtins.str] value: Its values.
+        """
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "value", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        The option's name, e.g. `date`, `startDate`, `endDate`.
+        """
+        return pulumi.get(self, "name")
+
+    @name.setter
+    def name(self, value: _builtins.str):
+        pulumi.set(self, "name", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def value(self) -> Sequence[_builtins.str]:
+        """
+        Its values.
+        """
+        return pulumi.get(self, "value")
+
+    @value.setter
+    def value(self, value: Sequence[_builtins.str]):
+        pulumi.set(self, "value", value)
 
 
 class SecurityGroupRuleArgsDict(TypedDict):

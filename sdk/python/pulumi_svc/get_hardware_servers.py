@@ -14,6 +14,7 @@ else:
     from typing_extensions import NotRequired, TypedDict, TypeAlias
 from . import _utilities
 from . import outputs
+from ._inputs import *
 
 __all__ = [
     'GetHardwareServersResult',
@@ -47,10 +48,10 @@ class AwaitableGetHardwareServersResult(GetHardwareServersResult):
             items=self.items)
 
 
-def get_hardware_servers(filter: Optional[Any] = None,
+def get_hardware_servers(filter: Optional[Mapping[str, Union['FilterCondition', 'FilterConditionDict']]] = None,
                          opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetHardwareServersResult:
     """
-    The account's hardware servers, all or those an object filter under `hardware` keeps.
+    The account's hardware servers, all or those a filter keeps.
 
     ## Example Usage
     ### The account's hardware servers
@@ -62,7 +63,7 @@ def get_hardware_servers(filter: Optional[Any] = None,
     pulumi.export("items", servers.items)
     ```
 
-    :param Any filter: An object filter under `hardware`, e.g. `{ hardware: { datacenter: { name: { operation: 'dal10' } } } }`.
+    :param Mapping[str, Union['FilterCondition', 'FilterConditionDict']] filter: Only the servers whose properties meet their conditions, by property path, e.g. `{ 'datacenter.name': { operation: 'dal10' } }`; a TypeScript program may pass the API's object filter instead (`{ hardware: { ... } }`).
     """
     __args__ = dict()
     __args__['filter'] = filter
@@ -71,10 +72,10 @@ def get_hardware_servers(filter: Optional[Any] = None,
 
     return AwaitableGetHardwareServersResult(
         items=pulumi.get(__ret__, 'items'))
-def get_hardware_servers_output(filter: pulumi.Input[Optional[Optional[Any]]] = None,
+def get_hardware_servers_output(filter: pulumi.Input[Optional[Optional[Mapping[str, Union['FilterCondition', 'FilterConditionDict']]]]] = None,
                                 opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetHardwareServersResult]:
     """
-    The account's hardware servers, all or those an object filter under `hardware` keeps.
+    The account's hardware servers, all or those a filter keeps.
 
     ## Example Usage
     ### The account's hardware servers
@@ -86,7 +87,7 @@ def get_hardware_servers_output(filter: pulumi.Input[Optional[Optional[Any]]] = 
     pulumi.export("items", servers.items)
     ```
 
-    :param Any filter: An object filter under `hardware`, e.g. `{ hardware: { datacenter: { name: { operation: 'dal10' } } } }`.
+    :param Mapping[str, Union['FilterCondition', 'FilterConditionDict']] filter: Only the servers whose properties meet their conditions, by property path, e.g. `{ 'datacenter.name': { operation: 'dal10' } }`; a TypeScript program may pass the API's object filter instead (`{ hardware: { ... } }`).
     """
     __args__ = dict()
     __args__['filter'] = filter

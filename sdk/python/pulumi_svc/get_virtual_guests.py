@@ -14,6 +14,7 @@ else:
     from typing_extensions import NotRequired, TypedDict, TypeAlias
 from . import _utilities
 from . import outputs
+from ._inputs import *
 
 __all__ = [
     'GetVirtualGuestsResult',
@@ -47,11 +48,11 @@ class AwaitableGetVirtualGuestsResult(GetVirtualGuestsResult):
             items=self.items)
 
 
-def get_virtual_guests(filter: Optional[Any] = None,
+def get_virtual_guests(filter: Optional[Mapping[str, Union['FilterCondition', 'FilterConditionDict']]] = None,
                        limit: Optional[_builtins.int] = None,
                        opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetVirtualGuestsResult:
     """
-    The account's guests, all or those an object filter under `virtualGuests` keeps.
+    The account's guests, all or those a filter keeps.
 
     ## Example Usage
     ### The account's guests
@@ -65,7 +66,7 @@ def get_virtual_guests(filter: Optional[Any] = None,
     pulumi.export("items", guests.items)
     ```
 
-    :param Any filter: An object filter under `virtualGuests`, e.g. `{ virtualGuests: { domain: { operation: 'example.com' } } }`.
+    :param Mapping[str, Union['FilterCondition', 'FilterConditionDict']] filter: Only the guests whose properties meet their conditions, by property path, e.g. `{ 'datacenter.name': { operation: 'dal10' } }`; a TypeScript program may pass the API's object filter instead (`{ virtualGuests: { ... } }`).
     :param _builtins.int limit: At most this many guests (1 to 10000).
     """
     __args__ = dict()
@@ -76,11 +77,11 @@ def get_virtual_guests(filter: Optional[Any] = None,
 
     return AwaitableGetVirtualGuestsResult(
         items=pulumi.get(__ret__, 'items'))
-def get_virtual_guests_output(filter: pulumi.Input[Optional[Optional[Any]]] = None,
+def get_virtual_guests_output(filter: pulumi.Input[Optional[Optional[Mapping[str, Union['FilterCondition', 'FilterConditionDict']]]]] = None,
                               limit: pulumi.Input[Optional[Optional[_builtins.int]]] = None,
                               opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetVirtualGuestsResult]:
     """
-    The account's guests, all or those an object filter under `virtualGuests` keeps.
+    The account's guests, all or those a filter keeps.
 
     ## Example Usage
     ### The account's guests
@@ -94,7 +95,7 @@ def get_virtual_guests_output(filter: pulumi.Input[Optional[Optional[Any]]] = No
     pulumi.export("items", guests.items)
     ```
 
-    :param Any filter: An object filter under `virtualGuests`, e.g. `{ virtualGuests: { domain: { operation: 'example.com' } } }`.
+    :param Mapping[str, Union['FilterCondition', 'FilterConditionDict']] filter: Only the guests whose properties meet their conditions, by property path, e.g. `{ 'datacenter.name': { operation: 'dal10' } }`; a TypeScript program may pass the API's object filter instead (`{ virtualGuests: { ... } }`).
     :param _builtins.int limit: At most this many guests (1 to 10000).
     """
     __args__ = dict()

@@ -145,7 +145,7 @@ class Provider(pulumi.ProviderResource):
                  username: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
-        The Svc provider.
+        The Svc provider. Without an explicit one, resources use the stack's `svc:` config (with each setting's environment variable and the settings file `~/.svc` behind it); an explicit provider takes the same settings as inputs, for a second account or endpoint in one program.
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
@@ -163,7 +163,7 @@ class Provider(pulumi.ProviderResource):
                  args: Optional[ProviderArgs] = None,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        The Svc provider.
+        The Svc provider. Without an explicit one, resources use the stack's `svc:` config (with each setting's environment variable and the settings file `~/.svc` behind it); an explicit provider takes the same settings as inputs, for a second account or endpoint in one program.
 
         :param str resource_name: The name of the resource.
         :param ProviderArgs args: The arguments to use to populate this resource's properties.
