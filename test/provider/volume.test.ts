@@ -155,6 +155,20 @@ describe('BlockVolume and FileVolume providers against the emulator', () => {
     await block.delete(second.id, second.outs!);
   });
 
+  it('a replacement orders a new volume, not the one it replaces (the token is the same)', async () => {
+    const first = await block.create((await block.check({}, declared('swap'))).inputs!);
+    const news = (await block.check(first.outs!, { ...declared('swap'), osFormat: 'WINDOWS' }))
+      .inputs!;
+    news.provenance = first.outs!.provenance; // the same URN
+    news.creationToken = first.outs!.creationToken;
+    assert.deepEqual((await block.diff(first.id, first.outs!, news)).replaces, ['osFormat']);
+    const second = await block.create(news);
+    assert.notEqual(second.id, first.id, 'a new volume');
+    assert.equal(second.outs!.osFormat, 'WINDOWS');
+    await block.delete(first.id, first.outs!);
+    await block.delete(second.id, second.outs!);
+  });
+
   it('a file volume with performance IOPS, hourly: cancelled at once', async () => {
     const checked = await file.check(
       {},

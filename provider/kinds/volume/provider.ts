@@ -18,7 +18,7 @@ import { boundedWait, type OperationRequest } from '../../framework/operation';
 import { initFailure } from '../../framework/runtime-provider';
 import { isKnown } from '../../framework/unknown';
 import { creationToken } from '../../framework/creation-token';
-import { IOPS, TIERS, VOLUME_FIELDS, type VolumeFields } from './fields';
+import { IOPS, TIERS, VOLUME_FIELDS, isPerformance, type VolumeFields } from './fields';
 
 /**
  * `BlockVolume` and `FileVolume`: a volume of the storage-as-a-service package, ordered once
@@ -84,6 +84,13 @@ export function checkVolumeRules({ inputs, olds, failures }: CheckRulesRequest<V
   }
 }
 
+/** Whether `v` is what an order of `inputs` makes, as far as a replacing field tells. */
+const orderedAs = (v: Volume, inputs: Partial<Inputs>) =>
+  v.serviceResource?.datacenter?.name === inputs.datacenter &&
+  (v.billingItem?.hourlyFlag ?? false) === (inputs.hourlyBilling ?? false) &&
+  isPerformance(v) === (inputs.iops !== undefined) &&
+  (!('osFormat' in inputs) || v.osType?.keyName === inputs.osFormat);
+
 /** Waits until the volume's transactions are done; the id is kept when the wait runs out. */
 async function settled(
   c: Connection,
@@ -113,7 +120,8 @@ async function settled(
  * The volume an earlier, unfinished create of this resource ordered (found by its token), if
  * any. A volume carrying the token that is provisioned already is not taken over: a volume has no
  * mark saying a completed create handed it to a state, so it may be this resource's current
- * volume (a replace that orders before it deletes), which a takeover would then cancel.
+ * volume (`pulumi up --replace`, which orders before it deletes, with the same inputs), which a
+ * takeover would then cancel.
  */
 function takeOver(what: string, candidates: Volume[]): Volume | undefined {
   if (candidates.length > 1)
@@ -186,10 +194,12 @@ export function volumeProvider(type: VolumeType) {
     const manager = storage(c);
     const container = await order(c, inputs, token);
     const what = name(inputs);
-    // Only a live volume carrying this resource's token is a candidate (a cancelled one is a
-    // volume this resource had before, on its way out).
+    // The token is the URN's, so a replacement's create sees the volume it replaces: only a live
+    // one ordered as these inputs order (what replaces a volume differs) is a candidate.
     const found = async () =>
-      (await manager.findByIdentifier(token)).filter((v) => !v.billingItem?.cancellationDate);
+      (await manager.findByIdentifier(token)).filter(
+        (v) => !v.billingItem?.cancellationDate && orderedAs(v, inputs),
+      );
     const earlier = takeOver(what, await found());
     const volume =
       earlier ??
