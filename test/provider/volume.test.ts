@@ -161,7 +161,12 @@ describe('BlockVolume and FileVolume providers against the emulator', () => {
       .inputs!;
     news.provenance = first.outs!.provenance; // the same URN
     news.creationToken = first.outs!.creationToken;
-    assert.deepEqual((await block.diff(first.id, first.outs!, news)).replaces, ['osFormat']);
+    const planned = await printed(async () => block.diff(first.id, first.outs!, news));
+    assert.deepEqual(planned.result.replaces, ['osFormat']);
+    assert.match(
+      planned.lines,
+      /BILLING replace BlockVolume "swap" \(changed: osFormat\): orders a new block volume .* cancels the old one at \$/,
+    );
     const second = await block.create(news);
     assert.notEqual(second.id, first.id, 'a new volume');
     assert.equal(second.outs!.osFormat, 'WINDOWS');

@@ -292,10 +292,14 @@ export function volumeProvider(type: VolumeType) {
       (f) => replacing.includes(f) || (switched && (f === 'iops' || f === 'tierIopsPerGb')),
     );
     const inPlace = changed.filter((f) => !replaces.includes(f));
-    if (
-      replaces.length === 0 &&
-      inPlace.some((f) => f === 'capacityGb' || f === 'tierIopsPerGb' || f === 'iops')
-    ) {
+    if (replaces.length > 0) {
+      const ending = olds.hourlyBilling
+        ? 'its hourly billing stops at the cancel'
+        : 'a monthly volume is billed to its anniversary unless cancelImmediately';
+      sayOnce(
+        `BILLING replace ${name(olds)} (changed: ${replaces.join(', ')}): orders a new ${type} volume (${describeSizing(news)} in ${news.datacenter}; ${news.hourlyBilling ? 'hourly' : 'monthly'}) at ${cost(news)}, cancels the old one at ${cost(olds)} (${ending}); the new volume starts empty`,
+      );
+    } else if (inPlace.some((f) => f === 'capacityGb' || f === 'tierIopsPerGb' || f === 'iops')) {
       sayOnce(
         `BILLING upgrade ${name(olds)} in place (${describeSizing(olds)} -> ${describeSizing(news)}): ${cost(olds)} -> ${cost(news)}; the same volume, its data kept`,
       );
