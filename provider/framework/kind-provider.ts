@@ -303,8 +303,10 @@ export function kindProvider<F extends Fields, O extends object>(
       return { changes: true, replaces, deleteBeforeReplace: false, fields: detail };
     },
 
-    async create(inputs, request) {
+    async create(checked, request) {
       const c = connect();
+      // A replacement's check may have left out defaults its old object was made without.
+      const inputs = withAbsentDefaults(fields, {}, checked);
       const made = await ops.create({ connection: c, inputs: inputs as InputsOf<F>, request });
       const id = String(made.id);
       const known = { ...inputs, ...made.outs };

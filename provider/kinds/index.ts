@@ -40,7 +40,7 @@ import { kindOf, pluginToken } from './tokens';
 import { BLOCK_VOLUME_DOCS, FILE_VOLUME_DOCS } from './volume/docs';
 import { BLOCK_VOLUME_FIELDS, FILE_VOLUME_FIELDS } from './volume/fields';
 import { volumeProvider } from './volume/provider';
-import { VOLUME_BILLING } from './volume/faces';
+import { volumeBilling } from './volume/faces';
 
 /** A kind: its table and operations, and what it does beyond the lifecycle (capabilities.ts). */
 export interface KindSpec extends KindCapabilities {
@@ -86,12 +86,13 @@ export const KINDS = {
     fields: BLOCK_VOLUME_FIELDS,
     provider: volumeProvider('block'),
     docs: BLOCK_VOLUME_DOCS,
-    billing: VOLUME_BILLING,
+    billing: volumeBilling('block'),
   },
   FileVolume: {
     fields: FILE_VOLUME_FIELDS,
     provider: volumeProvider('file'),
     docs: FILE_VOLUME_DOCS,
+    billing: volumeBilling('file'),
   },
 } satisfies Record<string, KindSpec>;
 

@@ -62,6 +62,12 @@ export const VOLUME_MASK =
   'mask[id,username,capacityGb,nasType,notes,createDate,storageType.keyName,storageTierLevel,provisionedIops,osType.keyName,serviceResource.datacenter.name,serviceResourceBackendIpAddress,lunId,fileNetworkMountAddress,activeTransactionCount,allowedVirtualGuests.id,billingItem[id,hourlyFlag,recurringFee,hourlyRecurringFee,cancellationDate,createDate],properties[value,type.keyname]]';
 
 export const STORAGE_PACKAGE_ID = 759;
+
+/** The account's list of each volume type. */
+export const VOLUME_LISTS: Readonly<Record<VolumeType, string>> = {
+  block: 'getIscsiNetworkStorage',
+  file: 'getNasNetworkStorage',
+};
 export const ORDER_TYPE = 'Svc_Container_Product_Order_Network_Storage_AsAService';
 export const UPGRADE_TYPE = `${ORDER_TYPE}_Upgrade`;
 
@@ -217,12 +223,7 @@ export class StorageManager {
   }
 
   async listVolumes(type?: VolumeType): Promise<Volume[]> {
-    const method =
-      type === 'block'
-        ? 'getIscsiNetworkStorage'
-        : type === 'file'
-          ? 'getNasNetworkStorage'
-          : 'getNetworkStorage';
+    const method = type ? VOLUME_LISTS[type] : 'getNetworkStorage';
     return (await this.client.call('Account', method, { mask: VOLUME_MASK })) as Volume[];
   }
 

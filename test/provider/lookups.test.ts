@@ -118,6 +118,10 @@ describe('lookups against the emulator', () => {
 
   it("the plugin's functions answer the typed objects their schema declares, on the account's objects", async () => {
     const [server] = await getHardwareServers();
+    // The seeded account has no security group: one made over XML-RPC for getSecurityGroups.
+    await client.call('Network_SecurityGroup', 'createObject', {
+      args: [{ name: 'lookup-sg', description: 'listed by getSecurityGroups' }],
+    });
     const args: Record<string, Record<string, unknown>> = {
       getDnsZone: { name: 'example.com' },
       getHardwareServer: { id: server.id },

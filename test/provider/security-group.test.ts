@@ -172,7 +172,7 @@ describe('SecurityGroup provider against the emulator', () => {
         err.message,
         /SecurityGroup "bound" \(id \d+\) is still bound to sg-guest \(id \d+\)/,
       );
-      assert.match(err.message, /securityGroupIds/);
+      assert.match(err.message, /detach it from those guests' network components first/);
       return true;
     });
     assert.ok(await group(id), 'still there');

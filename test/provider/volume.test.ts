@@ -5,6 +5,7 @@ import { PROVIDERS } from '../../provider/kinds';
 import type { Volume } from '../../provider/managers';
 import { providerEnv, type Emulator } from '../support/provider-env';
 import { outputProblems } from '../support/schema-types';
+import { printed } from '../support/printed';
 
 type Bag = Record<string, unknown>;
 const block = PROVIDERS.BlockVolume;
@@ -125,6 +126,47 @@ describe('BlockVolume and FileVolume providers against the emulator', () => {
     const [cancelled] = await volumes();
     assert.ok(cancelled.billingItem?.cancellationDate, 'monthly: cancelled at its anniversary');
     assert.deepEqual(await block.read(id, repaired.outs!), {}, 'cancelled: it leaves the stack');
+  });
+
+  it('a create never takes over the provisioned volume its resource holds; once that is cancelled it orders anew', async () => {
+    const spec = declared('same');
+    const created = await printed(async () => block.check({}, spec));
+    assert.match(created.lines, /BILLING create BlockVolume "same"/);
+    const inputs = created.result.inputs!;
+    const first = await block.create(inputs);
+    // The same resource's inputs checked again (its old inputs given): no new order is announced.
+    const again = await printed(async () => block.check(inputs, spec));
+    assert.doesNotMatch(again.lines, /BILLING create/);
+    // A replace that orders before it deletes: the old volume carries the same token.
+    const count = (await volumes()).length;
+    await assert.rejects(
+      block.create(inputs),
+      /volume \d+ carries this resource's creation token and is provisioned.*deleteBeforeReplace: true/,
+    );
+    assert.equal((await volumes()).length, count, 'nothing ordered');
+    assert.ok(
+      !(await volumes()).find((v) => String(v.id) === first.id)?.billingItem?.cancellationDate,
+    );
+    // Deleted first (monthly: cancelled at its anniversary, still listed): a new volume is ordered.
+    await block.delete(first.id, first.outs!);
+    const second = await block.create(inputs);
+    assert.notEqual(second.id, first.id, 'a new volume, not the cancelled one');
+    assert.equal((await volumes()).length, count + 1);
+    await block.delete(second.id, second.outs!);
+  });
+
+  it('a replacement orders a new volume, not the one it replaces (the token is the same)', async () => {
+    const first = await block.create((await block.check({}, declared('swap'))).inputs!);
+    const news = (await block.check(first.outs!, { ...declared('swap'), osFormat: 'WINDOWS' }))
+      .inputs!;
+    news.provenance = first.outs!.provenance; // the same URN
+    news.creationToken = first.outs!.creationToken;
+    assert.deepEqual((await block.diff(first.id, first.outs!, news)).replaces, ['osFormat']);
+    const second = await block.create(news);
+    assert.notEqual(second.id, first.id, 'a new volume');
+    assert.equal(second.outs!.osFormat, 'WINDOWS');
+    await block.delete(first.id, first.outs!);
+    await block.delete(second.id, second.outs!);
   });
 
   it('a file volume with performance IOPS, hourly: cancelled at once', async () => {

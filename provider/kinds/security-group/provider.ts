@@ -1,3 +1,4 @@
+import { initFailure } from '../../framework/runtime-provider';
 import type { StateOf } from '../../framework/fields';
 import { freeWriteWindowMs, type Connection } from '../../framework/connection';
 import { createOnce, writeIdempotent } from '../../framework/exactly-once';
@@ -20,8 +21,9 @@ import { checkRules, isEmptyPlan, planRules, sameRules } from './rules';
  * a kind of their own: the API keeps a group's rules as one list it edits in place
  * (`addRules`, `editRules`, `removeRules` on the group), and a rule has no life outside its
  * group. The resource owns the whole list, so what refresh finds added or removed by hand is
- * drift that `up` repairs. Guests bind groups (`VirtualGuest.securityGroupIds`); a group still
- * bound is not deleted, and the error says which guests to take it off first.
+ * drift that `up` repairs. A group still bound to a guest's interface (bound outside this
+ * provider: a guest cannot bind groups through it yet) is not deleted, and the error says which
+ * guests to detach it from first.
  */
 
 type Fields = typeof SECURITY_GROUP_FIELDS;
@@ -67,14 +69,30 @@ async function create({ connection: c, inputs }: CreateRequest<Fields>) {
   const group = await createOnce({
     what,
     write: () => manager.createGroup({ name, description: inputs.description }),
-    // A group of this name that was not there before the write is this write's.
-    find: async () =>
-      (await manager.listGroups()).find((g) => !before.has(g.id) && g.name === name),
+    // A group of this name that was not there before the write is this write's; two of them
+    // (another create of the same name ran alongside) cannot say which is.
+    find: async () => {
+      const made = (await manager.listGroups()).filter((g) => !before.has(g.id) && g.name === name);
+      if (made.length > 1)
+        throw new Error(
+          `${what}: groups ${made.map((g) => g.id).join(', ')} of this name appeared while its answer was lost; which one is this resource's is unknown, so none is taken. Import the right one (\`pulumi import\`) and delete the other`,
+        );
+      return made[0];
+    },
     windowMs: freeWriteWindowMs(),
     nextRun: 'The next `pulumi up` creates another group; delete the one left over by hand.',
   });
-  await syncRules(c, group.id, `${what} (id ${group.id})`, inputs.rules);
-  return { id: group.id, object: await manager.getGroup(group.id) };
+  try {
+    await syncRules(c, group.id, `${what} (id ${group.id})`, inputs.rules);
+    return { id: group.id, object: await manager.getGroup(group.id) };
+  } catch (err) {
+    // The group exists: the engine must record it whatever failed after it was made.
+    throw initFailure(
+      `${what} (id ${group.id}) was made, then setting its rules failed: ${(err as Error).message}. It is kept in the stack; the next \`pulumi up\` sets its rules again`,
+      String(group.id),
+      { ...inputs, rules: [] },
+    );
+  }
 }
 
 async function edit({ connection: c, id, inputs, changed }: EditRequest<Fields>) {
@@ -108,8 +126,8 @@ async function remove({ connection: c, id, state }: DeleteRequest<Fields>) {
   if ((group.networkComponentBindings ?? []).length > 0)
     throw new Error(
       `${describe(state, id)} is still bound to ${boundGuests(group)}. Deleting a bound group is ` +
-        `refused: take it out of those guests' securityGroupIds / privateSecurityGroupIds (or ` +
-        `detach it with \`slcli sg interface-remove\`) and run \`pulumi up\`, then delete the group.`,
+        `refused: detach it from those guests' network components first (\`slcli sg ` +
+        `interface-remove\`, or Network_SecurityGroup.detachNetworkComponents), then delete the group.`,
     );
   await writeIdempotent({
     what: `${describe(state, id)} deletion`,

@@ -1,6 +1,6 @@
 import type { Client } from '../../client';
 import { unlessNotFound } from '../../managers/not-found';
-import { VOLUME_MASK, type Volume } from '../../managers';
+import { VOLUME_LISTS, VOLUME_MASK, type Volume, type VolumeType } from '../../managers';
 import type { BillingFace, Props } from '../faces';
 import { isProviderTag } from '../../framework/creation-token';
 import { CYCLE_MASK, owedUntilAnniversary, type BillingCycle } from '../../framework/billing-cycle';
@@ -36,7 +36,8 @@ async function owedOnCancel(client: Client, id: number, now: number) {
   return owed === undefined ? undefined : { billedUntil: cycle.nextBillDate, owed };
 }
 
-export const VOLUME_BILLING: BillingFace<Volume> = {
+/** The face of one volume type: its audit lists only that type's volumes. */
+export const volumeBilling = (type: VolumeType): BillingFace<Volume> => ({
   pricedBy: ['datacenter', ...SIZE_FIELDS, 'hourlyBilling'],
   resizedBy: SIZE_FIELDS,
   replacedBy: (olds, news) => {
@@ -55,7 +56,7 @@ export const VOLUME_BILLING: BillingFace<Volume> = {
   adopts: () => false,
   owedOnCancel,
   audit: {
-    list: { service: 'Account', method: 'getNetworkStorage', mask: VOLUME_MASK },
+    list: { service: 'Account', method: VOLUME_LISTS[type], mask: VOLUME_MASK },
     ended: (v) => v.billingItem?.cancellationDate !== undefined,
     name: (v) => v.username,
     billed: (v) =>
@@ -77,4 +78,4 @@ export const VOLUME_BILLING: BillingFace<Volume> = {
     provenance: (v) =>
       (v.properties ?? []).some((p) => isProviderTag(p.value)) ? 'unfinished' : 'none',
   },
-};
+});

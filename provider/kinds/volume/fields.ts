@@ -29,7 +29,8 @@ export const OS_FORMATS = [
 export const VOLUME_GB = { min: 20, max: 12000 };
 export const IOPS = { min: 100, max: 48000, step: 100, perGb: 50 };
 
-const isPerformance = (v: Volume) => v.storageType?.keyName.startsWith('PERFORMANCE') ?? false;
+export const isPerformance = (v: Volume) =>
+  v.storageType?.keyName.startsWith('PERFORMANCE') ?? false;
 const sortedIds = (value: unknown) =>
   Array.isArray(value) ? [...value].map(Number).sort((a, b) => a - b) : value;
 

@@ -18,7 +18,7 @@ import { boundedWait, type OperationRequest } from '../../framework/operation';
 import { initFailure } from '../../framework/runtime-provider';
 import { isKnown } from '../../framework/unknown';
 import { creationToken } from '../../framework/creation-token';
-import { IOPS, VOLUME_FIELDS, type VolumeFields } from './fields';
+import { IOPS, TIERS, VOLUME_FIELDS, isPerformance, type VolumeFields } from './fields';
 
 /**
  * `BlockVolume` and `FileVolume`: a volume of the storage-as-a-service package, ordered once
@@ -84,6 +84,13 @@ export function checkVolumeRules({ inputs, olds, failures }: CheckRulesRequest<V
   }
 }
 
+/** Whether `v` is what an order of `inputs` makes, as far as a replacing field tells. */
+const orderedAs = (v: Volume, inputs: Partial<Inputs>) =>
+  v.serviceResource?.datacenter?.name === inputs.datacenter &&
+  (v.billingItem?.hourlyFlag ?? false) === (inputs.hourlyBilling ?? false) &&
+  isPerformance(v) === (inputs.iops !== undefined) &&
+  (!('osFormat' in inputs) || v.osType?.keyName === inputs.osFormat);
+
 /** Waits until the volume's transactions are done; the id is kept when the wait runs out. */
 async function settled(
   c: Connection,
@@ -108,6 +115,33 @@ async function settled(
   }
   return value;
 }
+
+/**
+ * The volume an earlier, unfinished create of this resource ordered (found by its token), if
+ * any. A volume carrying the token that is provisioned already is not taken over: a volume has no
+ * mark saying a completed create handed it to a state, so it may be this resource's current
+ * volume (`pulumi up --replace`, which orders before it deletes, with the same inputs), which a
+ * takeover would then cancel.
+ */
+function takeOver(what: string, candidates: Volume[]): Volume | undefined {
+  if (candidates.length > 1)
+    throw new Error(
+      `${what}: volumes ${candidates.map((v) => v.id).join(', ')} all carry this resource's creation token; nothing was ordered. Import the one to keep (\`pulumi import\`) and cancel the others`,
+    );
+  const [earlier] = candidates;
+  if (earlier && (earlier.activeTransactionCount ?? 0) === 0)
+    throw new Error(
+      `${what}: volume ${earlier.id} carries this resource's creation token and is provisioned: it is this resource's volume from before (a replace that orders the new volume before it deletes the old one, or a state that lost it). Nothing was ordered. To replace it, set the resource option deleteBeforeReplace: true; to keep it, import it (\`pulumi import\` with id ${earlier.id})`,
+    );
+  return earlier;
+}
+
+/** Whether the volume shows every figure of the size it was asked to take. */
+const resizedTo = (v: Volume, wanted: VolumeSizing) =>
+  v.capacityGb === wanted.capacityGb &&
+  (wanted.iops === undefined
+    ? TIERS[v.storageTierLevel ?? ''] === wanted.tierIopsPerGb
+    : Number(v.provisionedIops) === wanted.iops);
 
 export function volumeProvider(type: VolumeType) {
   const kind = KIND[type];
@@ -142,7 +176,7 @@ export function volumeProvider(type: VolumeType) {
     try {
       // A new order at the declared size is priced as the volume bills once resized to it.
       const price = priced(await storage(c).verify(await order(c, inputs, token)));
-      if (olds.volumeId === undefined) {
+      if (Object.keys(olds).length === 0) {
         sayOnce(
           `BILLING create ${name(inputs)} orders a new ${type} volume: ${describeSizing(inputs)} in ${inputs.datacenter}; ${inputs.hourlyBilling ? 'hourly' : 'monthly'}, ${cost(price)}`,
         );
@@ -160,19 +194,24 @@ export function volumeProvider(type: VolumeType) {
     const manager = storage(c);
     const container = await order(c, inputs, token);
     const what = name(inputs);
-    const found = async () => (await manager.findByIdentifier(token))[0];
-    const earlier = await found();
+    // The token is the URN's, so a replacement's create sees the volume it replaces: only a live
+    // one ordered as these inputs order (what replaces a volume differs) is a candidate.
+    const found = async () =>
+      (await manager.findByIdentifier(token)).filter(
+        (v) => !v.billingItem?.cancellationDate && orderedAs(v, inputs),
+      );
+    const earlier = takeOver(what, await found());
     const volume =
       earlier ??
       (await createOnce({
         what: `${what} order`,
         write: async () => {
           await manager.place(container);
-          const made = await found();
+          const [made] = await found();
           if (!made) throw new Error(`the order was placed but no volume carries ${token} yet`);
           return made;
         },
-        find: found,
+        find: async () => (await found())[0],
         windowMs: outcomeWindowMs(),
         nextRun: `The next \`pulumi up\` looks for a volume ordered with ${token} before it orders one.`,
       }));
@@ -181,11 +220,19 @@ export function volumeProvider(type: VolumeType) {
         `${what}: volume ${earlier.id} was ordered by an earlier unfinished create; using it, no new order`,
       );
     const outs = { creationToken: token };
-    let ready = await settled(c, what, volume.id, inputs, request, outs);
-    if (inputs.notes) await manager.editNotes(volume.id, inputs.notes);
-    await manager.setGuestAccess(volume.id, inputs.authorizedGuestIds ?? [], true);
-    ready = await manager.getVolume(volume.id);
-    return { id: volume.id, object: ready, outs };
+    await settled(c, what, volume.id, inputs, request, outs);
+    try {
+      if (inputs.notes) await manager.editNotes(volume.id, inputs.notes);
+      await manager.setGuestAccess(volume.id, inputs.authorizedGuestIds ?? [], true);
+      return { id: volume.id, object: await manager.getVolume(volume.id), outs };
+    } catch (err) {
+      // Ordered and billed: the engine must record it whatever failed after the order.
+      throw initFailure(
+        `${what}: volume ${volume.id} was ordered, then ${(err as Error).message}; it is kept in the stack and the next \`pulumi up\` sets its notes and authorized guests again`,
+        String(volume.id),
+        { ...inputs, ...outs },
+      );
+    }
   }
 
   async function edit({
@@ -210,10 +257,7 @@ export function volumeProvider(type: VolumeType) {
         write: async () => {
           await manager.place(await manager.upgradeContainer(volumeId, wanted));
         },
-        done: async () => {
-          const v = await manager.getVolume(volumeId);
-          return (v.activeTransactionCount ?? 0) > 0 || v.capacityGb === wanted.capacityGb;
-        },
+        done: async () => resizedTo(await manager.getVolume(volumeId), wanted),
         windowMs: outcomeWindowMs(),
         attempts: 1,
       });
