@@ -29,8 +29,10 @@ const SDK_TS = '@pulumi-svc/svc';
 const SDK_GO = 'github.com/pulumi-svc/pulumi-svc/sdk/go/svc';
 
 const shortName = (token: string) => token.split(':')[2];
-const snake = (name: string) => name.replace(/([A-Z])/g, '_$1').toLowerCase();
-const pascal = (name: string) => name[0].toUpperCase() + name.slice(1);
+/** A property's name in the Python SDK (`startCpus` → `start_cpus`). */
+export const snake = (name: string) => name.replace(/([A-Z])/g, '_$1').toLowerCase();
+/** A property's name in the Go SDK (`startCpus` → `StartCpus`). */
+export const pascal = (name: string) => name[0].toUpperCase() + name.slice(1);
 const typeName = (ref: unknown) => String(ref).replace(/^#\/types\/[^:]+:[^:]+:/, '');
 
 /** The Go SDK's name of a function: `Lookup` where a resource of the same name exists. */

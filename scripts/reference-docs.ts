@@ -1,5 +1,6 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { pascal, snake } from './examples';
 import { SCHEMA_FILE } from './plugin-schema';
 
 /**
@@ -80,6 +81,7 @@ function table(
   schema: Schema,
   props: Record<string, Prop>,
   required: readonly string[] = [],
+  languageNames = false,
 ): string {
   const names = Object.keys(props);
   if (names.length === 0) return 'None.';
@@ -92,9 +94,13 @@ function table(
       p.default !== undefined ? `default \`${JSON.stringify(p.default)}\`` : '',
       p.defaultInfo ? `env \`${p.defaultInfo.environment.join('`, `')}\`` : '',
     ].filter(Boolean);
-    return `| \`${name}\` | ${cell(typeText(schema, p))} | ${notes.join(', ')} | ${cell(p.description ?? '')} |`;
+    const names = languageNames ? ` \`${snake(name)}\` · \`${pascal(name)}\` |` : '';
+    return `| \`${name}\` |${names} ${cell(typeText(schema, p))} | ${notes.join(', ')} | ${cell(p.description ?? '')} |`;
   });
-  return ['| name | type | | description |', '| --- | --- | --- | --- |', ...rows].join('\n');
+  const [head, rule] = languageNames
+    ? ['| name | Python · Go | type | | description |', '| --- | --- | --- | --- | --- |']
+    : ['| name | type | | description |', '| --- | --- | --- | --- |'];
+  return [head, rule, ...rows].join('\n');
 }
 
 /** The object types a page's properties name, each with its own table. */
@@ -149,6 +155,66 @@ const pageHead = (what: 'resource' | 'function', token: string, description: str
   described(description),
 ];
 
+const GO_PACKAGE = 'github.com/pulumi-svc/pulumi-svc/sdk/go/svc';
+
+/** How each language declares the resource, as the Registry's "Constructor syntax" shows it. */
+function constructorSection(schema: Schema, token: string): string[] {
+  const name = shortName(token);
+  const r = schema.resources[token];
+  const pyArgs = Object.keys(r.inputProperties).map((arg) => `        ${snake(arg)}=None,`);
+  return [
+    `## Create a ${name} resource`,
+    '',
+    'Resources are created with functions called constructors.',
+    '',
+    syntaxChooser([
+      [
+        'typescript',
+        `new ${name}(name: string, args${r.requiredInputs.length ? '' : '?'}: ${name}Args, opts?: CustomResourceOptions);`,
+      ],
+      [
+        'python',
+        `${name}(resource_name: str,\n        opts: Optional[ResourceOptions] = None,\n${pyArgs.join('\n')}\n)`,
+      ],
+      [
+        'go',
+        `func New${name}(ctx *pulumi.Context, name string, args *${name}Args, opts ...pulumi.ResourceOption) (*${name}, error) // ${GO_PACKAGE}`,
+      ],
+      ['yaml', `type: ${token}\nproperties:\n  # The inputs below`],
+    ]),
+  ];
+}
+
+/** How each language reads an existing resource's state by its id, as the Registry shows it. */
+function lookUpSection(token: string): string[] {
+  const name = shortName(token);
+  return [
+    `## Look up an existing ${name} resource`,
+    '',
+    `Get an existing ${name} resource's state with the given name and ID; its outputs are those below.`,
+    '',
+    syntaxChooser([
+      [
+        'typescript',
+        `public static get(name: string, id: Input<ID>, state?: ${name}State, opts?: CustomResourceOptions): ${name}`,
+      ],
+      [
+        'python',
+        `@staticmethod\ndef get(resource_name: str, id: str, opts: Optional[ResourceOptions] = None) -> ${name}`,
+      ],
+      [
+        'go',
+        `func Get${name}(ctx *pulumi.Context, name string, id pulumi.IDInput, state *${name}State, opts ...pulumi.ResourceOption) (*${name}, error)`,
+      ],
+      ['yaml', `resources:\n  _:\n    type: ${token}\n    get:\n      id: \${id}`],
+    ]),
+  ];
+}
+
+/** A code block per language in a language chooser. */
+const syntaxChooser = (blocks: [string, string][]) =>
+  chooser(blocks.map(([language, code]) => [language, language, code, '']));
+
 function resourcePage(schema: Schema, token: string): string {
   const r = schema.resources[token];
   const outputsOnly = Object.fromEntries(
@@ -157,15 +223,21 @@ function resourcePage(schema: Schema, token: string): string {
   return [
     ...pageHead('resource', token, r.description),
     '',
+    ...constructorSection(schema, token),
+    '',
+    ...lookUpSection(token),
+    '',
     '## Inputs',
     '',
-    table(schema, r.inputProperties, r.requiredInputs),
+    'Each input by its name in TypeScript and YAML, then in Python and Go.',
+    '',
+    table(schema, r.inputProperties, r.requiredInputs, true),
     '',
     '## Outputs',
     '',
     'Every input is an output too; besides them:',
     '',
-    table(schema, outputsOnly, r.required),
+    table(schema, outputsOnly, r.required, true),
     ...typesSection(schema, [r.inputProperties, r.properties]),
   ].join('\n');
 }
@@ -240,8 +312,7 @@ const chooser = (blocks: [string, string, string, string][]) =>
       [
         `{{% choosable language ${language} %}}`,
         `\`\`\`${fence}\n${code}\n\`\`\``,
-        '',
-        note,
+        ...(note ? ['', note] : []),
         '{{% /choosable %}}',
       ].join('\n'),
     ),

@@ -53,3 +53,26 @@ it('_index.md has an example in every language; installation-configuration.md ea
     assert.match(install, command);
   assert.doesNotMatch(install, /^pulumi config set svc:apiKey/m);
 });
+
+it('a resource page names each property, constructor and get as the Python and Go SDKs spell them', () => {
+  const docs = referenceDocs();
+  const sdk = (file: string) => readFileSync(join(DOCS_DIR, '..', 'sdk', file), 'utf8');
+  for (const kind of Object.keys(KINDS)) {
+    const page = docs.get(`api-docs/${kind.toLowerCase()}.md`)!;
+    assert.match(page, new RegExp(`## Create a ${kind} resource\n`));
+    assert.match(page, new RegExp(`## Look up an existing ${kind} resource\n`));
+    const python = sdk(
+      `python/pulumi_svc/${kind.replace(/([a-z])([A-Z])/g, '$1_$2').toLowerCase()}.py`,
+    );
+    const go = sdk(`go/svc/${kind[0].toLowerCase()}${kind.slice(1)}.go`);
+    assert.match(go, new RegExp(`^func New${kind}\\(ctx \\*pulumi\\.Context,`, 'm'));
+    assert.match(go, new RegExp(`^func Get${kind}\\(ctx \\*pulumi\\.Context,`, 'm'));
+    assert.match(python, /def get\(resource_name: str,/);
+    const rows = [...page.matchAll(/^\| `\w+` \| `(\w+)` · `(\w+)` \|/gm)];
+    assert.ok(rows.length > 0, `${kind}: its properties by language`);
+    for (const [, py, goName] of rows) {
+      assert.match(python, new RegExp(`def ${py}\\(self\\)`), `${kind}: Python ${py}`);
+      assert.match(go, new RegExp(`\\) ${goName}\\(\\)`), `${kind}: Go ${goName}`);
+    }
+  }
+});
