@@ -144,6 +144,26 @@ describe('SecurityGroup provider against the emulator', () => {
     await provider.delete(second.id, second.outs!);
   });
 
+  it('rules refused after the group is made: the create fails keeping the group id', async () => {
+    const inputs = await checked({ name: 'half-made', rules: [SSH] });
+    emulator.setFaults({
+      once: {
+        service: 'Network_SecurityGroup',
+        method: 'addRules',
+        fault: 'api-fault',
+        faultCode: 'Svc_Exception_Public',
+        faultString: 'The rules could not be added.',
+      },
+    });
+    const failure = (await provider.create(inputs).then(
+      () => assert.fail('created'),
+      (err: unknown) => err,
+    )) as Error & { id?: string };
+    assert.match(failure.message, /was made, then setting its rules failed/);
+    assert.ok(failure.id, 'the id is handed to the engine');
+    assert.equal((await group(failure.id)).name, 'half-made', 'the group it names exists');
+  });
+
   it('a group bound to a guest is not deleted: the error names the guest and what to do', async () => {
     const { id, outs } = await provider.create(await checked({ name: 'bound', rules: [OUT] }));
     const guest = (await client.call('Virtual_Guest', 'createObject', {
