@@ -4,6 +4,7 @@ import type { Client } from '../../provider/client';
 import { securityGroupProvider as provider } from '../../provider/kinds/security-group/provider';
 import type { SecurityGroup } from '../../provider/managers';
 import { providerEnv, type Emulator } from '../support/provider-env';
+import { guestTemplate } from '../support/emulator-harness';
 import { outputProblems } from '../support/schema-types';
 
 type Bag = Record<string, unknown>;
@@ -167,18 +168,7 @@ describe('SecurityGroup provider against the emulator', () => {
   it('a group bound to a guest is not deleted: the error names the guest and what to do', async () => {
     const { id, outs } = await provider.create(await checked({ name: 'bound', rules: [OUT] }));
     const guest = (await client.call('Virtual_Guest', 'createObject', {
-      args: [
-        {
-          hostname: 'sg-guest',
-          domain: 'example.com',
-          startCpus: 1,
-          maxMemory: 1024,
-          hourlyBillingFlag: true,
-          localDiskFlag: false,
-          operatingSystemReferenceCode: 'UBUNTU_LATEST',
-          datacenter: { name: 'dal10' },
-        },
-      ],
+      args: [guestTemplate({ hostname: 'sg-guest' })],
       mask: 'id,primaryBackendNetworkComponent.id',
     })) as { id: number; primaryBackendNetworkComponent: { id: number } };
     const component = guest.primaryBackendNetworkComponent.id;

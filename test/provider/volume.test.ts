@@ -5,6 +5,7 @@ import { PROVIDERS } from '../../provider/kinds';
 import type { Volume } from '../../provider/managers';
 import { providerEnv, type Emulator } from '../support/provider-env';
 import { outputProblems } from '../support/schema-types';
+import { guestTemplate } from '../support/emulator-harness';
 import { printed } from '../support/printed';
 
 type Bag = Record<string, unknown>;
@@ -33,18 +34,7 @@ describe('BlockVolume and FileVolume providers against the emulator', () => {
     })) as Volume[];
   const guest = async (hostname: string, datacenter = 'dal10') =>
     (await client.call('Virtual_Guest', 'createObject', {
-      args: [
-        {
-          hostname,
-          domain: 'example.com',
-          startCpus: 1,
-          maxMemory: 1024,
-          hourlyBillingFlag: true,
-          localDiskFlag: false,
-          operatingSystemReferenceCode: 'UBUNTU_LATEST',
-          datacenter: { name: datacenter },
-        },
-      ],
+      args: [guestTemplate({ hostname, datacenter: { name: datacenter } })],
     })) as { id: number };
 
   it('check names the field and the rule: tier or IOPS, IOPS per GB, never a smaller size', async () => {
