@@ -3,6 +3,7 @@ import { unlessNotFound } from '../../managers/not-found';
 import { VOLUME_LISTS, VOLUME_MASK, type Volume, type VolumeType } from '../../managers';
 import type { BillingFace, Props } from '../faces';
 import { isProviderTag } from '../../framework/creation-token';
+import { REPLACING } from './fields';
 import { CYCLE_MASK, owedUntilAnniversary, type BillingCycle } from '../../framework/billing-cycle';
 
 /**
@@ -13,7 +14,6 @@ import { CYCLE_MASK, owedUntilAnniversary, type BillingCycle } from '../../frame
  */
 
 const SIZE_FIELDS = ['capacityGb', 'tierIopsPerGb', 'iops'] as const;
-const REPLACING = ['datacenter', 'hourlyBilling', 'osFormat'] as const;
 const DRIFT_FIELDS = ['capacityGb', 'authorizedGuestIds'] as const;
 
 const observed = (v: Volume): Props => ({

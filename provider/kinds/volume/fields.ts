@@ -16,6 +16,8 @@ export const TIERS: Readonly<Record<string, number>> = {
   WRITEHEAVY_TIER: 4,
   '10_IOPS_PER_GB': 10,
 };
+/** What an order fixes for good: a change orders a new volume (a file volume has no OS format). */
+export const REPLACING = ['datacenter', 'hourlyBilling', 'osFormat'] as const;
 export const TIER_VALUES = Object.values(TIERS);
 export const OS_FORMATS = [
   'LINUX',

@@ -18,7 +18,7 @@ import { boundedWait, type OperationRequest } from '../../framework/operation';
 import { initFailure } from '../../framework/runtime-provider';
 import { isKnown } from '../../framework/unknown';
 import { creationToken } from '../../framework/creation-token';
-import { IOPS, TIERS, VOLUME_FIELDS, isPerformance, type VolumeFields } from './fields';
+import { IOPS, REPLACING, TIERS, VOLUME_FIELDS, isPerformance, type VolumeFields } from './fields';
 
 /**
  * `BlockVolume` and `FileVolume`: a volume of the storage-as-a-service package, ordered once
@@ -284,12 +284,10 @@ export function volumeProvider(type: VolumeType) {
   /** A resize is an upgrade order, priced old and new; a change of kind (tier <-> IOPS) replaces. */
   async function plan({ olds, news, changed }: PlanRequest<VolumeFields>) {
     const switched = (olds.iops === undefined) !== (news.iops === undefined);
-    const replacing =
-      fields === VOLUME_FIELDS.block
-        ? ['datacenter', 'hourlyBilling', 'osFormat']
-        : ['datacenter', 'hourlyBilling'];
     const replaces = changed.filter(
-      (f) => replacing.includes(f) || (switched && (f === 'iops' || f === 'tierIopsPerGb')),
+      (f) =>
+        (REPLACING as readonly string[]).includes(f) ||
+        (switched && (f === 'iops' || f === 'tierIopsPerGb')),
     );
     const inPlace = changed.filter((f) => !replaces.includes(f));
     if (replaces.length > 0) {
