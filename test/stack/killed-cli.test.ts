@@ -38,7 +38,11 @@ for (const door of frontDoors())
         await run.done;
         for (let i = 0; i < GRACE_MS / 200 && running().length > 0; i++) await sleep(200);
         assert.deepEqual(running(), [], 'no process of the run is left');
-        await f.stack.run(['cancel', '--yes']);
+        // Release the stack's lock. A CLI killed while it wrote its first checkpoint leaves an
+        // empty one, which `cancel` cannot load: that stack has nothing to release.
+        await f.stack.run(['cancel', '--yes']).catch((error: Error) => {
+          if (!/failed to load checkpoint: EOF/.test(error.message)) throw error;
+        });
       };
 
       it('before the provider has had a call (it is still starting)', async () => {
