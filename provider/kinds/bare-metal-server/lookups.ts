@@ -23,9 +23,9 @@ export const BARE_METAL_LOOKUPS = defineLookups({
     ...all,
     description: `${all.description} The same answer as \`getHardwareServers\`.`,
     example: {
-      title: "The account's bare metal servers in dal10",
+      title: "The account's bare metal servers",
       name: 'servers',
-      args: { filter: { 'datacenter.name': { operation: 'dal10' } } },
+      args: {},
       exports: ['items'],
     },
   },

@@ -14,7 +14,7 @@ import (
 // The account's hardware servers, all or those a filter keeps. The same answer as `getHardwareServers`.
 //
 // ## Example Usage
-// ### The account's bare metal servers in dal10
+// ### The account's bare metal servers
 // ```go
 // package main
 //
@@ -27,9 +27,7 @@ import (
 //
 //	func main() {
 //		pulumi.Run(func(ctx *pulumi.Context) error {
-//			servers := svc.GetBareMetalServersOutput(ctx, svc.GetBareMetalServersOutputArgs{
-//				Filter: pulumi.Any({"datacenter.name":{"operation":"dal10"}}),
-//			})
+//			servers := svc.GetBareMetalServersOutput(ctx, svc.GetBareMetalServersOutputArgs{})
 //			ctx.Export("items", servers.Items())
 //			return nil
 //		})

@@ -54,14 +54,12 @@ def get_bare_metal_servers(filter: Optional[Mapping[str, Union['FilterCondition'
     The account's hardware servers, all or those a filter keeps. The same answer as `getHardwareServers`.
 
     ## Example Usage
-    ### The account's bare metal servers in dal10
+    ### The account's bare metal servers
     ```python
     import pulumi
     import pulumi_svc as svc
 
-    servers = svc.get_bare_metal_servers_output(
-        filter={"datacenter.name": {"operation": "dal10"}},
-    )
+    servers = svc.get_bare_metal_servers_output()
     pulumi.export("items", servers.items)
     ```
 
@@ -80,14 +78,12 @@ def get_bare_metal_servers_output(filter: pulumi.Input[Optional[Optional[Mapping
     The account's hardware servers, all or those a filter keeps. The same answer as `getHardwareServers`.
 
     ## Example Usage
-    ### The account's bare metal servers in dal10
+    ### The account's bare metal servers
     ```python
     import pulumi
     import pulumi_svc as svc
 
-    servers = svc.get_bare_metal_servers_output(
-        filter={"datacenter.name": {"operation": "dal10"}},
-    )
+    servers = svc.get_bare_metal_servers_output()
     pulumi.export("items", servers.items)
     ```
 
