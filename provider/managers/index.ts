@@ -10,3 +10,4 @@ export * from './security-group';
 export * from './hardware';
 export * from './product-order';
 export * from './billing-item';
+export * from './image';
