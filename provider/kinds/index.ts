@@ -46,6 +46,7 @@ import { BLOCK_VOLUME_FIELDS, FILE_VOLUME_FIELDS } from './volume/fields';
 import { volumeProvider } from './volume/provider';
 import { volumeBilling } from './volume/faces';
 import { IMAGE_TEMPLATE_DOCS } from './image-template/docs';
+import { IMAGE_TEMPLATE_ADOPTION } from './image-template/faces';
 import { IMAGE_TEMPLATE_FIELDS } from './image-template/fields';
 import { IMAGE_TEMPLATE_LOOKUPS } from './image-template/lookups';
 import { imageTemplateProvider } from './image-template/provider';
@@ -122,6 +123,7 @@ export const KINDS = {
     provider: imageTemplateProvider,
     lookups: IMAGE_TEMPLATE_LOOKUPS,
     docs: IMAGE_TEMPLATE_DOCS,
+    adoption: IMAGE_TEMPLATE_ADOPTION,
   },
 } satisfies Record<string, KindSpec>;
 
