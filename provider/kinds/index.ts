@@ -51,6 +51,7 @@ import { BARE_METAL_LOOKUPS } from './bare-metal-server/lookups';
 import { bareMetalServerProvider } from './bare-metal-server/provider';
 import { BARE_METAL_BILLING } from './bare-metal-server';
 import { IMAGE_TEMPLATE_DOCS } from './image-template/docs';
+import { IMAGE_TEMPLATE_ADOPTION } from './image-template/faces';
 import { IMAGE_TEMPLATE_FIELDS } from './image-template/fields';
 import { IMAGE_TEMPLATE_LOOKUPS } from './image-template/lookups';
 import { imageTemplateProvider } from './image-template/provider';
@@ -134,6 +135,7 @@ export const KINDS = {
     provider: imageTemplateProvider,
     lookups: IMAGE_TEMPLATE_LOOKUPS,
     docs: IMAGE_TEMPLATE_DOCS,
+    adoption: IMAGE_TEMPLATE_ADOPTION,
   },
 } satisfies Record<string, KindSpec>;
 
