@@ -20,6 +20,10 @@ import { SECURITY_GROUP_DOCS } from './security-group/docs';
 import { SECURITY_GROUP_FIELDS } from './security-group/fields';
 import { SECURITY_GROUP_LOOKUPS } from './security-group/lookups';
 import { securityGroupProvider } from './security-group/provider';
+import { PLACEMENT_GROUP_DOCS } from './placement-group/docs';
+import { PLACEMENT_GROUP_FIELDS } from './placement-group/fields';
+import { PLACEMENT_GROUP_LOOKUPS } from './placement-group/lookups';
+import { placementGroupProvider } from './placement-group/provider';
 import { SSH_KEY_DOCS } from './ssh-key/docs';
 import { TICKET_UPDATE_DOCS } from './ticket-update/docs';
 import { GUEST_DOCS } from './virtual-guest/docs';
@@ -76,6 +80,12 @@ export const KINDS = {
     provider: securityGroupProvider,
     lookups: SECURITY_GROUP_LOOKUPS,
     docs: SECURITY_GROUP_DOCS,
+  },
+  PlacementGroup: {
+    fields: PLACEMENT_GROUP_FIELDS,
+    provider: placementGroupProvider,
+    lookups: PLACEMENT_GROUP_LOOKUPS,
+    docs: PLACEMENT_GROUP_DOCS,
   },
   TicketUpdate: {
     fields: TICKET_UPDATE_FIELDS,
