@@ -242,18 +242,97 @@ function resourcePage(schema: Schema, token: string): string {
   ].join('\n');
 }
 
+/** A property's type as Python's SDK declares it (`Optional[...]` is added by the caller). */
+function pythonType(schema: Schema, prop: Prop): string {
+  if (prop.$ref?.startsWith('#/types/')) {
+    const token = prop.$ref.replace('#/types/', '');
+    const name = shortName(token);
+    return schema.types[token]?.enum ? `Union[str, '${name}']` : `'${name}'`;
+  }
+  if (prop.type === 'array' && prop.items) return `Sequence[${pythonType(schema, prop.items)}]`;
+  if (prop.additionalProperties)
+    return `Mapping[str, ${pythonType(schema, prop.additionalProperties)}]`;
+  const plain: Record<string, string> = { string: 'str', integer: 'int', number: 'float' };
+  return plain[prop.type ?? ''] ?? (prop.type === 'boolean' ? 'bool' : 'Any');
+}
+
+/**
+ * The function's name in the Go SDK: Go's generator calls `getX` `LookupX` when `X` is a resource
+ * of the package (beside the resource's own `GetX`, which reads one by its id).
+ */
+function goFunctionName(schema: Schema, token: string): string {
+  const named = pascal(shortName(token).replace(/^get/, ''));
+  return `${token.replace(/:get\w+$/, `:${named}`)}` in schema.resources
+    ? `Lookup${named}`
+    : pascal(shortName(token));
+}
+
+/**
+ * How each language calls the function, as the Registry's "Using" section shows it: the direct
+ * form (a Promise, or a blocking call in Python and Go) and the output form (Output arguments
+ * and result).
+ */
+function usingSection(schema: Schema, token: string): string[] {
+  const name = shortName(token);
+  const f = schema.functions[token];
+  const Name = pascal(name);
+  const Go = goFunctionName(schema, token);
+  const args = f.inputs.required?.length ? 'args' : 'args?';
+  const pyArgs = (input: boolean, indent: string) =>
+    Object.entries(f.inputs.properties)
+      .sort(([a], [b]) => (a < b ? -1 : 1)) // Python's generator sorts them by name
+      .map(([arg, prop]) => {
+        const type = pythonType(schema, prop);
+        return `${snake(arg)}: ${input ? `Optional[pulumi.Input[${type}]]` : `Optional[${type}]`} = None,\n${indent}`;
+      })
+      .join('');
+  const py = (fn: string, input: boolean, result: string) => {
+    const indent = ' '.repeat(fn.length + 5);
+    return `def ${fn}(${pyArgs(input, indent)}opts: Optional[InvokeOptions] = None) -> ${result}`;
+  };
+  return [
+    `## Using ${name}`,
+    '',
+    'Two forms: the direct form takes plain arguments and returns the result (a Promise in ' +
+      'TypeScript); the output form takes inputs, and returns an output, to use in a program ' +
+      "where the arguments are other resources' outputs.",
+    '',
+    syntaxChooser([
+      [
+        'typescript',
+        `function ${name}(${args}: ${Name}Args, opts?: InvokeOptions): Promise<${Name}Result>\n` +
+          `function ${name}Output(${args}: ${Name}OutputArgs, opts?: InvokeOptions): Output<${Name}Result>`,
+      ],
+      [
+        'python',
+        `${py(snake(name), false, `${Name}Result`)}\n${py(`${snake(name)}_output`, true, `Output[${Name}Result]`)}`,
+      ],
+      [
+        'go',
+        `func ${Go}(ctx *pulumi.Context, args *${Go}Args, opts ...pulumi.InvokeOption) (*${Go}Result, error)\n` +
+          `func ${Go}Output(ctx *pulumi.Context, args ${Go}OutputArgs, opts ...pulumi.InvokeOption) ${Go}ResultOutput`,
+      ],
+      ['yaml', `fn::invoke:\n  function: ${token}\n  arguments:\n    # The arguments below`],
+    ]),
+  ];
+}
+
 function functionPage(schema: Schema, token: string): string {
   const f = schema.functions[token];
   return [
     ...pageHead('function', token, f.description),
     '',
+    ...usingSection(schema, token),
+    '',
     '## Arguments',
     '',
-    table(schema, f.inputs.properties, f.inputs.required),
+    'Each argument by its name in TypeScript and YAML, then in Python and Go.',
+    '',
+    table(schema, f.inputs.properties, f.inputs.required, true),
     '',
     '## Result',
     '',
-    table(schema, f.outputs.properties, f.outputs.required),
+    table(schema, f.outputs.properties, f.outputs.required, true),
     ...typesSection(schema, [f.inputs.properties, f.outputs.properties]),
   ].join('\n');
 }

@@ -21,6 +21,8 @@ export const LIMITS = {
   tagLength: 128,
   /** SSH keys on one guest. */
   sshKeyIds: 100,
+  /** Security groups on one of a guest's interfaces. */
+  securityGroupsPerInterface: 5,
   /** Characters of a guest's notes. */
   notes: 1000,
   /** Characters of a guest's user data. */

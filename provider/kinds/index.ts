@@ -35,8 +35,12 @@ import { sshKeyProvider } from './ssh-key/provider';
 import { TICKET_UPDATE_FIELDS } from './ticket-update/fields';
 import { ticketUpdateProvider } from './ticket-update/provider';
 import { GUEST_CAPABILITIES } from './virtual-guest/cancel';
-import { GUEST_BILLING } from './virtual-guest';
-import type { BillingFace } from './faces';
+import { GUEST_ADOPTION, GUEST_BILLING } from './virtual-guest';
+import type { AdoptionFace, BillingFace } from './faces';
+import { RECORD_ADOPTION } from './dns-record/faces';
+import { ZONE_ADOPTION } from './dns-zone/faces';
+import { SECURITY_GROUP_ADOPTION } from './security-group/faces';
+import { SSH_KEY_ADOPTION } from './ssh-key/faces';
 import { GUEST_FIELDS } from './virtual-guest/fields';
 import { VIRTUAL_GUEST_LOOKUPS } from './virtual-guest/lookups';
 import { virtualGuestProvider } from './virtual-guest/provider';
@@ -56,6 +60,8 @@ export interface KindSpec extends KindCapabilities {
   docs: KindDocs;
   /** A billed kind: how the billing report, the audit and the budget pack price and read it. */
   billing?: BillingFace;
+  /** An adoptable kind: how the audit finds its objects no stack owns, for `pulumi import`. */
+  adoption?: AdoptionFace;
 }
 
 export const KINDS = {
@@ -65,21 +71,34 @@ export const KINDS = {
     lookups: VIRTUAL_GUEST_LOOKUPS,
     docs: GUEST_DOCS,
     billing: GUEST_BILLING,
+    adoption: GUEST_ADOPTION,
     ...GUEST_CAPABILITIES,
   },
-  DnsRecord: { fields: DNS_RECORD_FIELDS, provider: dnsRecordProvider, docs: DNS_RECORD_DOCS },
+  DnsRecord: {
+    fields: DNS_RECORD_FIELDS,
+    provider: dnsRecordProvider,
+    docs: DNS_RECORD_DOCS,
+    adoption: RECORD_ADOPTION,
+  },
   DnsZone: {
     fields: DNS_ZONE_FIELDS,
     provider: dnsZoneProvider,
     lookups: DNS_ZONE_LOOKUPS,
     docs: DNS_ZONE_DOCS,
+    adoption: ZONE_ADOPTION,
   },
-  SshKey: { fields: SSH_KEY_FIELDS, provider: sshKeyProvider, docs: SSH_KEY_DOCS },
+  SshKey: {
+    fields: SSH_KEY_FIELDS,
+    provider: sshKeyProvider,
+    docs: SSH_KEY_DOCS,
+    adoption: SSH_KEY_ADOPTION,
+  },
   SecurityGroup: {
     fields: SECURITY_GROUP_FIELDS,
     provider: securityGroupProvider,
     lookups: SECURITY_GROUP_LOOKUPS,
     docs: SECURITY_GROUP_DOCS,
+    adoption: SECURITY_GROUP_ADOPTION,
   },
   PlacementGroup: {
     fields: PLACEMENT_GROUP_FIELDS,

@@ -59,6 +59,18 @@ export interface VirtualGuest {
   userData?: { value: string }[];
   sshKeys?: { id: number }[];
   blockDevices?: { device?: string; diskImage?: { capacity?: number } }[];
+  /** The public interface (absent on a private-only guest) and the private one. */
+  primaryNetworkComponent?: GuestNetworkComponent | null;
+  primaryBackendNetworkComponent?: GuestNetworkComponent | null;
+  /** The placement group it was ordered into. */
+  placementGroupId?: number | null;
+}
+
+/** One of a guest's interfaces: the security groups in force on it and its VLAN. */
+export interface GuestNetworkComponent {
+  id: number;
+  securityGroupBindings?: { securityGroupId: number }[];
+  networkVlan?: { id: number; primarySubnet?: { id: number } | null } | null;
 }
 
 export interface PricedOption<T> {

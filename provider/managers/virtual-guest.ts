@@ -87,12 +87,16 @@ export const CANCEL_MASK =
   'id,hourlyBillingFlag,billingItem[id,cancellationDate,nextBillDate],' +
   'activeTransaction[id,transactionStatus[name,friendlyName]]';
 
+/** What a guest's interface shows of its security groups (those in force). */
+export const INTERFACE_MASK = 'id,securityGroupBindings[securityGroupId]';
+
 export const DETAIL_MASK =
   'id,accountId,globalIdentifier,hostname,domain,fullyQualifiedDomainName,startCpus,maxCpu,maxMemory,hourlyBillingFlag,' +
   'localDiskFlag,privateNetworkOnlyFlag,notes,createDate,provisionDate,primaryIpAddress,primaryBackendIpAddress,' +
   'operatingSystemReferenceCode,datacenter[id,name],powerState,billingItem[id,hourlyRecurringFee,recurringFee],' +
   'activeTransaction[id,transactionStatus[name,friendlyName]],lastOperatingSystemReload.id,tagReferences[id,tag.name],' +
-  'networkComponents[maxSpeed],userData[value],sshKeys[id],blockDevices[device,diskImage[capacity]]';
+  'networkComponents[maxSpeed],userData[value],sshKeys[id],blockDevices[device,diskImage[capacity]],' +
+  `primaryNetworkComponent[${INTERFACE_MASK}],primaryBackendNetworkComponent[${INTERFACE_MASK}]`;
 
 /** Ready = provisioned, no transaction running, and the addresses it will have are assigned. */
 export function isReady(guest: VirtualGuest): boolean {
@@ -140,7 +144,35 @@ export const TEMPLATE_PARTS = {
   sshKeyIds: (ids: number[]) => ({ sshKeys: ids.map((id) => ({ id })) }),
   tags: (names: string[]) => ({ tagReferences: names.map((name) => ({ tag: { name } })) }),
   notes: (notes: string) => ({ notes }),
+  /** Bound to the public interface once the guest is provisioned (reference client: `create_instance`). */
+  securityGroupIds: (ids: number[]) => ({
+    primaryNetworkComponent: { securityGroupBindings: bindings(ids) },
+  }),
+  /** Bound to the private interface. */
+  privateSecurityGroupIds: (ids: number[]) => ({
+    primaryBackendNetworkComponent: { securityGroupBindings: bindings(ids) },
+  }),
 };
+
+const bindings = (ids: number[]) => ids.map((id) => ({ securityGroup: { id } }));
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * Adds a part to a template: parts that nest under one property (an interface's security groups
+ * and its VLAN) are merged, not overwritten.
+ */
+export function addPart(template: GuestTemplate, part: Record<string, unknown>): void {
+  for (const [key, value] of Object.entries(part)) {
+    const there = template[key];
+    if (isPlainObject(there) && isPlainObject(value)) {
+      const merged = { ...there };
+      addPart(merged, value);
+      template[key] = merged;
+    } else template[key] = value;
+  }
+}
 
 /** False for what is not sent: nothing, false, 0, '' and empty lists. */
 export const isSent = (value: unknown) =>
@@ -181,7 +213,7 @@ export function createTemplate(spec: CreateInstanceSpec): GuestTemplate {
     ['notes', spec.notes],
   ];
   for (const [part, value] of parts) {
-    if (isSent(value)) Object.assign(template, TEMPLATE_PARTS[part](value as never));
+    if (isSent(value)) addPart(template, TEMPLATE_PARTS[part](value as never));
   }
   return template;
 }

@@ -182,7 +182,10 @@ describe('SecurityGroup provider against the emulator', () => {
         err.message,
         /SecurityGroup "bound" \(id \d+\) is still bound to sg-guest \(id \d+\)/,
       );
-      assert.match(err.message, /detach it from those guests' network components first/);
+      assert.match(
+        err.message,
+        /detach it from those guests first \(a VirtualGuest of a stack: remove the group from its securityGroupIds/,
+      );
       return true;
     });
     assert.ok(await group(id), 'still there');

@@ -76,3 +76,41 @@ it('a resource page names each property, constructor and get as the Python and G
     }
   }
 });
+
+it("a function page's calls and argument names are those the Python and Go SDKs declare", () => {
+  const docs = referenceDocs();
+  const sdk = (file: string) => readFileSync(join(DOCS_DIR, '..', 'sdk', file), 'utf8');
+  for (const name of Object.keys(LOOKUPS)) {
+    const page = docs.get(`api-docs/${name.toLowerCase()}.md`)!;
+    const snakeName = name.replace(/([A-Z])/g, '_$1').toLowerCase();
+    const python = sdk(`python/pulumi_svc/${snakeName}.py`);
+    const go = sdk(`go/svc/${name}.go`);
+    // Go's generator names a lookup of one of the package's resources LookupX.
+    const Name = (name.slice(3) in KINDS ? 'Lookup' : 'Get') + name.slice(3);
+    assert.match(page, new RegExp(`## Using ${name}\n`));
+    // Each Python form's name and arguments, in order, as the generated SDK defines them.
+    for (const fn of [snakeName, `${snakeName}_output`]) {
+      const argsOf = (text: string) =>
+        [...new RegExp(`^def ${fn}\\(([^)]*?)\\) ->`, 'ms').exec(text)![1].matchAll(/(\w+):/g)].map(
+          (m) => m[1],
+        );
+      assert.deepEqual(argsOf(page), argsOf(python), `${name}: Python ${fn}`);
+    }
+    for (const fn of [Name, `${Name}Output`]) {
+      const signature = new RegExp(
+        `^func ${fn}\\(ctx \\*pulumi\\.Context, args \\*?${Name}(Output)?Args,`,
+        'm',
+      );
+      assert.match(go, signature, `${name}: Go ${fn} in the SDK`);
+      assert.match(page, signature, `${name}: Go ${fn} on the page`);
+    }
+    // The result's fields: a method of the Go result output, a property of the Python result.
+    const results = page.slice(page.indexOf('## Result'));
+    const rows = [...results.matchAll(/^\| `\w+` \| `(\w+)` · `(\w+)` \|/gm)];
+    assert.ok(rows.length > 0, `${name}: its result by language`);
+    for (const [, py, goName] of rows) {
+      assert.match(go, new RegExp(`ResultOutput\\) ${goName}\\(\\)`), `${name}: Go ${goName}`);
+      assert.match(python, new RegExp(`def ${py}\\(self\\)`), `${name}: Python ${py}`);
+    }
+  }
+});

@@ -21,9 +21,9 @@ import { checkRules, isEmptyPlan, planRules, sameRules } from './rules';
  * a kind of their own: the API keeps a group's rules as one list it edits in place
  * (`addRules`, `editRules`, `removeRules` on the group), and a rule has no life outside its
  * group. The resource owns the whole list, so what refresh finds added or removed by hand is
- * drift that `up` repairs. A group still bound to a guest's interface (bound outside this
- * provider: a guest cannot bind groups through it yet) is not deleted, and the error says which
- * guests to detach it from first.
+ * drift that `up` repairs. A group still bound to a guest's interface is not deleted, and the
+ * error says which guests to detach it from first and how (a `VirtualGuest` of a stack detaches
+ * its groups itself before it is cancelled, so a destroy of both never meets this).
  */
 
 type Fields = typeof SECURITY_GROUP_FIELDS;
@@ -119,8 +119,10 @@ async function remove({ connection: c, id, state }: DeleteRequest<Fields>) {
   if ((group.networkComponentBindings ?? []).length > 0)
     throw new Error(
       `${describe(state, id)} is still bound to ${boundGuests(group)}. Deleting a bound group is ` +
-        `refused: detach it from those guests' network components first (\`slcli sg ` +
-        `interface-remove\`, or Network_SecurityGroup.detachNetworkComponents), then delete the group.`,
+        `refused: detach it from those guests first (a VirtualGuest of a stack: remove the group ` +
+        `from its securityGroupIds or privateSecurityGroupIds and run \`pulumi up\`; another ` +
+        `guest: \`slcli sg interface-remove\`, or Network_SecurityGroup.detachNetworkComponents), ` +
+        `then delete the group.`,
     );
   await writeIdempotent({
     what: `${describe(state, id)} deletion`,

@@ -1,4 +1,4 @@
-import { tagNames, type VirtualGuest } from '../../managers';
+import { tagNames, type GuestNetworkComponent, type VirtualGuest } from '../../managers';
 import { isProviderTag } from '../../framework/creation-token';
 
 /**
@@ -32,3 +32,9 @@ export function userTags(guest: VirtualGuest): string[] {
     .filter((tag) => !isProviderTag(tag))
     .sort();
 }
+
+/** The security groups in force on an interface, ascending (none when it has no interface). */
+export const boundGroupIds = (nic: GuestNetworkComponent | null | undefined): number[] =>
+  [...new Set((nic?.securityGroupBindings ?? []).map((b) => b.securityGroupId))].sort(
+    (a, b) => a - b,
+  );

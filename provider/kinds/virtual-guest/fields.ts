@@ -10,7 +10,7 @@ import { asBoolean } from '../../framework/compare';
 import { UNSET, valueType, types, readFrom, type Fields } from '../../framework/fields';
 import { rules } from '../../framework/field-rules';
 import { LIMITS, idProblem } from '../../framework/failures';
-import { sameOs, sameUserData, userTags } from './api-forms';
+import { boundGroupIds, sameOs, sameUserData, userTags } from './api-forms';
 import { autoHostname, idAsString, normaliseKeyIds, normaliseTags } from './normalise';
 import { DATACENTERS_RULE, DATACENTER_RULE } from './placement';
 import { OS_CODE, checkAdoptId, diskProblem, tagProblem } from './rules';
@@ -48,6 +48,37 @@ export type PriceSource = 'account' | `list: ${string}`;
 
 /** Where a field lives on the `Virtual_Guest` object. */
 const onGuest = readFrom<VirtualGuest>();
+
+/**
+ * A list of security group ids bound to one of the guest's interfaces: ordered with the guest,
+ * changed in place (security-groups.ts), read back from the bindings in force on the interface.
+ */
+function securityGroupsOf(
+  nic: 'primaryNetworkComponent' | 'primaryBackendNetworkComponent',
+  order: (ids: number[]) => Record<string, unknown>,
+) {
+  return {
+    type: types.list(types.integer),
+    arg: types.list(valueType<number | string>('id')),
+    input: 'optional',
+    output: true,
+    default: [] as number[],
+    normalise: normaliseKeyIds,
+    rule: rules.list({
+      what: 'a list of security group ids (integers)',
+      max: LIMITS.securityGroupsPerInterface,
+      item: idProblem,
+      text: `at most ${LIMITS.securityGroupsPerInterface} integer ids`,
+    }),
+    order,
+    change: 'update',
+    how: '`attachNetworkComponents` / `detachNetworkComponents`, waited for',
+    // A guest read without its interfaces says nothing; a private-only guest has no public one.
+    read: onGuest(`${nic}.id,${nic}.securityGroupBindings.securityGroupId`, (g) =>
+      g.primaryBackendNetworkComponent === undefined ? undefined : boundGroupIds(g[nic]),
+    ),
+  } as const;
+}
 
 export const GUEST_FIELDS = {
   /** The Pulumi resource name (set by the resource class). */
@@ -255,6 +286,20 @@ export const GUEST_FIELDS = {
     change: 'replace',
     read: onGuest('privateNetworkOnlyFlag', (g) => g.privateNetworkOnlyFlag),
   },
+  /**
+   * Ids of security groups (each a `SecurityGroup`'s `groupId`) bound to the guest's public
+   * interface; output ascending. Given at the order; a change attaches and detaches them in place
+   * and waits until the API has applied it. Not with `privateNetworkOnly` (no public interface).
+   */
+  securityGroupIds: securityGroupsOf('primaryNetworkComponent', part.securityGroupIds),
+  /**
+   * Ids of security groups bound to the guest's private interface; output ascending. Given at the
+   * order; a change attaches and detaches them in place.
+   */
+  privateSecurityGroupIds: securityGroupsOf(
+    'primaryBackendNetworkComponent',
+    part.privateSecurityGroupIds,
+  ),
   /**
    * Tags, compared the way the API stores them: trimmed, lower-cased, each once, in sorted order
    * (`['Web', ' db ']` is stored and shown as `['db', 'web']`).

@@ -1,4 +1,4 @@
-import { isSent, type GuestTemplate } from '../../managers';
+import { addPart, isSent, type GuestTemplate } from '../../managers';
 import type { Failures } from '../../framework/failures';
 import { isKnown, isUnknown } from '../../framework/unknown';
 import { fieldsWhere, fieldsChanging, type InputsOf, type StateOf } from '../../framework/fields';
@@ -90,7 +90,7 @@ export function guestTemplate(inputs: GuestInputs, tags: string[]): GuestTemplat
   for (const [name, field] of Object.entries(GUEST_FIELDS)) {
     const order = (field as GuestField).order;
     if (order === true) template[name] = values[name];
-    else if (order && isSent(values[name])) Object.assign(template, order(values[name] as never));
+    else if (order && isSent(values[name])) addPart(template, order(values[name] as never));
   }
   return template as GuestTemplate;
 }

@@ -55,6 +55,13 @@ import { billedPrice, costOutputs, guestPrice, priceOrder } from './pricing';
 import { importForm } from './import-form';
 import { checkPlacement, placementMismatch } from './placement';
 import { checkFqdn } from './rules';
+import {
+  INTERFACES,
+  checkSecurityGroupRules,
+  checkSecurityGroupsExist,
+  releaseSecurityGroups,
+  syncSecurityGroups,
+} from './security-groups';
 import { creationToken } from '../../framework/creation-token';
 import { announceReload, checkReloadPrice, reloadInPlace, reloadedBy, replacedBy } from './reload';
 import { checkResize, reboots, resize } from './upgrade';
@@ -103,6 +110,7 @@ function adoptionMismatches(guest: VirtualGuest, inputs: GuestInputs, failures: 
 export function checkGuestRules({ inputs, olds, failures }: CheckRulesRequest<GuestFields>): void {
   checkFqdn(inputs, failures);
   checkPlacement(inputs, failures);
+  checkSecurityGroupRules(inputs, failures);
   checkResize(olds, inputs, failures);
 }
 
@@ -128,6 +136,7 @@ async function checkWithApi({
     return;
   }
   checkOffered(inputs, offered, failures);
+  await checkSecurityGroupsExist(c, inputs, failures);
   let adoptable: VirtualGuest | undefined;
   if (isKnown(inputs.adoptId)) {
     adoptable = await guests(c).findInstance(Number(inputs.adoptId));
@@ -275,7 +284,7 @@ async function fetch({
 }
 
 /**
- * Brings the guest to the inputs in place: its names, tags and notes, its size (an upgrade
+ * Brings the guest to the inputs in place: its names, tags and notes, its security groups, its size (an upgrade
  * order), its image (a reload); marks it owned if the create that ordered it could not; and
  * answers it ready.
  */
@@ -284,10 +293,19 @@ async function edit({
   id,
   inputs,
   olds,
+  changed,
   request,
 }: EditRequest<GuestFields>): Promise<Edited<GuestFields, VirtualGuest>> {
   const guestId = Number(id);
   await converge(c, guestId, inputs);
+  if (INTERFACES.some(({ field }) => changed.includes(field))) {
+    const declared = {
+      securityGroupIds: inputs.securityGroupIds ?? [],
+      privateSecurityGroupIds: inputs.privateSecurityGroupIds ?? [],
+    };
+    const waitMs = readyWaitMs(inputs, request);
+    await syncSecurityGroups(c, guestId, describe(inputs, id), declared, waitMs);
+  }
   await resize(c, guestId, inputs, request);
   await reloadInPlace(c, guestId, olds, inputs, request);
   const guest = await guests(c).getInstance(guestId, DETAIL_MASK);
@@ -321,6 +339,7 @@ async function remove({
       boundedWait(request, DELETE_WAIT_MS),
       progressOf(what, 'waiting to cancel it'),
     );
+    await releaseSecurityGroups(c, guestId, what, request);
     // What a monthly guest still owes, read right before the cancel ends its cycle (a wait for
     // provisioning can last hours).
     ending = await endingOf(c, id, state);

@@ -108,10 +108,14 @@ type VirtualGuest struct {
 	PrimaryIpAddress pulumi.StringPtrOutput `pulumi:"primaryIpAddress"`
 	// Only a private (backend) network interface.
 	PrivateNetworkOnly pulumi.BoolOutput `pulumi:"privateNetworkOnly"`
+	// Ids of security groups bound to the guest's private interface; output ascending. Given at the order; a change attaches and detaches them in place.
+	PrivateSecurityGroupIds pulumi.IntArrayOutput `pulumi:"privateSecurityGroupIds"`
 	// When provisioning finished.
 	ProvisionDate pulumi.StringPtrOutput `pulumi:"provisionDate"`
 	// How long to wait for readiness, in minutes (fractions allowed).
 	ReadyTimeoutMinutes pulumi.Float64Output `pulumi:"readyTimeoutMinutes"`
+	// Ids of security groups (each a `SecurityGroup`'s `groupId`) bound to the guest's public interface; output ascending. Given at the order; a change attaches and detaches them in place and waits until the API has applied it. Not with `privateNetworkOnly` (no public interface).
+	SecurityGroupIds pulumi.IntArrayOutput `pulumi:"securityGroupIds"`
 	// Ids of SSH keys to install (each an `SshKey`'s `keyId`); output ascending.
 	SshKeyIds pulumi.IntArrayOutput `pulumi:"sshKeyIds"`
 	// CPU count, one the account is offered; a change upgrades the guest in place (it reboots).
@@ -226,8 +230,12 @@ type virtualGuestArgs struct {
 	OperatingSystemReferenceCode string `pulumi:"operatingSystemReferenceCode"`
 	// Only a private (backend) network interface.
 	PrivateNetworkOnly *bool `pulumi:"privateNetworkOnly"`
+	// Ids of security groups bound to the guest's private interface; output ascending. Given at the order; a change attaches and detaches them in place.
+	PrivateSecurityGroupIds []int `pulumi:"privateSecurityGroupIds"`
 	// How long to wait for readiness, in minutes (fractions allowed).
 	ReadyTimeoutMinutes *float64 `pulumi:"readyTimeoutMinutes"`
+	// Ids of security groups (each a `SecurityGroup`'s `groupId`) bound to the guest's public interface; output ascending. Given at the order; a change attaches and detaches them in place and waits until the API has applied it. Not with `privateNetworkOnly` (no public interface).
+	SecurityGroupIds []int `pulumi:"securityGroupIds"`
 	// Ids of SSH keys to install (each an `SshKey`'s `keyId`); output ascending.
 	SshKeyIds []int `pulumi:"sshKeyIds"`
 	// CPU count, one the account is offered; a change upgrades the guest in place (it reboots).
@@ -272,8 +280,12 @@ type VirtualGuestArgs struct {
 	OperatingSystemReferenceCode pulumi.StringInput
 	// Only a private (backend) network interface.
 	PrivateNetworkOnly pulumi.BoolPtrInput
+	// Ids of security groups bound to the guest's private interface; output ascending. Given at the order; a change attaches and detaches them in place.
+	PrivateSecurityGroupIds pulumi.IntArrayInput
 	// How long to wait for readiness, in minutes (fractions allowed).
 	ReadyTimeoutMinutes pulumi.Float64PtrInput
+	// Ids of security groups (each a `SecurityGroup`'s `groupId`) bound to the guest's public interface; output ascending. Given at the order; a change attaches and detaches them in place and waits until the API has applied it. Not with `privateNetworkOnly` (no public interface).
+	SecurityGroupIds pulumi.IntArrayInput
 	// Ids of SSH keys to install (each an `SshKey`'s `keyId`); output ascending.
 	SshKeyIds pulumi.IntArrayInput
 	// CPU count, one the account is offered; a change upgrades the guest in place (it reboots).
@@ -495,6 +507,11 @@ func (o VirtualGuestOutput) PrivateNetworkOnly() pulumi.BoolOutput {
 	return o.ApplyT(func(v *VirtualGuest) pulumi.BoolOutput { return v.PrivateNetworkOnly }).(pulumi.BoolOutput)
 }
 
+// Ids of security groups bound to the guest's private interface; output ascending. Given at the order; a change attaches and detaches them in place.
+func (o VirtualGuestOutput) PrivateSecurityGroupIds() pulumi.IntArrayOutput {
+	return o.ApplyT(func(v *VirtualGuest) pulumi.IntArrayOutput { return v.PrivateSecurityGroupIds }).(pulumi.IntArrayOutput)
+}
+
 // When provisioning finished.
 func (o VirtualGuestOutput) ProvisionDate() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *VirtualGuest) pulumi.StringPtrOutput { return v.ProvisionDate }).(pulumi.StringPtrOutput)
@@ -503,6 +520,11 @@ func (o VirtualGuestOutput) ProvisionDate() pulumi.StringPtrOutput {
 // How long to wait for readiness, in minutes (fractions allowed).
 func (o VirtualGuestOutput) ReadyTimeoutMinutes() pulumi.Float64Output {
 	return o.ApplyT(func(v *VirtualGuest) pulumi.Float64Output { return v.ReadyTimeoutMinutes }).(pulumi.Float64Output)
+}
+
+// Ids of security groups (each a `SecurityGroup`'s `groupId`) bound to the guest's public interface; output ascending. Given at the order; a change attaches and detaches them in place and waits until the API has applied it. Not with `privateNetworkOnly` (no public interface).
+func (o VirtualGuestOutput) SecurityGroupIds() pulumi.IntArrayOutput {
+	return o.ApplyT(func(v *VirtualGuest) pulumi.IntArrayOutput { return v.SecurityGroupIds }).(pulumi.IntArrayOutput)
 }
 
 // Ids of SSH keys to install (each an `SshKey`'s `keyId`); output ascending.

@@ -35,7 +35,9 @@ class VirtualGuestArgs:
                  notes: pulumi.Input[Optional[_builtins.str]] = None,
                  on_image_change: pulumi.Input[Optional['ImageChange']] = None,
                  private_network_only: pulumi.Input[Optional[_builtins.bool]] = None,
+                 private_security_group_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.int]]]] = None,
                  ready_timeout_minutes: pulumi.Input[Optional[_builtins.float]] = None,
+                 security_group_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.int]]]] = None,
                  ssh_key_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.int]]]] = None,
                  tags: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  user_data: pulumi.Input[Optional[_builtins.str]] = None,
@@ -59,7 +61,9 @@ class VirtualGuestArgs:
         :param pulumi.Input[_builtins.str] notes: Free text kept with the guest.
         :param pulumi.Input['ImageChange'] on_image_change: What a change of `operatingSystemReferenceCode`, `userData` or `sshKeyIds` does: `replace` orders a new guest (new id, addresses and bill; the old one is cancelled once the new one is ready), `reload` reinstalls this guest in place (same id, addresses and bill; its primary disk is erased and it is down while it reloads).
         :param pulumi.Input[_builtins.bool] private_network_only: Only a private (backend) network interface.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.int]]] private_security_group_ids: Ids of security groups bound to the guest's private interface; output ascending. Given at the order; a change attaches and detaches them in place.
         :param pulumi.Input[_builtins.float] ready_timeout_minutes: How long to wait for readiness, in minutes (fractions allowed).
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.int]]] security_group_ids: Ids of security groups (each a `SecurityGroup`'s `groupId`) bound to the guest's public interface; output ascending. Given at the order; a change attaches and detaches them in place and waits until the API has applied it. Not with `privateNetworkOnly` (no public interface).
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.int]]] ssh_key_ids: Ids of SSH keys to install (each an `SshKey`'s `keyId`); output ascending.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] tags: Tags, compared the way the API stores them: trimmed, lower-cased, each once, in sorted order (`['Web', ' db ']` is stored and shown as `['db', 'web']`).
         :param pulumi.Input[_builtins.str] user_data: User data for cloud-init, sent and compared exactly as given (never decoded or re-encoded).
@@ -98,10 +102,14 @@ class VirtualGuestArgs:
             private_network_only = False
         if private_network_only is not None:
             pulumi.set(__self__, "private_network_only", private_network_only)
+        if private_security_group_ids is not None:
+            pulumi.set(__self__, "private_security_group_ids", private_security_group_ids)
         if ready_timeout_minutes is None:
             ready_timeout_minutes = 30
         if ready_timeout_minutes is not None:
             pulumi.set(__self__, "ready_timeout_minutes", ready_timeout_minutes)
+        if security_group_ids is not None:
+            pulumi.set(__self__, "security_group_ids", security_group_ids)
         if ssh_key_ids is not None:
             pulumi.set(__self__, "ssh_key_ids", ssh_key_ids)
         if tags is not None:
@@ -298,6 +306,18 @@ class VirtualGuestArgs:
         pulumi.set(self, "private_network_only", value)
 
     @_builtins.property
+    @pulumi.getter(name="privateSecurityGroupIds")
+    def private_security_group_ids(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.int]]]]:
+        """
+        Ids of security groups bound to the guest's private interface; output ascending. Given at the order; a change attaches and detaches them in place.
+        """
+        return pulumi.get(self, "private_security_group_ids")
+
+    @private_security_group_ids.setter
+    def private_security_group_ids(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.int]]]]):
+        pulumi.set(self, "private_security_group_ids", value)
+
+    @_builtins.property
     @pulumi.getter(name="readyTimeoutMinutes")
     def ready_timeout_minutes(self) -> pulumi.Input[Optional[_builtins.float]]:
         """
@@ -308,6 +328,18 @@ class VirtualGuestArgs:
     @ready_timeout_minutes.setter
     def ready_timeout_minutes(self, value: pulumi.Input[Optional[_builtins.float]]):
         pulumi.set(self, "ready_timeout_minutes", value)
+
+    @_builtins.property
+    @pulumi.getter(name="securityGroupIds")
+    def security_group_ids(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.int]]]]:
+        """
+        Ids of security groups (each a `SecurityGroup`'s `groupId`) bound to the guest's public interface; output ascending. Given at the order; a change attaches and detaches them in place and waits until the API has applied it. Not with `privateNetworkOnly` (no public interface).
+        """
+        return pulumi.get(self, "security_group_ids")
+
+    @security_group_ids.setter
+    def security_group_ids(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.int]]]]):
+        pulumi.set(self, "security_group_ids", value)
 
     @_builtins.property
     @pulumi.getter(name="sshKeyIds")
@@ -390,7 +422,9 @@ class VirtualGuest(pulumi.CustomResource):
                  on_image_change: pulumi.Input[Optional['ImageChange']] = None,
                  operating_system_reference_code: pulumi.Input[Optional[_builtins.str]] = None,
                  private_network_only: pulumi.Input[Optional[_builtins.bool]] = None,
+                 private_security_group_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.int]]]] = None,
                  ready_timeout_minutes: pulumi.Input[Optional[_builtins.float]] = None,
+                 security_group_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.int]]]] = None,
                  ssh_key_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.int]]]] = None,
                  start_cpus: pulumi.Input[Optional[_builtins.int]] = None,
                  tags: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
@@ -447,7 +481,9 @@ class VirtualGuest(pulumi.CustomResource):
         :param pulumi.Input['ImageChange'] on_image_change: What a change of `operatingSystemReferenceCode`, `userData` or `sshKeyIds` does: `replace` orders a new guest (new id, addresses and bill; the old one is cancelled once the new one is ready), `reload` reinstalls this guest in place (same id, addresses and bill; its primary disk is erased and it is down while it reloads).
         :param pulumi.Input[_builtins.str] operating_system_reference_code: e.g. UBUNTU_LATEST, DEBIAN_12_64; one the account is offered.
         :param pulumi.Input[_builtins.bool] private_network_only: Only a private (backend) network interface.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.int]]] private_security_group_ids: Ids of security groups bound to the guest's private interface; output ascending. Given at the order; a change attaches and detaches them in place.
         :param pulumi.Input[_builtins.float] ready_timeout_minutes: How long to wait for readiness, in minutes (fractions allowed).
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.int]]] security_group_ids: Ids of security groups (each a `SecurityGroup`'s `groupId`) bound to the guest's public interface; output ascending. Given at the order; a change attaches and detaches them in place and waits until the API has applied it. Not with `privateNetworkOnly` (no public interface).
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.int]]] ssh_key_ids: Ids of SSH keys to install (each an `SshKey`'s `keyId`); output ascending.
         :param pulumi.Input[_builtins.int] start_cpus: CPU count, one the account is offered; a change upgrades the guest in place (it reboots).
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] tags: Tags, compared the way the API stores them: trimmed, lower-cased, each once, in sorted order (`['Web', ' db ']` is stored and shown as `['db', 'web']`).
@@ -523,7 +559,9 @@ class VirtualGuest(pulumi.CustomResource):
                  on_image_change: pulumi.Input[Optional['ImageChange']] = None,
                  operating_system_reference_code: pulumi.Input[Optional[_builtins.str]] = None,
                  private_network_only: pulumi.Input[Optional[_builtins.bool]] = None,
+                 private_security_group_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.int]]]] = None,
                  ready_timeout_minutes: pulumi.Input[Optional[_builtins.float]] = None,
+                 security_group_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.int]]]] = None,
                  ssh_key_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.int]]]] = None,
                  start_cpus: pulumi.Input[Optional[_builtins.int]] = None,
                  tags: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
@@ -565,9 +603,11 @@ class VirtualGuest(pulumi.CustomResource):
             if private_network_only is None:
                 private_network_only = False
             __props__.__dict__["private_network_only"] = private_network_only
+            __props__.__dict__["private_security_group_ids"] = private_security_group_ids
             if ready_timeout_minutes is None:
                 ready_timeout_minutes = 30
             __props__.__dict__["ready_timeout_minutes"] = ready_timeout_minutes
+            __props__.__dict__["security_group_ids"] = security_group_ids
             __props__.__dict__["ssh_key_ids"] = ssh_key_ids
             if start_cpus is None and not opts.urn:
                 raise TypeError("Missing required property 'start_cpus'")
@@ -638,8 +678,10 @@ class VirtualGuest(pulumi.CustomResource):
         __props__.__dict__["primary_backend_ip_address"] = None
         __props__.__dict__["primary_ip_address"] = None
         __props__.__dict__["private_network_only"] = None
+        __props__.__dict__["private_security_group_ids"] = None
         __props__.__dict__["provision_date"] = None
         __props__.__dict__["ready_timeout_minutes"] = None
+        __props__.__dict__["security_group_ids"] = None
         __props__.__dict__["ssh_key_ids"] = None
         __props__.__dict__["start_cpus"] = None
         __props__.__dict__["status"] = None
@@ -842,6 +884,14 @@ class VirtualGuest(pulumi.CustomResource):
         return pulumi.get(self, "private_network_only")
 
     @_builtins.property
+    @pulumi.getter(name="privateSecurityGroupIds")
+    def private_security_group_ids(self) -> pulumi.Output[Sequence[_builtins.int]]:
+        """
+        Ids of security groups bound to the guest's private interface; output ascending. Given at the order; a change attaches and detaches them in place.
+        """
+        return pulumi.get(self, "private_security_group_ids")
+
+    @_builtins.property
     @pulumi.getter(name="provisionDate")
     def provision_date(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
@@ -856,6 +906,14 @@ class VirtualGuest(pulumi.CustomResource):
         How long to wait for readiness, in minutes (fractions allowed).
         """
         return pulumi.get(self, "ready_timeout_minutes")
+
+    @_builtins.property
+    @pulumi.getter(name="securityGroupIds")
+    def security_group_ids(self) -> pulumi.Output[Sequence[_builtins.int]]:
+        """
+        Ids of security groups (each a `SecurityGroup`'s `groupId`) bound to the guest's public interface; output ascending. Given at the order; a change attaches and detaches them in place and waits until the API has applied it. Not with `privateNetworkOnly` (no public interface).
+        """
+        return pulumi.get(self, "security_group_ids")
 
     @_builtins.property
     @pulumi.getter(name="sshKeyIds")
