@@ -45,6 +45,11 @@ import { BLOCK_VOLUME_DOCS, FILE_VOLUME_DOCS } from './volume/docs';
 import { BLOCK_VOLUME_FIELDS, FILE_VOLUME_FIELDS } from './volume/fields';
 import { volumeProvider } from './volume/provider';
 import { volumeBilling } from './volume/faces';
+import { BARE_METAL_DOCS } from './bare-metal-server/docs';
+import { BARE_METAL_FIELDS } from './bare-metal-server/fields';
+import { BARE_METAL_LOOKUPS } from './bare-metal-server/lookups';
+import { bareMetalServerProvider } from './bare-metal-server/provider';
+import { BARE_METAL_BILLING } from './bare-metal-server';
 import { IMAGE_TEMPLATE_DOCS } from './image-template/docs';
 import { IMAGE_TEMPLATE_ADOPTION } from './image-template/faces';
 import { IMAGE_TEMPLATE_FIELDS } from './image-template/fields';
@@ -117,6 +122,13 @@ export const KINDS = {
     provider: volumeProvider('file'),
     docs: FILE_VOLUME_DOCS,
     billing: volumeBilling('file'),
+  },
+  BareMetalServer: {
+    fields: BARE_METAL_FIELDS,
+    provider: bareMetalServerProvider,
+    lookups: BARE_METAL_LOOKUPS,
+    docs: BARE_METAL_DOCS,
+    billing: BARE_METAL_BILLING,
   },
   ImageTemplate: {
     fields: IMAGE_TEMPLATE_FIELDS,
