@@ -16,10 +16,12 @@ import {
 } from '../../provider/managers';
 import type { Client } from '../../provider/client';
 import { freshEd25519 } from '../support/ssh-keys';
+import { untilIdle } from '../support/idle-guest';
 import { cliFixture, pulumiSvc, writeCalls, type CliFixture, type Emulator } from './cli';
 import { yamlOnPlugin } from './plugin-project';
 
-// An account full of guests, keys, zones, records and image templates made by hand (over XML-RPC), beside a
+// An account full of guests, keys, zones, records, a placement group and image templates made by
+// hand (over XML-RPC), beside a
 // stack that owns a few: `pulumi-svc audit --import-file` lists exactly the unowned ones,
 // `pulumi import --file` adopts them into a YAML stack on the plugin, and the program it writes,
 // unchanged, has no diff and makes no API write. SVC_ADOPT_SCALE=issue makes the account of
@@ -116,6 +118,13 @@ async function makeAccount(client: Client, scale: typeof SCALE, ownedZone?: stri
     const record = await dns.createRecord(recordZones[r % recordZones.length], spec);
     handMade.add(`DnsRecord:${record.id}`);
   }
+  const [router] = (await client.call('Virtual_PlacementGroup', 'getAvailableRouters', {
+    mask: 'id',
+  })) as { id: number }[];
+  const group = (await client.call('Virtual_PlacementGroup', 'createObject', {
+    args: [{ name: 'hand-spread', backendRouterId: router.id, ruleId: 1 }],
+  })) as { id: number };
+  handMade.add(`PlacementGroup:${group.id}`);
   const guests = new VirtualGuestManager(client);
   for (let i = 0; i < scale.guests; i++) {
     const guest = await guests.createInstance(handMadeGuest(i, keyIds));
@@ -136,30 +145,14 @@ async function makeAccount(client: Client, scale: typeof SCALE, ownedZone?: stri
     'by hand too',
     'pulumi-svc-89abcdef0123456789abcdef',
   ].entries()) {
-    const guestId = await idleGuest(
-      client,
-      [...handMade].filter((k) => k.startsWith('VirtualGuest:'))[i],
-    );
+    const guest = [...handMade].filter((k) => k.startsWith('VirtualGuest:'))[i];
+    const guestId = await untilIdle(client, Number(guest.split(':')[1]));
     await images.capture(guestId, { name: `Base ${i}`, note, additionalDisks: false });
     const [template] = await images.listPrivate({ note: { operation: note } });
     if (note.startsWith('pulumi-svc-')) unfinished.push(template.id);
     else handMade.add(`ImageTemplate:${template.id}`);
   }
   return { handMade, providerTagged, unfinished };
-}
-
-/** The id of the guest `key` (`VirtualGuest:<id>`), once it is provisioned and idle. */
-async function idleGuest(client: Client, key: string): Promise<number> {
-  const id = Number(key.split(':')[1]);
-  for (let waited = 0; waited < 10_000; waited += 100) {
-    const guest = (await client.call('Virtual_Guest', 'getObject', {
-      id,
-      mask: 'id,activeTransactionCount',
-    })) as { activeTransactionCount?: number };
-    if (!guest.activeTransactionCount) return id;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`guest ${id} is not idle after 10 s`);
 }
 
 describe('adopting an existing account (audit --import-file, pulumi import --file)', () => {
@@ -280,7 +273,10 @@ describe('adopting an existing account (audit --import-file, pulumi import --fil
   });
 });
 
-/** `Kind:id` of every guest still billed, key, zone, record and template of the account. */
+/**
+ * `Kind:id` of every guest still billed, key, zone, record, placement group and template of the
+ * account.
+ */
 async function accountKeys(f: CliFixture): Promise<Set<string>> {
   const guests = (await f.client.call('Account', 'getVirtualGuests', {
     mask: 'id,billingItem.id',
@@ -289,8 +285,12 @@ async function accountKeys(f: CliFixture): Promise<Set<string>> {
   const zones = (await f.client.call('Account', 'getDomains', {
     mask: 'id,resourceRecords.id',
   })) as { id: number; resourceRecords?: { id: number }[] }[];
+  const groups = (await f.client.call('Account', 'getPlacementGroups', { mask: 'id' })) as {
+    id: number;
+  }[];
   const templates = await new ImageManager(f.client).listPrivate();
   return new Set([
+    ...groups.map((g) => `PlacementGroup:${g.id}`),
     ...guests.filter((g) => g.billingItem).map((g) => `VirtualGuest:${g.id}`),
     ...templates.map((t) => `ImageTemplate:${t.id}`),
     ...keys.map((k) => `SshKey:${k.id}`),
