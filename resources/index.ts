@@ -7,6 +7,8 @@
  * its class adds inputs the program does not set (virtual-guest.ts).
  */
 import type { ArgsOf } from '../provider/framework/fields';
+import { DEDICATED_HOST_FIELDS } from '../provider/kinds/dedicated-host/fields';
+import { DEDICATED_HOST_LOOKUPS } from '../provider/kinds/dedicated-host/lookups';
 import { DNS_RECORD_FIELDS } from '../provider/kinds/dns-record/fields';
 import { DNS_ZONE_FIELDS } from '../provider/kinds/dns-zone/fields';
 import { DNS_ZONE_LOOKUPS } from '../provider/kinds/dns-zone/lookups';
@@ -98,3 +100,18 @@ export const FileVolume: ResourceClass<typeof FILE_VOLUME_FIELDS> = resourceClas
 export type FileVolume = InstanceType<typeof FileVolume>;
 /** The arguments of a FileVolume: see its field table (provider/kinds/volume/fields.ts). */
 export type FileVolumeArgs = ArgsOf<typeof FILE_VOLUME_FIELDS>;
+
+/**
+ * A dedicated host (`Svc_Virtual_DedicatedHost`): a physical host of the account's own, billed
+ * hourly or monthly; guests are placed on it by its `hostId`. Deleting it cancels it, and is
+ * refused while guests are on it.
+ */
+export const DedicatedHost: ResourceClass<typeof DEDICATED_HOST_FIELDS> = resourceClass(
+  'DedicatedHost',
+  DEDICATED_HOST_FIELDS,
+);
+export type DedicatedHost = InstanceType<typeof DedicatedHost>;
+/** The arguments of a DedicatedHost: see its field table (provider/kinds/dedicated-host/fields.ts). */
+export type DedicatedHostArgs = ArgsOf<typeof DEDICATED_HOST_FIELDS>;
+export type { DedicatedHostResult } from '../provider/kinds/dedicated-host/lookups';
+export const { getDedicatedHosts, getDedicatedHostsOutput } = programForms(DEDICATED_HOST_LOOKUPS);

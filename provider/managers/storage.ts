@@ -1,5 +1,6 @@
 import type { Client } from '../client';
 import { unlessNotFound } from './not-found';
+import { cancelBillingItem, placeOrder, verifyOrder } from './orders';
 
 /**
  * Block and file volumes (`Svc_Network_Storage`), ordered from the storage-as-a-service package
@@ -201,17 +202,13 @@ export class StorageManager {
   }
 
   /** The order priced, nothing placed: `{ postTaxRecurringMonthly, postTaxRecurringHourly, ... }`. */
-  async verify(container: Record<string, unknown>): Promise<Record<string, unknown>> {
-    return (await this.client.call('Product_Order', 'verifyOrder', {
-      args: [container],
-    })) as Record<string, unknown>;
+  verify(container: Record<string, unknown>): Promise<Record<string, unknown>> {
+    return verifyOrder(this.client, container);
   }
 
   /** Places the order. A write: the client never repeats it on its own. */
-  async place(container: Record<string, unknown>): Promise<{ orderId: number }> {
-    return (await this.client.call('Product_Order', 'placeOrder', { args: [container] })) as {
-      orderId: number;
-    };
+  place(container: Record<string, unknown>): Promise<{ orderId: number }> {
+    return placeOrder(this.client, container);
   }
 
   /** The volumes made by the order with this container identifier. */
@@ -248,10 +245,7 @@ export class StorageManager {
   }
 
   /** Cancels the volume's billing item: at once, or at the anniversary. */
-  async cancel(billingItemId: number, immediate: boolean, reason: string): Promise<void> {
-    await this.client.call('Billing_Item', 'cancelItem', {
-      id: billingItemId,
-      args: [immediate, true, reason],
-    });
+  cancel(billingItemId: number, immediate: boolean, reason: string): Promise<void> {
+    return cancelBillingItem(this.client, billingItemId, immediate, reason);
   }
 }

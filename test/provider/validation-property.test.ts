@@ -11,6 +11,7 @@ import { DNS_RECORD_FIELDS } from '../../provider/kinds/dns-record/fields';
 import { dnsRecordProvider } from '../../provider/kinds/dns-record/provider';
 import { dnsZoneProvider } from '../../provider/kinds/dns-zone/provider';
 import { DNS_ZONE_FIELDS } from '../../provider/kinds/dns-zone/fields';
+import { DEDICATED_HOST_FIELDS } from '../../provider/kinds/dedicated-host/fields';
 import { SECURITY_GROUP_FIELDS } from '../../provider/kinds/security-group/fields';
 import { securityGroupProvider } from '../../provider/kinds/security-group/provider';
 import { sshKeyProvider } from '../../provider/kinds/ssh-key/provider';
@@ -76,6 +77,13 @@ const volumeBase: Bag = {
   capacityGb: 20,
   tierIopsPerGb: 2,
 };
+const dedicatedHostBase: Bag = {
+  resourceName: 'host',
+  identity: 'p/s/host',
+  name: 'dh01',
+  domain: 'example.com',
+  datacenter: 'dal10',
+};
 const sshKeyBase: Bag = { label: 'me', publicKey: KEY_VECTORS.ed25519.key, notes: 'laptop' };
 const dnsZoneBase: Bag = {
   name: 'prop-zone.example',
@@ -113,6 +121,7 @@ const shapeFailures: Record<string, ShapeFailures> = {
   },
   DnsZone: tableFailures(DNS_ZONE_FIELDS),
   SecurityGroup: tableFailures(SECURITY_GROUP_FIELDS),
+  DedicatedHost: tableFailures(DEDICATED_HOST_FIELDS),
 };
 
 describe('property: arbitrary inputs and arguments', () => {
@@ -132,6 +141,7 @@ describe('property: arbitrary inputs and arguments', () => {
     ['BlockVolume', KINDS.BlockVolume.provider.check, volumeBase],
     ['DnsZone', dnsZoneProvider.check, dnsZoneBase],
     ['SecurityGroup', securityGroupProvider.check, securityGroupBase],
+    ['DedicatedHost', KINDS.DedicatedHost.provider.check, dedicatedHostBase],
   ];
   for (const [kind, check, base] of resources) {
     it(`${kind} check: failures, never an exception; invalid inputs reach no API call`, () =>

@@ -1,6 +1,7 @@
 import { types, readFrom, UNSET, type Fields } from '../../framework/fields';
 import { rules } from '../../framework/field-rules';
 import type { Volume, VolumeType } from '../../managers';
+import { BILLED_ORDER_FIELDS, datacenterField, notesField } from '../../framework/billed-order';
 
 /**
  * The fields of a block (`BlockVolume`) or file (`FileVolume`) volume, once for both: a block
@@ -38,31 +39,10 @@ const sortedIds = (value: unknown) =>
 
 /** Fields both volume kinds have. */
 const COMMON = {
-  /** The Pulumi resource name (set by the resource class). */
-  resourceName: {
-    type: types.string,
-    input: 'required',
-    internal: true,
-    rule: rules.text({ maxLength: 1024 }),
-  },
-  /** project/stack/name of the resource. */
-  identity: { type: types.string, input: 'required', internal: true },
-  /** `<organization>/<full URN>`: the seed of the creation token. */
-  provenance: { type: types.string, input: 'optional', internal: true },
   /** Datacenter short name, e.g. `dal10`; a change replaces the volume (and its data). */
-  datacenter: {
-    type: types.string,
-    input: 'required',
-    output: true,
-    rule: rules.text({
-      required: true,
-      maxLength: 20,
-      pattern: /^[a-z]{3}[0-9]{2}$/,
-      patternRule: 'a datacenter short name such as dal10',
-    }),
-    change: 'replace',
-    read: onVolume('serviceResource.datacenter.name', (v) => v.serviceResource?.datacenter?.name),
-  },
+  datacenter: datacenterField(
+    onVolume('serviceResource.datacenter.name', (v) => v.serviceResource?.datacenter?.name),
+  ),
   /**
    * Size in GB (20-12,000). A larger size is an upgrade order on the same volume; a smaller one is
    * refused in check (the API cannot shrink a volume).
@@ -120,16 +100,7 @@ const COMMON = {
     read: onVolume('billingItem.hourlyFlag', (v) => v.billingItem?.hourlyFlag),
   },
   /** Free text kept with the volume. */
-  notes: {
-    type: types.string,
-    input: 'optional',
-    output: true,
-    normalise: (value) => (value === '' ? undefined : value),
-    rule: rules.text({ maxLength: 1000 }),
-    change: 'update',
-    how: '`editObject`',
-    read: onVolume('notes', (v) => v.notes || UNSET),
-  },
+  notes: notesField(onVolume('notes', (v) => v.notes || UNSET)),
   /**
    * Ids of the account's guests (in the volume's datacenter) allowed to reach it, kept as
    * declared: a guest allowed or removed outside Pulumi is drift that `refresh` shows and `up`
@@ -156,17 +127,6 @@ const COMMON = {
       (v.allowedVirtualGuests ?? []).map((g) => g.id).sort((a, b) => a - b),
     ),
   },
-  /**
-   * On delete, cancel a monthly volume at once instead of at its billing anniversary (an hourly
-   * volume is always cancelled at once).
-   */
-  cancelImmediately: {
-    type: types.boolean,
-    input: 'optional',
-    default: false,
-    rule: rules.flag(),
-    change: 'local',
-  },
   /** How long a create or resize waits for the volume to be ready, in minutes. */
   readyTimeoutMinutes: {
     type: types.integer,
@@ -175,18 +135,6 @@ const COMMON = {
     rule: rules.integer({ min: 1, max: 720 }),
     change: 'local',
   },
-  /** The order's container identifier, computed by check and kept (finds a lost order's volume). */
-  creationToken: {
-    type: types.string,
-    input: 'optional',
-    internal: true,
-    normalise: () => undefined,
-    keep: true,
-  },
-  /** What the volume costs an hour (check prices the order; a resize prices the new size). */
-  estimatedHourlyCost: { type: types.number, output: true, fromCheck: true },
-  /** What the volume costs a month. */
-  estimatedMonthlyCost: { type: types.number, output: true, fromCheck: true },
   /** The numeric id (the resource id is the same number as a string). */
   volumeId: { type: types.integer, output: true, read: onVolume('id', (v) => v.id) },
   /** The volume's user name on the storage backend. */
@@ -209,6 +157,7 @@ const COMMON = {
     output: true,
     read: onVolume('billingItem.id', (v) => v.billingItem?.id),
   },
+  ...BILLED_ORDER_FIELDS,
 } satisfies Fields;
 
 export const BLOCK_VOLUME_FIELDS = {

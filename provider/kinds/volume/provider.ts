@@ -1,7 +1,14 @@
 import { StorageManager, type Volume, type VolumeSizing, type VolumeType } from '../../managers';
 import { poll } from '../../client/poll';
-import { outcomeWindowMs, freeWriteWindowMs, type Connection } from '../../framework/connection';
-import { createOnce, writeIdempotent } from '../../framework/exactly-once';
+import { outcomeWindowMs, type Connection } from '../../framework/connection';
+import {
+  cancelBilled,
+  costText,
+  endingText,
+  orderOnce,
+  pricedOrder,
+} from '../../framework/billed-order';
+import { writeIdempotent } from '../../framework/exactly-once';
 import type { InputsOf, StateOf } from '../../framework/fields';
 import {
   goneForStack,
@@ -42,18 +49,6 @@ const sizing = (v: Partial<Inputs>): VolumeSizing => ({
 
 const describeSizing = (v: Partial<Inputs>) =>
   `${v.capacityGb} GB, ${v.iops === undefined ? `${v.tierIopsPerGb} IOPS per GB` : `${v.iops} IOPS`}`;
-
-const money = (n: unknown, digits: number) =>
-  typeof n === 'number' ? `$${n.toFixed(digits)}` : '$(unpriced)';
-const cost = (v: Partial<State>) =>
-  `${money(v.estimatedHourlyCost, 4)}/hour (${money(v.estimatedMonthlyCost, 2)}/month)`;
-
-function priced(answer: Record<string, unknown>) {
-  return {
-    estimatedHourlyCost: Number(answer.postTaxRecurringHourly ?? 0),
-    estimatedMonthlyCost: Number(answer.postTaxRecurringMonthly ?? 0),
-  };
-}
 
 /** Exactly one of tier and IOPS; IOPS in steps, per GB; never a smaller size than before. */
 export function checkVolumeRules({ inputs, olds, failures }: CheckRulesRequest<VolumeFields>) {
@@ -175,10 +170,10 @@ export function volumeProvider(type: VolumeType) {
     const token = olds.creationToken ?? creationToken(inputs);
     try {
       // A new order at the declared size is priced as the volume bills once resized to it.
-      const price = priced(await storage(c).verify(await order(c, inputs, token)));
+      const price = pricedOrder(await storage(c).verify(await order(c, inputs, token)));
       if (Object.keys(olds).length === 0) {
         sayOnce(
-          `BILLING create ${name(inputs)} orders a new ${type} volume: ${describeSizing(inputs)} in ${inputs.datacenter}; ${inputs.hourlyBilling ? 'hourly' : 'monthly'}, ${cost(price)}`,
+          `BILLING create ${name(inputs)} orders a new ${type} volume: ${describeSizing(inputs)} in ${inputs.datacenter}; ${inputs.hourlyBilling ? 'hourly' : 'monthly'}, ${costText(price)}`,
         );
       }
       return { creationToken: token, ...price };
@@ -203,16 +198,12 @@ export function volumeProvider(type: VolumeType) {
     const earlier = takeOver(what, await found());
     const volume =
       earlier ??
-      (await createOnce({
-        what: `${what} order`,
-        write: async () => {
-          await manager.place(container);
-          const [made] = await found();
-          if (!made) throw new Error(`the order was placed but no volume carries ${token} yet`);
-          return made;
-        },
-        find: async () => (await found())[0],
-        windowMs: outcomeWindowMs(),
+      (await orderOnce({
+        what,
+        noun: 'volume',
+        token,
+        place: () => manager.place(container),
+        found,
         nextRun: `The next \`pulumi up\` looks for a volume ordered with ${token} before it orders one.`,
       }));
     if (earlier)
@@ -291,15 +282,13 @@ export function volumeProvider(type: VolumeType) {
     );
     const inPlace = changed.filter((f) => !replaces.includes(f));
     if (replaces.length > 0) {
-      const ending = olds.hourlyBilling
-        ? 'its hourly billing stops at the cancel'
-        : 'a monthly volume is billed to its anniversary unless cancelImmediately';
+      const ending = endingText(olds.hourlyBilling, 'volume');
       sayOnce(
-        `BILLING replace ${name(olds)} (changed: ${replaces.join(', ')}): orders a new ${type} volume (${describeSizing(news)} in ${news.datacenter}; ${news.hourlyBilling ? 'hourly' : 'monthly'}) at ${cost(news)}, cancels the old one at ${cost(olds)} (${ending}); the new volume starts empty`,
+        `BILLING replace ${name(olds)} (changed: ${replaces.join(', ')}): orders a new ${type} volume (${describeSizing(news)} in ${news.datacenter}; ${news.hourlyBilling ? 'hourly' : 'monthly'}) at ${costText(news)}, cancels the old one at ${costText(olds)} (${ending}); the new volume starts empty`,
       );
     } else if (inPlace.some((f) => f === 'capacityGb' || f === 'tierIopsPerGb' || f === 'iops')) {
       sayOnce(
-        `BILLING upgrade ${name(olds)} in place (${describeSizing(olds)} -> ${describeSizing(news)}): ${cost(olds)} -> ${cost(news)}; the same volume, its data kept`,
+        `BILLING upgrade ${name(olds)} in place (${describeSizing(olds)} -> ${describeSizing(news)}): ${costText(olds)} -> ${costText(news)}; the same volume, its data kept`,
       );
     }
     return { replaces, inPlace };
@@ -313,19 +302,17 @@ export function volumeProvider(type: VolumeType) {
     if (!current?.billingItem) return `${what} is already gone`;
     if ((current.activeTransactionCount ?? 0) > 0)
       await settled(c, what, volumeId, state, request, {});
-    const immediate = current.billingItem.hourlyFlag || state.cancelImmediately === true;
-    await writeIdempotent({
-      what: `${what} cancel`,
-      write: () => manager.cancel(current.billingItem!.id, immediate, 'Deleted by Pulumi'),
-      done: async () => {
+    return cancelBilled({
+      what,
+      billingItem: current.billingItem,
+      cancelImmediately: state.cancelImmediately === true,
+      cancel: (immediate) =>
+        manager.cancel(current.billingItem!.id, immediate, 'Deleted by Pulumi'),
+      cancelled: async () => {
         const v = await manager.findVolume(volumeId);
         return v === undefined || v.billingItem?.cancellationDate !== undefined;
       },
-      windowMs: freeWriteWindowMs(),
     });
-    return immediate
-      ? `${what} cancelled at once: its billing stops now`
-      : `${what} cancelled at its billing anniversary: billed (${money(state.estimatedMonthlyCost, 2)}/month) until then, then gone`;
   }
 
   return kindProvider(fields as VolumeFields, {

@@ -8,11 +8,13 @@ import typing
 # Export this package's modules as members:
 from ._enums import *
 from .block_volume import *
+from .dedicated_host import *
 from .dns_record import *
 from .dns_zone import *
 from .file_volume import *
 from .get_account import *
 from .get_datacenters import *
+from .get_dedicated_hosts import *
 from .get_dns_zone import *
 from .get_hardware_server import *
 from .get_hardware_servers import *
@@ -45,6 +47,7 @@ _utilities.register(
   "fqn": "pulumi_svc",
   "classes": {
    "svc:index:BlockVolume": "BlockVolume",
+   "svc:index:DedicatedHost": "DedicatedHost",
    "svc:index:DnsRecord": "DnsRecord",
    "svc:index:DnsZone": "DnsZone",
    "svc:index:FileVolume": "FileVolume",

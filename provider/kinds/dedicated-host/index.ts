@@ -1,0 +1,2 @@
+/** DedicatedHost's entry file for the tools: its billing face. */
+export { DEDICATED_HOST_BILLING } from './faces';
