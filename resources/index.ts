@@ -7,6 +7,8 @@
  * its class adds inputs the program does not set (virtual-guest.ts).
  */
 import type { ArgsOf } from '../provider/framework/fields';
+import { BARE_METAL_FIELDS } from '../provider/kinds/bare-metal-server/fields';
+import { BARE_METAL_LOOKUPS } from '../provider/kinds/bare-metal-server/lookups';
 import { DEDICATED_HOST_FIELDS } from '../provider/kinds/dedicated-host/fields';
 import { DEDICATED_HOST_LOOKUPS } from '../provider/kinds/dedicated-host/lookups';
 import { DNS_RECORD_FIELDS } from '../provider/kinds/dns-record/fields';
@@ -14,9 +16,13 @@ import { DNS_ZONE_FIELDS } from '../provider/kinds/dns-zone/fields';
 import { DNS_ZONE_LOOKUPS } from '../provider/kinds/dns-zone/lookups';
 import { SECURITY_GROUP_FIELDS } from '../provider/kinds/security-group/fields';
 import { SECURITY_GROUP_LOOKUPS } from '../provider/kinds/security-group/lookups';
+import { PLACEMENT_GROUP_FIELDS } from '../provider/kinds/placement-group/fields';
+import { PLACEMENT_GROUP_LOOKUPS } from '../provider/kinds/placement-group/lookups';
 import { SSH_KEY_FIELDS } from '../provider/kinds/ssh-key/fields';
 import { TICKET_UPDATE_FIELDS } from '../provider/kinds/ticket-update/fields';
 import { BLOCK_VOLUME_FIELDS, FILE_VOLUME_FIELDS } from '../provider/kinds/volume/fields';
+import { IMAGE_TEMPLATE_FIELDS } from '../provider/kinds/image-template/fields';
+import { IMAGE_TEMPLATE_LOOKUPS } from '../provider/kinds/image-template/lookups';
 import { programForms } from './lookup-forms';
 import { resourceClass, type ResourceClass } from './resource-class';
 
@@ -74,6 +80,21 @@ export type { SecurityGroupRuleArgs } from '../provider/kinds/security-group/fie
 export type { SecurityGroupResult } from '../provider/kinds/security-group/lookups';
 export const { getSecurityGroups, getSecurityGroupsOutput } = programForms(SECURITY_GROUP_LOOKUPS);
 
+/**
+ * A placement group (`Svc_Virtual_PlacementGroup`): guests kept apart by a rule (SPREAD), behind
+ * one backend router of a datacenter. Not billed; deleted only once no guest is in it.
+ */
+export const PlacementGroup: ResourceClass<typeof PLACEMENT_GROUP_FIELDS> = resourceClass(
+  'PlacementGroup',
+  PLACEMENT_GROUP_FIELDS,
+);
+export type PlacementGroup = InstanceType<typeof PlacementGroup>;
+/** The arguments of a PlacementGroup: see its field table (provider/kinds/placement-group/fields.ts). */
+export type PlacementGroupArgs = ArgsOf<typeof PLACEMENT_GROUP_FIELDS>;
+export type { PlacementGroupResult } from '../provider/kinds/placement-group/lookups';
+export const { getPlacementGroups, getPlacementGroupsOutput } =
+  programForms(PLACEMENT_GROUP_LOOKUPS);
+
 /** An update posted to a support ticket (`Ticket.addUpdate`). Destroying it only forgets it. */
 export const TicketUpdate: ResourceClass<typeof TICKET_UPDATE_FIELDS> = resourceClass(
   'TicketUpdate',
@@ -100,6 +121,34 @@ export const FileVolume: ResourceClass<typeof FILE_VOLUME_FIELDS> = resourceClas
 export type FileVolume = InstanceType<typeof FileVolume>;
 /** The arguments of a FileVolume: see its field table (provider/kinds/volume/fields.ts). */
 export type FileVolumeArgs = ArgsOf<typeof FILE_VOLUME_FIELDS>;
+
+/** A bare metal server of the bare-metal package (`Svc_Hardware_Server`), billed. */
+export const BareMetalServer: ResourceClass<typeof BARE_METAL_FIELDS> = resourceClass(
+  'BareMetalServer',
+  BARE_METAL_FIELDS,
+);
+export type BareMetalServer = InstanceType<typeof BareMetalServer>;
+/** The arguments of a BareMetalServer: see its field table (provider/kinds/bare-metal-server/fields.ts). */
+export type BareMetalServerArgs = ArgsOf<typeof BARE_METAL_FIELDS>;
+export const {
+  getBareMetalServer,
+  getBareMetalServerOutput,
+  getBareMetalServers,
+  getBareMetalServersOutput,
+} = programForms(BARE_METAL_LOOKUPS);
+
+/**
+ * An image template captured from a guest (`Svc_Virtual_Guest_Block_Device_Template_Group`):
+ * guests are made from it by its `globalIdentifier`.
+ */
+export const ImageTemplate: ResourceClass<typeof IMAGE_TEMPLATE_FIELDS> = resourceClass(
+  'ImageTemplate',
+  IMAGE_TEMPLATE_FIELDS,
+);
+export type ImageTemplate = InstanceType<typeof ImageTemplate>;
+/** The arguments of an ImageTemplate: see its field table (provider/kinds/image-template/fields.ts). */
+export type ImageTemplateArgs = ArgsOf<typeof IMAGE_TEMPLATE_FIELDS>;
+export const { getImageTemplates, getImageTemplatesOutput } = programForms(IMAGE_TEMPLATE_LOOKUPS);
 
 /**
  * A dedicated host (`Svc_Virtual_DedicatedHost`): a physical host of the account's own, billed

@@ -1,7 +1,7 @@
 import { types, type Fields } from './fields';
 import { rules } from './field-rules';
-import { freeWriteWindowMs, outcomeWindowMs } from './connection';
-import { createOnce, writeIdempotent } from './exactly-once';
+import { freeWriteWindowMs } from './connection';
+import { writeIdempotent } from './exactly-once';
 import { owedUntilAnniversary, type BillingCycle } from './billing-cycle';
 
 /**
@@ -75,35 +75,6 @@ export const notesField = <R>(read: R) => ({
   read,
 });
 
-export interface OrderOnce<T> {
-  /** How messages name the resource. */
-  what: string;
-  /** What the order makes (`volume`, `host`), for messages. */
-  noun: string;
-  token: string;
-  /** Places the order. */
-  place(): Promise<unknown>;
-  /** The live objects carrying `token` that these inputs order. */
-  found(): Promise<T[]>;
-  nextRun: string;
-}
-
-/** Places the order once: after a lost answer, what it made is found by its token. */
-export function orderOnce<T extends { id: number }>(o: OrderOnce<T>): Promise<T> {
-  return createOnce({
-    what: `${o.what} order`,
-    write: async () => {
-      await o.place();
-      const [made] = await o.found();
-      if (!made) throw new Error(`the order was placed but no ${o.noun} carries ${o.token} yet`);
-      return made;
-    },
-    find: async () => (await o.found())[0],
-    windowMs: outcomeWindowMs(),
-    nextRun: o.nextRun,
-  });
-}
-
 /** The recorded price of a verified (or placed) order. */
 export function pricedOrder(answer: Record<string, unknown>) {
   return {
@@ -120,12 +91,6 @@ export function costText(props: object): string {
   const v = props as Record<string, unknown>;
   return `${money(v.estimatedHourlyCost, 4)}/hour (${money(v.estimatedMonthlyCost, 2)}/month)`;
 }
-
-/** What a cancel of an hourly or monthly order does to its bill, for a preview. */
-export const endingText = (hourly: unknown, what: string) =>
-  hourly
-    ? 'its hourly billing stops at the cancel'
-    : `a monthly ${what} is billed to its anniversary unless cancelImmediately`;
 
 export interface BilledCancel {
   /** How messages name the object. */

@@ -1,5 +1,3 @@
-import type { Client } from '../client';
-import { unlessNotFound } from '../managers/not-found';
 /**
  * What ending a monthly object (a guest, a volume) still costs: its month is invoiced in advance,
  * so the part of the current cycle's fee from the cancel up to its billing anniversary (the
@@ -23,23 +21,3 @@ export function owedUntilAnniversary(cycle: BillingCycle, now: number): number |
   const left = Math.min(Math.max(end - now, 0), end - start);
   return Math.round(((fee * left) / (end - start)) * 100) / 100;
 }
-
-/**
- * What cancelling object `id` of `service` (a volume, a dedicated host: a billing item of its
- * own) at `now` still owes: nothing for an hourly one, else the rest of its month.
- */
-export const owedOnCancelOf =
-  (service: string) =>
-  async (
-    client: Client,
-    id: number,
-    now: number,
-  ): Promise<{ billedUntil: string; owed: number } | undefined> => {
-    const object = (await unlessNotFound(
-      client.call(service, 'getObject', { id, mask: `${CYCLE_MASK},billingItem.hourlyFlag` }),
-    )) as { billingItem?: BillingCycle & { hourlyFlag?: boolean } } | undefined;
-    const cycle = object?.billingItem;
-    if (!cycle || cycle.hourlyFlag || !cycle.nextBillDate) return undefined;
-    const owed = owedUntilAnniversary(cycle, now);
-    return owed === undefined ? undefined : { billedUntil: cycle.nextBillDate, owed };
-  };

@@ -15,6 +15,13 @@ function range({ min, max }: NumberRule): string | undefined {
   return max === undefined ? undefined : `at most ${n(max)}`;
 }
 
+/** A datacenter's short name, as every kind and lookup that takes one checks it. */
+export const DATACENTER_NAME: StringRule = {
+  maxLength: 20,
+  pattern: /^[a-z]{3}[0-9]{2}$/,
+  patternRule: 'a datacenter short name such as dal10',
+};
+
 export const rules = {
   text: (rule: StringRule = {}): Rule => ({
     check: (failures, name, value) => failures.string(name, value, rule),
@@ -46,6 +53,11 @@ export const rules = {
     check: (failures, name, value) => failures.domain(name, value, required),
     text: 'a domain name, at most 253 characters',
   }),
+  /** One of `values` (the field's `oneOf` list); `what` names such a value in the message. */
+  oneOf: (values: readonly string[], what: string): Rule => ({
+    check: (failures, name, value) => void failures.oneOf(name, value as string, values, what),
+    text: values.join(', '),
+  }),
   /** A rule of its own; `inputs` are all the checked inputs. */
   custom: (check: Rule['check'], text?: string): Rule => ({ check, text }),
 };
@@ -71,3 +83,30 @@ export const adoptIdField = (object: string) => ({
   }, `the numeric id of ${object} of the account`),
   change: 'replace' as const,
 });
+
+/**
+ * The fields the resource class sets on a kind whose create carries a creation token
+ * (creation-token.ts): its name, its identity and the token's seed, and the token itself, which
+ * `check` computes and every update keeps.
+ */
+export const TOKEN_FIELDS = {
+  /** The Pulumi resource name (set by the resource class). */
+  resourceName: {
+    type: types.string,
+    input: 'required' as const,
+    internal: true as const,
+    rule: rules.text({ maxLength: 1024 }),
+  },
+  /** project/stack/name of the resource. */
+  identity: { type: types.string, input: 'required' as const, internal: true as const },
+  /** `<organization>/<full URN>`: the seed of the creation token. */
+  provenance: { type: types.string, input: 'optional' as const, internal: true as const },
+  /** What finds the object of an unfinished create: computed by check and kept. */
+  creationToken: {
+    type: types.string,
+    input: 'optional' as const,
+    internal: true as const,
+    normalise: () => undefined,
+    keep: true as const,
+  },
+};

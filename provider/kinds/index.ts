@@ -5,7 +5,7 @@
  * classes' runtime (provider/dynamic/runtime.ts), the provider plugin, its functions and its
  * schema (provider/plugin/), the README's reference tables.
  */
-import { DEDICATED_HOST_BILLING } from './dedicated-host';
+import { DEDICATED_HOST_ADOPTION, DEDICATED_HOST_BILLING } from './dedicated-host';
 import { DEDICATED_HOST_DOCS } from './dedicated-host/docs';
 import { DEDICATED_HOST_FIELDS } from './dedicated-host/fields';
 import { DEDICATED_HOST_LOOKUPS } from './dedicated-host/lookups';
@@ -25,6 +25,11 @@ import { SECURITY_GROUP_DOCS } from './security-group/docs';
 import { SECURITY_GROUP_FIELDS } from './security-group/fields';
 import { SECURITY_GROUP_LOOKUPS } from './security-group/lookups';
 import { securityGroupProvider } from './security-group/provider';
+import { PLACEMENT_GROUP_DOCS } from './placement-group/docs';
+import { PLACEMENT_GROUP_FIELDS } from './placement-group/fields';
+import { PLACEMENT_GROUP_LOOKUPS } from './placement-group/lookups';
+import { placementGroupProvider } from './placement-group/provider';
+import { PLACEMENT_GROUP_ADOPTION } from './placement-group/faces';
 import { SSH_KEY_DOCS } from './ssh-key/docs';
 import { TICKET_UPDATE_DOCS } from './ticket-update/docs';
 import { GUEST_DOCS } from './virtual-guest/docs';
@@ -36,8 +41,12 @@ import { sshKeyProvider } from './ssh-key/provider';
 import { TICKET_UPDATE_FIELDS } from './ticket-update/fields';
 import { ticketUpdateProvider } from './ticket-update/provider';
 import { GUEST_CAPABILITIES } from './virtual-guest/cancel';
-import { GUEST_BILLING } from './virtual-guest';
-import type { BillingFace } from './faces';
+import { GUEST_ADOPTION, GUEST_BILLING } from './virtual-guest';
+import type { AdoptionFace, BillingFace } from './faces';
+import { RECORD_ADOPTION } from './dns-record/faces';
+import { ZONE_ADOPTION } from './dns-zone/faces';
+import { SECURITY_GROUP_ADOPTION } from './security-group/faces';
+import { SSH_KEY_ADOPTION } from './ssh-key/faces';
 import { GUEST_FIELDS } from './virtual-guest/fields';
 import { VIRTUAL_GUEST_LOOKUPS } from './virtual-guest/lookups';
 import { virtualGuestProvider } from './virtual-guest/provider';
@@ -46,6 +55,16 @@ import { BLOCK_VOLUME_DOCS, FILE_VOLUME_DOCS } from './volume/docs';
 import { BLOCK_VOLUME_FIELDS, FILE_VOLUME_FIELDS } from './volume/fields';
 import { volumeProvider } from './volume/provider';
 import { volumeBilling } from './volume/faces';
+import { BARE_METAL_DOCS } from './bare-metal-server/docs';
+import { BARE_METAL_FIELDS } from './bare-metal-server/fields';
+import { BARE_METAL_LOOKUPS } from './bare-metal-server/lookups';
+import { bareMetalServerProvider } from './bare-metal-server/provider';
+import { BARE_METAL_BILLING } from './bare-metal-server';
+import { IMAGE_TEMPLATE_DOCS } from './image-template/docs';
+import { IMAGE_TEMPLATE_ADOPTION } from './image-template/faces';
+import { IMAGE_TEMPLATE_FIELDS } from './image-template/fields';
+import { IMAGE_TEMPLATE_LOOKUPS } from './image-template/lookups';
+import { imageTemplateProvider } from './image-template/provider';
 
 /** A kind: its table and operations, and what it does beyond the lifecycle (capabilities.ts). */
 export interface KindSpec extends KindCapabilities {
@@ -57,6 +76,8 @@ export interface KindSpec extends KindCapabilities {
   docs: KindDocs;
   /** A billed kind: how the billing report, the audit and the budget pack price and read it. */
   billing?: BillingFace;
+  /** An adoptable kind: how the audit finds its objects no stack owns, for `pulumi import`. */
+  adoption?: AdoptionFace;
 }
 
 export const KINDS = {
@@ -66,21 +87,41 @@ export const KINDS = {
     lookups: VIRTUAL_GUEST_LOOKUPS,
     docs: GUEST_DOCS,
     billing: GUEST_BILLING,
+    adoption: GUEST_ADOPTION,
     ...GUEST_CAPABILITIES,
   },
-  DnsRecord: { fields: DNS_RECORD_FIELDS, provider: dnsRecordProvider, docs: DNS_RECORD_DOCS },
+  DnsRecord: {
+    fields: DNS_RECORD_FIELDS,
+    provider: dnsRecordProvider,
+    docs: DNS_RECORD_DOCS,
+    adoption: RECORD_ADOPTION,
+  },
   DnsZone: {
     fields: DNS_ZONE_FIELDS,
     provider: dnsZoneProvider,
     lookups: DNS_ZONE_LOOKUPS,
     docs: DNS_ZONE_DOCS,
+    adoption: ZONE_ADOPTION,
   },
-  SshKey: { fields: SSH_KEY_FIELDS, provider: sshKeyProvider, docs: SSH_KEY_DOCS },
+  SshKey: {
+    fields: SSH_KEY_FIELDS,
+    provider: sshKeyProvider,
+    docs: SSH_KEY_DOCS,
+    adoption: SSH_KEY_ADOPTION,
+  },
   SecurityGroup: {
     fields: SECURITY_GROUP_FIELDS,
     provider: securityGroupProvider,
     lookups: SECURITY_GROUP_LOOKUPS,
     docs: SECURITY_GROUP_DOCS,
+    adoption: SECURITY_GROUP_ADOPTION,
+  },
+  PlacementGroup: {
+    fields: PLACEMENT_GROUP_FIELDS,
+    provider: placementGroupProvider,
+    lookups: PLACEMENT_GROUP_LOOKUPS,
+    docs: PLACEMENT_GROUP_DOCS,
+    adoption: PLACEMENT_GROUP_ADOPTION,
   },
   TicketUpdate: {
     fields: TICKET_UPDATE_FIELDS,
@@ -99,12 +140,27 @@ export const KINDS = {
     docs: FILE_VOLUME_DOCS,
     billing: volumeBilling('file'),
   },
+  BareMetalServer: {
+    fields: BARE_METAL_FIELDS,
+    provider: bareMetalServerProvider,
+    lookups: BARE_METAL_LOOKUPS,
+    docs: BARE_METAL_DOCS,
+    billing: BARE_METAL_BILLING,
+  },
+  ImageTemplate: {
+    fields: IMAGE_TEMPLATE_FIELDS,
+    provider: imageTemplateProvider,
+    lookups: IMAGE_TEMPLATE_LOOKUPS,
+    docs: IMAGE_TEMPLATE_DOCS,
+    adoption: IMAGE_TEMPLATE_ADOPTION,
+  },
   DedicatedHost: {
     fields: DEDICATED_HOST_FIELDS,
     provider: dedicatedHostProvider,
     lookups: DEDICATED_HOST_LOOKUPS,
     docs: DEDICATED_HOST_DOCS,
     billing: DEDICATED_HOST_BILLING,
+    adoption: DEDICATED_HOST_ADOPTION,
   },
 } satisfies Record<string, KindSpec>;
 

@@ -1,6 +1,6 @@
-import type { Client } from '../client';
 import { unlessNotFound } from './not-found';
-import { cancelBillingItem, placeOrder, verifyOrder } from './orders';
+import { cancelBillingItem } from './billing-item';
+import { ProductOrderManager } from './product-order';
 
 /**
  * Dedicated hosts (`Svc_Virtual_DedicatedHost`), ordered the way the reference client orders them
@@ -79,9 +79,7 @@ const bundled = (item: PackageItem, category: string) =>
       ?.capacity ?? 0,
   );
 
-export class DedicatedHostManager {
-  constructor(private readonly client: Client) {}
-
+export class DedicatedHostManager extends ProductOrderManager {
   private package?: Promise<{ id: number; items: PackageItem[] }>;
 
   private hostPackage() {
@@ -154,14 +152,6 @@ export class DedicatedHostManager {
     };
   }
 
-  verify(container: Record<string, unknown>): Promise<Record<string, unknown>> {
-    return verifyOrder(this.client, container);
-  }
-
-  place(container: Record<string, unknown>): Promise<{ orderId: number }> {
-    return placeOrder(this.client, container);
-  }
-
   /** The hosts carrying tag `token` (what an order with that creation token made). */
   async findByToken(token: string): Promise<DedicatedHost[]> {
     return (await this.client.call('Account', 'getDedicatedHosts', {
@@ -193,6 +183,6 @@ export class DedicatedHostManager {
 
   /** Cancels the host's billing item: at once, or at the anniversary. */
   cancel(billingItemId: number, immediate: boolean, reason: string): Promise<void> {
-    return cancelBillingItem(this.client, billingItemId, immediate, reason);
+    return cancelBillingItem(this.client, billingItemId, { immediate, reason, associated: true });
   }
 }

@@ -1,6 +1,6 @@
-import type { Client } from '../client';
 import { unlessNotFound } from './not-found';
-import { cancelBillingItem, placeOrder, verifyOrder } from './orders';
+import { ProductOrderManager } from './product-order';
+import { cancelBillingItem } from './billing-item';
 
 /**
  * Block and file volumes (`Svc_Network_Storage`), ordered from the storage-as-a-service package
@@ -161,9 +161,7 @@ export function storagePrices(
 }
 
 /** The account's block and file volumes. */
-export class StorageManager {
-  constructor(private readonly client: Client) {}
-
+export class StorageManager extends ProductOrderManager {
   private items?: Promise<PackageItem[]>;
 
   /** The storage package's items (asked once per manager). */
@@ -201,16 +199,6 @@ export class StorageManager {
     };
   }
 
-  /** The order priced, nothing placed: `{ postTaxRecurringMonthly, postTaxRecurringHourly, ... }`. */
-  verify(container: Record<string, unknown>): Promise<Record<string, unknown>> {
-    return verifyOrder(this.client, container);
-  }
-
-  /** Places the order. A write: the client never repeats it on its own. */
-  place(container: Record<string, unknown>): Promise<{ orderId: number }> {
-    return placeOrder(this.client, container);
-  }
-
   /** The volumes made by the order with this container identifier. */
   async findByIdentifier(identifier: string): Promise<Volume[]> {
     return (await this.client.call('Account', 'getNetworkStorage', {
@@ -245,7 +233,7 @@ export class StorageManager {
   }
 
   /** Cancels the volume's billing item: at once, or at the anniversary. */
-  cancel(billingItemId: number, immediate: boolean, reason: string): Promise<void> {
-    return cancelBillingItem(this.client, billingItemId, immediate, reason);
+  async cancel(billingItemId: number, immediate: boolean, reason: string): Promise<void> {
+    await cancelBillingItem(this.client, billingItemId, { immediate, reason, associated: true });
   }
 }

@@ -116,7 +116,7 @@ describe('DedicatedHost provider against the emulator', () => {
     await assert.rejects(
       hosts.create(inputs),
       new RegExp(
-        `dedicated host ${first.id} already carries this resource's creation token.*Nothing was ordered.*deleteBeforeReplace: true`,
+        `dedicated host ${first.id} carries this resource's creation token and is provisioned.*Nothing was ordered.*deleteBeforeReplace: true`,
       ),
     );
     assert.equal((await listed()).length, count, 'nothing ordered');

@@ -14,16 +14,21 @@ import { DNS_ZONE_FIELDS } from '../../provider/kinds/dns-zone/fields';
 import { DEDICATED_HOST_FIELDS } from '../../provider/kinds/dedicated-host/fields';
 import { SECURITY_GROUP_FIELDS } from '../../provider/kinds/security-group/fields';
 import { securityGroupProvider } from '../../provider/kinds/security-group/provider';
+import { PLACEMENT_GROUP_FIELDS } from '../../provider/kinds/placement-group/fields';
+import { placementGroupProvider } from '../../provider/kinds/placement-group/provider';
 import { sshKeyProvider } from '../../provider/kinds/ssh-key/provider';
 import { SSH_KEY_FIELDS } from '../../provider/kinds/ssh-key/fields';
 import { TICKET_UPDATE_FIELDS } from '../../provider/kinds/ticket-update/fields';
 import { checkTable } from '../../provider/framework/kind-provider';
+import { IMAGE_TEMPLATE_FIELDS } from '../../provider/kinds/image-template/fields';
+import { checkImageTemplateRules } from '../../provider/kinds/image-template/provider';
 import { ticketUpdateProvider } from '../../provider/kinds/ticket-update/provider';
 import { checkGuestRules } from '../../provider/kinds/virtual-guest/provider';
 import { GUEST_FIELDS } from '../../provider/kinds/virtual-guest/fields';
 import { virtualGuestProvider } from '../../provider/kinds/virtual-guest/provider';
 import { KINDS, LOOKUPS } from '../../provider/kinds';
 import { BLOCK_VOLUME_FIELDS } from '../../provider/kinds/volume/fields';
+import { BARE_METAL_FIELDS } from '../../provider/kinds/bare-metal-server/fields';
 import { checkVolumeRules } from '../../provider/kinds/volume/provider';
 import { inProgram } from '../../resources/lookup-forms';
 import {
@@ -70,6 +75,16 @@ const recordBase: Bag = {
   mxPriority: 10,
 };
 const updateBase: Bag = { ticketId: 1, entry: 'Rolled out' };
+const bareMetalBase: Bag = {
+  resourceName: 'bm',
+  identity: 'proj/dev/bm',
+  hostname: 'bm1',
+  domain: 'example.com',
+  preset: 'S1270_32GB_1X1TBSATA_NORAID',
+  operatingSystemReferenceCode: 'UBUNTU_LATEST',
+  datacenter: 'dal10',
+};
+
 const volumeBase: Bag = {
   resourceName: 'data',
   identity: 'p/s/data',
@@ -83,6 +98,13 @@ const dedicatedHostBase: Bag = {
   name: 'dh01',
   domain: 'example.com',
   datacenter: 'dal10',
+};
+const imageTemplateBase: Bag = {
+  resourceName: 'base',
+  identity: 'p/s/base',
+  guestId: 1,
+  name: 'web-base',
+  datacenters: ['dal10'],
 };
 const sshKeyBase: Bag = { label: 'me', publicKey: KEY_VECTORS.ed25519.key, notes: 'laptop' };
 const dnsZoneBase: Bag = {
@@ -104,6 +126,8 @@ const securityGroupBase: Bag = {
   ],
 };
 
+const placementGroupBase: Bag = { name: 'web-spread', datacenter: 'dal10', rule: 'SPREAD' };
+
 /** The failures the validators alone (no API) find: a non-empty list means no call may happen. */
 const shapeFailures: Record<string, ShapeFailures> = {
   VirtualGuest: (bag) => {
@@ -119,8 +143,15 @@ const shapeFailures: Record<string, ShapeFailures> = {
     checkVolumeRules({ inputs, olds: {}, failures });
     return failures.list;
   },
+  ImageTemplate: (bag) => {
+    const { inputs, failures } = checkTable(IMAGE_TEMPLATE_FIELDS, {}, bag);
+    checkImageTemplateRules({ inputs, olds: {}, failures });
+    return failures.list;
+  },
   DnsZone: tableFailures(DNS_ZONE_FIELDS),
+  BareMetalServer: tableFailures(BARE_METAL_FIELDS),
   SecurityGroup: tableFailures(SECURITY_GROUP_FIELDS),
+  PlacementGroup: tableFailures(PLACEMENT_GROUP_FIELDS),
   DedicatedHost: tableFailures(DEDICATED_HOST_FIELDS),
 };
 
@@ -139,8 +170,11 @@ describe('property: arbitrary inputs and arguments', () => {
     ['TicketUpdate', ticketUpdateProvider.check, updateBase],
     ['SshKey', sshKeyProvider.check, sshKeyBase],
     ['BlockVolume', KINDS.BlockVolume.provider.check, volumeBase],
+    ['ImageTemplate', KINDS.ImageTemplate.provider.check, imageTemplateBase],
     ['DnsZone', dnsZoneProvider.check, dnsZoneBase],
+    ['BareMetalServer', KINDS.BareMetalServer.provider.check, bareMetalBase],
     ['SecurityGroup', securityGroupProvider.check, securityGroupBase],
+    ['PlacementGroup', placementGroupProvider.check, placementGroupBase],
     ['DedicatedHost', KINDS.DedicatedHost.provider.check, dedicatedHostBase],
   ];
   for (const [kind, check, base] of resources) {

@@ -18,7 +18,7 @@ import { freshEd25519 } from '../support/ssh-keys';
 import { cliFixture, pulumiSvc, writeCalls, type CliFixture, type Emulator } from './cli';
 import { yamlOnPlugin } from './plugin-project';
 
-// An account full of guests, keys, zones and records made by hand (over XML-RPC), beside a
+// An account full of guests, keys, zones, records and a placement group made by hand (over XML-RPC), beside a
 // stack that owns a few: `pulumi-svc audit --import-file` lists exactly the unowned ones,
 // `pulumi import --file` adopts them into a YAML stack on the plugin, and the program it writes,
 // unchanged, has no diff and makes no API write. SVC_ADOPT_SCALE=issue makes the account of
@@ -115,6 +115,13 @@ async function makeAccount(client: Client, scale: typeof SCALE, ownedZone?: stri
     const record = await dns.createRecord(recordZones[r % recordZones.length], spec);
     handMade.add(`DnsRecord:${record.id}`);
   }
+  const [router] = (await client.call('Virtual_PlacementGroup', 'getAvailableRouters', {
+    mask: 'id',
+  })) as { id: number }[];
+  const group = (await client.call('Virtual_PlacementGroup', 'createObject', {
+    args: [{ name: 'hand-spread', backendRouterId: router.id, ruleId: 1 }],
+  })) as { id: number };
+  handMade.add(`PlacementGroup:${group.id}`);
   const guests = new VirtualGuestManager(client);
   for (let i = 0; i < scale.guests; i++) {
     const guest = await guests.createInstance(handMadeGuest(i, keyIds));
@@ -240,7 +247,7 @@ describe('adopting an existing account (audit --import-file, pulumi import --fil
   });
 });
 
-/** `Kind:id` of every guest still billed, key, zone and record of the account. */
+/** `Kind:id` of every guest still billed, key, zone, record and placement group of the account. */
 async function accountKeys(f: CliFixture): Promise<Set<string>> {
   const guests = (await f.client.call('Account', 'getVirtualGuests', {
     mask: 'id,billingItem.id',
@@ -249,7 +256,11 @@ async function accountKeys(f: CliFixture): Promise<Set<string>> {
   const zones = (await f.client.call('Account', 'getDomains', {
     mask: 'id,resourceRecords.id',
   })) as { id: number; resourceRecords?: { id: number }[] }[];
+  const groups = (await f.client.call('Account', 'getPlacementGroups', { mask: 'id' })) as {
+    id: number;
+  }[];
   return new Set([
+    ...groups.map((g) => `PlacementGroup:${g.id}`),
     ...guests.filter((g) => g.billingItem).map((g) => `VirtualGuest:${g.id}`),
     ...keys.map((k) => `SshKey:${k.id}`),
     ...zones.map((z) => `DnsZone:${z.id}`),

@@ -1,7 +1,7 @@
 import { DEDICATED_HOST_MASK, type DedicatedHost } from '../../managers';
-import { owedOnCancelOf } from '../../framework/billing-cycle';
+import { owedOnCancel } from '../billing-ending';
 import { isProviderTag } from '../../framework/creation-token';
-import type { BillingFace, Props } from '../faces';
+import type { AdoptionFace, BillingFace, Props } from '../faces';
 import { REPLACING } from './fields';
 
 /**
@@ -28,7 +28,7 @@ export const DEDICATED_HOST_BILLING: BillingFace<DedicatedHost> = {
     source: 'account',
   }),
   adopts: () => false,
-  owedOnCancel: owedOnCancelOf('Virtual_DedicatedHost'),
+  owedOnCancel: (client, id, now) => owedOnCancel(client, 'Virtual_DedicatedHost', id, now),
   audit: {
     list: { service: 'Account', method: 'getDedicatedHosts', mask: DEDICATED_HOST_MASK },
     ended: (h) => h.billingItem?.cancellationDate !== undefined,
@@ -53,5 +53,22 @@ export const DEDICATED_HOST_BILLING: BillingFace<DedicatedHost> = {
       (h.tagReferences ?? []).some((r) => r.tag && isProviderTag(r.tag.name))
         ? 'unfinished'
         : 'none',
+  },
+};
+
+/**
+ * A dedicated host as the audit adopts it: one no state holds, unless it carries this provider's
+ * creation token (an unfinished create of a stack, which its next `up` finds), by its name,
+ * described by its datacenter and name.
+ */
+export const DEDICATED_HOST_ADOPTION: AdoptionFace<DedicatedHost> = {
+  list: DEDICATED_HOST_BILLING.audit.list,
+  adoptable: (h) =>
+    !DEDICATED_HOST_BILLING.audit.ended(h) && DEDICATED_HOST_BILLING.audit.provenance(h) === 'none',
+  name: (h) => `dh-${h.name ?? h.id}`,
+  nameWord: 'dh',
+  describedBy: {
+    datacenter: (h) => h.datacenter?.name ?? '',
+    hostname: (h) => h.name ?? '',
   },
 };

@@ -1,11 +1,7 @@
 import { DedicatedHostManager, type DedicatedHost, type HostSize } from '../../managers';
-import {
-  cancelBilled,
-  costText,
-  endingText,
-  orderOnce,
-  pricedOrder,
-} from '../../framework/billed-order';
+import { cancelBilled, costText, pricedOrder } from '../../framework/billed-order';
+import { describeEnding, endingOf } from '../billing-ending';
+import { orderOnce } from '../order-once';
 import type { Connection } from '../../framework/connection';
 import { creationToken } from '../../framework/creation-token';
 import type { InputsOf, StateOf } from '../../framework/fields';
@@ -95,19 +91,6 @@ const orderedAs = (h: DedicatedHost, inputs: Inputs) =>
   h.datacenter?.name === inputs.datacenter &&
   (h.billingItem?.hourlyFlag ?? false) === inputs.hourlyBilling;
 
-/**
- * A live host carrying this resource's token before anything is ordered is refused, never taken
- * over: it may be the host this resource holds (`pulumi up --replace` orders before it deletes),
- * which a takeover would then cancel. A lost answer within one create is found by createOnce.
- */
-function refuseEarlier(what: string, earlier: DedicatedHost[]): void {
-  if (earlier.length === 0) return;
-  const ids = earlier.map((h) => h.id).join(', ');
-  throw new Error(
-    `${what}: dedicated host ${ids} already carries this resource's creation token (the host this resource holds, with a replace that orders before it deletes, or an earlier order whose answer was lost). Nothing was ordered. To keep it, import it (\`pulumi import svc:index:DedicatedHost <name> ${earlier[0].id}\`); to replace it, set the resource option deleteBeforeReplace: true`,
-  );
-}
-
 async function create({ connection: c, inputs }: CreateRequest<Fields>) {
   const token = inputs.creationToken ?? creationToken(inputs);
   const manager = hosts(c);
@@ -117,14 +100,15 @@ async function create({ connection: c, inputs }: CreateRequest<Fields>) {
     (await manager.findByToken(token)).filter(
       (h) => !h.billingItem?.cancellationDate && orderedAs(h, inputs),
     );
-  refuseEarlier(what, await found());
+  // A host is ready once ordered: one carrying the token is this resource's from before (a
+  // replace that orders first), never taken over; a lost answer is found by the token.
   const host = await orderOnce({
     what,
-    noun: 'host',
+    noun: 'dedicated host',
     token,
-    place: () => manager.place(container),
     found,
-    nextRun: `The next \`pulumi up\` finds a host ordered with ${token} and refuses to order another; import it to keep it.`,
+    provisioned: () => true,
+    place: () => manager.place(container),
   });
   if (inputs.notes) await manager.edit(host.id, { notes: inputs.notes });
   return { id: host.id, object: await manager.getHost(host.id), outs: { creationToken: token } };
@@ -139,12 +123,15 @@ async function edit({ connection: c, id, inputs, changed }: EditRequest<Fields>)
 }
 
 /** A replace orders a new host and cancels this one: the preview says both bills. */
-async function plan({ olds, news, changed }: PlanRequest<Fields>) {
+async function plan({ connection: c, id, olds, news, changed }: PlanRequest<Fields>) {
   const replaces = changed.filter((f) => (REPLACING as readonly string[]).includes(f));
-  if (replaces.length > 0)
+  if (replaces.length > 0) {
+    const hourly = olds.hourlyBilling !== false;
+    const ending = await endingOf(c.client, 'Virtual_DedicatedHost', Number(id), hourly);
     sayOnce(
-      `BILLING replace ${name(olds)} (changed: ${replaces.join(', ')}): orders a new dedicated host (${news.size} in ${news.datacenter}; ${billing(news.hourlyBilling)}) at ${costText(news)}, cancels the old one at ${costText(olds)} (${endingText(olds.hourlyBilling, 'host')}); its guests must be moved off it first`,
+      `BILLING replace ${name(olds)} (changed: ${replaces.join(', ')}): orders a new dedicated host (${news.size} in ${news.datacenter}; ${billing(news.hourlyBilling)}) at ${costText(news)}, cancels the old one at ${costText(olds)} (${describeEnding(ending)}); its guests must be moved off it first`,
     );
+  }
   return { replaces, inPlace: changed.filter((f) => !replaces.includes(f)) };
 }
 

@@ -1,8 +1,9 @@
+import type { Client } from '../../client';
 import { VOLUME_LISTS, VOLUME_MASK, type Volume, type VolumeType } from '../../managers';
 import type { BillingFace, Props } from '../faces';
 import { isProviderTag } from '../../framework/creation-token';
 import { REPLACING } from './fields';
-import { owedOnCancelOf } from '../../framework/billing-cycle';
+import { owedOnCancel as owedOnCancelOf } from '../billing-ending';
 
 /**
  * A volume as the tools see it (../faces.ts): priced from its estimated cost, resized in place
@@ -20,6 +21,9 @@ const observed = (v: Volume): Props => ({
 });
 
 const number = (value: unknown) => (typeof value === 'number' ? value : undefined);
+
+const owedOnCancel = (client: Client, id: number, now: number) =>
+  owedOnCancelOf(client, 'Network_Storage', id, now);
 
 /** The face of one volume type: its audit lists only that type's volumes. */
 export const volumeBilling = (type: VolumeType): BillingFace<Volume> => ({
@@ -39,7 +43,7 @@ export const volumeBilling = (type: VolumeType): BillingFace<Volume> => ({
     source: 'account',
   }),
   adopts: () => false,
-  owedOnCancel: owedOnCancelOf('Network_Storage'),
+  owedOnCancel,
   audit: {
     list: { service: 'Account', method: VOLUME_LISTS[type], mask: VOLUME_MASK },
     ended: (v) => v.billingItem?.cancellationDate !== undefined,

@@ -1,7 +1,6 @@
 import { types, readFrom, UNSET, type Fields } from '../../framework/fields';
-import { rules } from '../../framework/field-rules';
+import { DATACENTER_NAME, TOKEN_FIELDS, rules } from '../../framework/field-rules';
 import type { Volume, VolumeType } from '../../managers';
-import { BILLED_ORDER_FIELDS, datacenterField, notesField } from '../../framework/billed-order';
 
 /**
  * The fields of a block (`BlockVolume`) or file (`FileVolume`) volume, once for both: a block
@@ -39,10 +38,16 @@ const sortedIds = (value: unknown) =>
 
 /** Fields both volume kinds have. */
 const COMMON = {
+  ...TOKEN_FIELDS,
   /** Datacenter short name, e.g. `dal10`; a change replaces the volume (and its data). */
-  datacenter: datacenterField(
-    onVolume('serviceResource.datacenter.name', (v) => v.serviceResource?.datacenter?.name),
-  ),
+  datacenter: {
+    type: types.string,
+    input: 'required',
+    output: true,
+    rule: rules.text({ required: true, ...DATACENTER_NAME }),
+    change: 'replace',
+    read: onVolume('serviceResource.datacenter.name', (v) => v.serviceResource?.datacenter?.name),
+  },
   /**
    * Size in GB (20-12,000). A larger size is an upgrade order on the same volume; a smaller one is
    * refused in check (the API cannot shrink a volume).
@@ -100,7 +105,16 @@ const COMMON = {
     read: onVolume('billingItem.hourlyFlag', (v) => v.billingItem?.hourlyFlag),
   },
   /** Free text kept with the volume. */
-  notes: notesField(onVolume('notes', (v) => v.notes || UNSET)),
+  notes: {
+    type: types.string,
+    input: 'optional',
+    output: true,
+    normalise: (value) => (value === '' ? undefined : value),
+    rule: rules.text({ maxLength: 1000 }),
+    change: 'update',
+    how: '`editObject`',
+    read: onVolume('notes', (v) => v.notes || UNSET),
+  },
   /**
    * Ids of the account's guests (in the volume's datacenter) allowed to reach it, kept as
    * declared: a guest allowed or removed outside Pulumi is drift that `refresh` shows and `up`
@@ -127,6 +141,17 @@ const COMMON = {
       (v.allowedVirtualGuests ?? []).map((g) => g.id).sort((a, b) => a - b),
     ),
   },
+  /**
+   * On delete, cancel a monthly volume at once instead of at its billing anniversary (an hourly
+   * volume is always cancelled at once).
+   */
+  cancelImmediately: {
+    type: types.boolean,
+    input: 'optional',
+    default: false,
+    rule: rules.flag(),
+    change: 'local',
+  },
   /** How long a create or resize waits for the volume to be ready, in minutes. */
   readyTimeoutMinutes: {
     type: types.integer,
@@ -135,6 +160,10 @@ const COMMON = {
     rule: rules.integer({ min: 1, max: 720 }),
     change: 'local',
   },
+  /** What the volume costs an hour (check prices the order; a resize prices the new size). */
+  estimatedHourlyCost: { type: types.number, output: true, fromCheck: true },
+  /** What the volume costs a month. */
+  estimatedMonthlyCost: { type: types.number, output: true, fromCheck: true },
   /** The numeric id (the resource id is the same number as a string). */
   volumeId: { type: types.integer, output: true, read: onVolume('id', (v) => v.id) },
   /** The volume's user name on the storage backend. */
@@ -157,7 +186,6 @@ const COMMON = {
     output: true,
     read: onVolume('billingItem.id', (v) => v.billingItem?.id),
   },
-  ...BILLED_ORDER_FIELDS,
 } satisfies Fields;
 
 export const BLOCK_VOLUME_FIELDS = {
@@ -168,9 +196,7 @@ export const BLOCK_VOLUME_FIELDS = {
     input: 'optional',
     output: true,
     default: 'LINUX',
-    rule: rules.custom((failures, name, value) => {
-      failures.oneOf(name, value as string, OS_FORMATS, 'OS format');
-    }, OS_FORMATS.join(', ')),
+    rule: rules.oneOf(OS_FORMATS, 'OS format'),
     oneOf: {
       name: 'VolumeOsFormat',
       values: OS_FORMATS,

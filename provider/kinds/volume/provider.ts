@@ -1,14 +1,8 @@
 import { StorageManager, type Volume, type VolumeSizing, type VolumeType } from '../../managers';
 import { poll } from '../../client/poll';
-import { outcomeWindowMs, type Connection } from '../../framework/connection';
-import {
-  cancelBilled,
-  costText,
-  endingText,
-  orderOnce,
-  pricedOrder,
-} from '../../framework/billed-order';
+import { outcomeWindowMs, freeWriteWindowMs, type Connection } from '../../framework/connection';
 import { writeIdempotent } from '../../framework/exactly-once';
+import { orderOnce } from '../order-once';
 import type { InputsOf, StateOf } from '../../framework/fields';
 import {
   goneForStack,
@@ -20,7 +14,7 @@ import {
   type EditRequest,
   type PlanRequest,
 } from '../../framework/kind-provider';
-import { say, sayOnce } from '../../framework/log';
+import { sayOnce } from '../../framework/log';
 import { boundedWait, type OperationRequest } from '../../framework/operation';
 import { initFailure } from '../../framework/runtime-provider';
 import { isKnown } from '../../framework/unknown';
@@ -49,6 +43,18 @@ const sizing = (v: Partial<Inputs>): VolumeSizing => ({
 
 const describeSizing = (v: Partial<Inputs>) =>
   `${v.capacityGb} GB, ${v.iops === undefined ? `${v.tierIopsPerGb} IOPS per GB` : `${v.iops} IOPS`}`;
+
+const money = (n: unknown, digits: number) =>
+  typeof n === 'number' ? `$${n.toFixed(digits)}` : '$(unpriced)';
+const cost = (v: Partial<State>) =>
+  `${money(v.estimatedHourlyCost, 4)}/hour (${money(v.estimatedMonthlyCost, 2)}/month)`;
+
+function priced(answer: Record<string, unknown>) {
+  return {
+    estimatedHourlyCost: Number(answer.postTaxRecurringHourly ?? 0),
+    estimatedMonthlyCost: Number(answer.postTaxRecurringMonthly ?? 0),
+  };
+}
 
 /** Exactly one of tier and IOPS; IOPS in steps, per GB; never a smaller size than before. */
 export function checkVolumeRules({ inputs, olds, failures }: CheckRulesRequest<VolumeFields>) {
@@ -111,26 +117,6 @@ async function settled(
   return value;
 }
 
-/**
- * The volume an earlier, unfinished create of this resource ordered (found by its token), if
- * any. A volume carrying the token that is provisioned already is not taken over: a volume has no
- * mark saying a completed create handed it to a state, so it may be this resource's current
- * volume (`pulumi up --replace`, which orders before it deletes, with the same inputs), which a
- * takeover would then cancel.
- */
-function takeOver(what: string, candidates: Volume[]): Volume | undefined {
-  if (candidates.length > 1)
-    throw new Error(
-      `${what}: volumes ${candidates.map((v) => v.id).join(', ')} all carry this resource's creation token; nothing was ordered. Import the one to keep (\`pulumi import\`) and cancel the others`,
-    );
-  const [earlier] = candidates;
-  if (earlier && (earlier.activeTransactionCount ?? 0) === 0)
-    throw new Error(
-      `${what}: volume ${earlier.id} carries this resource's creation token and is provisioned: it is this resource's volume from before (a replace that orders the new volume before it deletes the old one, or a state that lost it). Nothing was ordered. To replace it, set the resource option deleteBeforeReplace: true; to keep it, import it (\`pulumi import\` with id ${earlier.id})`,
-    );
-  return earlier;
-}
-
 /** Whether the volume shows every figure of the size it was asked to take. */
 const resizedTo = (v: Volume, wanted: VolumeSizing) =>
   v.capacityGb === wanted.capacityGb &&
@@ -170,10 +156,10 @@ export function volumeProvider(type: VolumeType) {
     const token = olds.creationToken ?? creationToken(inputs);
     try {
       // A new order at the declared size is priced as the volume bills once resized to it.
-      const price = pricedOrder(await storage(c).verify(await order(c, inputs, token)));
+      const price = priced(await storage(c).verify(await order(c, inputs, token)));
       if (Object.keys(olds).length === 0) {
         sayOnce(
-          `BILLING create ${name(inputs)} orders a new ${type} volume: ${describeSizing(inputs)} in ${inputs.datacenter}; ${inputs.hourlyBilling ? 'hourly' : 'monthly'}, ${costText(price)}`,
+          `BILLING create ${name(inputs)} orders a new ${type} volume: ${describeSizing(inputs)} in ${inputs.datacenter}; ${inputs.hourlyBilling ? 'hourly' : 'monthly'}, ${cost(price)}`,
         );
       }
       return { creationToken: token, ...price };
@@ -195,21 +181,14 @@ export function volumeProvider(type: VolumeType) {
       (await manager.findByIdentifier(token)).filter(
         (v) => !v.billingItem?.cancellationDate && orderedAs(v, inputs),
       );
-    const earlier = takeOver(what, await found());
-    const volume =
-      earlier ??
-      (await orderOnce({
-        what,
-        noun: 'volume',
-        token,
-        place: () => manager.place(container),
-        found,
-        nextRun: `The next \`pulumi up\` looks for a volume ordered with ${token} before it orders one.`,
-      }));
-    if (earlier)
-      say(
-        `${what}: volume ${earlier.id} was ordered by an earlier unfinished create; using it, no new order`,
-      );
+    const volume = await orderOnce({
+      what,
+      noun: 'volume',
+      token,
+      found,
+      provisioned: (v) => (v.activeTransactionCount ?? 0) === 0,
+      place: () => manager.place(container),
+    });
     const outs = { creationToken: token };
     await settled(c, what, volume.id, inputs, request, outs);
     try {
@@ -282,13 +261,15 @@ export function volumeProvider(type: VolumeType) {
     );
     const inPlace = changed.filter((f) => !replaces.includes(f));
     if (replaces.length > 0) {
-      const ending = endingText(olds.hourlyBilling, 'volume');
+      const ending = olds.hourlyBilling
+        ? 'its hourly billing stops at the cancel'
+        : 'a monthly volume is billed to its anniversary unless cancelImmediately';
       sayOnce(
-        `BILLING replace ${name(olds)} (changed: ${replaces.join(', ')}): orders a new ${type} volume (${describeSizing(news)} in ${news.datacenter}; ${news.hourlyBilling ? 'hourly' : 'monthly'}) at ${costText(news)}, cancels the old one at ${costText(olds)} (${ending}); the new volume starts empty`,
+        `BILLING replace ${name(olds)} (changed: ${replaces.join(', ')}): orders a new ${type} volume (${describeSizing(news)} in ${news.datacenter}; ${news.hourlyBilling ? 'hourly' : 'monthly'}) at ${cost(news)}, cancels the old one at ${cost(olds)} (${ending}); the new volume starts empty`,
       );
     } else if (inPlace.some((f) => f === 'capacityGb' || f === 'tierIopsPerGb' || f === 'iops')) {
       sayOnce(
-        `BILLING upgrade ${name(olds)} in place (${describeSizing(olds)} -> ${describeSizing(news)}): ${costText(olds)} -> ${costText(news)}; the same volume, its data kept`,
+        `BILLING upgrade ${name(olds)} in place (${describeSizing(olds)} -> ${describeSizing(news)}): ${cost(olds)} -> ${cost(news)}; the same volume, its data kept`,
       );
     }
     return { replaces, inPlace };
@@ -302,17 +283,19 @@ export function volumeProvider(type: VolumeType) {
     if (!current?.billingItem) return `${what} is already gone`;
     if ((current.activeTransactionCount ?? 0) > 0)
       await settled(c, what, volumeId, state, request, {});
-    return cancelBilled({
-      what,
-      billingItem: current.billingItem,
-      cancelImmediately: state.cancelImmediately === true,
-      cancel: (immediate) =>
-        manager.cancel(current.billingItem!.id, immediate, 'Deleted by Pulumi'),
-      cancelled: async () => {
+    const immediate = current.billingItem.hourlyFlag || state.cancelImmediately === true;
+    await writeIdempotent({
+      what: `${what} cancel`,
+      write: () => manager.cancel(current.billingItem!.id, immediate, 'Deleted by Pulumi'),
+      done: async () => {
         const v = await manager.findVolume(volumeId);
         return v === undefined || v.billingItem?.cancellationDate !== undefined;
       },
+      windowMs: freeWriteWindowMs(),
     });
+    return immediate
+      ? `${what} cancelled at once: its billing stops now`
+      : `${what} cancelled at its billing anniversary: billed (${money(state.estimatedMonthlyCost, 2)}/month) until then, then gone`;
   }
 
   return kindProvider(fields as VolumeFields, {

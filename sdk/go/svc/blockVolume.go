@@ -59,15 +59,15 @@ type BlockVolume struct {
 	AuthorizedGuestIds pulumi.IntArrayOutput `pulumi:"authorizedGuestIds"`
 	// The billing item a cancel goes through.
 	BillingItemId pulumi.IntOutput `pulumi:"billingItemId"`
-	// On delete, cancel a monthly order at once instead of at its billing anniversary (an hourly one is always cancelled at once).
+	// On delete, cancel a monthly volume at once instead of at its billing anniversary (an hourly volume is always cancelled at once).
 	CancelImmediately pulumi.BoolOutput `pulumi:"cancelImmediately"`
 	// Size in GB (20-12,000). A larger size is an upgrade order on the same volume; a smaller one is refused in check (the API cannot shrink a volume).
 	CapacityGb pulumi.IntOutput `pulumi:"capacityGb"`
 	// Datacenter short name, e.g. `dal10`; a change replaces the volume (and its data).
 	Datacenter pulumi.StringOutput `pulumi:"datacenter"`
-	// What it costs an hour (check prices the order).
+	// What the volume costs an hour (check prices the order; a resize prices the new size).
 	EstimatedHourlyCost pulumi.Float64Output `pulumi:"estimatedHourlyCost"`
-	// What it costs a month.
+	// What the volume costs a month.
 	EstimatedMonthlyCost pulumi.Float64Output `pulumi:"estimatedMonthlyCost"`
 	// Billed by the hour (true) or the month (false, the default); a change replaces the volume.
 	HourlyBilling pulumi.BoolOutput `pulumi:"hourlyBilling"`
@@ -153,7 +153,7 @@ func (BlockVolumeState) ElementType() reflect.Type {
 type blockVolumeArgs struct {
 	// Ids of the account's guests (in the volume's datacenter) allowed to reach it, kept as declared: a guest allowed or removed outside Pulumi is drift that `refresh` shows and `up` puts back.
 	AuthorizedGuestIds []int `pulumi:"authorizedGuestIds"`
-	// On delete, cancel a monthly order at once instead of at its billing anniversary (an hourly one is always cancelled at once).
+	// On delete, cancel a monthly volume at once instead of at its billing anniversary (an hourly volume is always cancelled at once).
 	CancelImmediately *bool `pulumi:"cancelImmediately"`
 	// Size in GB (20-12,000). A larger size is an upgrade order on the same volume; a smaller one is refused in check (the API cannot shrink a volume).
 	CapacityGb int `pulumi:"capacityGb"`
@@ -177,7 +177,7 @@ type blockVolumeArgs struct {
 type BlockVolumeArgs struct {
 	// Ids of the account's guests (in the volume's datacenter) allowed to reach it, kept as declared: a guest allowed or removed outside Pulumi is drift that `refresh` shows and `up` puts back.
 	AuthorizedGuestIds pulumi.IntArrayInput
-	// On delete, cancel a monthly order at once instead of at its billing anniversary (an hourly one is always cancelled at once).
+	// On delete, cancel a monthly volume at once instead of at its billing anniversary (an hourly volume is always cancelled at once).
 	CancelImmediately pulumi.BoolPtrInput
 	// Size in GB (20-12,000). A larger size is an upgrade order on the same volume; a smaller one is refused in check (the API cannot shrink a volume).
 	CapacityGb pulumi.IntInput
@@ -294,7 +294,7 @@ func (o BlockVolumeOutput) BillingItemId() pulumi.IntOutput {
 	return o.ApplyT(func(v *BlockVolume) pulumi.IntOutput { return v.BillingItemId }).(pulumi.IntOutput)
 }
 
-// On delete, cancel a monthly order at once instead of at its billing anniversary (an hourly one is always cancelled at once).
+// On delete, cancel a monthly volume at once instead of at its billing anniversary (an hourly volume is always cancelled at once).
 func (o BlockVolumeOutput) CancelImmediately() pulumi.BoolOutput {
 	return o.ApplyT(func(v *BlockVolume) pulumi.BoolOutput { return v.CancelImmediately }).(pulumi.BoolOutput)
 }
@@ -309,12 +309,12 @@ func (o BlockVolumeOutput) Datacenter() pulumi.StringOutput {
 	return o.ApplyT(func(v *BlockVolume) pulumi.StringOutput { return v.Datacenter }).(pulumi.StringOutput)
 }
 
-// What it costs an hour (check prices the order).
+// What the volume costs an hour (check prices the order; a resize prices the new size).
 func (o BlockVolumeOutput) EstimatedHourlyCost() pulumi.Float64Output {
 	return o.ApplyT(func(v *BlockVolume) pulumi.Float64Output { return v.EstimatedHourlyCost }).(pulumi.Float64Output)
 }
 
-// What it costs a month.
+// What the volume costs a month.
 func (o BlockVolumeOutput) EstimatedMonthlyCost() pulumi.Float64Output {
 	return o.ApplyT(func(v *BlockVolume) pulumi.Float64Output { return v.EstimatedMonthlyCost }).(pulumi.Float64Output)
 }

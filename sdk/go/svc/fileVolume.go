@@ -57,15 +57,15 @@ type FileVolume struct {
 	AuthorizedGuestIds pulumi.IntArrayOutput `pulumi:"authorizedGuestIds"`
 	// The billing item a cancel goes through.
 	BillingItemId pulumi.IntOutput `pulumi:"billingItemId"`
-	// On delete, cancel a monthly order at once instead of at its billing anniversary (an hourly one is always cancelled at once).
+	// On delete, cancel a monthly volume at once instead of at its billing anniversary (an hourly volume is always cancelled at once).
 	CancelImmediately pulumi.BoolOutput `pulumi:"cancelImmediately"`
 	// Size in GB (20-12,000). A larger size is an upgrade order on the same volume; a smaller one is refused in check (the API cannot shrink a volume).
 	CapacityGb pulumi.IntOutput `pulumi:"capacityGb"`
 	// Datacenter short name, e.g. `dal10`; a change replaces the volume (and its data).
 	Datacenter pulumi.StringOutput `pulumi:"datacenter"`
-	// What it costs an hour (check prices the order).
+	// What the volume costs an hour (check prices the order; a resize prices the new size).
 	EstimatedHourlyCost pulumi.Float64Output `pulumi:"estimatedHourlyCost"`
-	// What it costs a month.
+	// What the volume costs a month.
 	EstimatedMonthlyCost pulumi.Float64Output `pulumi:"estimatedMonthlyCost"`
 	// Billed by the hour (true) or the month (false, the default); a change replaces the volume.
 	HourlyBilling pulumi.BoolOutput `pulumi:"hourlyBilling"`
@@ -146,7 +146,7 @@ func (FileVolumeState) ElementType() reflect.Type {
 type fileVolumeArgs struct {
 	// Ids of the account's guests (in the volume's datacenter) allowed to reach it, kept as declared: a guest allowed or removed outside Pulumi is drift that `refresh` shows and `up` puts back.
 	AuthorizedGuestIds []int `pulumi:"authorizedGuestIds"`
-	// On delete, cancel a monthly order at once instead of at its billing anniversary (an hourly one is always cancelled at once).
+	// On delete, cancel a monthly volume at once instead of at its billing anniversary (an hourly volume is always cancelled at once).
 	CancelImmediately *bool `pulumi:"cancelImmediately"`
 	// Size in GB (20-12,000). A larger size is an upgrade order on the same volume; a smaller one is refused in check (the API cannot shrink a volume).
 	CapacityGb int `pulumi:"capacityGb"`
@@ -168,7 +168,7 @@ type fileVolumeArgs struct {
 type FileVolumeArgs struct {
 	// Ids of the account's guests (in the volume's datacenter) allowed to reach it, kept as declared: a guest allowed or removed outside Pulumi is drift that `refresh` shows and `up` puts back.
 	AuthorizedGuestIds pulumi.IntArrayInput
-	// On delete, cancel a monthly order at once instead of at its billing anniversary (an hourly one is always cancelled at once).
+	// On delete, cancel a monthly volume at once instead of at its billing anniversary (an hourly volume is always cancelled at once).
 	CancelImmediately pulumi.BoolPtrInput
 	// Size in GB (20-12,000). A larger size is an upgrade order on the same volume; a smaller one is refused in check (the API cannot shrink a volume).
 	CapacityGb pulumi.IntInput
@@ -283,7 +283,7 @@ func (o FileVolumeOutput) BillingItemId() pulumi.IntOutput {
 	return o.ApplyT(func(v *FileVolume) pulumi.IntOutput { return v.BillingItemId }).(pulumi.IntOutput)
 }
 
-// On delete, cancel a monthly order at once instead of at its billing anniversary (an hourly one is always cancelled at once).
+// On delete, cancel a monthly volume at once instead of at its billing anniversary (an hourly volume is always cancelled at once).
 func (o FileVolumeOutput) CancelImmediately() pulumi.BoolOutput {
 	return o.ApplyT(func(v *FileVolume) pulumi.BoolOutput { return v.CancelImmediately }).(pulumi.BoolOutput)
 }
@@ -298,12 +298,12 @@ func (o FileVolumeOutput) Datacenter() pulumi.StringOutput {
 	return o.ApplyT(func(v *FileVolume) pulumi.StringOutput { return v.Datacenter }).(pulumi.StringOutput)
 }
 
-// What it costs an hour (check prices the order).
+// What the volume costs an hour (check prices the order; a resize prices the new size).
 func (o FileVolumeOutput) EstimatedHourlyCost() pulumi.Float64Output {
 	return o.ApplyT(func(v *FileVolume) pulumi.Float64Output { return v.EstimatedHourlyCost }).(pulumi.Float64Output)
 }
 
-// What it costs a month.
+// What the volume costs a month.
 func (o FileVolumeOutput) EstimatedMonthlyCost() pulumi.Float64Output {
 	return o.ApplyT(func(v *FileVolume) pulumi.Float64Output { return v.EstimatedMonthlyCost }).(pulumi.Float64Output)
 }

@@ -1115,6 +1115,160 @@ func (o HardwareStatusPtrOutput) Status() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
+// An image template: one of the account's own (private) or a public one.
+type ImageTemplateResult struct {
+	// When it was made.
+	CreateDate *string `pulumi:"createDate"`
+	// Where guests can be made from it.
+	Datacenters []Datacenter `pulumi:"datacenters"`
+	// What a guest's `imageTemplateId` takes.
+	GlobalIdentifier *string `pulumi:"globalIdentifier"`
+	// The template's id.
+	Id int `pulumi:"id"`
+	// Its name.
+	Name string `pulumi:"name"`
+	// Its note.
+	Note *string `pulumi:"note"`
+	// Whether it is a public template.
+	PublicFlag *bool `pulumi:"publicFlag"`
+}
+
+// ImageTemplateResultInput is an input type that accepts ImageTemplateResultArgs and ImageTemplateResultOutput values.
+// You can construct a concrete instance of `ImageTemplateResultInput` via:
+//
+//	ImageTemplateResultArgs{...}
+type ImageTemplateResultInput interface {
+	pulumi.Input
+
+	ToImageTemplateResultOutput() ImageTemplateResultOutput
+	ToImageTemplateResultOutputWithContext(context.Context) ImageTemplateResultOutput
+}
+
+// An image template: one of the account's own (private) or a public one.
+type ImageTemplateResultArgs struct {
+	// When it was made.
+	CreateDate pulumi.StringPtrInput `pulumi:"createDate"`
+	// Where guests can be made from it.
+	Datacenters DatacenterArrayInput `pulumi:"datacenters"`
+	// What a guest's `imageTemplateId` takes.
+	GlobalIdentifier pulumi.StringPtrInput `pulumi:"globalIdentifier"`
+	// The template's id.
+	Id pulumi.IntInput `pulumi:"id"`
+	// Its name.
+	Name pulumi.StringInput `pulumi:"name"`
+	// Its note.
+	Note pulumi.StringPtrInput `pulumi:"note"`
+	// Whether it is a public template.
+	PublicFlag pulumi.BoolPtrInput `pulumi:"publicFlag"`
+}
+
+func (ImageTemplateResultArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ImageTemplateResult)(nil)).Elem()
+}
+
+func (i ImageTemplateResultArgs) ToImageTemplateResultOutput() ImageTemplateResultOutput {
+	return i.ToImageTemplateResultOutputWithContext(context.Background())
+}
+
+func (i ImageTemplateResultArgs) ToImageTemplateResultOutputWithContext(ctx context.Context) ImageTemplateResultOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ImageTemplateResultOutput)
+}
+
+// ImageTemplateResultArrayInput is an input type that accepts ImageTemplateResultArray and ImageTemplateResultArrayOutput values.
+// You can construct a concrete instance of `ImageTemplateResultArrayInput` via:
+//
+//	ImageTemplateResultArray{ ImageTemplateResultArgs{...} }
+type ImageTemplateResultArrayInput interface {
+	pulumi.Input
+
+	ToImageTemplateResultArrayOutput() ImageTemplateResultArrayOutput
+	ToImageTemplateResultArrayOutputWithContext(context.Context) ImageTemplateResultArrayOutput
+}
+
+type ImageTemplateResultArray []ImageTemplateResultInput
+
+func (ImageTemplateResultArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]ImageTemplateResult)(nil)).Elem()
+}
+
+func (i ImageTemplateResultArray) ToImageTemplateResultArrayOutput() ImageTemplateResultArrayOutput {
+	return i.ToImageTemplateResultArrayOutputWithContext(context.Background())
+}
+
+func (i ImageTemplateResultArray) ToImageTemplateResultArrayOutputWithContext(ctx context.Context) ImageTemplateResultArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ImageTemplateResultArrayOutput)
+}
+
+// An image template: one of the account's own (private) or a public one.
+type ImageTemplateResultOutput struct{ *pulumi.OutputState }
+
+func (ImageTemplateResultOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ImageTemplateResult)(nil)).Elem()
+}
+
+func (o ImageTemplateResultOutput) ToImageTemplateResultOutput() ImageTemplateResultOutput {
+	return o
+}
+
+func (o ImageTemplateResultOutput) ToImageTemplateResultOutputWithContext(ctx context.Context) ImageTemplateResultOutput {
+	return o
+}
+
+// When it was made.
+func (o ImageTemplateResultOutput) CreateDate() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ImageTemplateResult) *string { return v.CreateDate }).(pulumi.StringPtrOutput)
+}
+
+// Where guests can be made from it.
+func (o ImageTemplateResultOutput) Datacenters() DatacenterArrayOutput {
+	return o.ApplyT(func(v ImageTemplateResult) []Datacenter { return v.Datacenters }).(DatacenterArrayOutput)
+}
+
+// What a guest's `imageTemplateId` takes.
+func (o ImageTemplateResultOutput) GlobalIdentifier() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ImageTemplateResult) *string { return v.GlobalIdentifier }).(pulumi.StringPtrOutput)
+}
+
+// The template's id.
+func (o ImageTemplateResultOutput) Id() pulumi.IntOutput {
+	return o.ApplyT(func(v ImageTemplateResult) int { return v.Id }).(pulumi.IntOutput)
+}
+
+// Its name.
+func (o ImageTemplateResultOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v ImageTemplateResult) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// Its note.
+func (o ImageTemplateResultOutput) Note() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ImageTemplateResult) *string { return v.Note }).(pulumi.StringPtrOutput)
+}
+
+// Whether it is a public template.
+func (o ImageTemplateResultOutput) PublicFlag() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v ImageTemplateResult) *bool { return v.PublicFlag }).(pulumi.BoolPtrOutput)
+}
+
+type ImageTemplateResultArrayOutput struct{ *pulumi.OutputState }
+
+func (ImageTemplateResultArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]ImageTemplateResult)(nil)).Elem()
+}
+
+func (o ImageTemplateResultArrayOutput) ToImageTemplateResultArrayOutput() ImageTemplateResultArrayOutput {
+	return o
+}
+
+func (o ImageTemplateResultArrayOutput) ToImageTemplateResultArrayOutputWithContext(ctx context.Context) ImageTemplateResultArrayOutput {
+	return o
+}
+
+func (o ImageTemplateResultArrayOutput) Index(i pulumi.IntInput) ImageTemplateResultOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) ImageTemplateResult {
+		return vs[0].([]ImageTemplateResult)[vs[1].(int)]
+	}).(ImageTemplateResultOutput)
+}
+
 // An IP address of the account.
 type IpAddress struct {
 	// The IP address's id.
@@ -1249,6 +1403,160 @@ func (o IpAddressArrayOutput) Index(i pulumi.IntInput) IpAddressOutput {
 	return pulumi.All(o, i).ApplyT(func(vs []interface{}) IpAddress {
 		return vs[0].([]IpAddress)[vs[1].(int)]
 	}).(IpAddressOutput)
+}
+
+// A placement group with the fields a `PlacementGroup` resource outputs.
+type PlacementGroupResult struct {
+	// The backend router the group is behind, e.g. `bcr01a.dal10`.
+	BackendRouterHostname string `pulumi:"backendRouterHostname"`
+	// The backend router (pod) to make the group behind, one `getAvailableRouters` offers in the datacenter; left out, the datacenter's first. A change replaces the group.
+	BackendRouterId *int `pulumi:"backendRouterId"`
+	// Datacenter short name, e.g. `dal10`: the group is made behind one of its backend routers, and only guests ordered in that datacenter's pod can join it. A change replaces the group.
+	Datacenter string `pulumi:"datacenter"`
+	// The guests in the group now (they join when they are ordered).
+	GuestIds []int `pulumi:"guestIds"`
+	// The group's id (its `placementGroupId`).
+	Id int `pulumi:"id"`
+	// The group's name on the account: one DNS label (letters, digits, hyphens).
+	Name string `pulumi:"name"`
+	// How the group places its guests: `SPREAD`, each guest on a host of its own. A change replaces the group.
+	Rule PlacementGroupRule `pulumi:"rule"`
+}
+
+// PlacementGroupResultInput is an input type that accepts PlacementGroupResultArgs and PlacementGroupResultOutput values.
+// You can construct a concrete instance of `PlacementGroupResultInput` via:
+//
+//	PlacementGroupResultArgs{...}
+type PlacementGroupResultInput interface {
+	pulumi.Input
+
+	ToPlacementGroupResultOutput() PlacementGroupResultOutput
+	ToPlacementGroupResultOutputWithContext(context.Context) PlacementGroupResultOutput
+}
+
+// A placement group with the fields a `PlacementGroup` resource outputs.
+type PlacementGroupResultArgs struct {
+	// The backend router the group is behind, e.g. `bcr01a.dal10`.
+	BackendRouterHostname pulumi.StringInput `pulumi:"backendRouterHostname"`
+	// The backend router (pod) to make the group behind, one `getAvailableRouters` offers in the datacenter; left out, the datacenter's first. A change replaces the group.
+	BackendRouterId pulumi.IntPtrInput `pulumi:"backendRouterId"`
+	// Datacenter short name, e.g. `dal10`: the group is made behind one of its backend routers, and only guests ordered in that datacenter's pod can join it. A change replaces the group.
+	Datacenter pulumi.StringInput `pulumi:"datacenter"`
+	// The guests in the group now (they join when they are ordered).
+	GuestIds pulumi.IntArrayInput `pulumi:"guestIds"`
+	// The group's id (its `placementGroupId`).
+	Id pulumi.IntInput `pulumi:"id"`
+	// The group's name on the account: one DNS label (letters, digits, hyphens).
+	Name pulumi.StringInput `pulumi:"name"`
+	// How the group places its guests: `SPREAD`, each guest on a host of its own. A change replaces the group.
+	Rule PlacementGroupRuleInput `pulumi:"rule"`
+}
+
+func (PlacementGroupResultArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*PlacementGroupResult)(nil)).Elem()
+}
+
+func (i PlacementGroupResultArgs) ToPlacementGroupResultOutput() PlacementGroupResultOutput {
+	return i.ToPlacementGroupResultOutputWithContext(context.Background())
+}
+
+func (i PlacementGroupResultArgs) ToPlacementGroupResultOutputWithContext(ctx context.Context) PlacementGroupResultOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(PlacementGroupResultOutput)
+}
+
+// PlacementGroupResultArrayInput is an input type that accepts PlacementGroupResultArray and PlacementGroupResultArrayOutput values.
+// You can construct a concrete instance of `PlacementGroupResultArrayInput` via:
+//
+//	PlacementGroupResultArray{ PlacementGroupResultArgs{...} }
+type PlacementGroupResultArrayInput interface {
+	pulumi.Input
+
+	ToPlacementGroupResultArrayOutput() PlacementGroupResultArrayOutput
+	ToPlacementGroupResultArrayOutputWithContext(context.Context) PlacementGroupResultArrayOutput
+}
+
+type PlacementGroupResultArray []PlacementGroupResultInput
+
+func (PlacementGroupResultArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]PlacementGroupResult)(nil)).Elem()
+}
+
+func (i PlacementGroupResultArray) ToPlacementGroupResultArrayOutput() PlacementGroupResultArrayOutput {
+	return i.ToPlacementGroupResultArrayOutputWithContext(context.Background())
+}
+
+func (i PlacementGroupResultArray) ToPlacementGroupResultArrayOutputWithContext(ctx context.Context) PlacementGroupResultArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(PlacementGroupResultArrayOutput)
+}
+
+// A placement group with the fields a `PlacementGroup` resource outputs.
+type PlacementGroupResultOutput struct{ *pulumi.OutputState }
+
+func (PlacementGroupResultOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*PlacementGroupResult)(nil)).Elem()
+}
+
+func (o PlacementGroupResultOutput) ToPlacementGroupResultOutput() PlacementGroupResultOutput {
+	return o
+}
+
+func (o PlacementGroupResultOutput) ToPlacementGroupResultOutputWithContext(ctx context.Context) PlacementGroupResultOutput {
+	return o
+}
+
+// The backend router the group is behind, e.g. `bcr01a.dal10`.
+func (o PlacementGroupResultOutput) BackendRouterHostname() pulumi.StringOutput {
+	return o.ApplyT(func(v PlacementGroupResult) string { return v.BackendRouterHostname }).(pulumi.StringOutput)
+}
+
+// The backend router (pod) to make the group behind, one `getAvailableRouters` offers in the datacenter; left out, the datacenter's first. A change replaces the group.
+func (o PlacementGroupResultOutput) BackendRouterId() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v PlacementGroupResult) *int { return v.BackendRouterId }).(pulumi.IntPtrOutput)
+}
+
+// Datacenter short name, e.g. `dal10`: the group is made behind one of its backend routers, and only guests ordered in that datacenter's pod can join it. A change replaces the group.
+func (o PlacementGroupResultOutput) Datacenter() pulumi.StringOutput {
+	return o.ApplyT(func(v PlacementGroupResult) string { return v.Datacenter }).(pulumi.StringOutput)
+}
+
+// The guests in the group now (they join when they are ordered).
+func (o PlacementGroupResultOutput) GuestIds() pulumi.IntArrayOutput {
+	return o.ApplyT(func(v PlacementGroupResult) []int { return v.GuestIds }).(pulumi.IntArrayOutput)
+}
+
+// The group's id (its `placementGroupId`).
+func (o PlacementGroupResultOutput) Id() pulumi.IntOutput {
+	return o.ApplyT(func(v PlacementGroupResult) int { return v.Id }).(pulumi.IntOutput)
+}
+
+// The group's name on the account: one DNS label (letters, digits, hyphens).
+func (o PlacementGroupResultOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v PlacementGroupResult) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// How the group places its guests: `SPREAD`, each guest on a host of its own. A change replaces the group.
+func (o PlacementGroupResultOutput) Rule() PlacementGroupRuleOutput {
+	return o.ApplyT(func(v PlacementGroupResult) PlacementGroupRule { return v.Rule }).(PlacementGroupRuleOutput)
+}
+
+type PlacementGroupResultArrayOutput struct{ *pulumi.OutputState }
+
+func (PlacementGroupResultArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]PlacementGroupResult)(nil)).Elem()
+}
+
+func (o PlacementGroupResultArrayOutput) ToPlacementGroupResultArrayOutput() PlacementGroupResultArrayOutput {
+	return o
+}
+
+func (o PlacementGroupResultArrayOutput) ToPlacementGroupResultArrayOutputWithContext(ctx context.Context) PlacementGroupResultArrayOutput {
+	return o
+}
+
+func (o PlacementGroupResultArrayOutput) Index(i pulumi.IntInput) PlacementGroupResultOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) PlacementGroupResult {
+		return vs[0].([]PlacementGroupResult)[vs[1].(int)]
+	}).(PlacementGroupResultOutput)
 }
 
 // A record of a DNS zone, as the API stores it.
@@ -2307,8 +2615,12 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*HardwareServerArrayInput)(nil)).Elem(), HardwareServerArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*HardwareStatusInput)(nil)).Elem(), HardwareStatusArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*HardwareStatusPtrInput)(nil)).Elem(), HardwareStatusArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ImageTemplateResultInput)(nil)).Elem(), ImageTemplateResultArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ImageTemplateResultArrayInput)(nil)).Elem(), ImageTemplateResultArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*IpAddressInput)(nil)).Elem(), IpAddressArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*IpAddressArrayInput)(nil)).Elem(), IpAddressArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*PlacementGroupResultInput)(nil)).Elem(), PlacementGroupResultArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*PlacementGroupResultArrayInput)(nil)).Elem(), PlacementGroupResultArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ResourceRecordInput)(nil)).Elem(), ResourceRecordArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ResourceRecordArrayInput)(nil)).Elem(), ResourceRecordArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*SecurityGroupResultInput)(nil)).Elem(), SecurityGroupResultArgs{})
@@ -2338,8 +2650,12 @@ func init() {
 	pulumi.RegisterOutputType(HardwareServerArrayOutput{})
 	pulumi.RegisterOutputType(HardwareStatusOutput{})
 	pulumi.RegisterOutputType(HardwareStatusPtrOutput{})
+	pulumi.RegisterOutputType(ImageTemplateResultOutput{})
+	pulumi.RegisterOutputType(ImageTemplateResultArrayOutput{})
 	pulumi.RegisterOutputType(IpAddressOutput{})
 	pulumi.RegisterOutputType(IpAddressArrayOutput{})
+	pulumi.RegisterOutputType(PlacementGroupResultOutput{})
+	pulumi.RegisterOutputType(PlacementGroupResultArrayOutput{})
 	pulumi.RegisterOutputType(ResourceRecordOutput{})
 	pulumi.RegisterOutputType(ResourceRecordArrayOutput{})
 	pulumi.RegisterOutputType(SecurityGroupResultOutput{})

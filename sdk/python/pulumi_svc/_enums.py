@@ -8,10 +8,12 @@ from enum import Enum
 
 __all__ = [
     'ImageChange',
+    'PlacementGroupRule',
     'RecordType',
     'SecurityGroupRuleDirection',
     'SecurityGroupRuleEthertype',
     'SecurityGroupRuleProtocol',
+    'ServerImageChange',
     'VolumeOsFormat',
 ]
 
@@ -28,6 +30,17 @@ class ImageChange(_builtins.str, Enum):
     RELOAD = "reload"
     """
     Reinstall this guest in place (same id, addresses and bill); its primary disk is erased.
+    """
+
+
+@pulumi.type_token("svc:index:PlacementGroupRule")
+class PlacementGroupRule(_builtins.str, Enum):
+    """
+    How the group places its guests: `SPREAD`, each guest on a host of its own. A change replaces the group.
+    """
+    SPREAD = "SPREAD"
+    """
+    Each guest of the group on a host of its own.
     """
 
 
@@ -120,6 +133,21 @@ class SecurityGroupRuleProtocol(_builtins.str, Enum):
     ICMP = "icmp"
     """
     ICMP (ping).
+    """
+
+
+@pulumi.type_token("svc:index:ServerImageChange")
+class ServerImageChange(_builtins.str, Enum):
+    """
+    What a change of `operatingSystemReferenceCode` or `sshKeyIds` does: `replace` orders a new server (new id, addresses and bill), `reload` reinstalls this one in place (`reloadOperatingSystem`: same id, addresses and bill; its disks are erased).
+    """
+    REPLACE = "replace"
+    """
+    Order a new server (new id, addresses and bill).
+    """
+    RELOAD = "reload"
+    """
+    Reinstall this server in place (same id, addresses and bill); its disks are erased.
     """
 
 

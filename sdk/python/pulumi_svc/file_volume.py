@@ -34,7 +34,7 @@ class FileVolumeArgs:
         :param pulumi.Input[_builtins.int] capacity_gb: Size in GB (20-12,000). A larger size is an upgrade order on the same volume; a smaller one is refused in check (the API cannot shrink a volume).
         :param pulumi.Input[_builtins.str] datacenter: Datacenter short name, e.g. `dal10`; a change replaces the volume (and its data).
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.int]]] authorized_guest_ids: Ids of the account's guests (in the volume's datacenter) allowed to reach it, kept as declared: a guest allowed or removed outside Pulumi is drift that `refresh` shows and `up` puts back.
-        :param pulumi.Input[_builtins.bool] cancel_immediately: On delete, cancel a monthly order at once instead of at its billing anniversary (an hourly one is always cancelled at once).
+        :param pulumi.Input[_builtins.bool] cancel_immediately: On delete, cancel a monthly volume at once instead of at its billing anniversary (an hourly volume is always cancelled at once).
         :param pulumi.Input[_builtins.bool] hourly_billing: Billed by the hour (true) or the month (false, the default); a change replaces the volume.
         :param pulumi.Input[_builtins.int] iops: Performance: the IOPS figure, 100-48,000 in steps of 100 and at most 50 per GB (give this or `tierIopsPerGb`). Another figure is an upgrade order on the same volume.
         :param pulumi.Input[_builtins.str] notes: Free text kept with the volume.
@@ -104,7 +104,7 @@ class FileVolumeArgs:
     @pulumi.getter(name="cancelImmediately")
     def cancel_immediately(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
-        On delete, cancel a monthly order at once instead of at its billing anniversary (an hourly one is always cancelled at once).
+        On delete, cancel a monthly volume at once instead of at its billing anniversary (an hourly volume is always cancelled at once).
         """
         return pulumi.get(self, "cancel_immediately")
 
@@ -218,7 +218,7 @@ class FileVolume(pulumi.CustomResource):
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.int]]] authorized_guest_ids: Ids of the account's guests (in the volume's datacenter) allowed to reach it, kept as declared: a guest allowed or removed outside Pulumi is drift that `refresh` shows and `up` puts back.
-        :param pulumi.Input[_builtins.bool] cancel_immediately: On delete, cancel a monthly order at once instead of at its billing anniversary (an hourly one is always cancelled at once).
+        :param pulumi.Input[_builtins.bool] cancel_immediately: On delete, cancel a monthly volume at once instead of at its billing anniversary (an hourly volume is always cancelled at once).
         :param pulumi.Input[_builtins.int] capacity_gb: Size in GB (20-12,000). A larger size is an upgrade order on the same volume; a smaller one is refused in check (the API cannot shrink a volume).
         :param pulumi.Input[_builtins.str] datacenter: Datacenter short name, e.g. `dal10`; a change replaces the volume (and its data).
         :param pulumi.Input[_builtins.bool] hourly_billing: Billed by the hour (true) or the month (false, the default); a change replaces the volume.
@@ -380,7 +380,7 @@ class FileVolume(pulumi.CustomResource):
     @pulumi.getter(name="cancelImmediately")
     def cancel_immediately(self) -> pulumi.Output[_builtins.bool]:
         """
-        On delete, cancel a monthly order at once instead of at its billing anniversary (an hourly one is always cancelled at once).
+        On delete, cancel a monthly volume at once instead of at its billing anniversary (an hourly volume is always cancelled at once).
         """
         return pulumi.get(self, "cancel_immediately")
 
@@ -404,7 +404,7 @@ class FileVolume(pulumi.CustomResource):
     @pulumi.getter(name="estimatedHourlyCost")
     def estimated_hourly_cost(self) -> pulumi.Output[_builtins.float]:
         """
-        What it costs an hour (check prices the order).
+        What the volume costs an hour (check prices the order; a resize prices the new size).
         """
         return pulumi.get(self, "estimated_hourly_cost")
 
@@ -412,7 +412,7 @@ class FileVolume(pulumi.CustomResource):
     @pulumi.getter(name="estimatedMonthlyCost")
     def estimated_monthly_cost(self) -> pulumi.Output[_builtins.float]:
         """
-        What it costs a month.
+        What the volume costs a month.
         """
         return pulumi.get(self, "estimated_monthly_cost")
 
