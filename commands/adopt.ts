@@ -1,46 +1,45 @@
-import type {
-  DnsResourceRecord,
-  DnsZone,
-  SecurityGroup,
-  SshKey,
-  VirtualGuest,
-} from '../provider/managers';
-import { tagNames } from '../provider/managers';
+import type { AdoptFilter, AdoptionFace, ApiObject } from '../provider/kinds/faces';
 import { kindOf, pluginToken } from '../provider/kinds/tokens';
-import { GUEST_BILLING } from '../provider/kinds/virtual-guest';
+import { BILLING_FACES, registryFaces, type BillingFaces } from './billed-kinds';
 import type { StackState } from './pulumi';
 
 /**
  * What of the account no stack owns, and Pulumi's bulk import file for it (`pulumi import
- * --file`). "Owned" means, per kind:
- * - a guest: its id is in an audited state, or it carries this provider's tags (the owned tag:
- *   a completed create of some stack, perhaps of a backend not audited; a creation token alone:
- *   an unfinished create, which the next `up` of its stack takes over). Only guests with neither
- *   are adopted; the tagged ones are the audit's orphans;
- * - an SSH key, a zone, a record, a security group: its id is in an audited state (a record also through its
- *   zone's `records`). They carry no tags, so an object a stack of another backend (or one not
- *   named with `--stack`) holds looks unowned: audit every stack that may own them.
+ * --file`). Each adoptable kind says through its adoption face (provider/kinds/faces.ts) how its
+ * objects are listed, which of them may be adopted (a guest with this provider's tags is the
+ * audit's orphan, never adopted; a zone's SOA record is the zone's own), which ids a state holds
+ * (a zone's state its records' too), how its entry is named and which filters describe it. An
+ * object is owned when an audited state holds its id. Objects without this provider's tags carry
+ * nothing more, so one a stack of another backend (or one not named with `--stack`) holds looks
+ * unowned: audit every stack that may own them.
  */
 
-/** Everything of the account the adoption looks at. */
-export interface AccountObjects {
-  guests: VirtualGuest[];
-  keys: SshKey[];
-  /** With their records. */
-  zones: DnsZone[];
-  securityGroups: SecurityGroup[];
+/** The adoptable kinds with their faces, in the import file's order. */
+export type AdoptionFaces = Readonly<Record<string, AdoptionFace>>;
+
+/**
+ * The faces in the import file's order: kinds that bill nothing before billed ones (those a
+ * reader checks most close the file), a kind's children right after it (a zone's records),
+ * else the registry's order.
+ */
+export function inFileOrder(faces: AdoptionFaces, billed: BillingFaces): AdoptionFaces {
+  const kinds = Object.keys(faces);
+  const childrenOf = (kind: string) => kinds.filter((k) => faces[k].parent?.kind === kind);
+  const roots = [false, true].flatMap((isBilled) =>
+    kinds.filter((k) => !faces[k].parent && Object.hasOwn(billed, k) === isBilled),
+  );
+  const placed = roots.flatMap((kind) => [kind, ...childrenOf(kind)]);
+  const order = [...placed, ...kinds.filter((k) => !placed.includes(k))];
+  return Object.fromEntries(order.map((kind) => [kind, faces[kind]]));
 }
 
+export const ADOPTION_FACES: AdoptionFaces = inFileOrder(registryFaces('adoption'), BILLING_FACES);
+
+/** The account's objects (or those of them no stack owns) of each adoptable kind. */
+export type AccountObjects = Readonly<Record<string, readonly ApiObject[]>>;
+
 /** Narrows what is adopted; each filter keeps the objects it can describe (README). */
-export interface AdoptFilters {
-  datacenter?: string;
-  /** Glob (`*`, `?`) on a guest's hostname. */
-  hostname?: string;
-  /** Glob on a guest's domain and a zone's name (a record follows its zone). */
-  domain?: string;
-  /** A guest tag. */
-  tag?: string;
-}
+export type AdoptFilters = Partial<Record<AdoptFilter, string>>;
 
 /** One entry of Pulumi's bulk import file. */
 export interface ImportEntry {
@@ -51,56 +50,35 @@ export interface ImportEntry {
   parent?: string;
 }
 
-export interface Unowned {
-  guests: VirtualGuest[];
-  keys: SshKey[];
-  zones: DnsZone[];
-  records: DnsResourceRecord[];
-  securityGroups: SecurityGroup[];
-  /** Every zone's name by id (a record's name says its zone, owned or not). */
-  zoneNames: Map<number, string>;
-}
+const key = (kind: string, id: unknown) => `${kind}:${String(id)}`;
 
-/** The ids each kind's states hold (a zone's own records among the records). */
-function ownedIds(states: StackState[]): Record<string, Set<string>> {
-  const owned: Record<string, Set<string>> = {
-    VirtualGuest: new Set(),
-    SshKey: new Set(),
-    DnsZone: new Set(),
-    DnsRecord: new Set(),
-    SecurityGroup: new Set(),
-  };
+/** `kind:id` of everything the states hold (a zone's records too, through its face). */
+function ownedKeys(states: StackState[], faces: AdoptionFaces): Set<string> {
+  const owned = new Set<string>();
   for (const resource of states.flatMap((s) => s.resources)) {
     const kind = kindOf(resource.type);
-    if (!kind || !resource.id || !owned[kind]) continue;
-    owned[kind].add(resource.id);
-    if (kind !== 'DnsZone') continue;
-    for (const list of ['recordIds', 'builtInRecordIds']) {
-      const ids = resource.outputs?.[list];
-      if (Array.isArray(ids)) for (const id of ids) owned.DnsRecord.add(String(id));
-    }
+    if (kind === undefined || !Object.hasOwn(faces, kind) || !resource.id) continue;
+    owned.add(key(kind, resource.id));
+    const held = faces[kind].holds?.(resource.outputs ?? {}) ?? {};
+    for (const [other, ids] of Object.entries(held))
+      for (const id of ids) owned.add(key(other, id));
   }
   return owned;
 }
 
-/** The account's objects that no audited stack owns (see the module comment). */
-export function unownedObjects(states: StackState[], account: AccountObjects): Unowned {
-  const owned = ownedIds(states);
-  const free = (kind: string, id: number) => !owned[kind].has(String(id));
-  return {
-    // A guest with this provider's tags is an orphan of the audit, never adopted.
-    guests: account.guests.filter(
-      (g) => free('VirtualGuest', g.id) && GUEST_BILLING.audit.provenance(g) === 'none',
-    ),
-    keys: account.keys.filter((k) => free('SshKey', k.id)),
-    zones: account.zones.filter((z) => free('DnsZone', z.id)),
-    // The SOA record is the zone's own (the API derives it), never a record of its own.
-    records: account.zones
-      .flatMap((z) => z.resourceRecords ?? [])
-      .filter((r) => free('DnsRecord', r.id) && r.type.toUpperCase() !== 'SOA'),
-    securityGroups: account.securityGroups.filter((g) => free('SecurityGroup', g.id)),
-    zoneNames: new Map(account.zones.map((z) => [z.id, z.name])),
-  };
+/** The account's objects that no audited stack owns and that may be adopted, per kind. */
+export function unownedObjects(
+  states: StackState[],
+  account: AccountObjects,
+  faces: AdoptionFaces = ADOPTION_FACES,
+): AccountObjects {
+  const owned = ownedKeys(states, faces);
+  return Object.fromEntries(
+    Object.entries(faces).map(([kind, face]) => [
+      kind,
+      (account[kind] ?? []).filter((o) => !owned.has(key(kind, o.id)) && face.adoptable(o)),
+    ]),
+  );
 }
 
 /** A case-insensitive glob (`*`, `?`) as a test. */
@@ -113,37 +91,53 @@ export function globTest(pattern: string): (text: string) => boolean {
   return (text) => re.test(text);
 }
 
+/** Whether `filter` describes `object` and its value matches it (`tag`: one of its tags). */
+function matches(face: AdoptionFace, filter: AdoptFilter, value: string, object: ApiObject) {
+  if (filter === 'tag') {
+    const tags = face.describedBy.tag?.(object);
+    return tags !== undefined && tags.includes(value.trim().toLowerCase());
+  }
+  const text = face.describedBy[filter]?.(object);
+  return text !== undefined && globTest(value)(text);
+}
+
 /**
- * The objects the filters keep. A filter leaves out the kinds it cannot describe: with
- * `--datacenter`, `--hostname` or `--tag` only guests are kept; with `--domain`, guests of the
- * domain and zones of that name with their records.
+ * The objects the filters keep: those whose kind every given filter describes and which match
+ * each, and those whose parent is kept (a record follows its zone). A kind a filter cannot
+ * describe is left out by it (with `--datacenter` only what has a datacenter is kept).
  */
-export function narrowed(unowned: Unowned, filters: AdoptFilters): Unowned {
-  const matches = (pattern: string | undefined, text: string) =>
-    pattern === undefined || globTest(pattern)(text);
-  const guestsOnly = [filters.datacenter, filters.hostname, filters.tag].some(
-    (f) => f !== undefined,
+export function narrowed(
+  unowned: AccountObjects,
+  filters: AdoptFilters,
+  faces: AdoptionFaces = ADOPTION_FACES,
+): AccountObjects {
+  const given = Object.entries(filters).filter(
+    (entry): entry is [AdoptFilter, string] => entry[1] !== undefined,
   );
-  const guests = unowned.guests.filter(
-    (g) =>
-      matches(filters.datacenter, g.datacenter?.name ?? '') &&
-      matches(filters.hostname, g.hostname) &&
-      matches(filters.domain, g.domain) &&
-      (filters.tag === undefined || tagNames(g).includes(filters.tag.trim().toLowerCase())),
-  );
-  const { zoneNames } = unowned;
-  if (guestsOnly)
-    return { guests, keys: [], zones: [], records: [], securityGroups: [], zoneNames };
-  const zones = unowned.zones.filter((z) => matches(filters.domain, z.name));
-  const zoneIds = new Set(zones.map((z) => z.id));
-  return {
-    guests,
-    keys: filters.domain === undefined ? unowned.keys : [],
-    zones,
-    records: unowned.records.filter((r) => filters.domain === undefined || zoneIds.has(r.domainId)),
-    securityGroups: filters.domain === undefined ? unowned.securityGroups : [],
-    zoneNames,
-  };
+  const kept = new Set<string>();
+  const out: Record<string, ApiObject[]> = {};
+  // In the file's order, so a parent is decided before its children.
+  for (const [kind, face] of Object.entries(faces)) {
+    const parentKept = (o: ApiObject) =>
+      face.parent !== undefined && kept.has(key(face.parent.kind, face.parent.id(o)));
+    out[kind] = (unowned[kind] ?? []).filter(
+      (o) => given.every(([filter, value]) => matches(face, filter, value, o)) || parentKept(o),
+    );
+    for (const o of out[kind]) kept.add(key(kind, o.id));
+  }
+  return out;
+}
+
+/** The kinds `filter` describes, each with the kinds that follow it: `DnsZone with DnsRecord`. */
+export function describedKinds(filter: AdoptFilter, faces: AdoptionFaces = ADOPTION_FACES): string {
+  const kinds = Object.keys(faces);
+  return kinds
+    .filter((kind) => faces[kind].describedBy[filter] !== undefined)
+    .map((kind) => {
+      const children = kinds.filter((k) => faces[k].parent?.kind === kind);
+      return children.length ? `${kind} with ${children.join(', ')}` : kind;
+    })
+    .join(', ');
 }
 
 /**
@@ -160,57 +154,40 @@ function slug(text: string, kindWord: string): string {
   return /^[a-z]/.test(base) ? base : `${kindWord}_${base || 'unnamed'}`;
 }
 
-/**
- * Pulumi's bulk import file for these objects: plugin type tokens, names that are valid in every
- * language and stable (from the object's own names, the same account gives the same file; a
- * name two objects would share gets each one's id appended) and records parented to their zone
- * when the zone is in the file.
- */
 interface Candidate {
   kind: string;
   id: number;
   /** The name unless another object would have it too. */
   base: string;
-  /** A record's zone, when the zone is adopted with it. */
-  zone?: number;
+  /** `kind:id` of the object it is parented to, when that one is in the file. */
+  parent?: string;
 }
 
-export function importFile(objects: Unowned): { resources: ImportEntry[] } {
-  const adopted = new Set(objects.zones.map((z) => z.id));
-  const zoneName = (id: number) => objects.zoneNames.get(id) ?? String(id);
-  const candidates: Candidate[] = [
-    ...objects.zones.map((z) => ({
-      kind: 'DnsZone',
-      id: z.id,
-      base: slug(`zone-${z.name}`, 'zone'),
+/**
+ * Pulumi's bulk import file for these objects, in the faces' order: plugin type tokens, names
+ * that are valid in every language and stable (from the object's own names, the same account
+ * gives the same file; a name two objects would share gets each one's id appended) and each
+ * object parented to its parent (a record to its zone) when the parent is in the file.
+ */
+export function importFile(
+  objects: AccountObjects,
+  faces: AdoptionFaces = ADOPTION_FACES,
+): { resources: ImportEntry[] } {
+  const candidates: Candidate[] = Object.entries(faces).flatMap(([kind, face]) =>
+    (objects[kind] ?? []).map((o) => ({
+      kind,
+      id: o.id,
+      base: slug(face.name(o), face.nameWord),
+      parent: face.parent && key(face.parent.kind, face.parent.id(o)),
     })),
-    ...objects.records.map((r) => ({
-      kind: 'DnsRecord',
-      id: r.id,
-      base: slug(`${r.host}-${r.type}-${zoneName(r.domainId)}`, 'record'),
-      zone: adopted.has(r.domainId) ? r.domainId : undefined,
-    })),
-    ...objects.keys.map((k) => ({ kind: 'SshKey', id: k.id, base: slug(`key-${k.label}`, 'key') })),
-    ...objects.securityGroups.map((g) => ({
-      kind: 'SecurityGroup',
-      id: g.id,
-      base: slug(`sg-${g.name ?? ''}`, 'sg'),
-    })),
-    ...objects.guests.map((g) => ({
-      kind: 'VirtualGuest',
-      id: g.id,
-      base: slug(`${g.hostname}-${g.domain}`, 'guest'),
-    })),
-  ];
+  );
   const uses = new Map<string, number>();
   for (const c of candidates) uses.set(c.base, (uses.get(c.base) ?? 0) + 1);
   const nameOf = (c: Candidate) => (uses.get(c.base)! > 1 ? `${c.base}_${c.id}` : c.base);
-  const zoneEntry = new Map(
-    candidates.filter((c) => c.kind === 'DnsZone').map((c) => [c.id, nameOf(c)]),
-  );
+  const entryName = new Map(candidates.map((c) => [key(c.kind, c.id), nameOf(c)]));
   return {
     resources: candidates.map((c) => {
-      const parent = c.zone === undefined ? undefined : zoneEntry.get(c.zone);
+      const parent = c.parent === undefined ? undefined : entryName.get(c.parent);
       return {
         type: pluginToken(c.kind),
         name: nameOf(c),

@@ -1,21 +1,26 @@
 import * as fs from 'node:fs';
 import type { Client } from '../provider/client';
-import type { DnsZone, SecurityGroup, SshKey, VirtualGuest } from '../provider/managers';
-import { RECORD_MASK, SSH_KEY_MASK } from '../provider/managers';
-import type { ApiObject } from '../provider/kinds/faces';
+import {
+  ADOPT_FILTERS,
+  type AccountList,
+  type AdoptFilter,
+  type ApiObject,
+} from '../provider/kinds/faces';
 import { clientFromConfig } from '../provider/framework/config-client';
 import {
+  ADOPTION_FACES,
+  describedKinds,
   importFile,
   narrowed,
   unownedObjects,
-  type AccountObjects,
   type AdoptFilters,
+  type AdoptionFaces,
   type ImportEntry,
 } from './adopt';
 import { EXIT, parseCommandArgs, type Command, type OptionSpecs, type ParsedArgs } from './command';
 import { shrinkingPages } from './pages';
-import { audit, formatAudit, type AuditReport, type BilledObjects } from './audit';
-import { BILLING_FACES } from './billed-kinds';
+import { audit, formatAudit, type AuditReport } from './audit';
+import { BILLING_FACES, type BillingFaces } from './billed-kinds';
 import { pulumiJson, type StackState, type StateResource } from './pulumi';
 import { stackClient } from './stack-client';
 
@@ -25,6 +30,24 @@ export interface AuditArgs {
   /** Where to write Pulumi's bulk import file of what no stack owns. */
   importFile?: string;
   filters: AdoptFilters;
+}
+
+/** Each filter's placeholder and what it keeps; the kinds it describes come from their faces. */
+const FILTER_HELP: Record<AdoptFilter, [value: string, keeps: string]> = {
+  datacenter: ['DC', 'what is in this datacenter'],
+  hostname: ['GLOB', 'what has a hostname that matches (* and ?)'],
+  domain: ['GLOB', 'what is of a domain that matches (* and ?)'],
+  tag: ['TAG', 'what has this tag'],
+};
+
+function filterOptions(): OptionSpecs {
+  return Object.fromEntries(
+    ADOPT_FILTERS.map((filter) => {
+      const [value, keeps] = FILTER_HELP[filter];
+      const help = `adopt only ${keeps} (${describedKinds(filter)})`;
+      return [filter, { type: 'string', value, help }];
+    }),
+  );
 }
 
 const AUDIT_OPTIONS = {
@@ -39,26 +62,13 @@ const AUDIT_OPTIONS = {
     value: 'PATH',
     help: "writes Pulumi's bulk import file for what no stack owns (`pulumi import --file PATH` on the provider plugin)",
   },
-  datacenter: { type: 'string', value: 'DC', help: 'adopt only guests in this datacenter' },
-  hostname: {
-    type: 'string',
-    value: 'GLOB',
-    help: 'adopt only guests whose hostname matches (* and ?)',
-  },
-  domain: {
-    type: 'string',
-    value: 'GLOB',
-    help: 'adopt only guests of that domain and zones of that name with their records',
-  },
-  tag: { type: 'string', value: 'TAG', help: 'adopt only guests with this tag' },
+  ...filterOptions(),
   json: { type: 'boolean', help: 'print the report as JSON' },
 } as const satisfies OptionSpecs;
 
-const FILTERS = ['datacenter', 'hostname', 'domain', 'tag'] as const;
-
 function auditArgs(args: ParsedArgs): AuditArgs {
   const filters: AdoptFilters = {};
-  for (const f of FILTERS) {
+  for (const f of ADOPT_FILTERS) {
     const value = args.string(f);
     if (value !== undefined) filters[f] = value;
   }
@@ -73,28 +83,57 @@ function auditArgs(args: ParsedArgs): AuditArgs {
 export const parseAuditArgs = (argv: string[]): AuditArgs =>
   auditArgs(parseCommandArgs('audit', AUDIT_COMMAND, argv));
 
-/** Every object of each billed kind, as its audit face lists it, those ending left out. */
-async function billedObjects(client: Client): Promise<BilledObjects> {
-  const objects: Record<string, ApiObject[]> = {};
-  for (const [kind, { audit: face }] of Object.entries(BILLING_FACES)) {
-    const { service, method, mask } = face.list;
-    objects[kind] = [];
-    for await (const page of shrinkingPages<ApiObject>(client, service, method, { mask }))
-      objects[kind].push(...page.filter((object) => !face.ended(object)));
-  }
-  return objects;
+/** A list method's every item, page by page. */
+async function allPages(client: Client, { service, method, mask }: AccountList) {
+  const items: ApiObject[] = [];
+  for await (const page of shrinkingPages<ApiObject>(client, service, method, { mask }))
+    items.push(...page);
+  return items;
 }
 
-/** The keys, zones, records and security groups of the account, and its guests, for the adoption. */
-async function accountObjects(client: Client, billed: BilledObjects): Promise<AccountObjects> {
-  const keys = (await client.call('Account', 'getSshKeys', { mask: SSH_KEY_MASK })) as SshKey[];
-  const zones = (await client.call('Account', 'getDomains', {
-    mask: `id,name,resourceRecords[${RECORD_MASK}]`,
-  })) as DnsZone[];
-  const securityGroups = (await client.call('Account', 'getSecurityGroups', {
-    mask: 'id,name',
-  })) as SecurityGroup[];
-  return { guests: (billed.VirtualGuest ?? []) as VirtualGuest[], keys, zones, securityGroups };
+/** Reads each list the faces name once (a billed kind's adoption reads its audit's list too). */
+function accountLists(client: Client): (list: AccountList) => Promise<ApiObject[]> {
+  const read = new Map<string, Promise<ApiObject[]>>();
+  return (list) => {
+    const key = `${list.service}.${list.method}[${list.mask}]`;
+    if (!read.has(key)) read.set(key, allPages(client, list));
+    return read.get(key)!;
+  };
+}
+
+/** The faces the audit reads the account through: the registry's, or a test's. */
+export interface AuditFaces {
+  billing: BillingFaces;
+  adoption: AdoptionFaces;
+}
+
+/**
+ * Holds the account's objects against the states: every billed kind's (those ending left out)
+ * for the audit, every adoptable kind's for the import file of what no stack owns (narrowed by
+ * the filters).
+ */
+export async function auditAccount(
+  client: Client,
+  states: StackState[],
+  filters: AdoptFilters = {},
+  faces: AuditFaces = { billing: BILLING_FACES, adoption: ADOPTION_FACES },
+): Promise<AuditReport & { importable: ImportEntry[] }> {
+  const list = accountLists(client);
+  const billed: Record<string, ApiObject[]> = {};
+  for (const [kind, { audit: face }] of Object.entries(faces.billing))
+    billed[kind] = (await list(face.list)).filter((object) => !face.ended(object));
+  const account: Record<string, ApiObject[]> = {};
+  for (const [kind, face] of Object.entries(faces.adoption)) {
+    const items = await list(face.list);
+    account[kind] = face.objectsIn ? items.flatMap((item) => face.objectsIn!(item)) : items;
+  }
+  const unowned = narrowed(
+    unownedObjects(states, account, faces.adoption),
+    filters,
+    faces.adoption,
+  );
+  const importable = importFile(unowned, faces.adoption).resources;
+  return { ...audit(states, billed, importable, faces.billing), importable };
 }
 
 /**
@@ -124,10 +163,7 @@ export async function gatherAudit(
   const client = names.length
     ? await stackClient(cwd, names[0], env)
     : clientFromConfig(() => undefined);
-  const billed = await billedObjects(client);
-  const account = await accountObjects(client, billed);
-  const importable = importFile(narrowed(unownedObjects(states, account), filters)).resources;
-  return { ...audit(states, billed, importable), importable };
+  return auditAccount(client, states, filters);
 }
 
 /** Whether the audit found anything: an orphan, a vanished object, drift, or something unowned. */
@@ -153,7 +189,7 @@ export const AUDIT_COMMAND: Command = {
   summary:
     'holds the account against the states: orphans, vanished objects, drift, what no stack owns',
   usage: '[options]',
-  description: `Holds the account against the states of the named stacks (default: every stack of the current backend): billed objects that carry this provider's provenance but are in no state, state entries whose object is gone, objects changed outside Pulumi (their size, names, tags or bill), and the guests, SSH keys, DNS zones and records no stack owns. The account's credentials come from the first stack's svc:* config (never printed), else SVC_* or ~/.svc.
+  description: `Holds the account against the states of the named stacks (default: every stack of the current backend): billed objects that carry this provider's provenance but are in no state, state entries whose object is gone, objects changed outside Pulumi (their size, names, tags or bill), and the objects no stack owns (${Object.keys(ADOPTION_FACES).join(', ')}). The account's credentials come from the first stack's svc:* config (never printed), else SVC_* or ~/.svc.
 
 Exits with status ${EXIT.findings} when it finds anything, so it can gate CI.`,
   options: AUDIT_OPTIONS,

@@ -1,4 +1,4 @@
-import { KINDS, kindSpec, type ResourceKind } from '../provider/kinds';
+import { KINDS, kindSpec, type KindSpec, type ResourceKind } from '../provider/kinds';
 import type { BillingFace } from '../provider/kinds/faces';
 import { kindOf } from '../provider/kinds/tokens';
 
@@ -8,12 +8,19 @@ import { kindOf } from '../provider/kinds/tokens';
  */
 export type BillingFaces = Readonly<Record<string, BillingFace>>;
 
-export const BILLING_FACES: BillingFaces = Object.fromEntries(
-  Object.keys(KINDS).flatMap((kind) => {
-    const face = kindSpec(kind as ResourceKind).billing;
-    return face ? [[kind, face]] : [];
-  }),
-);
+/** The faces of one sort (`billing`, `adoption`) that the registry's kinds declare, by kind. */
+export function registryFaces<S extends 'billing' | 'adoption'>(
+  sort: S,
+): Readonly<Record<string, NonNullable<KindSpec[S]>>> {
+  return Object.fromEntries(
+    Object.keys(KINDS).flatMap((kind) => {
+      const face = kindSpec(kind as ResourceKind)[sort];
+      return face ? [[kind, face]] : [];
+    }),
+  );
+}
+
+export const BILLING_FACES: BillingFaces = registryFaces('billing');
 
 /** The billing face of `kind`, if it is billed. */
 export const faceOf = (kind: string, faces: BillingFaces): BillingFace | undefined =>

@@ -328,6 +328,12 @@ export function itemPrice(price: Price): Record<string, unknown> {
 
 export const monthlyFromHourly = (hourly: number) => hourly * HOURS_PER_MONTH;
 
+/** A billing item's fees for an hourly price, as the API writes them. */
+export const recurringFees = (hourly: number) => ({
+  hourlyRecurringFee: money(hourly, 4),
+  recurringFee: money(monthlyFromHourly(hourly), 2),
+});
+
 export const findDatacenter = (name: string) =>
   DATACENTERS.find((d) => d.name === name.toLowerCase());
 export const datacenterById = (id: number) => DATACENTERS.find((d) => d.id === id);

@@ -7,6 +7,8 @@
  * its class adds inputs the program does not set (virtual-guest.ts).
  */
 import type { ArgsOf } from '../provider/framework/fields';
+import { BARE_METAL_FIELDS } from '../provider/kinds/bare-metal-server/fields';
+import { BARE_METAL_LOOKUPS } from '../provider/kinds/bare-metal-server/lookups';
 import { DNS_RECORD_FIELDS } from '../provider/kinds/dns-record/fields';
 import { DNS_ZONE_FIELDS } from '../provider/kinds/dns-zone/fields';
 import { DNS_ZONE_LOOKUPS } from '../provider/kinds/dns-zone/lookups';
@@ -15,6 +17,8 @@ import { SECURITY_GROUP_LOOKUPS } from '../provider/kinds/security-group/lookups
 import { SSH_KEY_FIELDS } from '../provider/kinds/ssh-key/fields';
 import { TICKET_UPDATE_FIELDS } from '../provider/kinds/ticket-update/fields';
 import { BLOCK_VOLUME_FIELDS, FILE_VOLUME_FIELDS } from '../provider/kinds/volume/fields';
+import { IMAGE_TEMPLATE_FIELDS } from '../provider/kinds/image-template/fields';
+import { IMAGE_TEMPLATE_LOOKUPS } from '../provider/kinds/image-template/lookups';
 import { programForms } from './lookup-forms';
 import { resourceClass, type ResourceClass } from './resource-class';
 
@@ -98,3 +102,31 @@ export const FileVolume: ResourceClass<typeof FILE_VOLUME_FIELDS> = resourceClas
 export type FileVolume = InstanceType<typeof FileVolume>;
 /** The arguments of a FileVolume: see its field table (provider/kinds/volume/fields.ts). */
 export type FileVolumeArgs = ArgsOf<typeof FILE_VOLUME_FIELDS>;
+
+/** A bare metal server of the bare-metal package (`Svc_Hardware_Server`), billed. */
+export const BareMetalServer: ResourceClass<typeof BARE_METAL_FIELDS> = resourceClass(
+  'BareMetalServer',
+  BARE_METAL_FIELDS,
+);
+export type BareMetalServer = InstanceType<typeof BareMetalServer>;
+/** The arguments of a BareMetalServer: see its field table (provider/kinds/bare-metal-server/fields.ts). */
+export type BareMetalServerArgs = ArgsOf<typeof BARE_METAL_FIELDS>;
+export const {
+  getBareMetalServer,
+  getBareMetalServerOutput,
+  getBareMetalServers,
+  getBareMetalServersOutput,
+} = programForms(BARE_METAL_LOOKUPS);
+
+/**
+ * An image template captured from a guest (`Svc_Virtual_Guest_Block_Device_Template_Group`):
+ * guests are made from it by its `globalIdentifier`.
+ */
+export const ImageTemplate: ResourceClass<typeof IMAGE_TEMPLATE_FIELDS> = resourceClass(
+  'ImageTemplate',
+  IMAGE_TEMPLATE_FIELDS,
+);
+export type ImageTemplate = InstanceType<typeof ImageTemplate>;
+/** The arguments of an ImageTemplate: see its field table (provider/kinds/image-template/fields.ts). */
+export type ImageTemplateArgs = ArgsOf<typeof IMAGE_TEMPLATE_FIELDS>;
+export const { getImageTemplates, getImageTemplatesOutput } = programForms(IMAGE_TEMPLATE_LOOKUPS);

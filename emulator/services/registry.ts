@@ -10,6 +10,7 @@ import type { TableName, TableSpec, TableSpecs } from '../store';
 import { account } from './account/handlers';
 import { billingItem } from './billing-item/handlers';
 import { checkFilter, expectArgs, list, one, serviceType } from './context';
+import { dedicatedHost } from './dedicated-host/handlers';
 import { dns } from './dns/handlers';
 import { hardware } from './hardware/handlers';
 import { imageTemplate } from './image-template/handlers';
@@ -29,6 +30,7 @@ import { virtualGuest } from './virtual-guest/handlers';
 export const SERVICES: ServiceFolders = {
   account,
   billingItem,
+  dedicatedHost,
   dns,
   hardware,
   imageTemplate,
@@ -85,7 +87,6 @@ const NOT_MODELED = new Set([
   'Network_Storage_Allowed_Host',
   'Billing_Invoice',
   'Event_Log',
-  'Virtual_DedicatedHost',
 ]);
 
 /** Finds the method; faults -32601 for an unknown service or method. */

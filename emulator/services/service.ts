@@ -41,6 +41,28 @@ export interface CheckedOrder {
   place(ctx: AuthedContext, orderId: number): { ops: WriteOp[]; details: Record<string, unknown> };
 }
 
+/**
+ * The owner of a container whose receipt shows it as verified: `check` answers what placing it
+ * needs (its verified form among it), `place` the writes.
+ */
+export function placedAsVerified<C extends { verified: Record<string, unknown> }>(
+  check: (ctx: AuthedContext, container: Record<string, unknown>) => C,
+  place: (ctx: AuthedContext, checked: C, orderId: number) => WriteOp[],
+): OrderOwner {
+  return {
+    check: (ctx, container) => {
+      const checked = check(ctx, container);
+      return {
+        verified: checked.verified,
+        place: (placing, orderId) => ({
+          ops: place(placing, checked, orderId),
+          details: checked.verified,
+        }),
+      };
+    },
+  };
+}
+
 export interface ServiceFolder {
   /** The tables of the folder's model (`{}` for none). */
   tables: Readonly<Record<string, TableSpec>>;

@@ -1,10 +1,12 @@
 import type { Client } from '../client';
 
 /**
- * What a billed kind shows the tools (`pulumi-svc billing` and `audit`, the budget policy pack):
- * how to price a planned change from its properties, how to read what it is billed now, what
- * ending it still owes. A kind declares this once, as `billing` in its registry entry; the tools
- * iterate the registry and name no kind, so a new billed kind needs no edit in any of them.
+ * What a kind shows the tools (`pulumi-svc billing` and `audit`, the budget policy pack). A billed
+ * kind: how to price a planned change from its properties, how to read what it is billed now,
+ * what ending it still owes (`billing`). An adoptable kind: how the audit finds its objects no
+ * stack owns and names them in the import file (`adoption`). A kind declares each once in its
+ * registry entry; the tools iterate the registry and name no kind, so a new kind needs no edit
+ * in any of them.
  */
 
 /** The hours in a month the API prices by: a monthly fee is 730 hours of the hourly one. */
@@ -36,7 +38,7 @@ export interface ApiObject {
 /** How `pulumi-svc audit` holds the account's objects of a kind against the states. */
 export interface AuditFace<O extends ApiObject = ApiObject> {
   /** The account's list method and the mask it is read with. */
-  list: { service: string; method: string; mask: string };
+  list: AccountList;
   /** Left out of the audit: neither billed nor owned any more (being reclaimed). */
   ended(object: O): boolean;
   /** How the report names one (a guest: its FQDN). */
@@ -67,4 +69,53 @@ export interface BillingFace<O extends ApiObject = ApiObject> {
   /** What cancelling object `id` at `now` still owes, when the API shows its cycle. */
   owedOnCancel(client: Client, id: number, now: number): Promise<OwedOnCancel | undefined>;
   audit: AuditFace<O>;
+}
+
+/** An account's list method and the mask it is read with. */
+export interface AccountList {
+  service: string;
+  method: string;
+  mask: string;
+}
+
+/** The filters of `pulumi-svc audit` that narrow what is adopted. */
+export const ADOPT_FILTERS = ['datacenter', 'hostname', 'domain', 'tag'] as const;
+export type AdoptFilter = (typeof ADOPT_FILTERS)[number];
+
+/**
+ * What each filter an object's kind can be described by matches: the glob filters a text, `tag`
+ * the object's tags.
+ */
+export interface FilterValues<O> {
+  datacenter?(object: O): string;
+  hostname?(object: O): string;
+  domain?(object: O): string;
+  tag?(object: O): readonly string[];
+}
+
+/**
+ * How `pulumi-svc audit --import-file` finds a kind's objects that no stack owns and writes
+ * them into Pulumi's bulk import file. A kind declares it once, as `adoption` in its registry
+ * entry; the audit iterates the registry and names no kind.
+ */
+export interface AdoptionFace<O extends ApiObject = ApiObject, L extends ApiObject = O> {
+  /** How the account's objects are listed (a billed kind: its audit's list, read once for both). */
+  list: AccountList;
+  /** The kind's objects in one item of that list, when they are inside it (a zone's records). */
+  objectsIn?(item: L): O[];
+  /** Whether one may be adopted when no state holds it (a guest with this provider's tags may not). */
+  adoptable(object: O): boolean;
+  /** Ids of other kinds that a state entry of this kind holds too, by kind (a zone: its records). */
+  holds?(outputs: Props): Readonly<Record<string, readonly unknown[]>>;
+  /** Its import entry's name as text (`zone-example.com`); the audit makes it an identifier. */
+  name(object: O): string;
+  /** What a name starts with when its text does not start with a letter (`zone`). */
+  nameWord: string;
+  /**
+   * The object of another kind it is parented to when that one is adopted with it; it follows
+   * that parent through filters it cannot be described by (a record follows its zone).
+   */
+  parent?: { kind: string; id(object: O): number };
+  /** The filters that describe it; any other given filter leaves it out. */
+  describedBy: FilterValues<O>;
 }

@@ -31,8 +31,12 @@ import { sshKeyProvider } from './ssh-key/provider';
 import { TICKET_UPDATE_FIELDS } from './ticket-update/fields';
 import { ticketUpdateProvider } from './ticket-update/provider';
 import { GUEST_CAPABILITIES } from './virtual-guest/cancel';
-import { GUEST_BILLING } from './virtual-guest';
-import type { BillingFace } from './faces';
+import { GUEST_ADOPTION, GUEST_BILLING } from './virtual-guest';
+import type { AdoptionFace, BillingFace } from './faces';
+import { RECORD_ADOPTION } from './dns-record/faces';
+import { ZONE_ADOPTION } from './dns-zone/faces';
+import { SECURITY_GROUP_ADOPTION } from './security-group/faces';
+import { SSH_KEY_ADOPTION } from './ssh-key/faces';
 import { GUEST_FIELDS } from './virtual-guest/fields';
 import { VIRTUAL_GUEST_LOOKUPS } from './virtual-guest/lookups';
 import { virtualGuestProvider } from './virtual-guest/provider';
@@ -41,6 +45,16 @@ import { BLOCK_VOLUME_DOCS, FILE_VOLUME_DOCS } from './volume/docs';
 import { BLOCK_VOLUME_FIELDS, FILE_VOLUME_FIELDS } from './volume/fields';
 import { volumeProvider } from './volume/provider';
 import { volumeBilling } from './volume/faces';
+import { BARE_METAL_DOCS } from './bare-metal-server/docs';
+import { BARE_METAL_FIELDS } from './bare-metal-server/fields';
+import { BARE_METAL_LOOKUPS } from './bare-metal-server/lookups';
+import { bareMetalServerProvider } from './bare-metal-server/provider';
+import { BARE_METAL_BILLING } from './bare-metal-server';
+import { IMAGE_TEMPLATE_DOCS } from './image-template/docs';
+import { IMAGE_TEMPLATE_ADOPTION } from './image-template/faces';
+import { IMAGE_TEMPLATE_FIELDS } from './image-template/fields';
+import { IMAGE_TEMPLATE_LOOKUPS } from './image-template/lookups';
+import { imageTemplateProvider } from './image-template/provider';
 
 /** A kind: its table and operations, and what it does beyond the lifecycle (capabilities.ts). */
 export interface KindSpec extends KindCapabilities {
@@ -52,6 +66,8 @@ export interface KindSpec extends KindCapabilities {
   docs: KindDocs;
   /** A billed kind: how the billing report, the audit and the budget pack price and read it. */
   billing?: BillingFace;
+  /** An adoptable kind: how the audit finds its objects no stack owns, for `pulumi import`. */
+  adoption?: AdoptionFace;
 }
 
 export const KINDS = {
@@ -61,21 +77,34 @@ export const KINDS = {
     lookups: VIRTUAL_GUEST_LOOKUPS,
     docs: GUEST_DOCS,
     billing: GUEST_BILLING,
+    adoption: GUEST_ADOPTION,
     ...GUEST_CAPABILITIES,
   },
-  DnsRecord: { fields: DNS_RECORD_FIELDS, provider: dnsRecordProvider, docs: DNS_RECORD_DOCS },
+  DnsRecord: {
+    fields: DNS_RECORD_FIELDS,
+    provider: dnsRecordProvider,
+    docs: DNS_RECORD_DOCS,
+    adoption: RECORD_ADOPTION,
+  },
   DnsZone: {
     fields: DNS_ZONE_FIELDS,
     provider: dnsZoneProvider,
     lookups: DNS_ZONE_LOOKUPS,
     docs: DNS_ZONE_DOCS,
+    adoption: ZONE_ADOPTION,
   },
-  SshKey: { fields: SSH_KEY_FIELDS, provider: sshKeyProvider, docs: SSH_KEY_DOCS },
+  SshKey: {
+    fields: SSH_KEY_FIELDS,
+    provider: sshKeyProvider,
+    docs: SSH_KEY_DOCS,
+    adoption: SSH_KEY_ADOPTION,
+  },
   SecurityGroup: {
     fields: SECURITY_GROUP_FIELDS,
     provider: securityGroupProvider,
     lookups: SECURITY_GROUP_LOOKUPS,
     docs: SECURITY_GROUP_DOCS,
+    adoption: SECURITY_GROUP_ADOPTION,
   },
   TicketUpdate: {
     fields: TICKET_UPDATE_FIELDS,
@@ -93,6 +122,20 @@ export const KINDS = {
     provider: volumeProvider('file'),
     docs: FILE_VOLUME_DOCS,
     billing: volumeBilling('file'),
+  },
+  BareMetalServer: {
+    fields: BARE_METAL_FIELDS,
+    provider: bareMetalServerProvider,
+    lookups: BARE_METAL_LOOKUPS,
+    docs: BARE_METAL_DOCS,
+    billing: BARE_METAL_BILLING,
+  },
+  ImageTemplate: {
+    fields: IMAGE_TEMPLATE_FIELDS,
+    provider: imageTemplateProvider,
+    lookups: IMAGE_TEMPLATE_LOOKUPS,
+    docs: IMAGE_TEMPLATE_DOCS,
+    adoption: IMAGE_TEMPLATE_ADOPTION,
   },
 } satisfies Record<string, KindSpec>;
 

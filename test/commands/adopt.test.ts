@@ -1,11 +1,23 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { importFile, narrowed, unownedObjects, type AccountObjects } from '../../commands/adopt';
+import {
+  ADOPTION_FACES,
+  importFile,
+  narrowed,
+  unownedObjects,
+  type AccountObjects,
+} from '../../commands/adopt';
 import { parseAuditArgs } from '../../commands/audit-command';
 import { audit, formatAudit } from '../../commands/audit';
 import { declaredOs } from '../../provider/kinds/virtual-guest/import-form';
 import { OWNED_TAG } from '../../provider/kinds/virtual-guest/provenance';
-import type { VirtualGuest } from '../../provider/managers';
+import type {
+  DnsZone,
+  ImageTemplate,
+  SecurityGroup,
+  SshKey,
+  VirtualGuest,
+} from '../../provider/managers';
 
 const guest = (id: number, hostname: string, dc: string, tags: string[] = []): VirtualGuest =>
   ({
@@ -16,8 +28,42 @@ const guest = (id: number, hostname: string, dc: string, tags: string[] = []): V
     tagReferences: tags.map((name) => ({ tag: { name } })),
   }) as VirtualGuest;
 
+const ZONES: DnsZone[] = [
+  {
+    id: 30,
+    name: 'example.com',
+    resourceRecords: [
+      { id: 300, domainId: 30, host: 'www', type: 'a', data: '10.0.0.1', ttl: 900 },
+      { id: 301, domainId: 30, host: '@', type: 'soa', data: 'ns1.', ttl: 900 },
+    ],
+  },
+  {
+    id: 31,
+    name: 'owned.org',
+    resourceRecords: [
+      { id: 310, domainId: 31, host: 'www', type: 'a', data: '10.0.0.2', ttl: 900 },
+      { id: 311, domainId: 31, host: 'api', type: 'a', data: '10.0.0.3', ttl: 900 },
+    ],
+  },
+];
+
+const KEYS: SshKey[] = [
+  { id: 20, label: 'Deploy Key', key: 'k', fingerprint: 'f' },
+  { id: 21, label: 'owned', key: 'k', fingerprint: 'g' },
+];
+const GROUPS: SecurityGroup[] = [
+  { id: 40, name: 'Web Tier' },
+  { id: 41, name: 'owned' },
+];
+const IMAGES: ImageTemplate[] = [
+  { id: 50, name: 'Web Base', note: 'nginx' },
+  { id: 51, name: 'owned' },
+  { id: 52, name: 'capturing', note: 'pulumi-svc-0123456789abcdef01234567' }, // an unfinished create
+];
+
+// Each kind's objects as its adoption face lists them (a record inside its zone).
 const ACCOUNT: AccountObjects = {
-  guests: [
+  VirtualGuest: [
     guest(1, 'web', 'dal10', ['blue']),
     guest(2, 'web', 'wdc07'), // the same name as guest 1: both get their id
     guest(3, 'db', 'dal10'), // in a state
@@ -25,32 +71,11 @@ const ACCOUNT: AccountObjects = {
     guest(5, 'other', 'dal10', [OWNED_TAG]), // a completed create of some stack
     guest(6, '9lives', 'dal10'),
   ],
-  keys: [
-    { id: 20, label: 'Deploy Key', key: 'k', fingerprint: 'f' },
-    { id: 21, label: 'owned', key: 'k', fingerprint: 'g' },
-  ] as AccountObjects['keys'],
-  zones: [
-    {
-      id: 30,
-      name: 'example.com',
-      resourceRecords: [
-        { id: 300, domainId: 30, host: 'www', type: 'a', data: '10.0.0.1', ttl: 900 },
-        { id: 301, domainId: 30, host: '@', type: 'soa', data: 'ns1.', ttl: 900 },
-      ],
-    },
-    {
-      id: 31,
-      name: 'owned.org',
-      resourceRecords: [
-        { id: 310, domainId: 31, host: 'www', type: 'a', data: '10.0.0.2', ttl: 900 },
-        { id: 311, domainId: 31, host: 'api', type: 'a', data: '10.0.0.3', ttl: 900 },
-      ],
-    },
-  ],
-  securityGroups: [
-    { id: 40, name: 'Web Tier' },
-    { id: 41, name: 'owned' },
-  ],
+  SshKey: KEYS,
+  DnsZone: ZONES,
+  DnsRecord: ZONES.flatMap((zone) => ADOPTION_FACES.DnsRecord.objectsIn!(zone)),
+  SecurityGroup: GROUPS,
+  ImageTemplate: IMAGES,
 };
 
 const STATES = [
@@ -61,6 +86,7 @@ const STATES = [
       { urn: 'u2', type: 'pulumi-nodejs:dynamic/svc:SshKey', id: '21' },
       { urn: 'u3', type: 'svc:index:DnsZone', id: '31', outputs: { recordIds: [310] } },
       { urn: 'u4', type: 'svc:index:SecurityGroup', id: '41' },
+      { urn: 'u5', type: 'svc:index:ImageTemplate', id: '51' },
     ],
   },
 ];
@@ -70,24 +96,29 @@ describe('what no stack owns, as a bulk import file', () => {
 
   it('leaves out what a state holds (a zone’s own records too), guests with provider tags and SOA records', () => {
     assert.deepEqual(
-      unowned.guests.map((g) => g.id),
+      unowned.VirtualGuest.map((g) => g.id),
       [1, 2, 6],
     );
     assert.deepEqual(
-      unowned.keys.map((k) => k.id),
+      unowned.SshKey.map((k) => k.id),
       [20],
     );
     assert.deepEqual(
-      unowned.zones.map((z) => z.id),
+      unowned.DnsZone.map((z) => z.id),
       [30],
     );
     assert.deepEqual(
-      unowned.records.map((r) => r.id),
+      unowned.DnsRecord.map((r) => r.id),
       [300, 311],
     );
     assert.deepEqual(
-      unowned.securityGroups.map((g) => g.id),
+      unowned.SecurityGroup.map((g) => g.id),
       [40],
+    );
+    assert.deepEqual(
+      unowned.ImageTemplate.map((t) => t.id),
+      [50],
+      'a template noted with a creation token is an unfinished create, not adopted',
     );
   });
 
@@ -104,6 +135,7 @@ describe('what no stack owns, as a bulk import file', () => {
       { type: 'svc:index:DnsRecord', name: 'api_a_owned_org', id: '311' },
       { type: 'svc:index:SshKey', name: 'key_deploy_key', id: '20' },
       { type: 'svc:index:SecurityGroup', name: 'sg_web_tier', id: '40' },
+      { type: 'svc:index:ImageTemplate', name: 'image_web_base', id: '50' },
       { type: 'svc:index:VirtualGuest', name: 'web_example_com_1', id: '1' },
       { type: 'svc:index:VirtualGuest', name: 'web_example_com_2', id: '2' },
       { type: 'svc:index:VirtualGuest', name: 'guest_9lives_example_com', id: '6' },
@@ -158,12 +190,12 @@ describe('the audit report for people', () => {
   it('lists what no stack owns per kind, and says where the import file is', () => {
     const unowned = importFile(unownedObjects(STATES, ACCOUNT)).resources;
     const text = formatAudit(
-      audit(STATES, { VirtualGuest: ACCOUNT.guests }, unowned),
+      audit(STATES, { VirtualGuest: ACCOUNT.VirtualGuest }, unowned),
       'adopt.json',
     );
     assert.match(
       text,
-      /Objects no audited stack owns \(8: 1 DnsZone, 2 DnsRecord, 1 SshKey, 1 SecurityGroup, 3 VirtualGuest\)/,
+      /Objects no audited stack owns \(9: 1 DnsZone, 2 DnsRecord, 1 SshKey, 1 SecurityGroup, 1 ImageTemplate, 3 VirtualGuest\)/,
     );
     assert.match(text, /pulumi import --file adopt.json/);
     const none = formatAudit(audit([], {}, []), 'adopt.json');

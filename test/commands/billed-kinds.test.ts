@@ -2,20 +2,24 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
+import { ADOPTION_FACES, describedKinds, inFileOrder } from '../../commands/adopt';
 import { audit } from '../../commands/audit';
+import { auditAccount } from '../../commands/audit-command';
 import { BILLING_FACES } from '../../commands/billed-kinds';
 import { withCancellations } from '../../commands/billing-cancel';
 import type { PreviewStep } from '../../commands/billing-report';
 import { billingReport } from '../../commands/billing-summary';
 import { BudgetLedger } from '../../policy/budget';
 import type { Client } from '../../provider/client';
-import type { ApiObject, BillingFace } from '../../provider/kinds/faces';
+import { KINDS } from '../../provider/kinds';
+import type { AdoptionFace, ApiObject, BillingFace } from '../../provider/kinds/faces';
 import { UNKNOWN } from '../../provider/framework/unknown';
 import { PACKAGE_ROOT } from '../../scripts/pulumi-cli';
 
 // A billed kind the tools have never heard of, registered only in a test registry: the billing
 // report, its cancellations, the budget pack and the audit price and hold it from its face
-// alone, with no edit to any of them.
+// alone, and the audit's import file adopts it from its adoption face, with no edit to any of
+// them.
 
 interface Volume extends ApiObject {
   label: string;
@@ -23,6 +27,7 @@ interface Volume extends ApiObject {
   monthlyFee?: number;
   tags: string[];
   cancelled?: boolean;
+  datacenter?: string;
 }
 
 const owedCalls: number[] = [];
@@ -54,6 +59,15 @@ const VOLUME: BillingFace<Volume> = {
   },
 };
 const FACES = { ...BILLING_FACES, ScratchVolume: VOLUME };
+// Its adoption reads the audit's list; one with its creation tags is an orphan, never adopted.
+const VOLUME_ADOPTION: AdoptionFace<Volume> = {
+  list: VOLUME.audit.list,
+  adoptable: (v) => !VOLUME.audit.ended(v) && VOLUME.audit.provenance(v) === 'none',
+  name: (v) => `vol-${v.label}`,
+  nameWord: 'vol',
+  describedBy: { datacenter: (v) => v.datacenter ?? '' },
+};
+const ADOPTION = inFileOrder({ ...ADOPTION_FACES, ScratchVolume: VOLUME_ADOPTION }, FACES);
 const TYPE = 'svc:index:ScratchVolume';
 
 const step = (
@@ -208,17 +222,84 @@ describe('a new billed kind, declared only by its billing face in a registry', (
   });
 });
 
+describe('a new adoptable kind, declared only by its adoption face in a registry', () => {
+  const volumes: Volume[] = [
+    { id: 1, label: 'data', capacityGb: 100, tags: [], datacenter: 'dal10' }, // in a state
+    { id: 3, label: 'killed', capacityGb: 10, tags: ['mine'], datacenter: 'dal10' }, // an orphan
+    { id: 4, label: 'Logs', capacityGb: 10, tags: [], datacenter: 'dal10' },
+    { id: 5, label: 'logs', capacityGb: 10, tags: [], datacenter: 'ams01' },
+    { id: 6, label: 'old', capacityGb: 10, tags: [], cancelled: true, datacenter: 'dal10' },
+  ];
+  const calls: string[] = [];
+  /** An account with only these volumes, answering each list method page by page. */
+  const client = {
+    call: (service: string, method: string, options: { offset?: number }) => {
+      calls.push(`${service}.${method}`);
+      const items = `${service}.${method}` === 'Account.getVolumes' ? volumes : [];
+      return Promise.resolve(options.offset ? [] : items);
+    },
+  } as unknown as Client;
+  const states = [
+    { stack: 'dev', resources: [{ urn: 'urn:a', type: TYPE, id: '1', outputs: {} }] },
+  ];
+  const faces = { billing: FACES, adoption: ADOPTION };
+
+  it('audit --import-file lists the unowned ones it may adopt, its list read once for both faces', async () => {
+    calls.length = 0;
+    const { importable, orphans } = await auditAccount(client, states, {}, faces);
+    assert.deepEqual(
+      importable.filter((e) => e.type === TYPE),
+      [
+        { type: TYPE, name: 'vol_logs_4', id: '4' },
+        { type: TYPE, name: 'vol_logs_5', id: '5' },
+      ],
+    );
+    assert.deepEqual(
+      orphans.map((o) => o.id),
+      [3],
+    );
+    assert.equal(calls.filter((c) => c === 'Account.getVolumes').length, 1);
+    const shipped = await auditAccount(client, states);
+    assert.deepEqual(shipped.importable, [], 'the shipped registry has no ScratchVolume');
+  });
+
+  it('the filters its face describes narrow it, the others leave it out, and the help names it', async () => {
+    const ids = async (filters: Record<string, string>) =>
+      (await auditAccount(client, states, filters, faces)).importable.map((e) => e.id);
+    assert.deepEqual(await ids({ datacenter: 'DAL*' }), ['4']);
+    assert.deepEqual(await ids({ domain: '*' }), []);
+    assert.equal(describedKinds('datacenter', ADOPTION), 'VirtualGuest, ScratchVolume');
+  });
+});
+
+/** Each source file of commands/ and policy/ with its text. */
+const toolFiles = () =>
+  ['commands', 'policy'].flatMap((folder) =>
+    fs
+      .readdirSync(path.join(PACKAGE_ROOT, folder))
+      .filter((f) => f.endsWith('.ts'))
+      .map((f) => ({
+        file: `${folder}/${f}`,
+        text: fs.readFileSync(path.join(PACKAGE_ROOT, folder, f), 'utf8'),
+      })),
+  );
+
 it('commands/ and policy/ reach a kind only through its entry file (provider/kinds/<kind>/index.ts)', () => {
   const reached: string[] = [];
-  for (const folder of ['commands', 'policy']) {
-    for (const file of fs
-      .readdirSync(path.join(PACKAGE_ROOT, folder))
-      .filter((f) => f.endsWith('.ts'))) {
-      const text = fs.readFileSync(path.join(PACKAGE_ROOT, folder, file), 'utf8');
-      for (const [, target] of text.matchAll(/from '\.\.\/provider\/kinds\/([^']+)'/g))
-        if (target.includes('/') && !target.endsWith('/index'))
-          reached.push(`${folder}/${file} -> ${target}`);
-    }
+  for (const { file, text } of toolFiles()) {
+    for (const [, target] of text.matchAll(/from '\.\.\/provider\/kinds\/([^']+)'/g))
+      if (target.includes('/') && !target.endsWith('/index')) reached.push(`${file} -> ${target}`);
   }
   assert.deepEqual(reached, []);
+});
+
+it('commands/ and policy/ name no kind of the registry in their code (comments aside)', () => {
+  const kind = new RegExp(`\\b(${Object.keys(KINDS).join('|')})\\b`, 'g');
+  const named = toolFiles().flatMap(({ file, text }) =>
+    text
+      .replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '')
+      .split('\n')
+      .flatMap((line) => [...line.matchAll(kind)].map((m) => `${file}: ${m[1]}`)),
+  );
+  assert.deepEqual(named, []);
 });

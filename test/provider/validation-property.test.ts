@@ -17,12 +17,15 @@ import { sshKeyProvider } from '../../provider/kinds/ssh-key/provider';
 import { SSH_KEY_FIELDS } from '../../provider/kinds/ssh-key/fields';
 import { TICKET_UPDATE_FIELDS } from '../../provider/kinds/ticket-update/fields';
 import { checkTable } from '../../provider/framework/kind-provider';
+import { IMAGE_TEMPLATE_FIELDS } from '../../provider/kinds/image-template/fields';
+import { checkImageTemplateRules } from '../../provider/kinds/image-template/provider';
 import { ticketUpdateProvider } from '../../provider/kinds/ticket-update/provider';
 import { checkGuestRules } from '../../provider/kinds/virtual-guest/provider';
 import { GUEST_FIELDS } from '../../provider/kinds/virtual-guest/fields';
 import { virtualGuestProvider } from '../../provider/kinds/virtual-guest/provider';
 import { KINDS, LOOKUPS } from '../../provider/kinds';
 import { BLOCK_VOLUME_FIELDS } from '../../provider/kinds/volume/fields';
+import { BARE_METAL_FIELDS } from '../../provider/kinds/bare-metal-server/fields';
 import { checkVolumeRules } from '../../provider/kinds/volume/provider';
 import { inProgram } from '../../resources/lookup-forms';
 import {
@@ -69,12 +72,29 @@ const recordBase: Bag = {
   mxPriority: 10,
 };
 const updateBase: Bag = { ticketId: 1, entry: 'Rolled out' };
+const bareMetalBase: Bag = {
+  resourceName: 'bm',
+  identity: 'proj/dev/bm',
+  hostname: 'bm1',
+  domain: 'example.com',
+  preset: 'S1270_32GB_1X1TBSATA_NORAID',
+  operatingSystemReferenceCode: 'UBUNTU_LATEST',
+  datacenter: 'dal10',
+};
+
 const volumeBase: Bag = {
   resourceName: 'data',
   identity: 'p/s/data',
   datacenter: 'dal10',
   capacityGb: 20,
   tierIopsPerGb: 2,
+};
+const imageTemplateBase: Bag = {
+  resourceName: 'base',
+  identity: 'p/s/base',
+  guestId: 1,
+  name: 'web-base',
+  datacenters: ['dal10'],
 };
 const sshKeyBase: Bag = { label: 'me', publicKey: KEY_VECTORS.ed25519.key, notes: 'laptop' };
 const dnsZoneBase: Bag = {
@@ -111,7 +131,13 @@ const shapeFailures: Record<string, ShapeFailures> = {
     checkVolumeRules({ inputs, olds: {}, failures });
     return failures.list;
   },
+  ImageTemplate: (bag) => {
+    const { inputs, failures } = checkTable(IMAGE_TEMPLATE_FIELDS, {}, bag);
+    checkImageTemplateRules({ inputs, olds: {}, failures });
+    return failures.list;
+  },
   DnsZone: tableFailures(DNS_ZONE_FIELDS),
+  BareMetalServer: tableFailures(BARE_METAL_FIELDS),
   SecurityGroup: tableFailures(SECURITY_GROUP_FIELDS),
 };
 
@@ -130,7 +156,9 @@ describe('property: arbitrary inputs and arguments', () => {
     ['TicketUpdate', ticketUpdateProvider.check, updateBase],
     ['SshKey', sshKeyProvider.check, sshKeyBase],
     ['BlockVolume', KINDS.BlockVolume.provider.check, volumeBase],
+    ['ImageTemplate', KINDS.ImageTemplate.provider.check, imageTemplateBase],
     ['DnsZone', dnsZoneProvider.check, dnsZoneBase],
+    ['BareMetalServer', KINDS.BareMetalServer.provider.check, bareMetalBase],
     ['SecurityGroup', securityGroupProvider.check, securityGroupBase],
   ];
   for (const [kind, check, base] of resources) {

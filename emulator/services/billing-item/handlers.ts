@@ -5,7 +5,8 @@
  * until now or the anniversary, reclaimed, then gone); cancelItem with
  * immediate=false only schedules the cancellation for the end of the billing month. A volume's
  * item (network-storage/cancel.ts) ends the volume at once or at the anniversary; a bare metal
- * server's (hardware/cancel.ts) at once when hourly or immediate, else at the anniversary.
+ * server's (hardware/cancel.ts) and a dedicated host's (dedicated-host/cancel.ts) at once when
+ * hourly or immediate, else at the anniversary.
  */
 import { objectNotFound, publicFault } from '../../errors';
 import type { WriteOp } from '../../store';
@@ -15,6 +16,7 @@ import { serviceFolder } from '../service';
 import { removeGuestOps } from '../virtual-guest/model';
 import { cancelVolumeOps, volumeBilledBy } from '../network-storage/cancel';
 import { cancelHardwareOps, hardwareBilledBy } from '../hardware/cancel';
+import { cancelHostOps, hostBilledBy } from '../dedicated-host/cancel';
 import { endOfBillingMonth, tables, type BillingItemRec } from './model';
 import { ordersOf } from './types';
 
@@ -28,6 +30,8 @@ function cancelNowOps(ctx: AuthedContext, item: BillingItemRec): WriteOp[] {
   if (volume) return cancelVolumeOps(ctx, volume, item, ctx.now);
   const server = hardwareBilledBy(ctx, item);
   if (server) return cancelHardwareOps(ctx, server, item, true);
+  const host = hostBilledBy(ctx, item);
+  if (host) return cancelHostOps(ctx, host, item, true);
   const guest =
     item.resourceTableId === undefined ? undefined : ctx.store.get('guests', item.resourceTableId);
   const ofGuest = guest !== undefined && guest.billingItemId === item.id;
@@ -66,8 +70,11 @@ export const billingItem = serviceFolder({
             const immediate = optionalFlag(ctx.args[0], 'cancelImmediately');
             const volume = volumeBilledBy(ctx, item);
             const server = hardwareBilledBy(ctx, item);
+            const host = hostBilledBy(ctx, item);
             if (server) {
               await ctx.store.write(cancelHardwareOps(ctx, server, item, immediate));
+            } else if (host) {
+              await ctx.store.write(cancelHostOps(ctx, host, item, immediate));
             } else if (volume && !immediate) {
               await ctx.store.write(cancelVolumeOps(ctx, volume, item, endOfBillingMonth(ctx.now)));
             } else if (immediate) {

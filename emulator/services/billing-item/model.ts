@@ -1,5 +1,6 @@
 /** What the account is billed for: one item per guest (created with it), fees as the API writes them. */
-import { table, type RecordsOf } from '../../store';
+import { recurringFees } from '../../catalog';
+import { table, type RecordsOf, type WriteOp } from '../../store';
 
 export interface BillingItemRec {
   id: number;
@@ -25,3 +26,21 @@ export const endOfBillingMonth = (now: number) => {
   const d = new Date(now);
   return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1);
 };
+
+/** The write of a new billing item for object `resourceTableId`, billed `hourly` an hour. */
+export function newBillingItem(
+  ctx: { account: { id: number }; now: number },
+  item: Pick<
+    BillingItemRec,
+    'id' | 'categoryCode' | 'description' | 'hourlyFlag' | 'resourceTableId'
+  >,
+  hourly: number,
+): WriteOp {
+  const record = {
+    ...item,
+    accountId: ctx.account.id,
+    ...recurringFees(hourly),
+    createDate: ctx.now,
+  };
+  return { put: 'billingItems', record };
+}

@@ -148,12 +148,16 @@ const billingOnDemand = {
       : undefined,
 };
 
-// A server's item (hardware/) shows as the plain item; its resource is not modeled.
-defineType<BillingItemView>(['Svc_Billing_Item', 'Svc_Billing_Item_Hardware'], {
-  locals: billingLocals,
-  relations: billingRelations,
-  onDemand: billingOnDemand,
-});
+// A server's item (hardware/) and a dedicated host's show as the plain item; their resource is
+// not modeled.
+defineType<BillingItemView>(
+  ['Svc_Billing_Item', 'Svc_Billing_Item_Hardware', 'Svc_Billing_Item_Virtual_DedicatedHost'],
+  {
+    locals: billingLocals,
+    relations: billingRelations,
+    onDemand: billingOnDemand,
+  },
+);
 
 defineType<BillingItemView>('Svc_Billing_Item_Virtual_Guest', {
   locals: { ...billingLocals, resourceTableId: (b) => b.resourceTableId },

@@ -10,7 +10,7 @@
  * volume and shown among its `properties` (type `ORDER_CONTAINER_IDENTIFIER`): a client that
  * lost the order's answer finds the volume it made by it.
  */
-import { money, monthlyFromHourly, type Datacenter } from '../../catalog';
+import type { Datacenter } from '../../catalog';
 import { table, type RecordsOf, type Store } from '../../store';
 import type { ViewContext } from '../../schema';
 import { ENDURANCE_TIERS, type EnduranceTier } from '../product-package/storage-items';
@@ -112,11 +112,6 @@ export const storageTypeKey = (v: VolumeRec) =>
 export function hourlyFee(size: VolumeSize, prices: { gb: number; iops: number }): number {
   return size.capacityGb * prices.gb + (size.iops ?? 0) * prices.iops;
 }
-
-export const fees = (hourly: number) => ({
-  hourlyRecurringFee: money(hourly, 4),
-  recurringFee: money(monthlyFromHourly(hourly), 2),
-});
 
 /** The volume's user name, as the API names them (`SVC02SEL<account>-<n>`, `SVC02SV<account>_<n>`). */
 export function usernameFor(store: Store, accountId: number, kind: VolumeKind): string {

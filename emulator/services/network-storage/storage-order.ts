@@ -12,7 +12,7 @@
  * Refused as the API refuses them, naming the property: a price of no storage item, two prices
  * of one category, a missing category, a size or IOPS figure outside the price's range.
  */
-import { itemPrice, money, monthlyFromHourly, type Datacenter } from '../../catalog';
+import { itemPrice, money, monthlyFromHourly, recurringFees, type Datacenter } from '../../catalog';
 import { invalidValue, publicFault } from '../../errors';
 import type { WriteOp } from '../../store';
 import { isStruct, listOf, present, readFlag, readInt, readString } from '../../validators';
@@ -25,13 +25,13 @@ import {
   storageItemByPrice,
   type StorageItem,
 } from '../product-package/storage-items';
-import type { CheckedOrder, OrderOwner } from '../service';
+import { newBillingItem } from '../billing-item/model';
+import { placedAsVerified, type CheckedOrder, type OrderOwner } from '../service';
 import { readLocation } from '../virtual-guest/guest-order-prices';
 import {
   OS_FORMATS,
   backendAddress,
   current,
-  fees,
   hourlyFee,
   isLive,
   isPerformance,
@@ -276,36 +276,23 @@ function placeVolume(ctx: AuthedContext, v: CheckedVolume, orderId: number): Wri
     backendIp: backendAddress(v.datacenter),
   };
   return [
-    {
-      put: 'billingItems',
-      record: {
+    newBillingItem(
+      ctx,
+      {
         id: billingItemId,
-        accountId: ctx.account.id,
         categoryCode: 'storage_as_a_service',
         description: describe(v.kind, v.size),
         hourlyFlag: v.hourly,
-        ...fees(v.fee),
-        createDate: ctx.now,
         resourceTableId: id,
       },
-    },
+      v.fee,
+    ),
     { put: 'volumes', record: volume },
   ];
 }
 
 /** The owner of new-volume containers (see Product_Order). */
-export const volumeOrder: OrderOwner = {
-  check: (ctx, container) => {
-    const checked = checkVolumeOrder(ctx, container);
-    return {
-      verified: checked.verified,
-      place: (placing, orderId) => ({
-        ops: placeVolume(placing, checked, orderId),
-        details: checked.verified,
-      }),
-    };
-  },
-};
+export const volumeOrder = placedAsVerified(checkVolumeOrder, placeVolume);
 
 // ---------------------------------------------------------------------------------------------
 // Upgrades
@@ -383,7 +370,7 @@ function placeUpgrade(
     { put: 'volumes', record: { ...base, upgrade } },
     {
       put: 'billingItems',
-      record: { ...item, ...fees(fee), description: describe(volume.kind, size) },
+      record: { ...item, ...recurringFees(fee), description: describe(volume.kind, size) },
     },
   ];
 }

@@ -37,6 +37,7 @@ import {
   HARDWARE_PORT_SPEEDS,
   HARDWARE_PRESETS,
 } from './hardware-items';
+import { HOST_CATEGORIES, HOST_ITEMS, HOST_PACKAGE, HOST_PRICES } from './host-items';
 
 export interface PackageView {
   id: number;
@@ -58,11 +59,15 @@ export const PACKAGES: readonly PackageView[] = [
 export const GUEST_PACKAGE = PACKAGES[0];
 /** A package that sells guests. */
 export const packageById = (id: number) => PACKAGES.find((p) => p.id === id);
-/** Every package the API lists: the guests', storage's (./storage-items.ts) and bare metal's. */
+/**
+ * Every package the API lists: the guests', storage's (./storage-items.ts), bare metal's
+ * (./hardware-items.ts) and dedicated hosts' (./host-items.ts).
+ */
 export const ALL_PACKAGES: readonly PackageView[] = [
   ...PACKAGES,
   STORAGE_PACKAGE,
   BARE_METAL_PACKAGE,
+  HOST_PACKAGE,
 ];
 export const anyPackageById = (id: number) => ALL_PACKAGES.find((p) => p.id === id);
 
@@ -81,7 +86,10 @@ export const CATEGORIES: Readonly<Record<string, { id: number; name: string }>> 
 
 /** A category of any package by its code. */
 export const categoryByCode = (code: string) =>
-  CATEGORIES[code] ?? STORAGE_CATEGORIES[code] ?? HARDWARE_CATEGORIES[code];
+  CATEGORIES[code] ??
+  STORAGE_CATEGORIES[code] ??
+  HARDWARE_CATEGORIES[code] ??
+  HOST_CATEGORIES[code];
 
 /** A catalog item: what one of its prices buys. */
 export interface ItemView {
@@ -173,9 +181,6 @@ const ITEM_BY_ID = new Map(ITEMS.map((i) => [i.id, i]));
 
 export const priceById = (id: number) => PRICE_BY_ID.get(id);
 
-const isStorage = (p: PackageView) => p.id === STORAGE_PACKAGE.id;
-const isHardware = (p: PackageView) => p.id === BARE_METAL_PACKAGE.id;
-
 /** The bare-metal package's items: a server item per preset, then the OS and port speeds it takes. */
 export const HARDWARE_ITEMS: readonly ItemView[] = [
   ...HARDWARE_PRESETS.map((p) => ({
@@ -198,19 +203,57 @@ const HARDWARE_PRICES: readonly PriceView[] = HARDWARE_ITEMS.flatMap(itemPrices)
 /** A price of the bare-metal package (at any location). */
 export const hardwarePriceById = (id: number) => HARDWARE_PRICES.find((p) => p.price.id === id);
 
+interface PackageCatalog {
+  items: readonly ItemView[];
+  prices: readonly PriceView[];
+  categories: Readonly<Record<string, unknown>>;
+  type: { id: number; keyName: string; name: string };
+}
+
+const GUEST_CATALOG: PackageCatalog = {
+  items: ITEMS,
+  prices: PRICES,
+  categories: CATEGORIES,
+  type: { id: 46, keyName: 'VIRTUAL_SERVER_INSTANCE', name: 'Virtual Server Instance' },
+};
+
+/** What each package other than the guests' sells. */
+const CATALOGS: ReadonlyMap<number, PackageCatalog> = new Map([
+  [
+    STORAGE_PACKAGE.id,
+    {
+      items: STORAGE_ITEMS,
+      prices: STORAGE_PRICES,
+      categories: STORAGE_CATEGORIES,
+      type: { id: 759, keyName: 'STORAGE_AS_A_SERVICE', name: 'Storage As A Service' },
+    },
+  ],
+  [
+    BARE_METAL_PACKAGE.id,
+    {
+      items: HARDWARE_ITEMS,
+      prices: HARDWARE_PRICES,
+      categories: HARDWARE_CATEGORIES,
+      type: { id: 2, keyName: 'BARE_METAL_CPU', name: 'Bare Metal Server' },
+    },
+  ],
+  [
+    HOST_PACKAGE.id,
+    {
+      items: HOST_ITEMS,
+      prices: HOST_PRICES,
+      categories: HOST_CATEGORIES,
+      type: { id: 1050, keyName: 'DEDICATED_HOST', name: 'Dedicated Host' },
+    },
+  ],
+]);
+const catalogOf = (p: PackageView) => CATALOGS.get(p.id) ?? GUEST_CATALOG;
+
 /** What a package sells: its items, their prices and their categories. */
-export const itemsOf = (p: PackageView): readonly ItemView[] =>
-  isStorage(p) ? STORAGE_ITEMS : isHardware(p) ? HARDWARE_ITEMS : ITEMS;
-export const pricesOf = (p: PackageView): readonly PriceView[] =>
-  isStorage(p) ? STORAGE_PRICES : isHardware(p) ? HARDWARE_PRICES : PRICES;
-export const packageTypeOf = (p: PackageView) =>
-  isStorage(p)
-    ? { id: 759, keyName: 'STORAGE_AS_A_SERVICE', name: 'Storage As A Service' }
-    : isHardware(p)
-      ? { id: 2, keyName: 'BARE_METAL_CPU', name: 'Bare Metal Server' }
-      : { id: 46, keyName: 'VIRTUAL_SERVER_INSTANCE', name: 'Virtual Server Instance' };
-export const categoriesOf = (p: PackageView): string[] =>
-  Object.keys(isStorage(p) ? STORAGE_CATEGORIES : isHardware(p) ? HARDWARE_CATEGORIES : CATEGORIES);
+export const itemsOf = (p: PackageView) => catalogOf(p).items;
+export const pricesOf = (p: PackageView) => catalogOf(p).prices;
+export const packageTypeOf = (p: PackageView) => catalogOf(p).type;
+export const categoriesOf = (p: PackageView): string[] => Object.keys(catalogOf(p).categories);
 
 /** The view of a catalog price (at any location) filling `categories`. */
 export function priceView(price: Price, categories: readonly string[]): PriceView {

@@ -11,6 +11,7 @@ import {
 } from '../../catalog';
 import { defineType, definePlainType } from '../../schema';
 import type { StorageItem } from './storage-items';
+import type { HostItem } from './host-items';
 import {
   REGIONS,
   categoriesOf,
@@ -77,6 +78,12 @@ defineType<ItemView>('Svc_Product_Item', {
     softwareDescription: {
       type: 'Svc_Software_Description',
       get: (i) => i.os && softwareDescription(i.os),
+    },
+    // A dedicated host's size lists the memory and disk that come with its cores.
+    bundleItems: {
+      type: 'Svc_Product_Item',
+      many: true,
+      get: (i) => (i as HostItem).bundleItems ?? [],
     },
   },
   // The size ranges of the storage package's space and IOPS items (./storage-items.ts).

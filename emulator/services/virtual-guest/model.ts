@@ -125,10 +125,17 @@ export interface GuestRec {
   reclaiming?: number;
   /** The placement group it was ordered into (it stays there until it is gone). */
   placementGroupId?: number;
+  /** The dedicated host it was ordered onto (../dedicated-host/; it stays until it is gone). */
+  dedicatedHostId?: number;
 }
 
 export const tables = {
-  guests: table<GuestRec>(100001, ['accountId', 'reclaiming', 'placementGroupId']),
+  guests: table<GuestRec>(100001, [
+    'accountId',
+    'reclaiming',
+    'placementGroupId',
+    'dedicatedHostId',
+  ]),
   tags: table<TagRec>(700001, ['accountId']),
 };
 
@@ -167,6 +174,7 @@ export interface GuestOrder {
   placementGroupId?: number;
   /** The VLAN each interface is ordered on, when the order names one. */
   vlans?: Partial<Record<Space, ChosenVlan>>;
+  dedicatedHostId?: number;
   prices: Price[];
   /** Ordered from an image template: its id (the OS is the template's). */
   imageTemplateId?: number;
@@ -403,6 +411,7 @@ export function buildGuest(
     orderedByUserId: options.userId,
     orderId: options.orderId,
     placementGroupId: order.placementGroupId,
+    dedicatedHostId: order.dedicatedHostId,
     imageTemplateId: order.imageTemplateId,
   };
   const ops: WriteOp[] = [

@@ -78,6 +78,7 @@ const HANDLED = new Set<string>([
   'primaryNetworkComponent',
   'primaryBackendNetworkComponent',
   'placementGroupId',
+  'dedicatedHost',
 ]);
 
 /**
@@ -178,7 +179,8 @@ function readSize(t: Record<string, unknown>) {
     hourly: readFlag(t.hourlyBillingFlag, 'hourlyBillingFlag'),
     localDisk: readFlag(t.localDiskFlag, 'localDiskFlag'),
     privateOnly: optionalFlagOf(t, 'privateNetworkOnlyFlag'),
-    dedicated: optionalFlagOf(t, 'dedicatedAccountHostOnlyFlag'),
+    // A guest on a dedicated host is on the account's own host.
+    dedicated: optionalFlagOf(t, 'dedicatedAccountHostOnlyFlag') || present(t.dedicatedHost),
   };
 }
 
@@ -295,7 +297,7 @@ function vlanOf(t: Record<string, unknown>, field: string): ChosenVlan | undefin
 /**
  * The security groups bound to each interface at order time
  * (`primary[Backend]NetworkComponent.securityGroupBindings[].securityGroup.id`), the VLAN each is
- * ordered on, and the placement group.
+ * ordered on, the placement group and the dedicated host (`dedicatedHost: {id}`).
  */
 function readInterfaces(t: Record<string, unknown>, privateOnly: boolean) {
   const groupsOf = (field: string): number[] => {
@@ -334,6 +336,9 @@ function readInterfaces(t: Record<string, unknown>, privateOnly: boolean) {
     securityGroups: { PUBLIC: publicGroups, PRIVATE: groupsOf('primaryBackendNetworkComponent') },
     placementGroupId: present(t.placementGroupId)
       ? readInt(t.placementGroupId, 'placementGroupId')
+      : undefined,
+    dedicatedHostId: present(t.dedicatedHost)
+      ? readInt(structAt(t.dedicatedHost, 'dedicatedHost').id, 'dedicatedHost.id')
       : undefined,
   };
 }

@@ -1,6 +1,6 @@
 import { billingMode, isReclaiming, tagNames, type VirtualGuest } from '../../managers';
 import { readMask } from '../../framework/fields';
-import type { BillingFace, Props } from '../faces';
+import type { AdoptionFace, AuditFace, BillingFace, Props } from '../faces';
 import { owedOnCancel } from './anniversary';
 import { GUEST_FIELDS } from './fields';
 import { PRICED_FIELDS, UPGRADE_FIELDS } from './inputs';
@@ -50,6 +50,15 @@ function drift(recorded: Props, guest: VirtualGuest): Record<string, [unknown, u
   return changes;
 }
 
+/** What this provider's tags say of a guest (the audit's orphans are those not `none`). */
+const provenance: AuditFace<VirtualGuest>['provenance'] = (guest) => {
+  const tags = tagNames(guest);
+  if (tags.includes(OWNED_TAG)) return 'handed';
+  return tags.some(isProviderTag) ? 'unfinished' : 'none';
+};
+
+const AUDIT_LIST = { service: 'Account', method: 'getVirtualGuests', mask: AUDIT_MASK };
+
 export const GUEST_BILLING: BillingFace<VirtualGuest> = {
   pricedBy: PRICED_FIELDS,
   resizedBy: UPGRADE_FIELDS,
@@ -64,15 +73,29 @@ export const GUEST_BILLING: BillingFace<VirtualGuest> = {
   adopts: (inputs) => inputs?.adopts !== undefined,
   owedOnCancel,
   audit: {
-    list: { service: 'Account', method: 'getVirtualGuests', mask: AUDIT_MASK },
+    list: AUDIT_LIST,
     ended: isReclaiming,
     name: (guest) => `${guest.hostname}.${guest.domain}`,
     billed: billedPrice,
     drift,
-    provenance: (guest) => {
-      const tags = tagNames(guest);
-      if (tags.includes(OWNED_TAG)) return 'handed';
-      return tags.some(isProviderTag) ? 'unfinished' : 'none';
-    },
+    provenance,
+  },
+};
+
+/**
+ * A guest is adopted only when nothing of this provider is on it: one with its tags was ordered
+ * by a stack (the audit's orphan, taken over by that stack or with `adoptId`), one being
+ * reclaimed is ending.
+ */
+export const GUEST_ADOPTION: AdoptionFace<VirtualGuest> = {
+  list: AUDIT_LIST,
+  adoptable: (guest) => !isReclaiming(guest) && provenance(guest) === 'none',
+  name: (guest) => `${guest.hostname}-${guest.domain}`,
+  nameWord: 'guest',
+  describedBy: {
+    datacenter: (guest) => guest.datacenter?.name ?? '',
+    hostname: (guest) => guest.hostname,
+    domain: (guest) => guest.domain,
+    tag: tagNames,
   },
 };

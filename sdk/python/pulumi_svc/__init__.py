@@ -7,20 +7,25 @@ from . import _utilities
 import typing
 # Export this package's modules as members:
 from ._enums import *
+from .bare_metal_server import *
 from .block_volume import *
 from .dns_record import *
 from .dns_zone import *
 from .file_volume import *
 from .get_account import *
+from .get_bare_metal_server import *
+from .get_bare_metal_servers import *
 from .get_datacenters import *
 from .get_dns_zone import *
 from .get_hardware_server import *
 from .get_hardware_servers import *
+from .get_image_templates import *
 from .get_ip_addresses import *
 from .get_security_groups import *
 from .get_tickets import *
 from .get_virtual_guest import *
 from .get_virtual_guests import *
+from .image_template import *
 from .provider import *
 from .security_group import *
 from .ssh_key import *
@@ -44,10 +49,12 @@ _utilities.register(
   "mod": "index",
   "fqn": "pulumi_svc",
   "classes": {
+   "svc:index:BareMetalServer": "BareMetalServer",
    "svc:index:BlockVolume": "BlockVolume",
    "svc:index:DnsRecord": "DnsRecord",
    "svc:index:DnsZone": "DnsZone",
    "svc:index:FileVolume": "FileVolume",
+   "svc:index:ImageTemplate": "ImageTemplate",
    "svc:index:SecurityGroup": "SecurityGroup",
    "svc:index:SshKey": "SshKey",
    "svc:index:TicketUpdate": "TicketUpdate",
