@@ -9,16 +9,19 @@ import type { AuditReport } from '../../commands/audit';
 import { OWNED_TAG } from '../../provider/kinds/virtual-guest/provenance';
 import {
   DnsManager,
+  ImageManager,
   SshKeyManager,
   VirtualGuestManager,
   type CreateInstanceSpec,
 } from '../../provider/managers';
 import type { Client } from '../../provider/client';
 import { freshEd25519 } from '../support/ssh-keys';
+import { untilIdle } from '../support/idle-guest';
 import { cliFixture, pulumiSvc, writeCalls, type CliFixture, type Emulator } from './cli';
 import { yamlOnPlugin } from './plugin-project';
 
-// An account full of guests, keys, zones and records made by hand (over XML-RPC), beside a
+// An account full of guests, keys, zones, records, a placement group and image templates made by
+// hand (over XML-RPC), beside a
 // stack that owns a few: `pulumi-svc audit --import-file` lists exactly the unowned ones,
 // `pulumi import --file` adopts them into a YAML stack on the plugin, and the program it writes,
 // unchanged, has no diff and makes no API write. SVC_ADOPT_SCALE=issue makes the account of
@@ -115,6 +118,13 @@ async function makeAccount(client: Client, scale: typeof SCALE, ownedZone?: stri
     const record = await dns.createRecord(recordZones[r % recordZones.length], spec);
     handMade.add(`DnsRecord:${record.id}`);
   }
+  const [router] = (await client.call('Virtual_PlacementGroup', 'getAvailableRouters', {
+    mask: 'id',
+  })) as { id: number }[];
+  const group = (await client.call('Virtual_PlacementGroup', 'createObject', {
+    args: [{ name: 'hand-spread', backendRouterId: router.id, ruleId: 1 }],
+  })) as { id: number };
+  handMade.add(`PlacementGroup:${group.id}`);
   const guests = new VirtualGuestManager(client);
   for (let i = 0; i < scale.guests; i++) {
     const guest = await guests.createInstance(handMadeGuest(i, keyIds));
@@ -126,7 +136,23 @@ async function makeAccount(client: Client, scale: typeof SCALE, ownedZone?: stri
     const spec = { ...handMadeGuest(100 + providerTagged.length, []), tags };
     providerTagged.push((await guests.createInstance(spec)).id);
   }
-  return { handMade, providerTagged };
+  // Two templates captured by hand, and one still noted with a creation token (an unfinished
+  // create of some stack, which its next `up` takes over): never in the import file.
+  const images = new ImageManager(client);
+  const unfinished: number[] = [];
+  for (const [i, note] of [
+    'by hand',
+    'by hand too',
+    'pulumi-svc-89abcdef0123456789abcdef',
+  ].entries()) {
+    const guest = [...handMade].filter((k) => k.startsWith('VirtualGuest:'))[i];
+    const guestId = await untilIdle(client, Number(guest.split(':')[1]));
+    await images.capture(guestId, { name: `Base ${i}`, note, additionalDisks: false });
+    const [template] = await images.listPrivate({ note: { operation: note } });
+    if (note.startsWith('pulumi-svc-')) unfinished.push(template.id);
+    else handMade.add(`ImageTemplate:${template.id}`);
+  }
+  return { handMade, providerTagged, unfinished };
 }
 
 describe('adopting an existing account (audit --import-file, pulumi import --file)', () => {
@@ -138,6 +164,7 @@ describe('adopting an existing account (audit --import-file, pulumi import --fil
   /** `type:id` of everything made by hand, and of what must never be adopted. */
   const handMade = new Set<string>();
   const providerTagged: number[] = [];
+  const unfinishedTemplates: number[] = [];
 
   before(async () => {
     emulator = await startEmulator({ port: 0, seed: 'empty', provisioningDelayMs: 200 });
@@ -150,6 +177,7 @@ describe('adopting an existing account (audit --import-file, pulumi import --fil
     const made = await makeAccount(adopter.client, SCALE, 'owned.test');
     made.handMade.forEach((k) => handMade.add(k));
     providerTagged.push(...made.providerTagged);
+    unfinishedTemplates.push(...made.unfinished);
   });
   after(async () => {
     await adopter?.close();
@@ -231,8 +259,13 @@ describe('adopting an existing account (audit --import-file, pulumi import --fil
     const left = await accountKeys(adopter);
     for (const made of handMade) assert.ok(!left.has(made), `${made} was destroyed`);
     for (const id of providerTagged) assert.ok(left.has(`VirtualGuest:${id}`));
+    for (const id of unfinishedTemplates) assert.ok(left.has(`ImageTemplate:${id}`));
+    const notAdopted = [
+      ...providerTagged.map((id) => `VirtualGuest:${id}`),
+      ...unfinishedTemplates.map((id) => `ImageTemplate:${id}`),
+    ];
     assert.deepEqual(
-      [...left].filter((k) => !providerTagged.some((id) => k === `VirtualGuest:${id}`)).length,
+      [...left].filter((k) => !notAdopted.includes(k)).length,
       (await owner.stack.resources()).filter((r) => r.id && r.type.startsWith('svc:index:'))
         .length + 1,
       "the owner stack's guest, key, zone and its record are all still there",
@@ -240,7 +273,10 @@ describe('adopting an existing account (audit --import-file, pulumi import --fil
   });
 });
 
-/** `Kind:id` of every guest still billed, key, zone and record of the account. */
+/**
+ * `Kind:id` of every guest still billed, key, zone, record, placement group and template of the
+ * account.
+ */
 async function accountKeys(f: CliFixture): Promise<Set<string>> {
   const guests = (await f.client.call('Account', 'getVirtualGuests', {
     mask: 'id,billingItem.id',
@@ -249,8 +285,14 @@ async function accountKeys(f: CliFixture): Promise<Set<string>> {
   const zones = (await f.client.call('Account', 'getDomains', {
     mask: 'id,resourceRecords.id',
   })) as { id: number; resourceRecords?: { id: number }[] }[];
+  const groups = (await f.client.call('Account', 'getPlacementGroups', { mask: 'id' })) as {
+    id: number;
+  }[];
+  const templates = await new ImageManager(f.client).listPrivate();
   return new Set([
+    ...groups.map((g) => `PlacementGroup:${g.id}`),
     ...guests.filter((g) => g.billingItem).map((g) => `VirtualGuest:${g.id}`),
+    ...templates.map((t) => `ImageTemplate:${t.id}`),
     ...keys.map((k) => `SshKey:${k.id}`),
     ...zones.map((z) => `DnsZone:${z.id}`),
     ...zones.flatMap((z) => (z.resourceRecords ?? []).map((r) => `DnsRecord:${r.id}`)),
