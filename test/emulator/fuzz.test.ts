@@ -412,7 +412,8 @@ async function send(
 describe('fuzz', () => {
   it(
     `answers ${REQUESTS} mutated requests and stays responsive`,
-    { timeout: 120_000 },
+    // A hang fails it; a machine busy with other tests may take minutes (about 40 s when idle).
+    { timeout: 600_000 },
     async () => {
       const rand = mulberry32(SEED);
       // Cases are drawn from the seed in index order (synchronously, whichever worker asks), so
