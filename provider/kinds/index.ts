@@ -44,7 +44,7 @@ import { kindOf, pluginToken } from './tokens';
 import { BLOCK_VOLUME_DOCS, FILE_VOLUME_DOCS } from './volume/docs';
 import { BLOCK_VOLUME_FIELDS, FILE_VOLUME_FIELDS } from './volume/fields';
 import { volumeProvider } from './volume/provider';
-import { volumeBilling } from './volume/faces';
+import { volumeAdoption, volumeBilling } from './volume/faces';
 
 /** A kind: its table and operations, and what it does beyond the lifecycle (capabilities.ts). */
 export interface KindSpec extends KindCapabilities {
@@ -106,12 +106,14 @@ export const KINDS = {
     provider: volumeProvider('block'),
     docs: BLOCK_VOLUME_DOCS,
     billing: volumeBilling('block'),
+    adoption: volumeAdoption('block'),
   },
   FileVolume: {
     fields: FILE_VOLUME_FIELDS,
     provider: volumeProvider('file'),
     docs: FILE_VOLUME_DOCS,
     billing: volumeBilling('file'),
+    adoption: volumeAdoption('file'),
   },
 } satisfies Record<string, KindSpec>;
 
