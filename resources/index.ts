@@ -15,6 +15,8 @@ import { SECURITY_GROUP_LOOKUPS } from '../provider/kinds/security-group/lookups
 import { SSH_KEY_FIELDS } from '../provider/kinds/ssh-key/fields';
 import { TICKET_UPDATE_FIELDS } from '../provider/kinds/ticket-update/fields';
 import { BLOCK_VOLUME_FIELDS, FILE_VOLUME_FIELDS } from '../provider/kinds/volume/fields';
+import { IMAGE_TEMPLATE_FIELDS } from '../provider/kinds/image-template/fields';
+import { IMAGE_TEMPLATE_LOOKUPS } from '../provider/kinds/image-template/lookups';
 import { programForms } from './lookup-forms';
 import { resourceClass, type ResourceClass } from './resource-class';
 
@@ -98,3 +100,16 @@ export const FileVolume: ResourceClass<typeof FILE_VOLUME_FIELDS> = resourceClas
 export type FileVolume = InstanceType<typeof FileVolume>;
 /** The arguments of a FileVolume: see its field table (provider/kinds/volume/fields.ts). */
 export type FileVolumeArgs = ArgsOf<typeof FILE_VOLUME_FIELDS>;
+
+/**
+ * An image template captured from a guest (`Svc_Virtual_Guest_Block_Device_Template_Group`):
+ * guests are made from it by its `globalIdentifier`.
+ */
+export const ImageTemplate: ResourceClass<typeof IMAGE_TEMPLATE_FIELDS> = resourceClass(
+  'ImageTemplate',
+  IMAGE_TEMPLATE_FIELDS,
+);
+export type ImageTemplate = InstanceType<typeof ImageTemplate>;
+/** The arguments of an ImageTemplate: see its field table (provider/kinds/image-template/fields.ts). */
+export type ImageTemplateArgs = ArgsOf<typeof IMAGE_TEMPLATE_FIELDS>;
+export const { getImageTemplates, getImageTemplatesOutput } = programForms(IMAGE_TEMPLATE_LOOKUPS);

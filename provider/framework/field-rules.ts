@@ -71,3 +71,30 @@ export const adoptIdField = (object: string) => ({
   }, `the numeric id of ${object} of the account`),
   change: 'replace' as const,
 });
+
+/**
+ * The fields the resource class sets on a kind whose create carries a creation token
+ * (creation-token.ts): its name, its identity and the token's seed, and the token itself, which
+ * `check` computes and every update keeps.
+ */
+export const TOKEN_FIELDS = {
+  /** The Pulumi resource name (set by the resource class). */
+  resourceName: {
+    type: types.string,
+    input: 'required' as const,
+    internal: true as const,
+    rule: rules.text({ maxLength: 1024 }),
+  },
+  /** project/stack/name of the resource. */
+  identity: { type: types.string, input: 'required' as const, internal: true as const },
+  /** `<organization>/<full URN>`: the seed of the creation token. */
+  provenance: { type: types.string, input: 'optional' as const, internal: true as const },
+  /** What finds the object of an unfinished create: computed by check and kept. */
+  creationToken: {
+    type: types.string,
+    input: 'optional' as const,
+    internal: true as const,
+    normalise: () => undefined,
+    keep: true as const,
+  },
+};

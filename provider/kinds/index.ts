@@ -45,6 +45,10 @@ import { BLOCK_VOLUME_DOCS, FILE_VOLUME_DOCS } from './volume/docs';
 import { BLOCK_VOLUME_FIELDS, FILE_VOLUME_FIELDS } from './volume/fields';
 import { volumeProvider } from './volume/provider';
 import { volumeAdoption, volumeBilling } from './volume/faces';
+import { IMAGE_TEMPLATE_DOCS } from './image-template/docs';
+import { IMAGE_TEMPLATE_FIELDS } from './image-template/fields';
+import { IMAGE_TEMPLATE_LOOKUPS } from './image-template/lookups';
+import { imageTemplateProvider } from './image-template/provider';
 
 /** A kind: its table and operations, and what it does beyond the lifecycle (capabilities.ts). */
 export interface KindSpec extends KindCapabilities {
@@ -114,6 +118,12 @@ export const KINDS = {
     docs: FILE_VOLUME_DOCS,
     billing: volumeBilling('file'),
     adoption: volumeAdoption('file'),
+  },
+  ImageTemplate: {
+    fields: IMAGE_TEMPLATE_FIELDS,
+    provider: imageTemplateProvider,
+    lookups: IMAGE_TEMPLATE_LOOKUPS,
+    docs: IMAGE_TEMPLATE_DOCS,
   },
 } satisfies Record<string, KindSpec>;
 

@@ -7,3 +7,4 @@ export * from './account';
 export * from './ssh-key';
 export * from './storage';
 export * from './security-group';
+export * from './image';

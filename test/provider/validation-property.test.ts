@@ -17,6 +17,8 @@ import { sshKeyProvider } from '../../provider/kinds/ssh-key/provider';
 import { SSH_KEY_FIELDS } from '../../provider/kinds/ssh-key/fields';
 import { TICKET_UPDATE_FIELDS } from '../../provider/kinds/ticket-update/fields';
 import { checkTable } from '../../provider/framework/kind-provider';
+import { IMAGE_TEMPLATE_FIELDS } from '../../provider/kinds/image-template/fields';
+import { checkImageTemplateRules } from '../../provider/kinds/image-template/provider';
 import { ticketUpdateProvider } from '../../provider/kinds/ticket-update/provider';
 import { checkGuestRules } from '../../provider/kinds/virtual-guest/provider';
 import { GUEST_FIELDS } from '../../provider/kinds/virtual-guest/fields';
@@ -76,6 +78,13 @@ const volumeBase: Bag = {
   capacityGb: 20,
   tierIopsPerGb: 2,
 };
+const imageTemplateBase: Bag = {
+  resourceName: 'base',
+  identity: 'p/s/base',
+  guestId: 1,
+  name: 'web-base',
+  datacenters: ['dal10'],
+};
 const sshKeyBase: Bag = { label: 'me', publicKey: KEY_VECTORS.ed25519.key, notes: 'laptop' };
 const dnsZoneBase: Bag = {
   name: 'prop-zone.example',
@@ -111,6 +120,11 @@ const shapeFailures: Record<string, ShapeFailures> = {
     checkVolumeRules({ inputs, olds: {}, failures });
     return failures.list;
   },
+  ImageTemplate: (bag) => {
+    const { inputs, failures } = checkTable(IMAGE_TEMPLATE_FIELDS, {}, bag);
+    checkImageTemplateRules({ inputs, olds: {}, failures });
+    return failures.list;
+  },
   DnsZone: tableFailures(DNS_ZONE_FIELDS),
   SecurityGroup: tableFailures(SECURITY_GROUP_FIELDS),
 };
@@ -130,6 +144,7 @@ describe('property: arbitrary inputs and arguments', () => {
     ['TicketUpdate', ticketUpdateProvider.check, updateBase],
     ['SshKey', sshKeyProvider.check, sshKeyBase],
     ['BlockVolume', KINDS.BlockVolume.provider.check, volumeBase],
+    ['ImageTemplate', KINDS.ImageTemplate.provider.check, imageTemplateBase],
     ['DnsZone', dnsZoneProvider.check, dnsZoneBase],
     ['SecurityGroup', securityGroupProvider.check, securityGroupBase],
   ];

@@ -22,7 +22,8 @@ type Args = Record<string, unknown>;
  */
 export interface OneKindProgram {
   fixture(emulator: Emulator): Promise<CliFixture>;
-  write(f: CliFixture, args: Args, imported?: Args): Promise<void>;
+  /** `options`: the resource's options, the plugin's YAML form only (`customTimeouts`). */
+  write(f: CliFixture, args: Args, imported?: Args, options?: Args): Promise<void>;
 }
 
 /**
@@ -37,8 +38,8 @@ export function yamlOneKind(
 ): OneKindProgram {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `svc-${project}-yaml-`));
   const type = `svc:index:${kind}`;
-  const write = (args: Args, imported?: Args) => {
-    const resources: Args = { [name]: { type, properties: args } };
+  const write = (args: Args, imported?: Args, options?: Args) => {
+    const resources: Args = { [name]: { type, properties: args, ...(options ? { options } : {}) } };
     if (imported) resources.imported = { type, properties: imported };
     const lines = [...yamlOnPlugin(project), `resources: ${JSON.stringify(resources)}`];
     fs.writeFileSync(path.join(dir, 'Pulumi.yaml'), `${lines.join('\n')}\n`);
@@ -52,6 +53,6 @@ export function yamlOneKind(
         close: async () => (await f.close(), fs.rmSync(dir, { recursive: true, force: true })),
       };
     },
-    write: async (_f, args, imported) => write(args, imported),
+    write: async (_f, args, imported, options) => write(args, imported, options),
   };
 }

@@ -1,5 +1,5 @@
 import { types, readFrom, UNSET, type Fields } from '../../framework/fields';
-import { rules } from '../../framework/field-rules';
+import { TOKEN_FIELDS, rules } from '../../framework/field-rules';
 import type { Volume, VolumeType } from '../../managers';
 
 /**
@@ -38,17 +38,7 @@ const sortedIds = (value: unknown) =>
 
 /** Fields both volume kinds have. */
 const COMMON = {
-  /** The Pulumi resource name (set by the resource class). */
-  resourceName: {
-    type: types.string,
-    input: 'required',
-    internal: true,
-    rule: rules.text({ maxLength: 1024 }),
-  },
-  /** project/stack/name of the resource. */
-  identity: { type: types.string, input: 'required', internal: true },
-  /** `<organization>/<full URN>`: the seed of the creation token. */
-  provenance: { type: types.string, input: 'optional', internal: true },
+  ...TOKEN_FIELDS,
   /** Datacenter short name, e.g. `dal10`; a change replaces the volume (and its data). */
   datacenter: {
     type: types.string,
@@ -174,14 +164,6 @@ const COMMON = {
     default: 30,
     rule: rules.integer({ min: 1, max: 720 }),
     change: 'local',
-  },
-  /** The order's container identifier, computed by check and kept (finds a lost order's volume). */
-  creationToken: {
-    type: types.string,
-    input: 'optional',
-    internal: true,
-    normalise: () => undefined,
-    keep: true,
   },
   /** What the volume costs an hour (check prices the order; a resize prices the new size). */
   estimatedHourlyCost: { type: types.number, output: true, fromCheck: true },

@@ -29,6 +29,8 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &DnsZone{}
 	case "svc:index:FileVolume":
 		r = &FileVolume{}
+	case "svc:index:ImageTemplate":
+		r = &ImageTemplate{}
 	case "svc:index:SecurityGroup":
 		r = &SecurityGroup{}
 	case "svc:index:SshKey":

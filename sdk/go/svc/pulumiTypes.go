@@ -934,6 +934,160 @@ func (o HardwareStatusPtrOutput) Status() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
+// An image template: one of the account's own (private) or a public one.
+type ImageTemplateResult struct {
+	// When it was made.
+	CreateDate *string `pulumi:"createDate"`
+	// Where guests can be made from it.
+	Datacenters []Datacenter `pulumi:"datacenters"`
+	// What a guest's `imageTemplateId` takes.
+	GlobalIdentifier *string `pulumi:"globalIdentifier"`
+	// The template's id.
+	Id int `pulumi:"id"`
+	// Its name.
+	Name string `pulumi:"name"`
+	// Its note.
+	Note *string `pulumi:"note"`
+	// Whether it is a public template.
+	PublicFlag *bool `pulumi:"publicFlag"`
+}
+
+// ImageTemplateResultInput is an input type that accepts ImageTemplateResultArgs and ImageTemplateResultOutput values.
+// You can construct a concrete instance of `ImageTemplateResultInput` via:
+//
+//	ImageTemplateResultArgs{...}
+type ImageTemplateResultInput interface {
+	pulumi.Input
+
+	ToImageTemplateResultOutput() ImageTemplateResultOutput
+	ToImageTemplateResultOutputWithContext(context.Context) ImageTemplateResultOutput
+}
+
+// An image template: one of the account's own (private) or a public one.
+type ImageTemplateResultArgs struct {
+	// When it was made.
+	CreateDate pulumi.StringPtrInput `pulumi:"createDate"`
+	// Where guests can be made from it.
+	Datacenters DatacenterArrayInput `pulumi:"datacenters"`
+	// What a guest's `imageTemplateId` takes.
+	GlobalIdentifier pulumi.StringPtrInput `pulumi:"globalIdentifier"`
+	// The template's id.
+	Id pulumi.IntInput `pulumi:"id"`
+	// Its name.
+	Name pulumi.StringInput `pulumi:"name"`
+	// Its note.
+	Note pulumi.StringPtrInput `pulumi:"note"`
+	// Whether it is a public template.
+	PublicFlag pulumi.BoolPtrInput `pulumi:"publicFlag"`
+}
+
+func (ImageTemplateResultArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ImageTemplateResult)(nil)).Elem()
+}
+
+func (i ImageTemplateResultArgs) ToImageTemplateResultOutput() ImageTemplateResultOutput {
+	return i.ToImageTemplateResultOutputWithContext(context.Background())
+}
+
+func (i ImageTemplateResultArgs) ToImageTemplateResultOutputWithContext(ctx context.Context) ImageTemplateResultOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ImageTemplateResultOutput)
+}
+
+// ImageTemplateResultArrayInput is an input type that accepts ImageTemplateResultArray and ImageTemplateResultArrayOutput values.
+// You can construct a concrete instance of `ImageTemplateResultArrayInput` via:
+//
+//	ImageTemplateResultArray{ ImageTemplateResultArgs{...} }
+type ImageTemplateResultArrayInput interface {
+	pulumi.Input
+
+	ToImageTemplateResultArrayOutput() ImageTemplateResultArrayOutput
+	ToImageTemplateResultArrayOutputWithContext(context.Context) ImageTemplateResultArrayOutput
+}
+
+type ImageTemplateResultArray []ImageTemplateResultInput
+
+func (ImageTemplateResultArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]ImageTemplateResult)(nil)).Elem()
+}
+
+func (i ImageTemplateResultArray) ToImageTemplateResultArrayOutput() ImageTemplateResultArrayOutput {
+	return i.ToImageTemplateResultArrayOutputWithContext(context.Background())
+}
+
+func (i ImageTemplateResultArray) ToImageTemplateResultArrayOutputWithContext(ctx context.Context) ImageTemplateResultArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ImageTemplateResultArrayOutput)
+}
+
+// An image template: one of the account's own (private) or a public one.
+type ImageTemplateResultOutput struct{ *pulumi.OutputState }
+
+func (ImageTemplateResultOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ImageTemplateResult)(nil)).Elem()
+}
+
+func (o ImageTemplateResultOutput) ToImageTemplateResultOutput() ImageTemplateResultOutput {
+	return o
+}
+
+func (o ImageTemplateResultOutput) ToImageTemplateResultOutputWithContext(ctx context.Context) ImageTemplateResultOutput {
+	return o
+}
+
+// When it was made.
+func (o ImageTemplateResultOutput) CreateDate() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ImageTemplateResult) *string { return v.CreateDate }).(pulumi.StringPtrOutput)
+}
+
+// Where guests can be made from it.
+func (o ImageTemplateResultOutput) Datacenters() DatacenterArrayOutput {
+	return o.ApplyT(func(v ImageTemplateResult) []Datacenter { return v.Datacenters }).(DatacenterArrayOutput)
+}
+
+// What a guest's `imageTemplateId` takes.
+func (o ImageTemplateResultOutput) GlobalIdentifier() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ImageTemplateResult) *string { return v.GlobalIdentifier }).(pulumi.StringPtrOutput)
+}
+
+// The template's id.
+func (o ImageTemplateResultOutput) Id() pulumi.IntOutput {
+	return o.ApplyT(func(v ImageTemplateResult) int { return v.Id }).(pulumi.IntOutput)
+}
+
+// Its name.
+func (o ImageTemplateResultOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v ImageTemplateResult) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// Its note.
+func (o ImageTemplateResultOutput) Note() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ImageTemplateResult) *string { return v.Note }).(pulumi.StringPtrOutput)
+}
+
+// Whether it is a public template.
+func (o ImageTemplateResultOutput) PublicFlag() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v ImageTemplateResult) *bool { return v.PublicFlag }).(pulumi.BoolPtrOutput)
+}
+
+type ImageTemplateResultArrayOutput struct{ *pulumi.OutputState }
+
+func (ImageTemplateResultArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]ImageTemplateResult)(nil)).Elem()
+}
+
+func (o ImageTemplateResultArrayOutput) ToImageTemplateResultArrayOutput() ImageTemplateResultArrayOutput {
+	return o
+}
+
+func (o ImageTemplateResultArrayOutput) ToImageTemplateResultArrayOutputWithContext(ctx context.Context) ImageTemplateResultArrayOutput {
+	return o
+}
+
+func (o ImageTemplateResultArrayOutput) Index(i pulumi.IntInput) ImageTemplateResultOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) ImageTemplateResult {
+		return vs[0].([]ImageTemplateResult)[vs[1].(int)]
+	}).(ImageTemplateResultOutput)
+}
+
 // An IP address of the account.
 type IpAddress struct {
 	// The IP address's id.
@@ -2124,6 +2278,8 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*HardwareServerArrayInput)(nil)).Elem(), HardwareServerArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*HardwareStatusInput)(nil)).Elem(), HardwareStatusArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*HardwareStatusPtrInput)(nil)).Elem(), HardwareStatusArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ImageTemplateResultInput)(nil)).Elem(), ImageTemplateResultArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ImageTemplateResultArrayInput)(nil)).Elem(), ImageTemplateResultArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*IpAddressInput)(nil)).Elem(), IpAddressArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*IpAddressArrayInput)(nil)).Elem(), IpAddressArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ResourceRecordInput)(nil)).Elem(), ResourceRecordArgs{})
@@ -2153,6 +2309,8 @@ func init() {
 	pulumi.RegisterOutputType(HardwareServerArrayOutput{})
 	pulumi.RegisterOutputType(HardwareStatusOutput{})
 	pulumi.RegisterOutputType(HardwareStatusPtrOutput{})
+	pulumi.RegisterOutputType(ImageTemplateResultOutput{})
+	pulumi.RegisterOutputType(ImageTemplateResultArrayOutput{})
 	pulumi.RegisterOutputType(IpAddressOutput{})
 	pulumi.RegisterOutputType(IpAddressArrayOutput{})
 	pulumi.RegisterOutputType(ResourceRecordOutput{})

@@ -16,11 +16,13 @@ from .get_datacenters import *
 from .get_dns_zone import *
 from .get_hardware_server import *
 from .get_hardware_servers import *
+from .get_image_templates import *
 from .get_ip_addresses import *
 from .get_security_groups import *
 from .get_tickets import *
 from .get_virtual_guest import *
 from .get_virtual_guests import *
+from .image_template import *
 from .provider import *
 from .security_group import *
 from .ssh_key import *
@@ -48,6 +50,7 @@ _utilities.register(
    "svc:index:DnsRecord": "DnsRecord",
    "svc:index:DnsZone": "DnsZone",
    "svc:index:FileVolume": "FileVolume",
+   "svc:index:ImageTemplate": "ImageTemplate",
    "svc:index:SecurityGroup": "SecurityGroup",
    "svc:index:SshKey": "SshKey",
    "svc:index:TicketUpdate": "TicketUpdate",

@@ -20,6 +20,7 @@ __all__ = [
     'Datacenter',
     'HardwareServer',
     'HardwareStatus',
+    'ImageTemplateResult',
     'IpAddress',
     'ResourceRecord',
     'SecurityGroupResult',
@@ -230,6 +231,100 @@ class HardwareStatus(dict):
         e.g. `ACTIVE`.
         """
         return pulumi.get(self, "status")
+
+
+@pulumi.output_type
+class ImageTemplateResult(dict):
+    """
+    An image template: one of the account's own (private) or a public one.
+    """
+    def __init__(__self__, *,
+                 id: _builtins.int,
+                 name: _builtins.str,
+                 create_date: Optional[_builtins.str] = None,
+                 datacenters: Optional[Sequence['outputs.Datacenter']] = None,
+                 global_identifier: Optional[_builtins.str] = None,
+                 note: Optional[_builtins.str] = None,
+                 public_flag: Optional[_builtins.bool] = None):
+        """
+        An image template: one of the account's own (private) or a public one.
+
+        :param _builtins.int id: The template's id.
+        :param _builtins.str name: Its name.
+        :param _builtins.str create_date: When it was made.
+        :param Sequence['Datacenter'] datacenters: Where guests can be made from it.
+        :param _builtins.str global_identifier: What a guest's `imageTemplateId` takes.
+        :param _builtins.str note: Its note.
+        :param _builtins.bool public_flag: Whether it is a public template.
+        """
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "name", name)
+        if create_date is not None:
+            pulumi.set(__self__, "create_date", create_date)
+        if datacenters is not None:
+            pulumi.set(__self__, "datacenters", datacenters)
+        if global_identifier is not None:
+            pulumi.set(__self__, "global_identifier", global_identifier)
+        if note is not None:
+            pulumi.set(__self__, "note", note)
+        if public_flag is not None:
+            pulumi.set(__self__, "public_flag", public_flag)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.int:
+        """
+        The template's id.
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        Its name.
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter(name="createDate")
+    def create_date(self) -> Optional[_builtins.str]:
+        """
+        When it was made.
+        """
+        return pulumi.get(self, "create_date")
+
+    @_builtins.property
+    @pulumi.getter
+    def datacenters(self) -> Optional[Sequence['outputs.Datacenter']]:
+        """
+        Where guests can be made from it.
+        """
+        return pulumi.get(self, "datacenters")
+
+    @_builtins.property
+    @pulumi.getter(name="globalIdentifier")
+    def global_identifier(self) -> Optional[_builtins.str]:
+        """
+        What a guest's `imageTemplateId` takes.
+        """
+        return pulumi.get(self, "global_identifier")
+
+    @_builtins.property
+    @pulumi.getter
+    def note(self) -> Optional[_builtins.str]:
+        """
+        Its note.
+        """
+        return pulumi.get(self, "note")
+
+    @_builtins.property
+    @pulumi.getter(name="publicFlag")
+    def public_flag(self) -> Optional[_builtins.bool]:
+        """
+        Whether it is a public template.
+        """
+        return pulumi.get(self, "public_flag")
 
 
 @pulumi.output_type
