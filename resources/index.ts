@@ -7,6 +7,8 @@
  * its class adds inputs the program does not set (virtual-guest.ts).
  */
 import type { ArgsOf } from '../provider/framework/fields';
+import { BARE_METAL_FIELDS } from '../provider/kinds/bare-metal-server/fields';
+import { BARE_METAL_LOOKUPS } from '../provider/kinds/bare-metal-server/lookups';
 import { DNS_RECORD_FIELDS } from '../provider/kinds/dns-record/fields';
 import { DNS_ZONE_FIELDS } from '../provider/kinds/dns-zone/fields';
 import { DNS_ZONE_LOOKUPS } from '../provider/kinds/dns-zone/lookups';
@@ -100,6 +102,21 @@ export const FileVolume: ResourceClass<typeof FILE_VOLUME_FIELDS> = resourceClas
 export type FileVolume = InstanceType<typeof FileVolume>;
 /** The arguments of a FileVolume: see its field table (provider/kinds/volume/fields.ts). */
 export type FileVolumeArgs = ArgsOf<typeof FILE_VOLUME_FIELDS>;
+
+/** A bare metal server of the bare-metal package (`Svc_Hardware_Server`), billed. */
+export const BareMetalServer: ResourceClass<typeof BARE_METAL_FIELDS> = resourceClass(
+  'BareMetalServer',
+  BARE_METAL_FIELDS,
+);
+export type BareMetalServer = InstanceType<typeof BareMetalServer>;
+/** The arguments of a BareMetalServer: see its field table (provider/kinds/bare-metal-server/fields.ts). */
+export type BareMetalServerArgs = ArgsOf<typeof BARE_METAL_FIELDS>;
+export const {
+  getBareMetalServer,
+  getBareMetalServerOutput,
+  getBareMetalServers,
+  getBareMetalServersOutput,
+} = programForms(BARE_METAL_LOOKUPS);
 
 /**
  * An image template captured from a guest (`Svc_Virtual_Guest_Block_Device_Template_Group`):

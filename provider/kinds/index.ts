@@ -45,7 +45,13 @@ import { BLOCK_VOLUME_DOCS, FILE_VOLUME_DOCS } from './volume/docs';
 import { BLOCK_VOLUME_FIELDS, FILE_VOLUME_FIELDS } from './volume/fields';
 import { volumeProvider } from './volume/provider';
 import { volumeAdoption, volumeBilling } from './volume/faces';
+import { BARE_METAL_DOCS } from './bare-metal-server/docs';
+import { BARE_METAL_FIELDS } from './bare-metal-server/fields';
+import { BARE_METAL_LOOKUPS } from './bare-metal-server/lookups';
+import { bareMetalServerProvider } from './bare-metal-server/provider';
+import { BARE_METAL_BILLING } from './bare-metal-server';
 import { IMAGE_TEMPLATE_DOCS } from './image-template/docs';
+import { IMAGE_TEMPLATE_ADOPTION } from './image-template/faces';
 import { IMAGE_TEMPLATE_FIELDS } from './image-template/fields';
 import { IMAGE_TEMPLATE_LOOKUPS } from './image-template/lookups';
 import { imageTemplateProvider } from './image-template/provider';
@@ -119,11 +125,19 @@ export const KINDS = {
     billing: volumeBilling('file'),
     adoption: volumeAdoption('file'),
   },
+  BareMetalServer: {
+    fields: BARE_METAL_FIELDS,
+    provider: bareMetalServerProvider,
+    lookups: BARE_METAL_LOOKUPS,
+    docs: BARE_METAL_DOCS,
+    billing: BARE_METAL_BILLING,
+  },
   ImageTemplate: {
     fields: IMAGE_TEMPLATE_FIELDS,
     provider: imageTemplateProvider,
     lookups: IMAGE_TEMPLATE_LOOKUPS,
     docs: IMAGE_TEMPLATE_DOCS,
+    adoption: IMAGE_TEMPLATE_ADOPTION,
   },
 } satisfies Record<string, KindSpec>;
 

@@ -7,4 +7,7 @@ export * from './account';
 export * from './ssh-key';
 export * from './storage';
 export * from './security-group';
+export * from './hardware';
+export * from './product-order';
+export * from './billing-item';
 export * from './image';

@@ -1,5 +1,6 @@
-import type { Client } from '../client';
 import { unlessNotFound } from './not-found';
+import { ProductOrderManager } from './product-order';
+import { cancelBillingItem } from './billing-item';
 
 /**
  * Block and file volumes (`Svc_Network_Storage`), ordered from the storage-as-a-service package
@@ -160,9 +161,7 @@ export function storagePrices(
 }
 
 /** The account's block and file volumes. */
-export class StorageManager {
-  constructor(private readonly client: Client) {}
-
+export class StorageManager extends ProductOrderManager {
   private items?: Promise<PackageItem[]>;
 
   /** The storage package's items (asked once per manager). */
@@ -197,20 +196,6 @@ export class StorageManager {
       volumeSize: sizing.capacityGb,
       ...(sizing.iops === undefined ? {} : { iops: sizing.iops }),
       prices: storagePrices(await this.packageItems(), sizing),
-    };
-  }
-
-  /** The order priced, nothing placed: `{ postTaxRecurringMonthly, postTaxRecurringHourly, ... }`. */
-  async verify(container: Record<string, unknown>): Promise<Record<string, unknown>> {
-    return (await this.client.call('Product_Order', 'verifyOrder', {
-      args: [container],
-    })) as Record<string, unknown>;
-  }
-
-  /** Places the order. A write: the client never repeats it on its own. */
-  async place(container: Record<string, unknown>): Promise<{ orderId: number }> {
-    return (await this.client.call('Product_Order', 'placeOrder', { args: [container] })) as {
-      orderId: number;
     };
   }
 
@@ -249,9 +234,6 @@ export class StorageManager {
 
   /** Cancels the volume's billing item: at once, or at the anniversary. */
   async cancel(billingItemId: number, immediate: boolean, reason: string): Promise<void> {
-    await this.client.call('Billing_Item', 'cancelItem', {
-      id: billingItemId,
-      args: [immediate, true, reason],
-    });
+    await cancelBillingItem(this.client, billingItemId, { immediate, reason, associated: true });
   }
 }

@@ -118,8 +118,9 @@ export function guestStatus(guest: VirtualGuest): string {
   return guest.provisionDate ? 'provisioned, waiting for addresses' : 'waiting for provisioning';
 }
 
-export function tagNames(guest: VirtualGuest): string[] {
-  return (guest.tagReferences ?? []).flatMap((ref) => (ref.tag ? [ref.tag.name] : []));
+/** The tag names of a guest or server (any object the API lists with its tag references). */
+export function tagNames(object: Pick<VirtualGuest, 'tagReferences'>): string[] {
+  return (object.tagReferences ?? []).flatMap((ref) => (ref.tag ? [ref.tag.name] : []));
 }
 
 /** `Virtual_Guest.createObject`'s template: an order under the API's own field names. */

@@ -11,7 +11,13 @@ import { parseAuditArgs } from '../../commands/audit-command';
 import { audit, formatAudit } from '../../commands/audit';
 import { declaredOs } from '../../provider/kinds/virtual-guest/import-form';
 import { OWNED_TAG } from '../../provider/kinds/virtual-guest/provenance';
-import type { DnsZone, SecurityGroup, SshKey, VirtualGuest } from '../../provider/managers';
+import type {
+  DnsZone,
+  ImageTemplate,
+  SecurityGroup,
+  SshKey,
+  VirtualGuest,
+} from '../../provider/managers';
 
 const guest = (id: number, hostname: string, dc: string, tags: string[] = []): VirtualGuest =>
   ({
@@ -49,6 +55,11 @@ const GROUPS: SecurityGroup[] = [
   { id: 40, name: 'Web Tier' },
   { id: 41, name: 'owned' },
 ];
+const IMAGES: ImageTemplate[] = [
+  { id: 50, name: 'Web Base', note: 'nginx' },
+  { id: 51, name: 'owned' },
+  { id: 52, name: 'capturing', note: 'pulumi-svc-0123456789abcdef01234567' }, // an unfinished create
+];
 
 // Each kind's objects as its adoption face lists them (a record inside its zone).
 const ACCOUNT: AccountObjects = {
@@ -64,6 +75,7 @@ const ACCOUNT: AccountObjects = {
   DnsZone: ZONES,
   DnsRecord: ZONES.flatMap((zone) => ADOPTION_FACES.DnsRecord.objectsIn!(zone)),
   SecurityGroup: GROUPS,
+  ImageTemplate: IMAGES,
 };
 
 const STATES = [
@@ -74,6 +86,7 @@ const STATES = [
       { urn: 'u2', type: 'pulumi-nodejs:dynamic/svc:SshKey', id: '21' },
       { urn: 'u3', type: 'svc:index:DnsZone', id: '31', outputs: { recordIds: [310] } },
       { urn: 'u4', type: 'svc:index:SecurityGroup', id: '41' },
+      { urn: 'u5', type: 'svc:index:ImageTemplate', id: '51' },
     ],
   },
 ];
@@ -102,6 +115,11 @@ describe('what no stack owns, as a bulk import file', () => {
       unowned.SecurityGroup.map((g) => g.id),
       [40],
     );
+    assert.deepEqual(
+      unowned.ImageTemplate.map((t) => t.id),
+      [50],
+      'a template noted with a creation token is an unfinished create, not adopted',
+    );
   });
 
   it('names are identifiers, unique, from the objects’ own names; a record is parented to an adopted zone', () => {
@@ -117,6 +135,7 @@ describe('what no stack owns, as a bulk import file', () => {
       { type: 'svc:index:DnsRecord', name: 'api_a_owned_org', id: '311' },
       { type: 'svc:index:SshKey', name: 'key_deploy_key', id: '20' },
       { type: 'svc:index:SecurityGroup', name: 'sg_web_tier', id: '40' },
+      { type: 'svc:index:ImageTemplate', name: 'image_web_base', id: '50' },
       { type: 'svc:index:VirtualGuest', name: 'web_example_com_1', id: '1' },
       { type: 'svc:index:VirtualGuest', name: 'web_example_com_2', id: '2' },
       { type: 'svc:index:VirtualGuest', name: 'guest_9lives_example_com', id: '6' },
@@ -176,7 +195,7 @@ describe('the audit report for people', () => {
     );
     assert.match(
       text,
-      /Objects no audited stack owns \(8: 1 DnsZone, 2 DnsRecord, 1 SshKey, 1 SecurityGroup, 3 VirtualGuest\)/,
+      /Objects no audited stack owns \(9: 1 DnsZone, 2 DnsRecord, 1 SshKey, 1 SecurityGroup, 1 ImageTemplate, 3 VirtualGuest\)/,
     );
     assert.match(text, /pulumi import --file adopt.json/);
     const none = formatAudit(audit([], {}, []), 'adopt.json');

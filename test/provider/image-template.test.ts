@@ -118,9 +118,17 @@ describe('ImageTemplate provider against the emulator', () => {
 
     const imported = await provider.read(id, {});
     assert.deepEqual(
-      [imported.inputs?.name, imported.inputs?.datacenters],
-      ['web-base-v2', ['dal10', 'wdc07']],
+      [imported.inputs?.name, imported.inputs?.datacenters, imported.inputs?.guestId],
+      ['web-base-v2', ['dal10', 'wdc07'], undefined],
     );
+    // The API does not record the guest: an import checks without one, and declaring it later
+    // replaces nothing.
+    const asImported = await checked(imported.inputs!, imported.inputs!);
+    const declaredLater = await checked(asImported, { ...asImported, guestId });
+    const later = await provider.diff(id, { ...imported.props, ...asImported }, declaredLater);
+    assert.deepEqual(later.replaces, []);
+    const noGuest = await provider.check({}, { ...declared('x', guestId), guestId: undefined });
+    assert.match(String(noGuest.failures?.[0]?.reason), /guestId is required/);
 
     const other = await idleGuest('other');
     const moved = await checked(repaired.outs!, {

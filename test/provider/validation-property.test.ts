@@ -25,6 +25,7 @@ import { GUEST_FIELDS } from '../../provider/kinds/virtual-guest/fields';
 import { virtualGuestProvider } from '../../provider/kinds/virtual-guest/provider';
 import { KINDS, LOOKUPS } from '../../provider/kinds';
 import { BLOCK_VOLUME_FIELDS } from '../../provider/kinds/volume/fields';
+import { BARE_METAL_FIELDS } from '../../provider/kinds/bare-metal-server/fields';
 import { checkVolumeRules } from '../../provider/kinds/volume/provider';
 import { inProgram } from '../../resources/lookup-forms';
 import {
@@ -71,6 +72,16 @@ const recordBase: Bag = {
   mxPriority: 10,
 };
 const updateBase: Bag = { ticketId: 1, entry: 'Rolled out' };
+const bareMetalBase: Bag = {
+  resourceName: 'bm',
+  identity: 'proj/dev/bm',
+  hostname: 'bm1',
+  domain: 'example.com',
+  preset: 'S1270_32GB_1X1TBSATA_NORAID',
+  operatingSystemReferenceCode: 'UBUNTU_LATEST',
+  datacenter: 'dal10',
+};
+
 const volumeBase: Bag = {
   resourceName: 'data',
   identity: 'p/s/data',
@@ -126,6 +137,7 @@ const shapeFailures: Record<string, ShapeFailures> = {
     return failures.list;
   },
   DnsZone: tableFailures(DNS_ZONE_FIELDS),
+  BareMetalServer: tableFailures(BARE_METAL_FIELDS),
   SecurityGroup: tableFailures(SECURITY_GROUP_FIELDS),
 };
 
@@ -146,6 +158,7 @@ describe('property: arbitrary inputs and arguments', () => {
     ['BlockVolume', KINDS.BlockVolume.provider.check, volumeBase],
     ['ImageTemplate', KINDS.ImageTemplate.provider.check, imageTemplateBase],
     ['DnsZone', dnsZoneProvider.check, dnsZoneBase],
+    ['BareMetalServer', KINDS.BareMetalServer.provider.check, bareMetalBase],
     ['SecurityGroup', securityGroupProvider.check, securityGroupBase],
   ];
   for (const [kind, check, base] of resources) {

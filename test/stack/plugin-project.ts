@@ -26,9 +26,38 @@ export interface OneKindProgram {
   write(f: CliFixture, args: Args, imported?: Args, options?: Args): Promise<void>;
 }
 
+/** A YAML program on the plugin whose resources a test rewrites (`resources`: YAML's map). */
+export interface YamlProgram {
+  fixture(emulator: Emulator): Promise<CliFixture>;
+  writeResources(resources: Args): void;
+}
+
 /**
- * The YAML form on the plugin: project `project`, resource `name` of `svc:index:<kind>`, in a
- * temp folder removed with its fixture (`placeholder`: the arguments before a test writes any).
+ * A YAML program on the plugin, project `project`, in a temp folder removed with its fixture
+ * (`placeholder`: its resources before a test writes any).
+ */
+export function yamlProgram(project: string, placeholder: Args): YamlProgram {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `svc-${project}-yaml-`));
+  const writeResources = (resources: Args) => {
+    const lines = [...yamlOnPlugin(project), `resources: ${JSON.stringify(resources)}`];
+    fs.writeFileSync(path.join(dir, 'Pulumi.yaml'), `${lines.join('\n')}\n`);
+  };
+  return {
+    fixture: async (emulator) => {
+      writeResources(placeholder);
+      const f = await cliFixture({ program: dir, inPlace: true, emulator });
+      return {
+        ...f,
+        close: async () => (await f.close(), fs.rmSync(dir, { recursive: true, force: true })),
+      };
+    },
+    writeResources,
+  };
+}
+
+/**
+ * The YAML form on the plugin: project `project`, resource `name` of `svc:index:<kind>`
+ * (`placeholder`: the arguments before a test writes any).
  */
 export function yamlOneKind(
   project: string,
@@ -36,23 +65,15 @@ export function yamlOneKind(
   name: string,
   placeholder: Args,
 ): OneKindProgram {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `svc-${project}-yaml-`));
   const type = `svc:index:${kind}`;
-  const write = (args: Args, imported?: Args, options?: Args) => {
-    const resources: Args = { [name]: { type, properties: args, ...(options ? { options } : {}) } };
-    if (imported) resources.imported = { type, properties: imported };
-    const lines = [...yamlOnPlugin(project), `resources: ${JSON.stringify(resources)}`];
-    fs.writeFileSync(path.join(dir, 'Pulumi.yaml'), `${lines.join('\n')}\n`);
-  };
+  const resources = (args: Args, imported?: Args, options?: Args) => ({
+    [name]: { type, properties: args, ...(options ? { options } : {}) },
+    ...(imported ? { imported: { type, properties: imported } } : {}),
+  });
+  const program = yamlProgram(project, resources(placeholder));
   return {
-    fixture: async (emulator) => {
-      write(placeholder);
-      const f = await cliFixture({ program: dir, inPlace: true, emulator });
-      return {
-        ...f,
-        close: async () => (await f.close(), fs.rmSync(dir, { recursive: true, force: true })),
-      };
-    },
-    write: async (_f, args, imported, options) => write(args, imported, options),
+    fixture: program.fixture,
+    write: async (_f, args, imported, options) =>
+      program.writeResources(resources(args, imported, options)),
   };
 }

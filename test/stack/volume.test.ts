@@ -1,22 +1,55 @@
 import assert from 'node:assert/strict';
 import type { Client } from '../../provider/client';
 import { StorageManager, type Volume } from '../../provider/managers';
-import { cliFixture, type Emulator } from './cli';
+import { cliFixture, type CliFixture, type Emulator } from './cli';
 import { scenarioPerDoor, type FrontDoor } from './front-door';
-import { yamlOneKind, type OneKindProgram } from './plugin-project';
+import { yamlProgram } from './plugin-project';
 import { guestTemplate } from '../support/emulator-harness';
 import { orderByHand } from '../support/volumes';
 
-const tsProgram = (): OneKindProgram => ({
+type Args = Record<string, unknown>;
+/** The stack's volumes: block volume `data`, file volume `share`, and an imported block volume. */
+interface Declared {
+  data: Args;
+  share: Args;
+  imported?: Args;
+}
+interface VolumesProgram {
+  fixture(emulator: Emulator): Promise<CliFixture>;
+  write(f: CliFixture, declared: Declared): Promise<void>;
+}
+
+const tsProgram = (): VolumesProgram => ({
   fixture: (emulator) => cliFixture({ program: 'volume', emulator }),
-  write: (f, data) => f.stack.setConfig({ 'volume:data': { value: JSON.stringify(data) } }),
+  write: (f, { data, share }) =>
+    f.stack.setConfig({
+      'volume:data': { value: JSON.stringify(data) },
+      'volume:share': { value: JSON.stringify(share) },
+    }),
 });
+
+function yamlVolumes(): VolumesProgram {
+  const block = (properties: Args) => ({ type: 'svc:index:BlockVolume', properties });
+  const program = yamlProgram('volume', {});
+  return {
+    fixture: program.fixture,
+    write: async (_f, { data, share, imported }) =>
+      program.writeResources({
+        data: block(data),
+        share: { type: 'svc:index:FileVolume', properties: share },
+        ...(imported ? { imported: block(imported) } : {}),
+      }),
+  };
+}
 
 /** A monthly endurance volume in dal10 at 2 IOPS per GB. */
 const VOLUME = { datacenter: 'dal10', tierIopsPerGb: 2, osFormat: 'LINUX' };
 
+/** An hourly performance file volume in dal10. */
+const SHARE = { datacenter: 'dal10', iops: 1000, hourlyBilling: true };
+
 scenarioPerDoor(
-  'BlockVolume through the Pulumi CLI: create, resize in place, drift, import, destroy',
+  'BlockVolume and FileVolume through the Pulumi CLI: create, resize in place, drift, import, destroy',
   scenario,
 );
 
@@ -29,8 +62,7 @@ async function guest(client: Client, hostname: string): Promise<number> {
 }
 
 async function scenario(door: FrontDoor, emulator: Emulator): Promise<void> {
-  const program =
-    door.name === 'plugin' ? yamlOneKind('volume', 'BlockVolume', 'data', {}) : tsProgram();
+  const program = door.name === 'plugin' ? yamlVolumes() : tsProgram();
   const f = await program.fixture(emulator);
   try {
     const volumes = new StorageManager(f.client);
@@ -45,40 +77,53 @@ async function scenario(door: FrontDoor, emulator: Emulator): Promise<void> {
       (await volumes.listVolumes()).filter((v) => !before.includes(v.id));
 
     const data = { ...VOLUME, capacityGb: 20, authorizedGuestIds: [db] };
-    await program.write(f, data);
+    const share = { ...SHARE, capacityGb: 100, authorizedGuestIds: [db] };
+    await program.write(f, { data, share });
     await f.stack.up();
     const [id] = await f.stateIds('BlockVolume');
+    const [shareId] = await f.stateIds('FileVolume');
     const made = await newVolumes();
     assert.deepEqual(
-      made.map((v) => String(v.id)),
-      [id],
-      'exactly one volume ordered',
+      made.map((v) => String(v.id)).sort(),
+      [id, shareId].sort(),
+      'exactly one volume of each kind ordered',
     );
-    assert.equal(made[0].capacityGb, 20);
+    const madeShare = await volumes.getVolume(Number(shareId));
+    assert.equal(madeShare.nasType, 'NAS');
+    assert.equal(Number(madeShare.provisionedIops), 1000);
+    assert.equal(madeShare.capacityGb, 100);
+    assert.equal((await volumes.getVolume(Number(id))).capacityGb, 20);
     assert.deepEqual(await allowed(id), [db]);
+    assert.deepEqual(await allowed(shareId), [db]);
 
-    // A larger size: an upgrade order on the same volume.
+    // A larger size: an upgrade order on the same volume, of each kind.
     const grown = { ...data, capacityGb: 40 };
-    await program.write(f, grown);
+    const grownShare = { ...share, capacityGb: 200 };
+    await program.write(f, { data: grown, share: grownShare });
     await f.stack.up();
     assert.deepEqual(await f.stateIds('BlockVolume'), [id]);
+    assert.deepEqual(await f.stateIds('FileVolume'), [shareId]);
     assert.equal((await volumes.getVolume(Number(id))).capacityGb, 40);
-    assert.equal((await newVolumes()).length, 1, 'no second volume');
+    assert.equal((await volumes.getVolume(Number(shareId))).capacityGb, 200);
+    assert.equal((await newVolumes()).length, 2, 'no other volume');
 
-    // Out of band over XML-RPC: a second guest allowed. Refresh sees it; up removes it.
-    await f.client.call('Network_Storage', 'allowAccessFromVirtualGuest', {
-      id: Number(id),
-      args: [{ id: other }],
-    });
+    // Out of band over XML-RPC: a second guest allowed on each. Refresh sees it; up removes it.
+    for (const volumeId of [id, shareId])
+      await f.client.call('Network_Storage', 'allowAccessFromVirtualGuest', {
+        id: Number(volumeId),
+        args: [{ id: other }],
+      });
     await f.stack.refresh();
-    const refreshed = (await f.stack.resources()).find((r) => r.id === id)!;
-    assert.deepEqual(
-      refreshed.outputs?.authorizedGuestIds,
-      [db, other].sort((a, b) => a - b),
-      'refresh saw the second guest',
-    );
+    const refreshed = await f.stack.resources();
+    for (const volumeId of [id, shareId])
+      assert.deepEqual(
+        refreshed.find((r) => r.id === volumeId)?.outputs?.authorizedGuestIds,
+        [db, other].sort((a, b) => a - b),
+        `refresh saw the second guest on ${volumeId}`,
+      );
     await f.stack.up();
     assert.deepEqual(await allowed(id), [db]);
+    assert.deepEqual(await allowed(shareId), [db]);
     await f.stack.preview(['--expect-no-changes']);
 
     // Import (the plugin: Pulumi imports no dynamic resource, README's Limitations): a volume
@@ -95,18 +140,25 @@ async function scenario(door: FrontDoor, emulator: Emulator): Promise<void> {
         '--yes',
         '--protect=false',
       ]);
-      await program.write(f, grown, { ...VOLUME, capacityGb: 20 });
+      await program.write(f, {
+        data: grown,
+        share: grownShare,
+        imported: { ...VOLUME, capacityGb: 20 },
+      });
       assert.deepEqual((await f.stateIds('BlockVolume')).sort(), [id, String(byHand.id)].sort());
       await f.stack.preview(['--expect-no-changes']);
     }
 
-    // Destroy: a monthly volume's billing item is cancelled (at its anniversary).
+    // Destroy: a monthly volume's billing item is cancelled (at its anniversary), an hourly one at
+    // once.
     await f.stack.destroy();
     const cancelled = async (volumeId: number) =>
       (await volumes.listVolumes()).find((v) => v.id === volumeId)?.billingItem?.cancellationDate;
     assert.ok(await cancelled(Number(id)), 'the volume is cancelled');
     if (byHand) assert.ok(await cancelled(byHand.id), 'the imported volume is cancelled');
+    assert.equal(await volumes.findVolume(Number(shareId)), undefined, 'the hourly share is gone');
     assert.deepEqual(await f.stateIds('BlockVolume'), []);
+    assert.deepEqual(await f.stateIds('FileVolume'), []);
   } finally {
     await f.close();
   }

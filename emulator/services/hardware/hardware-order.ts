@@ -26,7 +26,7 @@ import {
 } from '../../validators';
 import { discounted } from '../account/discounts';
 import type { AuthedContext } from '../context';
-import { addressIn, subnetFor } from '../network/model';
+import { addressIn, subnetFor, vlanById } from '../network/model';
 import { BARE_METAL_PACKAGE } from '../product-package/hardware-items';
 import {
   hardwarePriceById,
@@ -54,7 +54,20 @@ const ORDER_KEYS = new Set([
   'useHourlyPricing',
   'containerIdentifier',
 ]);
-const SERVER_KEYS = new Set(['hostname', 'domain', 'userData', 'tagReferences', 'complexType']);
+/** Where a server's VLANs are named, by the network space each must be of. */
+const VLAN_SPACES = {
+  primaryNetworkComponent: 'PUBLIC',
+  primaryBackendNetworkComponent: 'PRIVATE',
+} as const;
+
+const SERVER_KEYS = new Set([
+  'hostname',
+  'domain',
+  'userData',
+  'tagReferences',
+  'complexType',
+  ...Object.keys(VLAN_SPACES),
+]);
 /** The categories an order names by price, besides the preset's server. */
 const PRICED = ['os', 'port_speed'] as const;
 
@@ -138,7 +151,37 @@ function readPrices(value: unknown, datacenter: Datacenter) {
   return found as Map<(typeof PRICED)[number], PriceView>;
 }
 
-function readServers(value: unknown, quantity: number): ServerSpec[] {
+/**
+ * A VLAN the order names for a server's public or private uplink (`networkVlan.id`): one of the
+ * account's, in the order's datacenter, of that space. The server is placed on it (an account has
+ * one VLAN per datacenter and space here, so nothing more is recorded).
+ */
+function checkVlans(
+  ctx: AuthedContext,
+  s: Record<string, unknown>,
+  i: number,
+  datacenter: Datacenter,
+): void {
+  for (const [key, space] of Object.entries(VLAN_SPACES)) {
+    if (!present(s[key])) continue;
+    const field = `hardware[${i}].${key}.networkVlan.id`;
+    const id = readInt(structAt(structAt(s[key], field).networkVlan, field).id, field);
+    const vlan = vlanById(id);
+    if (!vlan || vlan.accountId !== ctx.account.id)
+      throw publicFault(`${field}: the account has no VLAN ${id}.`);
+    if (vlan.datacenter.id !== datacenter.id || vlan.space !== space)
+      throw publicFault(
+        `${field}: VLAN ${id} is a ${vlan.space.toLowerCase()} VLAN in ${vlan.datacenter.name}; this uplink takes a ${space.toLowerCase()} VLAN in ${datacenter.name}.`,
+      );
+  }
+}
+
+function readServers(
+  ctx: AuthedContext,
+  value: unknown,
+  quantity: number,
+  datacenter: Datacenter,
+): ServerSpec[] {
   const servers = listOf(value ?? [], 'hardware');
   if (servers.length !== quantity) {
     throw invalidValue(
@@ -151,6 +194,7 @@ function readServers(value: unknown, quantity: number): ServerSpec[] {
       if (!SERVER_KEYS.has(key) && present(s[key]))
         throw publicFault(`hardware[${i}].${key} is not modeled by this emulator; leave it out.`);
     }
+    checkVlans(ctx, s, i, datacenter);
     const userData = listOf(s.userData ?? [], `hardware[${i}].userData`).map((u, j) =>
       readString(structAt(u, `userData[${j}]`).value, `hardware[${i}].userData[${j}].value`),
     );
@@ -198,7 +242,7 @@ function checkHardwareOrder(ctx: AuthedContext, c: Record<string, unknown>): Che
     throw invalidValue(
       `Invalid value provided for 'quantity': ${quantity} (1 to 10 servers per order).`,
     );
-  const servers = readServers(c.hardware, quantity);
+  const servers = readServers(ctx, c.hardware, quantity, datacenter);
   const sshKeyIds = readSshKeys(ctx, c.sshKeys);
   const containerIdentifier = present(c.containerIdentifier)
     ? readString(c.containerIdentifier, 'containerIdentifier').slice(0, 100)

@@ -7,6 +7,7 @@ import { datacenterById } from '../../catalog';
 import { formatApiDate } from '../../dates';
 import { defineType, definePlainType, type TypeSpec, type ViewContext } from '../../schema';
 import { datacenterVlans } from '../network/model';
+import { presetById } from '../product-package/model';
 import { timedTransaction } from '../transaction-view';
 import { tagReferences } from '../virtual-guest/types';
 import {
@@ -21,6 +22,7 @@ import {
 
 definePlainType('Svc_Hardware_Status', ['id', 'status']);
 definePlainType('Svc_Hardware_Attribute', ['value']);
+definePlainType('Svc_Network_Component', ['id', 'name', 'port', 'maxSpeed', 'speed']);
 
 const PROVISION_GROUP = { name: 'Server Provision', averageTimeToComplete: '240' };
 const RELOAD_GROUP = { name: 'Server OS Reload', averageTimeToComplete: '60' };
@@ -100,6 +102,27 @@ const relations: NonNullable<TypeSpec<HardwareRec>['relations']> = {
       (h.reload?.sshKeyIds ?? h.ordered?.sshKeyIds ?? []).map(
         (id) => ctx.store.get('sshKeys', id) ?? { id },
       ),
+  },
+  // An ordered server's one uplink at the port speed it was ordered with (seeded ones show none).
+  networkComponents: {
+    type: 'Svc_Network_Component',
+    many: true,
+    get: (h) =>
+      h.ordered
+        ? [
+            {
+              id: h.id * 10,
+              name: 'eth',
+              port: 0,
+              maxSpeed: h.ordered.portSpeed,
+              speed: h.ordered.portSpeed,
+            },
+          ]
+        : [],
+  },
+  fixedConfigurationPreset: {
+    type: 'Svc_Product_Package_Preset',
+    get: (h) => h.ordered && presetById(h.ordered.presetId),
   },
   userData: {
     type: 'Svc_Hardware_Attribute',

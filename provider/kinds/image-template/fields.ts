@@ -14,12 +14,14 @@ const sortedNames = (value: unknown) =>
 export const IMAGE_TEMPLATE_FIELDS = {
   ...TOKEN_FIELDS,
   /**
-   * The id of the guest the template is captured from; it must be provisioned and idle. Another
-   * guest captures a new template (a replace).
+   * The id of the guest the template is captured from, required to capture; it must be
+   * provisioned and idle. Another guest captures a new template (a replace). The API does not
+   * record it on the template: an imported template has none, and declaring one then changes
+   * nothing.
    */
   guestId: {
     type: types.integer,
-    input: 'required',
+    input: 'optional',
     output: true,
     rule: rules.integer({ min: 1 }),
     change: 'replace',

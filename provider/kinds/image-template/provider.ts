@@ -46,8 +46,13 @@ const isActive = (t: ImageTemplate) => t.status?.keyName === 'ACTIVE';
 const capturedWith = (c: Connection, token: string) =>
   images(c).listPrivate({ note: { operation: token } });
 
-/** A datacenters list, when given, names at least one. */
-export function checkImageTemplateRules({ inputs, failures }: CheckRulesRequest<Fields>) {
+/** A create names its guest (an import has none); a datacenters list names at least one. */
+export function checkImageTemplateRules({ inputs, olds, failures }: CheckRulesRequest<Fields>) {
+  if (inputs.guestId === undefined && Object.keys(olds).length === 0)
+    failures.add(
+      'guestId',
+      'guestId is required: the id of the guest to capture the template from',
+    );
   if (Array.isArray(inputs.datacenters) && inputs.datacenters.length === 0)
     failures.add('datacenters', 'datacenters must name at least one datacenter, or be left out');
 }
@@ -149,7 +154,7 @@ async function create({ connection: c, inputs, request }: CreateRequest<Fields>)
     (await createOnce({
       what: `${what} capture of guest ${inputs.guestId}`,
       write: async () => {
-        await images(c).capture(inputs.guestId, {
+        await images(c).capture(Number(inputs.guestId), {
           name: inputs.name,
           note: token,
           additionalDisks: inputs.includeAdditionalDisks,

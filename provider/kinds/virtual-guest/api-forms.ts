@@ -26,9 +26,9 @@ export function sameUserData(declared: unknown, actual: unknown): boolean {
   return canonical(declared) === canonical(actual);
 }
 
-/** The user's tags: the provider's own (creation token, owned) are not inputs. */
-export function userTags(guest: VirtualGuest): string[] {
-  return tagNames(guest)
+/** The user's tags (of a guest or server): the provider's own (creation token, owned) are not inputs. */
+export function userTags(object: Pick<VirtualGuest, 'tagReferences'>): string[] {
+  return tagNames(object)
     .filter((tag) => !isProviderTag(tag))
     .sort();
 }

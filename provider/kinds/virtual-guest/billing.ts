@@ -4,6 +4,9 @@ import { sayOnce } from '../../framework/log';
 import { REPLACE_REASONS, type GuestInputs } from './inputs';
 import { choices, describeChoices } from './placement';
 import type { PriceSource } from './pricing';
+import { describeEnding, type Ending } from '../billing-ending';
+
+export { describeEnding, type Ending };
 
 /**
  * The BILLING lines of a preview: exactly one per guest whose billing changes, naming the kind
@@ -113,19 +116,6 @@ export function announceCreate(
   sayOnce(
     `BILLING create VirtualGuest "${name}" ${verb}: ${describeOrder(inputs)}; ${billing(inputs)}, ${describeCost(inputs)}${fallbacks}`,
   );
-}
-
-/** When the old guest's billing ends: at its cancel (hourly), or at its billing anniversary. */
-export type Ending =
-  | { mode: 'hourly' }
-  | { mode: 'monthly'; billedUntil: string; owed: number }
-  | { mode: 'monthly'; unknown: string };
-
-/** `billed to its anniversary 2026-12-01: $30.00 still owed after the cancel`, and the like. */
-export function describeEnding(ending: Ending): string {
-  if (ending.mode === 'hourly') return 'its hourly billing stops at the cancel';
-  if ('unknown' in ending) return `monthly, what it still owes is not known (${ending.unknown})`;
-  return `monthly, billed to its anniversary ${ending.billedUntil.slice(0, 10)}: ${money(ending.owed, 2)} still owed after the cancel`;
 }
 
 /**

@@ -40,7 +40,7 @@ import {
   describeChanges,
   type Ending,
 } from './billing';
-import { owedOnCancel } from './anniversary';
+import { endingOf as sharedEnding } from '../billing-ending';
 import { catalogFrom, type Catalog } from './catalog';
 import { claim, converge, createGuest, earlierAttempt } from './create';
 import {
@@ -204,17 +204,13 @@ async function plan({
 }
 
 /** When the guest's billing ends if it is cancelled now (monthly: one call for its billing cycle). */
-async function endingOf(c: Connection, id: string, state: GuestState): Promise<Ending> {
-  if (billingMode(state.hourlyBillingFlag) === 'hourly') return { mode: 'hourly' };
-  try {
-    const owed = await owedOnCancel(c.client, Number(id));
-    return owed
-      ? { mode: 'monthly', ...owed }
-      : { mode: 'monthly', unknown: 'the API shows no billing cycle for it' };
-  } catch (err) {
-    return { mode: 'monthly', unknown: (err as Error).message };
-  }
-}
+const endingOf = (c: Connection, id: string, state: GuestState): Promise<Ending> =>
+  sharedEnding(
+    c.client,
+    'Virtual_Guest',
+    Number(id),
+    billingMode(state.hourlyBillingFlag) === 'hourly',
+  );
 
 /**
  * The outputs the table cannot read: where the guest is, and what it is billed. On a refresh,

@@ -1,10 +1,9 @@
 import type { Client } from '../../client';
-import { unlessNotFound } from '../../managers/not-found';
 import { VOLUME_LISTS, VOLUME_MASK, type Volume, type VolumeType } from '../../managers';
 import type { AdoptionFace, AuditFace, BillingFace, Props } from '../faces';
 import { isProviderTag } from '../../framework/creation-token';
 import { REPLACING } from './fields';
-import { CYCLE_MASK, owedUntilAnniversary, type BillingCycle } from '../../framework/billing-cycle';
+import { owedOnCancel as owedOnCancelOf } from '../billing-ending';
 
 /**
  * A volume as the tools see it (../faces.ts): priced from its estimated cost, resized in place
@@ -23,18 +22,8 @@ const observed = (v: Volume): Props => ({
 
 const number = (value: unknown) => (typeof value === 'number' ? value : undefined);
 
-async function owedOnCancel(client: Client, id: number, now: number) {
-  const volume = (await unlessNotFound(
-    client.call('Network_Storage', 'getObject', {
-      id,
-      mask: `${CYCLE_MASK},billingItem.hourlyFlag`,
-    }),
-  )) as { billingItem?: BillingCycle & { hourlyFlag?: boolean } } | undefined;
-  const cycle = volume?.billingItem;
-  if (!cycle || cycle.hourlyFlag || !cycle.nextBillDate) return undefined;
-  const owed = owedUntilAnniversary(cycle, now);
-  return owed === undefined ? undefined : { billedUntil: cycle.nextBillDate, owed };
-}
+const owedOnCancel = (client: Client, id: number, now: number) =>
+  owedOnCancelOf(client, 'Network_Storage', id, now);
 
 /** The account's volumes of one type, read once for the audit and the adoption. */
 const listOf = (type: VolumeType) => ({

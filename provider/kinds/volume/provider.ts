@@ -1,7 +1,8 @@
 import { StorageManager, type Volume, type VolumeSizing, type VolumeType } from '../../managers';
 import { poll } from '../../client/poll';
 import { outcomeWindowMs, freeWriteWindowMs, type Connection } from '../../framework/connection';
-import { createOnce, writeIdempotent } from '../../framework/exactly-once';
+import { writeIdempotent } from '../../framework/exactly-once';
+import { orderOnce } from '../order-once';
 import type { InputsOf, StateOf } from '../../framework/fields';
 import {
   goneForStack,
@@ -13,7 +14,7 @@ import {
   type EditRequest,
   type PlanRequest,
 } from '../../framework/kind-provider';
-import { say, sayOnce } from '../../framework/log';
+import { sayOnce } from '../../framework/log';
 import { boundedWait, type OperationRequest } from '../../framework/operation';
 import { initFailure } from '../../framework/runtime-provider';
 import { isKnown } from '../../framework/unknown';
@@ -116,26 +117,6 @@ async function settled(
   return value;
 }
 
-/**
- * The volume an earlier, unfinished create of this resource ordered (found by its token), if
- * any. A volume carrying the token that is provisioned already is not taken over: a volume has no
- * mark saying a completed create handed it to a state, so it may be this resource's current
- * volume (`pulumi up --replace`, which orders before it deletes, with the same inputs), which a
- * takeover would then cancel.
- */
-function takeOver(what: string, candidates: Volume[]): Volume | undefined {
-  if (candidates.length > 1)
-    throw new Error(
-      `${what}: volumes ${candidates.map((v) => v.id).join(', ')} all carry this resource's creation token; nothing was ordered. Import the one to keep (\`pulumi import\`) and cancel the others`,
-    );
-  const [earlier] = candidates;
-  if (earlier && (earlier.activeTransactionCount ?? 0) === 0)
-    throw new Error(
-      `${what}: volume ${earlier.id} carries this resource's creation token and is provisioned: it is this resource's volume from before (a replace that orders the new volume before it deletes the old one, or a state that lost it). Nothing was ordered. To replace it, set the resource option deleteBeforeReplace: true; to keep it, import it (\`pulumi import\` with id ${earlier.id})`,
-    );
-  return earlier;
-}
-
 /** Whether the volume shows every figure of the size it was asked to take. */
 const resizedTo = (v: Volume, wanted: VolumeSizing) =>
   v.capacityGb === wanted.capacityGb &&
@@ -200,25 +181,14 @@ export function volumeProvider(type: VolumeType) {
       (await manager.findByIdentifier(token)).filter(
         (v) => !v.billingItem?.cancellationDate && orderedAs(v, inputs),
       );
-    const earlier = takeOver(what, await found());
-    const volume =
-      earlier ??
-      (await createOnce({
-        what: `${what} order`,
-        write: async () => {
-          await manager.place(container);
-          const [made] = await found();
-          if (!made) throw new Error(`the order was placed but no volume carries ${token} yet`);
-          return made;
-        },
-        find: async () => (await found())[0],
-        windowMs: outcomeWindowMs(),
-        nextRun: `The next \`pulumi up\` looks for a volume ordered with ${token} before it orders one.`,
-      }));
-    if (earlier)
-      say(
-        `${what}: volume ${earlier.id} was ordered by an earlier unfinished create; using it, no new order`,
-      );
+    const volume = await orderOnce({
+      what,
+      noun: 'volume',
+      token,
+      found,
+      provisioned: (v) => (v.activeTransactionCount ?? 0) === 0,
+      place: () => manager.place(container),
+    });
     const outs = { creationToken: token };
     await settled(c, what, volume.id, inputs, request, outs);
     try {

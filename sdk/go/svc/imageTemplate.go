@@ -61,8 +61,8 @@ type ImageTemplate struct {
 	DiskSpaceGb pulumi.Float64Output `pulumi:"diskSpaceGb"`
 	// What a guest's `imageTemplateId` takes: the template's global identifier.
 	GlobalIdentifier pulumi.StringOutput `pulumi:"globalIdentifier"`
-	// The id of the guest the template is captured from; it must be provisioned and idle. Another guest captures a new template (a replace).
-	GuestId pulumi.IntOutput `pulumi:"guestId"`
+	// The id of the guest the template is captured from, required to capture; it must be provisioned and idle. Another guest captures a new template (a replace). The API does not record it on the template: an imported template has none, and declaring one then changes nothing.
+	GuestId pulumi.IntPtrOutput `pulumi:"guestId"`
 	// Capture every disk of the guest but its swap (true) or its boot disk alone (false, the default), as `slcli vs capture --all`; a change captures a new template.
 	IncludeAdditionalDisks pulumi.BoolOutput `pulumi:"includeAdditionalDisks"`
 	// The template's name (1-100 characters).
@@ -84,9 +84,6 @@ func NewImageTemplate(ctx *pulumi.Context,
 		return nil, errors.New("missing one or more required arguments")
 	}
 
-	if args.GuestId == nil {
-		return nil, errors.New("invalid value for required argument 'GuestId'")
-	}
 	if args.Name == nil {
 		return nil, errors.New("invalid value for required argument 'Name'")
 	}
@@ -131,8 +128,8 @@ func (ImageTemplateState) ElementType() reflect.Type {
 type imageTemplateArgs struct {
 	// The datacenters (short names, e.g. `dal10`) the template is available in, kept as declared: a datacenter added or removed outside Pulumi is drift that `up` puts back. Left out, the template stays where the API puts it (the guest's datacenter).
 	Datacenters []string `pulumi:"datacenters"`
-	// The id of the guest the template is captured from; it must be provisioned and idle. Another guest captures a new template (a replace).
-	GuestId int `pulumi:"guestId"`
+	// The id of the guest the template is captured from, required to capture; it must be provisioned and idle. Another guest captures a new template (a replace). The API does not record it on the template: an imported template has none, and declaring one then changes nothing.
+	GuestId *int `pulumi:"guestId"`
 	// Capture every disk of the guest but its swap (true) or its boot disk alone (false, the default), as `slcli vs capture --all`; a change captures a new template.
 	IncludeAdditionalDisks *bool `pulumi:"includeAdditionalDisks"`
 	// The template's name (1-100 characters).
@@ -147,8 +144,8 @@ type imageTemplateArgs struct {
 type ImageTemplateArgs struct {
 	// The datacenters (short names, e.g. `dal10`) the template is available in, kept as declared: a datacenter added or removed outside Pulumi is drift that `up` puts back. Left out, the template stays where the API puts it (the guest's datacenter).
 	Datacenters pulumi.StringArrayInput
-	// The id of the guest the template is captured from; it must be provisioned and idle. Another guest captures a new template (a replace).
-	GuestId pulumi.IntInput
+	// The id of the guest the template is captured from, required to capture; it must be provisioned and idle. Another guest captures a new template (a replace). The API does not record it on the template: an imported template has none, and declaring one then changes nothing.
+	GuestId pulumi.IntPtrInput
 	// Capture every disk of the guest but its swap (true) or its boot disk alone (false, the default), as `slcli vs capture --all`; a change captures a new template.
 	IncludeAdditionalDisks pulumi.BoolPtrInput
 	// The template's name (1-100 characters).
@@ -266,9 +263,9 @@ func (o ImageTemplateOutput) GlobalIdentifier() pulumi.StringOutput {
 	return o.ApplyT(func(v *ImageTemplate) pulumi.StringOutput { return v.GlobalIdentifier }).(pulumi.StringOutput)
 }
 
-// The id of the guest the template is captured from; it must be provisioned and idle. Another guest captures a new template (a replace).
-func (o ImageTemplateOutput) GuestId() pulumi.IntOutput {
-	return o.ApplyT(func(v *ImageTemplate) pulumi.IntOutput { return v.GuestId }).(pulumi.IntOutput)
+// The id of the guest the template is captured from, required to capture; it must be provisioned and idle. Another guest captures a new template (a replace). The API does not record it on the template: an imported template has none, and declaring one then changes nothing.
+func (o ImageTemplateOutput) GuestId() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *ImageTemplate) pulumi.IntPtrOutput { return v.GuestId }).(pulumi.IntPtrOutput)
 }
 
 // Capture every disk of the guest but its swap (true) or its boot disk alone (false, the default), as `slcli vs capture --all`; a change captures a new template.

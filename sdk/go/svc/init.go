@@ -21,6 +21,8 @@ func (m *module) Version() semver.Version {
 
 func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi.Resource, err error) {
 	switch typ {
+	case "svc:index:BareMetalServer":
+		r = &BareMetalServer{}
 	case "svc:index:BlockVolume":
 		r = &BlockVolume{}
 	case "svc:index:DnsRecord":

@@ -874,6 +874,174 @@ func (in *securityGroupRuleProtocolPtr) ToSecurityGroupRuleProtocolPtrOutputWith
 	return pulumi.ToOutputWithContext(ctx, in).(SecurityGroupRuleProtocolPtrOutput)
 }
 
+// What a change of `operatingSystemReferenceCode` or `sshKeyIds` does: `replace` orders a new server (new id, addresses and bill), `reload` reinstalls this one in place (`reloadOperatingSystem`: same id, addresses and bill; its disks are erased).
+type ServerImageChange string
+
+const (
+	// Order a new server (new id, addresses and bill).
+	ServerImageChangeReplace = ServerImageChange("replace")
+	// Reinstall this server in place (same id, addresses and bill); its disks are erased.
+	ServerImageChangeReload = ServerImageChange("reload")
+)
+
+func (ServerImageChange) ElementType() reflect.Type {
+	return reflect.TypeOf((*ServerImageChange)(nil)).Elem()
+}
+
+func (e ServerImageChange) ToServerImageChangeOutput() ServerImageChangeOutput {
+	return pulumi.ToOutput(e).(ServerImageChangeOutput)
+}
+
+func (e ServerImageChange) ToServerImageChangeOutputWithContext(ctx context.Context) ServerImageChangeOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(ServerImageChangeOutput)
+}
+
+func (e ServerImageChange) ToServerImageChangePtrOutput() ServerImageChangePtrOutput {
+	return e.ToServerImageChangePtrOutputWithContext(context.Background())
+}
+
+func (e ServerImageChange) ToServerImageChangePtrOutputWithContext(ctx context.Context) ServerImageChangePtrOutput {
+	return ServerImageChange(e).ToServerImageChangeOutputWithContext(ctx).ToServerImageChangePtrOutputWithContext(ctx)
+}
+
+func (e ServerImageChange) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e ServerImageChange) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e ServerImageChange) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e ServerImageChange) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type ServerImageChangeOutput struct{ *pulumi.OutputState }
+
+func (ServerImageChangeOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ServerImageChange)(nil)).Elem()
+}
+
+func (o ServerImageChangeOutput) ToServerImageChangeOutput() ServerImageChangeOutput {
+	return o
+}
+
+func (o ServerImageChangeOutput) ToServerImageChangeOutputWithContext(ctx context.Context) ServerImageChangeOutput {
+	return o
+}
+
+func (o ServerImageChangeOutput) ToServerImageChangePtrOutput() ServerImageChangePtrOutput {
+	return o.ToServerImageChangePtrOutputWithContext(context.Background())
+}
+
+func (o ServerImageChangeOutput) ToServerImageChangePtrOutputWithContext(ctx context.Context) ServerImageChangePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v ServerImageChange) *ServerImageChange {
+		return &v
+	}).(ServerImageChangePtrOutput)
+}
+
+func (o ServerImageChangeOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o ServerImageChangeOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e ServerImageChange) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o ServerImageChangeOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o ServerImageChangeOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e ServerImageChange) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type ServerImageChangePtrOutput struct{ *pulumi.OutputState }
+
+func (ServerImageChangePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ServerImageChange)(nil)).Elem()
+}
+
+func (o ServerImageChangePtrOutput) ToServerImageChangePtrOutput() ServerImageChangePtrOutput {
+	return o
+}
+
+func (o ServerImageChangePtrOutput) ToServerImageChangePtrOutputWithContext(ctx context.Context) ServerImageChangePtrOutput {
+	return o
+}
+
+func (o ServerImageChangePtrOutput) Elem() ServerImageChangeOutput {
+	return o.ApplyT(func(v *ServerImageChange) ServerImageChange {
+		if v != nil {
+			return *v
+		}
+		var ret ServerImageChange
+		return ret
+	}).(ServerImageChangeOutput)
+}
+
+func (o ServerImageChangePtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o ServerImageChangePtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *ServerImageChange) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// ServerImageChangeInput is an input type that accepts values of the ServerImageChange enum
+// A concrete instance of `ServerImageChangeInput` can be one of the following:
+//
+//	ServerImageChangeReplace
+//	ServerImageChangeReload
+type ServerImageChangeInput interface {
+	pulumi.Input
+
+	ToServerImageChangeOutput() ServerImageChangeOutput
+	ToServerImageChangeOutputWithContext(context.Context) ServerImageChangeOutput
+}
+
+var serverImageChangePtrType = reflect.TypeOf((**ServerImageChange)(nil)).Elem()
+
+type ServerImageChangePtrInput interface {
+	pulumi.Input
+
+	ToServerImageChangePtrOutput() ServerImageChangePtrOutput
+	ToServerImageChangePtrOutputWithContext(context.Context) ServerImageChangePtrOutput
+}
+
+type serverImageChangePtr string
+
+func ServerImageChangePtr(v string) ServerImageChangePtrInput {
+	return (*serverImageChangePtr)(&v)
+}
+
+func (*serverImageChangePtr) ElementType() reflect.Type {
+	return serverImageChangePtrType
+}
+
+func (in *serverImageChangePtr) ToServerImageChangePtrOutput() ServerImageChangePtrOutput {
+	return pulumi.ToOutput(in).(ServerImageChangePtrOutput)
+}
+
+func (in *serverImageChangePtr) ToServerImageChangePtrOutputWithContext(ctx context.Context) ServerImageChangePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(ServerImageChangePtrOutput)
+}
+
 // The OS the LUN is formatted for; a change replaces the volume.
 type VolumeOsFormat string
 
@@ -1068,6 +1236,8 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*SecurityGroupRuleEthertypePtrInput)(nil)).Elem(), SecurityGroupRuleEthertype("IPv4"))
 	pulumi.RegisterInputType(reflect.TypeOf((*SecurityGroupRuleProtocolInput)(nil)).Elem(), SecurityGroupRuleProtocol("tcp"))
 	pulumi.RegisterInputType(reflect.TypeOf((*SecurityGroupRuleProtocolPtrInput)(nil)).Elem(), SecurityGroupRuleProtocol("tcp"))
+	pulumi.RegisterInputType(reflect.TypeOf((*ServerImageChangeInput)(nil)).Elem(), ServerImageChange("replace"))
+	pulumi.RegisterInputType(reflect.TypeOf((*ServerImageChangePtrInput)(nil)).Elem(), ServerImageChange("replace"))
 	pulumi.RegisterInputType(reflect.TypeOf((*VolumeOsFormatInput)(nil)).Elem(), VolumeOsFormat("LINUX"))
 	pulumi.RegisterInputType(reflect.TypeOf((*VolumeOsFormatPtrInput)(nil)).Elem(), VolumeOsFormat("LINUX"))
 	pulumi.RegisterOutputType(ImageChangeOutput{})
@@ -1080,6 +1250,8 @@ func init() {
 	pulumi.RegisterOutputType(SecurityGroupRuleEthertypePtrOutput{})
 	pulumi.RegisterOutputType(SecurityGroupRuleProtocolOutput{})
 	pulumi.RegisterOutputType(SecurityGroupRuleProtocolPtrOutput{})
+	pulumi.RegisterOutputType(ServerImageChangeOutput{})
+	pulumi.RegisterOutputType(ServerImageChangePtrOutput{})
 	pulumi.RegisterOutputType(VolumeOsFormatOutput{})
 	pulumi.RegisterOutputType(VolumeOsFormatPtrOutput{})
 }

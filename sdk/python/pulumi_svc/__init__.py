@@ -7,11 +7,14 @@ from . import _utilities
 import typing
 # Export this package's modules as members:
 from ._enums import *
+from .bare_metal_server import *
 from .block_volume import *
 from .dns_record import *
 from .dns_zone import *
 from .file_volume import *
 from .get_account import *
+from .get_bare_metal_server import *
+from .get_bare_metal_servers import *
 from .get_datacenters import *
 from .get_dns_zone import *
 from .get_hardware_server import *
@@ -46,6 +49,7 @@ _utilities.register(
   "mod": "index",
   "fqn": "pulumi_svc",
   "classes": {
+   "svc:index:BareMetalServer": "BareMetalServer",
    "svc:index:BlockVolume": "BlockVolume",
    "svc:index:DnsRecord": "DnsRecord",
    "svc:index:DnsZone": "DnsZone",

@@ -12,6 +12,7 @@ __all__ = [
     'SecurityGroupRuleDirection',
     'SecurityGroupRuleEthertype',
     'SecurityGroupRuleProtocol',
+    'ServerImageChange',
     'VolumeOsFormat',
 ]
 
@@ -120,6 +121,21 @@ class SecurityGroupRuleProtocol(_builtins.str, Enum):
     ICMP = "icmp"
     """
     ICMP (ping).
+    """
+
+
+@pulumi.type_token("svc:index:ServerImageChange")
+class ServerImageChange(_builtins.str, Enum):
+    """
+    What a change of `operatingSystemReferenceCode` or `sshKeyIds` does: `replace` orders a new server (new id, addresses and bill), `reload` reinstalls this one in place (`reloadOperatingSystem`: same id, addresses and bill; its disks are erased).
+    """
+    REPLACE = "replace"
+    """
+    Order a new server (new id, addresses and bill).
+    """
+    RELOAD = "reload"
+    """
+    Reinstall this server in place (same id, addresses and bill); its disks are erased.
     """
 
 

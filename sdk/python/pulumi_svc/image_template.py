@@ -19,26 +19,27 @@ __all__ = ['ImageTemplateArgs', 'ImageTemplate']
 @pulumi.input_type
 class ImageTemplateArgs:
     def __init__(__self__, *,
-                 guest_id: pulumi.Input[_builtins.int],
                  name: pulumi.Input[_builtins.str],
                  datacenters: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 guest_id: pulumi.Input[Optional[_builtins.int]] = None,
                  include_additional_disks: pulumi.Input[Optional[_builtins.bool]] = None,
                  note: pulumi.Input[Optional[_builtins.str]] = None,
                  ready_timeout_minutes: pulumi.Input[Optional[_builtins.int]] = None):
         """
         The set of arguments for constructing a ImageTemplate resource.
 
-        :param pulumi.Input[_builtins.int] guest_id: The id of the guest the template is captured from; it must be provisioned and idle. Another guest captures a new template (a replace).
         :param pulumi.Input[_builtins.str] name: The template's name (1-100 characters).
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] datacenters: The datacenters (short names, e.g. `dal10`) the template is available in, kept as declared: a datacenter added or removed outside Pulumi is drift that `up` puts back. Left out, the template stays where the API puts it (the guest's datacenter).
+        :param pulumi.Input[_builtins.int] guest_id: The id of the guest the template is captured from, required to capture; it must be provisioned and idle. Another guest captures a new template (a replace). The API does not record it on the template: an imported template has none, and declaring one then changes nothing.
         :param pulumi.Input[_builtins.bool] include_additional_disks: Capture every disk of the guest but its swap (true) or its boot disk alone (false, the default), as `slcli vs capture --all`; a change captures a new template.
         :param pulumi.Input[_builtins.str] note: Free text kept with the template.
         :param pulumi.Input[_builtins.int] ready_timeout_minutes: How long a create waits for the capture to finish, in minutes.
         """
-        pulumi.set(__self__, "guest_id", guest_id)
         pulumi.set(__self__, "name", name)
         if datacenters is not None:
             pulumi.set(__self__, "datacenters", datacenters)
+        if guest_id is not None:
+            pulumi.set(__self__, "guest_id", guest_id)
         if include_additional_disks is None:
             include_additional_disks = False
         if include_additional_disks is not None:
@@ -49,18 +50,6 @@ class ImageTemplateArgs:
             ready_timeout_minutes = 30
         if ready_timeout_minutes is not None:
             pulumi.set(__self__, "ready_timeout_minutes", ready_timeout_minutes)
-
-    @_builtins.property
-    @pulumi.getter(name="guestId")
-    def guest_id(self) -> pulumi.Input[_builtins.int]:
-        """
-        The id of the guest the template is captured from; it must be provisioned and idle. Another guest captures a new template (a replace).
-        """
-        return pulumi.get(self, "guest_id")
-
-    @guest_id.setter
-    def guest_id(self, value: pulumi.Input[_builtins.int]):
-        pulumi.set(self, "guest_id", value)
 
     @_builtins.property
     @pulumi.getter
@@ -85,6 +74,18 @@ class ImageTemplateArgs:
     @datacenters.setter
     def datacenters(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
         pulumi.set(self, "datacenters", value)
+
+    @_builtins.property
+    @pulumi.getter(name="guestId")
+    def guest_id(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        The id of the guest the template is captured from, required to capture; it must be provisioned and idle. Another guest captures a new template (a replace). The API does not record it on the template: an imported template has none, and declaring one then changes nothing.
+        """
+        return pulumi.get(self, "guest_id")
+
+    @guest_id.setter
+    def guest_id(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "guest_id", value)
 
     @_builtins.property
     @pulumi.getter(name="includeAdditionalDisks")
@@ -165,7 +166,7 @@ class ImageTemplate(pulumi.CustomResource):
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] datacenters: The datacenters (short names, e.g. `dal10`) the template is available in, kept as declared: a datacenter added or removed outside Pulumi is drift that `up` puts back. Left out, the template stays where the API puts it (the guest's datacenter).
-        :param pulumi.Input[_builtins.int] guest_id: The id of the guest the template is captured from; it must be provisioned and idle. Another guest captures a new template (a replace).
+        :param pulumi.Input[_builtins.int] guest_id: The id of the guest the template is captured from, required to capture; it must be provisioned and idle. Another guest captures a new template (a replace). The API does not record it on the template: an imported template has none, and declaring one then changes nothing.
         :param pulumi.Input[_builtins.bool] include_additional_disks: Capture every disk of the guest but its swap (true) or its boot disk alone (false, the default), as `slcli vs capture --all`; a change captures a new template.
         :param pulumi.Input[_builtins.str] name: The template's name (1-100 characters).
         :param pulumi.Input[_builtins.str] note: Free text kept with the template.
@@ -234,8 +235,6 @@ class ImageTemplate(pulumi.CustomResource):
             __props__ = ImageTemplateArgs.__new__(ImageTemplateArgs)
 
             __props__.__dict__["datacenters"] = datacenters
-            if guest_id is None and not opts.urn:
-                raise TypeError("Missing required property 'guest_id'")
             __props__.__dict__["guest_id"] = guest_id
             if include_additional_disks is None:
                 include_additional_disks = False
@@ -321,9 +320,9 @@ class ImageTemplate(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="guestId")
-    def guest_id(self) -> pulumi.Output[_builtins.int]:
+    def guest_id(self) -> pulumi.Output[Optional[_builtins.int]]:
         """
-        The id of the guest the template is captured from; it must be provisioned and idle. Another guest captures a new template (a replace).
+        The id of the guest the template is captured from, required to capture; it must be provisioned and idle. Another guest captures a new template (a replace). The API does not record it on the template: an imported template has none, and declaring one then changes nothing.
         """
         return pulumi.get(self, "guest_id")
 

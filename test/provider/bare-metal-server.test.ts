@@ -1,0 +1,257 @@
+import assert from 'node:assert/strict';
+import { after, before, beforeEach, describe, it } from 'node:test';
+import type { Client } from '../../provider/client';
+import { PROVIDERS } from '../../provider/kinds';
+import type { BareMetalServer } from '../../provider/managers';
+import { Operation } from '../../provider/framework/operation';
+import { providerEnv, type Emulator } from '../support/provider-env';
+import { outputProblems } from '../support/schema-types';
+import { printed } from '../support/printed';
+
+type Bag = Record<string, unknown>;
+const server = PROVIDERS.BareMetalServer;
+const HOURLY = 'S1270_32GB_1X1TBSATA_NORAID';
+const MONTHLY_ONLY = 'S1270_8GB_2X1TBSATA_NORAID';
+/** Each of the four provisioning stages takes this long: a create waits about 1.2 s. */
+const STAGE_MS = 300;
+
+const declared = (name: string, extra: Bag = {}): Bag => ({
+  resourceName: name,
+  identity: `proj/dev/${name}`,
+  provenance: `test/${name}-${Math.random()}`,
+  hostname: name,
+  domain: 'example.com',
+  preset: HOURLY,
+  operatingSystemReferenceCode: 'UBUNTU_22_64',
+  datacenter: 'dal10',
+  ...extra,
+});
+
+describe('BareMetalServer provider against the emulator', () => {
+  let emulator: Emulator;
+  let client: Client;
+  before(async () => ({ emulator, client } = await providerEnv(STAGE_MS)));
+  beforeEach(() => {
+    emulator.settings.hardwareStageMs = STAGE_MS;
+    emulator.settings.failHardwareAt = undefined;
+  });
+  after(() => emulator?.close());
+
+  const servers = async () =>
+    (await client.call('Account', 'getHardware', {
+      mask: 'id,hostname,notes,operatingSystemReferenceCode,billingItem[id,hourlyFlag,cancellationDate],tagReferences.tag.name',
+    })) as BareMetalServer[];
+  const orders = () => emulator.stats().calls['Product_Order.placeOrder'] ?? 0;
+  const checked = async (olds: Bag, news: Bag) => {
+    const result = await server.check(olds, news);
+    assert.deepEqual(result.failures, []);
+    return result.inputs!;
+  };
+
+  it('check names the field, the value and what the package allows; nothing is ordered', async () => {
+    const placed = orders();
+    const failed = async (extra: Bag) =>
+      (await server.check({}, declared('bad', extra))).failures?.map((f) => [
+        f.property,
+        f.reason,
+      ]) ?? [];
+    const [[field, reason]] = await failed({ preset: 'NO_SUCH_PRESET' });
+    assert.equal(field, 'preset');
+    assert.match(reason, /NO_SUCH_PRESET.*one of S1270_32GB_1X1TBSATA_NORAID, /);
+    assert.deepEqual((await failed({ preset: MONTHLY_ONLY }))[0], [
+      'hourlyBilling',
+      `hourlyBilling: preset ${MONTHLY_ONLY} is billed monthly only: set hourlyBilling: false, or take a preset billed by the hour (S1270_32GB_1X1TBSATA_NORAID, D2620V4_64GB_2X1TBSATA_RAID_1)`,
+    ]);
+    const [os] = await failed({ operatingSystemReferenceCode: 'BEOS_5' });
+    assert.equal(os[0], 'operatingSystemReferenceCode');
+    assert.match(os[1], /"BEOS_5" is not an operating system .* one of UBUNTU_LATEST, /);
+    assert.deepEqual(
+      (await failed({ networkSpeed: 10 }))[0][1],
+      'networkSpeed 10 is not a port speed the bare-metal package sells: one of 100, 1000 (Mbps)',
+    );
+    assert.match((await failed({ datacenter: 'xyz99' }))[0][1], /xyz99.*one of .*dal10/);
+    // A VLAN of the wrong space: the account's private VLAN given as the public one.
+    const vlans = (await client.call('Account', 'getPrivateNetworkVlans', {
+      mask: 'id,datacenter.name',
+    })) as { id: number; datacenter: { name: string } }[];
+    const privateVlan = vlans.find((v) => v.datacenter.name === 'dal10');
+    if (privateVlan) {
+      const [vlan] = await failed({ publicVlanId: privateVlan.id });
+      assert.equal(vlan[0], 'publicVlanId');
+      assert.match(vlan[1], /is a private VLAN in dal10: it must be one of the account's public/);
+    }
+    const [key] = await failed({ sshKeyIds: [999999] });
+    assert.deepEqual(key[0], 'sshKeyIds');
+    assert.match(key[1], /verifyOrder.*SSH key 999999 does not exist/);
+    assert.equal(orders(), placed, 'no order placed for any invalid input');
+  });
+
+  it('orders once (a lost answer found by its token), edits and reloads in place, imports, cancels an hourly server at once', async () => {
+    const check = await printed(async () => server.check({}, declared('bm1', { tags: ['Web'] })));
+    assert.match(
+      check.lines,
+      /BILLING create BareMetalServer "bm1" orders a new bare metal server: S1270_32GB_1X1TBSATA_NORAID, UBUNTU_22_64, 1000 Mbps in dal10; hourly, \$\d+\.\d{4}\/hour \(\$\d+\.\d{2}\/month\)/,
+    );
+    const inputs = check.result.inputs!;
+    assert.ok((inputs.estimatedHourlyCost as number) > 0, 'priced by verifyOrder');
+    const placed = orders();
+    emulator.setFaults({
+      once: { service: 'Product_Order', method: 'placeOrder', fault: 'lose-response' },
+    });
+    const { id, outs } = await server.create(inputs);
+    assert.equal(orders() - placed, 1, 'one order');
+    const mine = (await servers()).filter((s) => s.hostname === 'bm1');
+    assert.deepEqual(
+      mine.map((s) => String(s.id)),
+      [id],
+      'one server',
+    );
+    assert.deepEqual(outs!.tags, ['web']);
+    assert.ok(outs!.provisionDate, 'waited until provisioned');
+    assert.equal(outs!.status, 'ready');
+    assert.deepEqual(outputProblems('BareMetalServer', outs!), []);
+
+    // Imported from its id alone: the inputs as a program declares them (defaults left out).
+    const imported = await server.read(id, {});
+    assert.deepEqual(imported.inputs, {
+      hostname: 'bm1',
+      domain: 'example.com',
+      preset: HOURLY,
+      operatingSystemReferenceCode: 'UBUNTU_22_64',
+      datacenter: 'dal10',
+      tags: ['web'],
+      publicVlanId: (imported.props as Bag).publicVlanId,
+      privateVlanId: (imported.props as Bag).privateVlanId,
+    });
+    assert.deepEqual(
+      [(imported.props as Bag).networkSpeed, (imported.props as Bag).hourlyBilling],
+      [1000, true],
+    );
+
+    // Names, notes and tags change in place; the token tag stays.
+    const edited = await checked(outs!, {
+      ...declared('bm1'),
+      provenance: inputs.provenance,
+      hostname: 'bm1b',
+      notes: 'db',
+      tags: ['web', 'db'],
+    });
+    const editDiff = await server.diff(id, outs!, edited);
+    assert.deepEqual(editDiff.replaces, []);
+    const afterEdit = await server.update(id, outs!, edited);
+    const [now] = (await servers()).filter((s) => String(s.id) === id);
+    assert.equal(now.hostname, 'bm1b');
+    assert.equal(now.notes, 'db');
+    assert.ok(
+      now.tagReferences?.some((t) => t.tag?.name === inputs.creationToken),
+      'token kept',
+    );
+    assert.deepEqual(afterEdit.outs!.tags, ['db', 'web']);
+
+    // Another OS with onImageChange: reload: the same server, reloaded once.
+    const reloadInputs = await checked(afterEdit.outs!, {
+      ...declared('bm1'),
+      provenance: inputs.provenance,
+      hostname: 'bm1b',
+      notes: 'db',
+      tags: ['web', 'db'],
+      operatingSystemReferenceCode: 'UBUNTU_24_64',
+      onImageChange: 'reload',
+    });
+    const reloadDiff = await printed(async () => server.diff(id, afterEdit.outs!, reloadInputs));
+    assert.deepEqual(reloadDiff.result.replaces, []);
+    assert.match(
+      reloadDiff.lines,
+      /is reloaded in place \(changed: operatingSystemReferenceCode\)/,
+    );
+    const reloads = () => emulator.stats().calls['Hardware_Server.reloadOperatingSystem'] ?? 0;
+    const sent = reloads();
+    const reloaded = await server.update(id, afterEdit.outs!, reloadInputs);
+    assert.equal(reloads() - sent, 1);
+    assert.equal(reloaded.outs!.operatingSystemReferenceCode, 'UBUNTU_24_64');
+    assert.notEqual(reloaded.outs!.osReloadId, null);
+    // The same update again (a run whose state missed the answer): nothing sent.
+    await server.update(id, afterEdit.outs!, reloadInputs);
+    assert.equal(reloads() - sent, 1, 'never sent twice');
+
+    // Another preset replaces it, priced.
+    const bigger = await checked(reloaded.outs!, {
+      ...declared('bm1'),
+      provenance: inputs.provenance,
+      hostname: 'bm1b',
+      preset: 'D2620V4_64GB_2X1TBSATA_RAID_1',
+      operatingSystemReferenceCode: 'UBUNTU_24_64',
+    });
+    const replace = await printed(async () => server.diff(id, reloaded.outs!, bigger));
+    assert.deepEqual(replace.result.replaces, ['preset']);
+    assert.match(
+      replace.lines,
+      /BILLING replace BareMetalServer "bm1" \(id \d+\) \(changed: preset\): orders a new bare metal server \(D2620V4_64GB_2X1TBSATA_RAID_1, .*\) at hourly, \$.*, cancels the old one at hourly, \$.* \(its hourly billing stops at the cancel\)/,
+    );
+
+    const deleted = await printed(async () => server.delete(id, reloaded.outs!));
+    assert.match(deleted.lines, /cancelled at once: its hourly billing stops now/);
+    assert.ok(!(await servers()).some((s) => String(s.id) === id), 'hourly: gone at once');
+  });
+
+  it('a monthly server is cancelled at its anniversary, with what it still owes; cancelImmediately ends it at once', async () => {
+    const inputs = await checked(
+      {},
+      declared('mon', { preset: MONTHLY_ONLY, hourlyBilling: false }),
+    );
+    assert.ok((inputs.estimatedMonthlyCost as number) > 0);
+    const { id, outs } = await server.create(inputs);
+    const deleted = await printed(async () => server.delete(id, outs!));
+    assert.match(
+      deleted.lines,
+      /cancelled at its billing anniversary \(monthly, billed to its anniversary \d{4}-\d{2}-\d{2}: \$\d+\.\d{2} still owed after the cancel\)/,
+    );
+    const [cancelled] = (await servers()).filter((s) => String(s.id) === id);
+    assert.ok(
+      cancelled.billingItem?.cancellationDate,
+      'cancelled at its anniversary, still listed',
+    );
+    assert.deepEqual(await server.read(id, outs!), {}, 'cancelled: it leaves the stack');
+
+    const now = await checked(
+      {},
+      declared('mon2', { preset: MONTHLY_ONLY, hourlyBilling: false, cancelImmediately: true }),
+    );
+    const second = await server.create(now);
+    await server.delete(second.id, second.outs!);
+    assert.ok(!(await servers()).some((s) => String(s.id) === second.id), 'gone at once');
+  });
+
+  it('a create past its deadline keeps the id; the next create takes over the server still provisioning, no second order', async () => {
+    emulator.settings.hardwareStageMs = 2_000;
+    const inputs = await checked({}, declared('slow'));
+    const placed = orders();
+    const op = new Operation('create of slow', { timeoutSeconds: 2 });
+    const err = await op
+      .run(() => server.create(inputs, op))
+      .then(
+        () => assert.fail('an 8 s provisioning ended within a 2 s deadline'),
+        (e: Error & { id?: string }) => e,
+      );
+    assert.match(err.message, /not ready after \d+ s .*no new order/);
+    assert.ok(err.id, 'the error carries the id');
+    // A killed CLI never recorded it: the next create finds it by its token.
+    const again = await server.create(inputs);
+    assert.equal(again.id, err.id);
+    assert.equal(orders() - placed, 1, 'one order');
+    await server.delete(again.id, again.outs!);
+  });
+
+  it('a failed provisioning says so and keeps the id', async () => {
+    emulator.settings.failHardwareAt = 'HARDWARE_TESTING';
+    const inputs = await checked({}, declared('broken'));
+    const err = await server.create(inputs).then(
+      () => assert.fail('provisioning was to fail'),
+      (e: Error & { id?: string }) => e,
+    );
+    assert.match(err.message, /its provisioning failed .*pulumi destroy` cancels it/);
+    assert.ok(err.id);
+    await server.delete(err.id!, { ...inputs, billingItemId: undefined } as Bag);
+    assert.ok(!(await servers()).some((s) => String(s.id) === err.id));
+  });
+});
