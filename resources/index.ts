@@ -14,6 +14,8 @@ import { DNS_ZONE_FIELDS } from '../provider/kinds/dns-zone/fields';
 import { DNS_ZONE_LOOKUPS } from '../provider/kinds/dns-zone/lookups';
 import { SECURITY_GROUP_FIELDS } from '../provider/kinds/security-group/fields';
 import { SECURITY_GROUP_LOOKUPS } from '../provider/kinds/security-group/lookups';
+import { PLACEMENT_GROUP_FIELDS } from '../provider/kinds/placement-group/fields';
+import { PLACEMENT_GROUP_LOOKUPS } from '../provider/kinds/placement-group/lookups';
 import { SSH_KEY_FIELDS } from '../provider/kinds/ssh-key/fields';
 import { TICKET_UPDATE_FIELDS } from '../provider/kinds/ticket-update/fields';
 import { BLOCK_VOLUME_FIELDS, FILE_VOLUME_FIELDS } from '../provider/kinds/volume/fields';
@@ -75,6 +77,21 @@ export type SecurityGroupArgs = ArgsOf<typeof SECURITY_GROUP_FIELDS>;
 export type { SecurityGroupRuleArgs } from '../provider/kinds/security-group/fields';
 export type { SecurityGroupResult } from '../provider/kinds/security-group/lookups';
 export const { getSecurityGroups, getSecurityGroupsOutput } = programForms(SECURITY_GROUP_LOOKUPS);
+
+/**
+ * A placement group (`Svc_Virtual_PlacementGroup`): guests kept apart by a rule (SPREAD), behind
+ * one backend router of a datacenter. Not billed; deleted only once no guest is in it.
+ */
+export const PlacementGroup: ResourceClass<typeof PLACEMENT_GROUP_FIELDS> = resourceClass(
+  'PlacementGroup',
+  PLACEMENT_GROUP_FIELDS,
+);
+export type PlacementGroup = InstanceType<typeof PlacementGroup>;
+/** The arguments of a PlacementGroup: see its field table (provider/kinds/placement-group/fields.ts). */
+export type PlacementGroupArgs = ArgsOf<typeof PLACEMENT_GROUP_FIELDS>;
+export type { PlacementGroupResult } from '../provider/kinds/placement-group/lookups';
+export const { getPlacementGroups, getPlacementGroupsOutput } =
+  programForms(PLACEMENT_GROUP_LOOKUPS);
 
 /** An update posted to a support ticket (`Ticket.addUpdate`). Destroying it only forgets it. */
 export const TicketUpdate: ResourceClass<typeof TICKET_UPDATE_FIELDS> = resourceClass(

@@ -15,6 +15,13 @@ function range({ min, max }: NumberRule): string | undefined {
   return max === undefined ? undefined : `at most ${n(max)}`;
 }
 
+/** A datacenter's short name, as every kind and lookup that takes one checks it. */
+export const DATACENTER_NAME: StringRule = {
+  maxLength: 20,
+  pattern: /^[a-z]{3}[0-9]{2}$/,
+  patternRule: 'a datacenter short name such as dal10',
+};
+
 export const rules = {
   text: (rule: StringRule = {}): Rule => ({
     check: (failures, name, value) => failures.string(name, value, rule),
@@ -45,6 +52,11 @@ export const rules = {
   domain: (required: boolean): Rule => ({
     check: (failures, name, value) => failures.domain(name, value, required),
     text: 'a domain name, at most 253 characters',
+  }),
+  /** One of `values` (the field's `oneOf` list); `what` names such a value in the message. */
+  oneOf: (values: readonly string[], what: string): Rule => ({
+    check: (failures, name, value) => void failures.oneOf(name, value as string, values, what),
+    text: values.join(', '),
   }),
   /** A rule of its own; `inputs` are all the checked inputs. */
   custom: (check: Rule['check'], text?: string): Rule => ({ check, text }),

@@ -20,6 +20,11 @@ import { SECURITY_GROUP_DOCS } from './security-group/docs';
 import { SECURITY_GROUP_FIELDS } from './security-group/fields';
 import { SECURITY_GROUP_LOOKUPS } from './security-group/lookups';
 import { securityGroupProvider } from './security-group/provider';
+import { PLACEMENT_GROUP_DOCS } from './placement-group/docs';
+import { PLACEMENT_GROUP_FIELDS } from './placement-group/fields';
+import { PLACEMENT_GROUP_LOOKUPS } from './placement-group/lookups';
+import { placementGroupProvider } from './placement-group/provider';
+import { PLACEMENT_GROUP_ADOPTION } from './placement-group/faces';
 import { SSH_KEY_DOCS } from './ssh-key/docs';
 import { TICKET_UPDATE_DOCS } from './ticket-update/docs';
 import { GUEST_DOCS } from './virtual-guest/docs';
@@ -105,6 +110,13 @@ export const KINDS = {
     lookups: SECURITY_GROUP_LOOKUPS,
     docs: SECURITY_GROUP_DOCS,
     adoption: SECURITY_GROUP_ADOPTION,
+  },
+  PlacementGroup: {
+    fields: PLACEMENT_GROUP_FIELDS,
+    provider: placementGroupProvider,
+    lookups: PLACEMENT_GROUP_LOOKUPS,
+    docs: PLACEMENT_GROUP_DOCS,
+    adoption: PLACEMENT_GROUP_ADOPTION,
   },
   TicketUpdate: {
     fields: TICKET_UPDATE_FIELDS,

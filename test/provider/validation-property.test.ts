@@ -13,6 +13,8 @@ import { dnsZoneProvider } from '../../provider/kinds/dns-zone/provider';
 import { DNS_ZONE_FIELDS } from '../../provider/kinds/dns-zone/fields';
 import { SECURITY_GROUP_FIELDS } from '../../provider/kinds/security-group/fields';
 import { securityGroupProvider } from '../../provider/kinds/security-group/provider';
+import { PLACEMENT_GROUP_FIELDS } from '../../provider/kinds/placement-group/fields';
+import { placementGroupProvider } from '../../provider/kinds/placement-group/provider';
 import { sshKeyProvider } from '../../provider/kinds/ssh-key/provider';
 import { SSH_KEY_FIELDS } from '../../provider/kinds/ssh-key/fields';
 import { TICKET_UPDATE_FIELDS } from '../../provider/kinds/ticket-update/fields';
@@ -116,6 +118,8 @@ const securityGroupBase: Bag = {
   ],
 };
 
+const placementGroupBase: Bag = { name: 'web-spread', datacenter: 'dal10', rule: 'SPREAD' };
+
 /** The failures the validators alone (no API) find: a non-empty list means no call may happen. */
 const shapeFailures: Record<string, ShapeFailures> = {
   VirtualGuest: (bag) => {
@@ -139,6 +143,7 @@ const shapeFailures: Record<string, ShapeFailures> = {
   DnsZone: tableFailures(DNS_ZONE_FIELDS),
   BareMetalServer: tableFailures(BARE_METAL_FIELDS),
   SecurityGroup: tableFailures(SECURITY_GROUP_FIELDS),
+  PlacementGroup: tableFailures(PLACEMENT_GROUP_FIELDS),
 };
 
 describe('property: arbitrary inputs and arguments', () => {
@@ -160,6 +165,7 @@ describe('property: arbitrary inputs and arguments', () => {
     ['DnsZone', dnsZoneProvider.check, dnsZoneBase],
     ['BareMetalServer', KINDS.BareMetalServer.provider.check, bareMetalBase],
     ['SecurityGroup', securityGroupProvider.check, securityGroupBase],
+    ['PlacementGroup', placementGroupProvider.check, placementGroupBase],
   ];
   for (const [kind, check, base] of resources) {
     it(`${kind} check: failures, never an exception; invalid inputs reach no API call`, () =>

@@ -85,6 +85,7 @@ it('the inputs whose change replaces the resource say so (willReplaceOnChanges),
     FileVolume: ['datacenter', 'hourlyBilling'],
     TicketUpdate: ['ticketId', 'entry'],
     SecurityGroup: [],
+    PlacementGroup: ['datacenter', 'backendRouterId', 'rule'],
   };
   for (const kind of Object.keys(KINDS) as ResourceKind[]) {
     assert.deepEqual(

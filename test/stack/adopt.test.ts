@@ -21,8 +21,9 @@ import { orderByHand } from '../support/volumes';
 import { cliFixture, pulumiSvc, writeCalls, type CliFixture, type Emulator } from './cli';
 import { yamlOnPlugin } from './plugin-project';
 
-// An account full of guests, keys, zones and records, a block and a file volume and two security
-// groups with rules, made by hand (over XML-RPC), beside a stack that owns a few: `pulumi-svc audit --import-file` lists exactly the unowned ones,
+// An account full of guests, keys, zones and records, a placement group, a block and a file
+// volume and two security groups with rules, made by hand (over XML-RPC), beside a stack that
+// owns a few: `pulumi-svc audit --import-file` lists exactly the unowned ones,
 // `pulumi import --file` adopts them into a YAML stack on the plugin, and the program it writes,
 // unchanged, has no diff and makes no API write. SVC_ADOPT_SCALE=issue makes the account of
 // issue 31 (50 guests, 5 keys, 3 zones with 20 records); the default is smaller, for this
@@ -190,6 +191,13 @@ async function makeAccount(client: Client, scale: typeof SCALE, ownedZone?: stri
     const record = await dns.createRecord(recordZones[r % recordZones.length], spec);
     handMade.add(`DnsRecord:${record.id}`);
   }
+  const [router] = (await client.call('Virtual_PlacementGroup', 'getAvailableRouters', {
+    mask: 'id',
+  })) as { id: number }[];
+  const group = (await client.call('Virtual_PlacementGroup', 'createObject', {
+    args: [{ name: 'hand-spread', backendRouterId: router.id, ruleId: 1 }],
+  })) as { id: number };
+  handMade.add(`PlacementGroup:${group.id}`);
   const guests = new VirtualGuestManager(client);
   const guestIds: number[] = [];
   for (let i = 0; i < scale.guests; i++) {
@@ -286,11 +294,12 @@ describe('adopting an existing account (audit --import-file, pulumi import --fil
     const tagged = await audit(['--tag', 'hand']);
     assert.equal(tagged.unowned.length, Math.ceil(SCALE.guests / 3));
     const dal10Only = await audit(['--datacenter', 'dal10']);
-    assert.deepEqual([...new Set(dal10Only.unowned.map((e) => e.type))].sort(), [
-      'svc:index:BlockVolume',
-      'svc:index:FileVolume',
-      'svc:index:VirtualGuest',
-    ]);
+    // The volumes (and guests) in dal10; kinds without a datacenter are left out.
+    const dal10Kinds = new Set(dal10Only.unowned.map((e) => e.type.split(':').pop()));
+    for (const kind of ['BlockVolume', 'FileVolume', 'VirtualGuest'])
+      assert.ok(dal10Kinds.has(kind));
+    for (const kind of ['DnsZone', 'DnsRecord', 'SshKey', 'SecurityGroup'])
+      assert.ok(!dal10Kinds.has(kind), kind);
     const zone0 = await audit(['--domain', 'zone0.adopt.test']);
     assert.deepEqual([...new Set(zone0.unowned.map((e) => e.type))].sort(), [
       'svc:index:DnsRecord',
@@ -330,12 +339,15 @@ describe('adopting an existing account (audit --import-file, pulumi import --fil
   });
 });
 
-/** `Kind:id` of every guest and volume still billed, key, zone, record and group of the account. */
+/**
+ * `Kind:id` of every guest and volume still billed, key, zone, record, placement group and
+ * security group of the account.
+ */
 async function accountKeys(f: CliFixture): Promise<Set<string>> {
   const volumes = (await new StorageManager(f.client).listVolumes()).filter(
     (v) => v.billingItem && !v.billingItem.cancellationDate,
   );
-  const groups = await new SecurityGroupManager(f.client).listGroups('id');
+  const securityGroups = await new SecurityGroupManager(f.client).listGroups('id');
   const guests = (await f.client.call('Account', 'getVirtualGuests', {
     mask: 'id,billingItem.id',
   })) as { id: number; billingItem?: { id: number } }[];
@@ -343,12 +355,16 @@ async function accountKeys(f: CliFixture): Promise<Set<string>> {
   const zones = (await f.client.call('Account', 'getDomains', {
     mask: 'id,resourceRecords.id',
   })) as { id: number; resourceRecords?: { id: number }[] }[];
+  const groups = (await f.client.call('Account', 'getPlacementGroups', { mask: 'id' })) as {
+    id: number;
+  }[];
   return new Set([
+    ...groups.map((g) => `PlacementGroup:${g.id}`),
     ...guests.filter((g) => g.billingItem).map((g) => `VirtualGuest:${g.id}`),
     ...keys.map((k) => `SshKey:${k.id}`),
     ...zones.map((z) => `DnsZone:${z.id}`),
     ...zones.flatMap((z) => (z.resourceRecords ?? []).map((r) => `DnsRecord:${r.id}`)),
     ...volumes.map((v) => `${v.nasType === 'ISCSI' ? 'Block' : 'File'}Volume:${v.id}`),
-    ...groups.map((g) => `SecurityGroup:${g.id}`),
+    ...securityGroups.map((g) => `SecurityGroup:${g.id}`),
   ]);
 }

@@ -1,7 +1,7 @@
 import { initFailure } from '../../framework/runtime-provider';
 import type { StateOf } from '../../framework/fields';
 import { freeWriteWindowMs, type Connection } from '../../framework/connection';
-import { createOnce, writeIdempotent } from '../../framework/exactly-once';
+import { createOnce, madeSince, writeIdempotent } from '../../framework/exactly-once';
 import {
   kindProvider,
   type CreateRequest,
@@ -75,14 +75,7 @@ async function create({ connection: c, inputs }: CreateRequest<Fields>) {
     write: () => manager.createGroup({ name, description: inputs.description }),
     // A group of this name that was not there before the write is this write's; two of them
     // (another create of the same name ran alongside) cannot say which is.
-    find: async () => {
-      const made = (await manager.listGroups()).filter((g) => !before.has(g.id) && g.name === name);
-      if (made.length > 1)
-        throw new Error(
-          `${what}: groups ${made.map((g) => g.id).join(', ')} of this name appeared while its answer was lost; which one is this resource's is unknown, so none is taken. Import the right one (\`pulumi import\`) and delete the other`,
-        );
-      return made[0];
-    },
+    find: async () => madeSince(what, before, await manager.listGroups(), (g) => g.name === name),
     windowMs: freeWriteWindowMs(),
     nextRun: 'The next `pulumi up` creates another group; delete the one left over by hand.',
   });

@@ -1,5 +1,5 @@
 import { types, readFrom, UNSET, type Fields } from '../../framework/fields';
-import { TOKEN_FIELDS, rules } from '../../framework/field-rules';
+import { DATACENTER_NAME, TOKEN_FIELDS, rules } from '../../framework/field-rules';
 import type { Volume, VolumeType } from '../../managers';
 
 /**
@@ -44,12 +44,7 @@ const COMMON = {
     type: types.string,
     input: 'required',
     output: true,
-    rule: rules.text({
-      required: true,
-      maxLength: 20,
-      pattern: /^[a-z]{3}[0-9]{2}$/,
-      patternRule: 'a datacenter short name such as dal10',
-    }),
+    rule: rules.text({ required: true, ...DATACENTER_NAME }),
     change: 'replace',
     read: onVolume('serviceResource.datacenter.name', (v) => v.serviceResource?.datacenter?.name),
   },
@@ -201,9 +196,7 @@ export const BLOCK_VOLUME_FIELDS = {
     input: 'optional',
     output: true,
     default: 'LINUX',
-    rule: rules.custom((failures, name, value) => {
-      failures.oneOf(name, value as string, OS_FORMATS, 'OS format');
-    }, OS_FORMATS.join(', ')),
+    rule: rules.oneOf(OS_FORMATS, 'OS format'),
     oneOf: {
       name: 'VolumeOsFormat',
       values: OS_FORMATS,

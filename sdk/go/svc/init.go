@@ -33,6 +33,8 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &FileVolume{}
 	case "svc:index:ImageTemplate":
 		r = &ImageTemplate{}
+	case "svc:index:PlacementGroup":
+		r = &PlacementGroup{}
 	case "svc:index:SecurityGroup":
 		r = &SecurityGroup{}
 	case "svc:index:SshKey":

@@ -178,6 +178,171 @@ func (in *imageChangePtr) ToImageChangePtrOutputWithContext(ctx context.Context)
 	return pulumi.ToOutputWithContext(ctx, in).(ImageChangePtrOutput)
 }
 
+// How the group places its guests: `SPREAD`, each guest on a host of its own. A change replaces the group.
+type PlacementGroupRule string
+
+const (
+	// Each guest of the group on a host of its own.
+	PlacementGroupRuleSPREAD = PlacementGroupRule("SPREAD")
+)
+
+func (PlacementGroupRule) ElementType() reflect.Type {
+	return reflect.TypeOf((*PlacementGroupRule)(nil)).Elem()
+}
+
+func (e PlacementGroupRule) ToPlacementGroupRuleOutput() PlacementGroupRuleOutput {
+	return pulumi.ToOutput(e).(PlacementGroupRuleOutput)
+}
+
+func (e PlacementGroupRule) ToPlacementGroupRuleOutputWithContext(ctx context.Context) PlacementGroupRuleOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(PlacementGroupRuleOutput)
+}
+
+func (e PlacementGroupRule) ToPlacementGroupRulePtrOutput() PlacementGroupRulePtrOutput {
+	return e.ToPlacementGroupRulePtrOutputWithContext(context.Background())
+}
+
+func (e PlacementGroupRule) ToPlacementGroupRulePtrOutputWithContext(ctx context.Context) PlacementGroupRulePtrOutput {
+	return PlacementGroupRule(e).ToPlacementGroupRuleOutputWithContext(ctx).ToPlacementGroupRulePtrOutputWithContext(ctx)
+}
+
+func (e PlacementGroupRule) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e PlacementGroupRule) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e PlacementGroupRule) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e PlacementGroupRule) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type PlacementGroupRuleOutput struct{ *pulumi.OutputState }
+
+func (PlacementGroupRuleOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*PlacementGroupRule)(nil)).Elem()
+}
+
+func (o PlacementGroupRuleOutput) ToPlacementGroupRuleOutput() PlacementGroupRuleOutput {
+	return o
+}
+
+func (o PlacementGroupRuleOutput) ToPlacementGroupRuleOutputWithContext(ctx context.Context) PlacementGroupRuleOutput {
+	return o
+}
+
+func (o PlacementGroupRuleOutput) ToPlacementGroupRulePtrOutput() PlacementGroupRulePtrOutput {
+	return o.ToPlacementGroupRulePtrOutputWithContext(context.Background())
+}
+
+func (o PlacementGroupRuleOutput) ToPlacementGroupRulePtrOutputWithContext(ctx context.Context) PlacementGroupRulePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v PlacementGroupRule) *PlacementGroupRule {
+		return &v
+	}).(PlacementGroupRulePtrOutput)
+}
+
+func (o PlacementGroupRuleOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o PlacementGroupRuleOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e PlacementGroupRule) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o PlacementGroupRuleOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o PlacementGroupRuleOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e PlacementGroupRule) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type PlacementGroupRulePtrOutput struct{ *pulumi.OutputState }
+
+func (PlacementGroupRulePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**PlacementGroupRule)(nil)).Elem()
+}
+
+func (o PlacementGroupRulePtrOutput) ToPlacementGroupRulePtrOutput() PlacementGroupRulePtrOutput {
+	return o
+}
+
+func (o PlacementGroupRulePtrOutput) ToPlacementGroupRulePtrOutputWithContext(ctx context.Context) PlacementGroupRulePtrOutput {
+	return o
+}
+
+func (o PlacementGroupRulePtrOutput) Elem() PlacementGroupRuleOutput {
+	return o.ApplyT(func(v *PlacementGroupRule) PlacementGroupRule {
+		if v != nil {
+			return *v
+		}
+		var ret PlacementGroupRule
+		return ret
+	}).(PlacementGroupRuleOutput)
+}
+
+func (o PlacementGroupRulePtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o PlacementGroupRulePtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *PlacementGroupRule) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// PlacementGroupRuleInput is an input type that accepts values of the PlacementGroupRule enum
+// A concrete instance of `PlacementGroupRuleInput` can be one of the following:
+//
+//	PlacementGroupRuleSPREAD
+type PlacementGroupRuleInput interface {
+	pulumi.Input
+
+	ToPlacementGroupRuleOutput() PlacementGroupRuleOutput
+	ToPlacementGroupRuleOutputWithContext(context.Context) PlacementGroupRuleOutput
+}
+
+var placementGroupRulePtrType = reflect.TypeOf((**PlacementGroupRule)(nil)).Elem()
+
+type PlacementGroupRulePtrInput interface {
+	pulumi.Input
+
+	ToPlacementGroupRulePtrOutput() PlacementGroupRulePtrOutput
+	ToPlacementGroupRulePtrOutputWithContext(context.Context) PlacementGroupRulePtrOutput
+}
+
+type placementGroupRulePtr string
+
+func PlacementGroupRulePtr(v string) PlacementGroupRulePtrInput {
+	return (*placementGroupRulePtr)(&v)
+}
+
+func (*placementGroupRulePtr) ElementType() reflect.Type {
+	return placementGroupRulePtrType
+}
+
+func (in *placementGroupRulePtr) ToPlacementGroupRulePtrOutput() PlacementGroupRulePtrOutput {
+	return pulumi.ToOutput(in).(PlacementGroupRulePtrOutput)
+}
+
+func (in *placementGroupRulePtr) ToPlacementGroupRulePtrOutputWithContext(ctx context.Context) PlacementGroupRulePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(PlacementGroupRulePtrOutput)
+}
+
 // The record type, in either case (`a` is `A`, as the API spells it); stored upper-cased.
 type RecordType string
 
@@ -1228,6 +1393,8 @@ func (in *volumeOsFormatPtr) ToVolumeOsFormatPtrOutputWithContext(ctx context.Co
 func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*ImageChangeInput)(nil)).Elem(), ImageChange("replace"))
 	pulumi.RegisterInputType(reflect.TypeOf((*ImageChangePtrInput)(nil)).Elem(), ImageChange("replace"))
+	pulumi.RegisterInputType(reflect.TypeOf((*PlacementGroupRuleInput)(nil)).Elem(), PlacementGroupRule("SPREAD"))
+	pulumi.RegisterInputType(reflect.TypeOf((*PlacementGroupRulePtrInput)(nil)).Elem(), PlacementGroupRule("SPREAD"))
 	pulumi.RegisterInputType(reflect.TypeOf((*RecordTypeInput)(nil)).Elem(), RecordType("A"))
 	pulumi.RegisterInputType(reflect.TypeOf((*RecordTypePtrInput)(nil)).Elem(), RecordType("A"))
 	pulumi.RegisterInputType(reflect.TypeOf((*SecurityGroupRuleDirectionInput)(nil)).Elem(), SecurityGroupRuleDirection("ingress"))
@@ -1242,6 +1409,8 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*VolumeOsFormatPtrInput)(nil)).Elem(), VolumeOsFormat("LINUX"))
 	pulumi.RegisterOutputType(ImageChangeOutput{})
 	pulumi.RegisterOutputType(ImageChangePtrOutput{})
+	pulumi.RegisterOutputType(PlacementGroupRuleOutput{})
+	pulumi.RegisterOutputType(PlacementGroupRulePtrOutput{})
 	pulumi.RegisterOutputType(RecordTypeOutput{})
 	pulumi.RegisterOutputType(RecordTypePtrOutput{})
 	pulumi.RegisterOutputType(SecurityGroupRuleDirectionOutput{})

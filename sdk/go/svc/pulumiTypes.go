@@ -1224,6 +1224,160 @@ func (o IpAddressArrayOutput) Index(i pulumi.IntInput) IpAddressOutput {
 	}).(IpAddressOutput)
 }
 
+// A placement group with the fields a `PlacementGroup` resource outputs.
+type PlacementGroupResult struct {
+	// The backend router the group is behind, e.g. `bcr01a.dal10`.
+	BackendRouterHostname string `pulumi:"backendRouterHostname"`
+	// The backend router (pod) to make the group behind, one `getAvailableRouters` offers in the datacenter; left out, the datacenter's first. A change replaces the group.
+	BackendRouterId *int `pulumi:"backendRouterId"`
+	// Datacenter short name, e.g. `dal10`: the group is made behind one of its backend routers, and only guests ordered in that datacenter's pod can join it. A change replaces the group.
+	Datacenter string `pulumi:"datacenter"`
+	// The guests in the group now (they join when they are ordered).
+	GuestIds []int `pulumi:"guestIds"`
+	// The group's id (its `placementGroupId`).
+	Id int `pulumi:"id"`
+	// The group's name on the account: one DNS label (letters, digits, hyphens).
+	Name string `pulumi:"name"`
+	// How the group places its guests: `SPREAD`, each guest on a host of its own. A change replaces the group.
+	Rule PlacementGroupRule `pulumi:"rule"`
+}
+
+// PlacementGroupResultInput is an input type that accepts PlacementGroupResultArgs and PlacementGroupResultOutput values.
+// You can construct a concrete instance of `PlacementGroupResultInput` via:
+//
+//	PlacementGroupResultArgs{...}
+type PlacementGroupResultInput interface {
+	pulumi.Input
+
+	ToPlacementGroupResultOutput() PlacementGroupResultOutput
+	ToPlacementGroupResultOutputWithContext(context.Context) PlacementGroupResultOutput
+}
+
+// A placement group with the fields a `PlacementGroup` resource outputs.
+type PlacementGroupResultArgs struct {
+	// The backend router the group is behind, e.g. `bcr01a.dal10`.
+	BackendRouterHostname pulumi.StringInput `pulumi:"backendRouterHostname"`
+	// The backend router (pod) to make the group behind, one `getAvailableRouters` offers in the datacenter; left out, the datacenter's first. A change replaces the group.
+	BackendRouterId pulumi.IntPtrInput `pulumi:"backendRouterId"`
+	// Datacenter short name, e.g. `dal10`: the group is made behind one of its backend routers, and only guests ordered in that datacenter's pod can join it. A change replaces the group.
+	Datacenter pulumi.StringInput `pulumi:"datacenter"`
+	// The guests in the group now (they join when they are ordered).
+	GuestIds pulumi.IntArrayInput `pulumi:"guestIds"`
+	// The group's id (its `placementGroupId`).
+	Id pulumi.IntInput `pulumi:"id"`
+	// The group's name on the account: one DNS label (letters, digits, hyphens).
+	Name pulumi.StringInput `pulumi:"name"`
+	// How the group places its guests: `SPREAD`, each guest on a host of its own. A change replaces the group.
+	Rule PlacementGroupRuleInput `pulumi:"rule"`
+}
+
+func (PlacementGroupResultArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*PlacementGroupResult)(nil)).Elem()
+}
+
+func (i PlacementGroupResultArgs) ToPlacementGroupResultOutput() PlacementGroupResultOutput {
+	return i.ToPlacementGroupResultOutputWithContext(context.Background())
+}
+
+func (i PlacementGroupResultArgs) ToPlacementGroupResultOutputWithContext(ctx context.Context) PlacementGroupResultOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(PlacementGroupResultOutput)
+}
+
+// PlacementGroupResultArrayInput is an input type that accepts PlacementGroupResultArray and PlacementGroupResultArrayOutput values.
+// You can construct a concrete instance of `PlacementGroupResultArrayInput` via:
+//
+//	PlacementGroupResultArray{ PlacementGroupResultArgs{...} }
+type PlacementGroupResultArrayInput interface {
+	pulumi.Input
+
+	ToPlacementGroupResultArrayOutput() PlacementGroupResultArrayOutput
+	ToPlacementGroupResultArrayOutputWithContext(context.Context) PlacementGroupResultArrayOutput
+}
+
+type PlacementGroupResultArray []PlacementGroupResultInput
+
+func (PlacementGroupResultArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]PlacementGroupResult)(nil)).Elem()
+}
+
+func (i PlacementGroupResultArray) ToPlacementGroupResultArrayOutput() PlacementGroupResultArrayOutput {
+	return i.ToPlacementGroupResultArrayOutputWithContext(context.Background())
+}
+
+func (i PlacementGroupResultArray) ToPlacementGroupResultArrayOutputWithContext(ctx context.Context) PlacementGroupResultArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(PlacementGroupResultArrayOutput)
+}
+
+// A placement group with the fields a `PlacementGroup` resource outputs.
+type PlacementGroupResultOutput struct{ *pulumi.OutputState }
+
+func (PlacementGroupResultOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*PlacementGroupResult)(nil)).Elem()
+}
+
+func (o PlacementGroupResultOutput) ToPlacementGroupResultOutput() PlacementGroupResultOutput {
+	return o
+}
+
+func (o PlacementGroupResultOutput) ToPlacementGroupResultOutputWithContext(ctx context.Context) PlacementGroupResultOutput {
+	return o
+}
+
+// The backend router the group is behind, e.g. `bcr01a.dal10`.
+func (o PlacementGroupResultOutput) BackendRouterHostname() pulumi.StringOutput {
+	return o.ApplyT(func(v PlacementGroupResult) string { return v.BackendRouterHostname }).(pulumi.StringOutput)
+}
+
+// The backend router (pod) to make the group behind, one `getAvailableRouters` offers in the datacenter; left out, the datacenter's first. A change replaces the group.
+func (o PlacementGroupResultOutput) BackendRouterId() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v PlacementGroupResult) *int { return v.BackendRouterId }).(pulumi.IntPtrOutput)
+}
+
+// Datacenter short name, e.g. `dal10`: the group is made behind one of its backend routers, and only guests ordered in that datacenter's pod can join it. A change replaces the group.
+func (o PlacementGroupResultOutput) Datacenter() pulumi.StringOutput {
+	return o.ApplyT(func(v PlacementGroupResult) string { return v.Datacenter }).(pulumi.StringOutput)
+}
+
+// The guests in the group now (they join when they are ordered).
+func (o PlacementGroupResultOutput) GuestIds() pulumi.IntArrayOutput {
+	return o.ApplyT(func(v PlacementGroupResult) []int { return v.GuestIds }).(pulumi.IntArrayOutput)
+}
+
+// The group's id (its `placementGroupId`).
+func (o PlacementGroupResultOutput) Id() pulumi.IntOutput {
+	return o.ApplyT(func(v PlacementGroupResult) int { return v.Id }).(pulumi.IntOutput)
+}
+
+// The group's name on the account: one DNS label (letters, digits, hyphens).
+func (o PlacementGroupResultOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v PlacementGroupResult) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// How the group places its guests: `SPREAD`, each guest on a host of its own. A change replaces the group.
+func (o PlacementGroupResultOutput) Rule() PlacementGroupRuleOutput {
+	return o.ApplyT(func(v PlacementGroupResult) PlacementGroupRule { return v.Rule }).(PlacementGroupRuleOutput)
+}
+
+type PlacementGroupResultArrayOutput struct{ *pulumi.OutputState }
+
+func (PlacementGroupResultArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]PlacementGroupResult)(nil)).Elem()
+}
+
+func (o PlacementGroupResultArrayOutput) ToPlacementGroupResultArrayOutput() PlacementGroupResultArrayOutput {
+	return o
+}
+
+func (o PlacementGroupResultArrayOutput) ToPlacementGroupResultArrayOutputWithContext(ctx context.Context) PlacementGroupResultArrayOutput {
+	return o
+}
+
+func (o PlacementGroupResultArrayOutput) Index(i pulumi.IntInput) PlacementGroupResultOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) PlacementGroupResult {
+		return vs[0].([]PlacementGroupResult)[vs[1].(int)]
+	}).(PlacementGroupResultOutput)
+}
+
 // A record of a DNS zone, as the API stores it.
 type ResourceRecord struct {
 	// Its data (an address, a host name, text).
@@ -2282,6 +2436,8 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*ImageTemplateResultArrayInput)(nil)).Elem(), ImageTemplateResultArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*IpAddressInput)(nil)).Elem(), IpAddressArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*IpAddressArrayInput)(nil)).Elem(), IpAddressArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*PlacementGroupResultInput)(nil)).Elem(), PlacementGroupResultArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*PlacementGroupResultArrayInput)(nil)).Elem(), PlacementGroupResultArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ResourceRecordInput)(nil)).Elem(), ResourceRecordArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ResourceRecordArrayInput)(nil)).Elem(), ResourceRecordArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*SecurityGroupResultInput)(nil)).Elem(), SecurityGroupResultArgs{})
@@ -2313,6 +2469,8 @@ func init() {
 	pulumi.RegisterOutputType(ImageTemplateResultArrayOutput{})
 	pulumi.RegisterOutputType(IpAddressOutput{})
 	pulumi.RegisterOutputType(IpAddressArrayOutput{})
+	pulumi.RegisterOutputType(PlacementGroupResultOutput{})
+	pulumi.RegisterOutputType(PlacementGroupResultArrayOutput{})
 	pulumi.RegisterOutputType(ResourceRecordOutput{})
 	pulumi.RegisterOutputType(ResourceRecordArrayOutput{})
 	pulumi.RegisterOutputType(SecurityGroupResultOutput{})

@@ -21,11 +21,13 @@ from .get_hardware_server import *
 from .get_hardware_servers import *
 from .get_image_templates import *
 from .get_ip_addresses import *
+from .get_placement_groups import *
 from .get_security_groups import *
 from .get_tickets import *
 from .get_virtual_guest import *
 from .get_virtual_guests import *
 from .image_template import *
+from .placement_group import *
 from .provider import *
 from .security_group import *
 from .ssh_key import *
@@ -55,6 +57,7 @@ _utilities.register(
    "svc:index:DnsZone": "DnsZone",
    "svc:index:FileVolume": "FileVolume",
    "svc:index:ImageTemplate": "ImageTemplate",
+   "svc:index:PlacementGroup": "PlacementGroup",
    "svc:index:SecurityGroup": "SecurityGroup",
    "svc:index:SshKey": "SshKey",
    "svc:index:TicketUpdate": "TicketUpdate",

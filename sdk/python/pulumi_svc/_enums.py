@@ -8,6 +8,7 @@ from enum import Enum
 
 __all__ = [
     'ImageChange',
+    'PlacementGroupRule',
     'RecordType',
     'SecurityGroupRuleDirection',
     'SecurityGroupRuleEthertype',
@@ -29,6 +30,17 @@ class ImageChange(_builtins.str, Enum):
     RELOAD = "reload"
     """
     Reinstall this guest in place (same id, addresses and bill); its primary disk is erased.
+    """
+
+
+@pulumi.type_token("svc:index:PlacementGroupRule")
+class PlacementGroupRule(_builtins.str, Enum):
+    """
+    How the group places its guests: `SPREAD`, each guest on a host of its own. A change replaces the group.
+    """
+    SPREAD = "SPREAD"
+    """
+    Each guest of the group on a host of its own.
     """
 
 

@@ -22,6 +22,7 @@ __all__ = [
     'HardwareStatus',
     'ImageTemplateResult',
     'IpAddress',
+    'PlacementGroupResult',
     'ResourceRecord',
     'SecurityGroupResult',
     'SecurityGroupRule',
@@ -395,6 +396,96 @@ class IpAddress(dict):
         The id of its subnet.
         """
         return pulumi.get(self, "subnet_id")
+
+
+@pulumi.output_type
+class PlacementGroupResult(dict):
+    """
+    A placement group with the fields a `PlacementGroup` resource outputs.
+    """
+    def __init__(__self__, *,
+                 backend_router_hostname: _builtins.str,
+                 datacenter: _builtins.str,
+                 guest_ids: Sequence[_builtins.int],
+                 id: _builtins.int,
+                 name: _builtins.str,
+                 rule: 'PlacementGroupRule',
+                 backend_router_id: Optional[_builtins.int] = None):
+        """
+        A placement group with the fields a `PlacementGroup` resource outputs.
+
+        :param _builtins.str backend_router_hostname: The backend router the group is behind, e.g. `bcr01a.dal10`.
+        :param _builtins.str datacenter: Datacenter short name, e.g. `dal10`: the group is made behind one of its backend routers, and only guests ordered in that datacenter's pod can join it. A change replaces the group.
+        :param Sequence[_builtins.int] guest_ids: The guests in the group now (they join when they are ordered).
+        :param _builtins.int id: The group's id (its `placementGroupId`).
+        :param _builtins.str name: The group's name on the account: one DNS label (letters, digits, hyphens).
+        :param 'PlacementGroupRule' rule: How the group places its guests: `SPREAD`, each guest on a host of its own. A change replaces the group.
+        :param _builtins.int backend_router_id: The backend router (pod) to make the group behind, one `getAvailableRouters` offers in the datacenter; left out, the datacenter's first. A change replaces the group.
+        """
+        pulumi.set(__self__, "backend_router_hostname", backend_router_hostname)
+        pulumi.set(__self__, "datacenter", datacenter)
+        pulumi.set(__self__, "guest_ids", guest_ids)
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "rule", rule)
+        if backend_router_id is not None:
+            pulumi.set(__self__, "backend_router_id", backend_router_id)
+
+    @_builtins.property
+    @pulumi.getter(name="backendRouterHostname")
+    def backend_router_hostname(self) -> _builtins.str:
+        """
+        The backend router the group is behind, e.g. `bcr01a.dal10`.
+        """
+        return pulumi.get(self, "backend_router_hostname")
+
+    @_builtins.property
+    @pulumi.getter
+    def datacenter(self) -> _builtins.str:
+        """
+        Datacenter short name, e.g. `dal10`: the group is made behind one of its backend routers, and only guests ordered in that datacenter's pod can join it. A change replaces the group.
+        """
+        return pulumi.get(self, "datacenter")
+
+    @_builtins.property
+    @pulumi.getter(name="guestIds")
+    def guest_ids(self) -> Sequence[_builtins.int]:
+        """
+        The guests in the group now (they join when they are ordered).
+        """
+        return pulumi.get(self, "guest_ids")
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.int:
+        """
+        The group's id (its `placementGroupId`).
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        The group's name on the account: one DNS label (letters, digits, hyphens).
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter
+    def rule(self) -> 'PlacementGroupRule':
+        """
+        How the group places its guests: `SPREAD`, each guest on a host of its own. A change replaces the group.
+        """
+        return pulumi.get(self, "rule")
+
+    @_builtins.property
+    @pulumi.getter(name="backendRouterId")
+    def backend_router_id(self) -> Optional[_builtins.int]:
+        """
+        The backend router (pod) to make the group behind, one `getAvailableRouters` offers in the datacenter; left out, the datacenter's first. A change replaces the group.
+        """
+        return pulumi.get(self, "backend_router_id")
 
 
 @pulumi.output_type

@@ -1,8 +1,17 @@
 import * as pulumi from '@pulumi/pulumi';
-import { SecurityGroup, type SecurityGroupArgs } from 'pulumi-svc';
+import {
+  PlacementGroup,
+  SecurityGroup,
+  type PlacementGroupArgs,
+  type SecurityGroupArgs,
+} from 'pulumi-svc';
 
-// From stack config (project `network`): network:group, the JSON SecurityGroup arguments of `web`.
+// From stack config (project `network`), each optional: network:group, the JSON SecurityGroup
+// arguments of `web`; network:placementGroup, the PlacementGroup arguments of `spread`.
 const config = new pulumi.Config();
-const web = new SecurityGroup('web', config.requireObject<SecurityGroupArgs>('group'));
+const group = config.getObject<SecurityGroupArgs>('group');
+const placement = config.getObject<PlacementGroupArgs>('placementGroup');
 
-export const groupId = web.groupId;
+export const groupId = group && new SecurityGroup('web', group).groupId;
+export const placementGroupId =
+  placement && new PlacementGroup('spread', placement).placementGroupId;

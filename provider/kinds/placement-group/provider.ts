@@ -1,0 +1,129 @@
+import type { StateOf } from '../../framework/fields';
+import { freeWriteWindowMs, type Connection } from '../../framework/connection';
+import { createOnce, madeSince, writeIdempotent } from '../../framework/exactly-once';
+import {
+  kindProvider,
+  type CheckWithApiRequest,
+  type CreateRequest,
+  type DeleteRequest,
+} from '../../framework/kind-provider';
+import { isKnown } from '../../framework/unknown';
+import { PLACEMENT_GROUP_FIELDS, type PlacementGroup } from './fields';
+import {
+  createGroup,
+  deleteGroup,
+  findGroup,
+  listGroups,
+  renameGroup,
+  routersIn,
+  ruleId,
+  type BackendRouter,
+} from './api';
+
+/**
+ * `PlacementGroup`: guests kept apart by a rule (`Svc_Virtual_PlacementGroup`), behind one
+ * backend router, so in one pod. Not billed. The name changes in place; the datacenter, the
+ * router and the rule are fixed when the group is made, so a change of them replaces it. The API
+ * deletes only an empty group, and a guest leaves a group only when it is cancelled: a delete of
+ * a group that still holds guests is refused, naming them.
+ */
+
+type Fields = typeof PLACEMENT_GROUP_FIELDS;
+
+const describe = (state: Partial<StateOf<Fields>>, id: string) =>
+  `PlacementGroup ${JSON.stringify(state.name ?? '')} (id ${id})`;
+
+/** The router the inputs name, or the datacenter's first; an Error naming the field if none fits. */
+async function routerFor(
+  c: Connection,
+  inputs: { datacenter: string; backendRouterId?: number },
+): Promise<BackendRouter> {
+  const routers = await routersIn(c.client, inputs.datacenter);
+  const offered = routers.map((r) => `${r.id} (${r.fullyQualifiedDomainName})`).join(', ');
+  if (inputs.backendRouterId === undefined) {
+    if (!routers[0])
+      throw new Error(
+        `datacenter: ${inputs.datacenter} has no backend router that takes placement groups (Virtual_PlacementGroup.getAvailableRouters); choose another datacenter`,
+      );
+    return routers[0];
+  }
+  const router = routers.find((r) => r.id === inputs.backendRouterId);
+  if (!router)
+    throw new Error(
+      `backendRouterId: ${inputs.backendRouterId} is not a backend router of ${inputs.datacenter} that takes placement groups; ${offered ? `it offers ${offered}` : 'it offers none'}`,
+    );
+  return router;
+}
+
+/** The datacenter and router must offer groups: said in preview, before anything is made. */
+async function checkWithApi({ connection: c, inputs, failures }: CheckWithApiRequest<Fields>) {
+  if (![inputs.datacenter, inputs.backendRouterId].every((v) => v === undefined || isKnown(v)))
+    return;
+  try {
+    await routerFor(c, inputs);
+  } catch (err) {
+    const message = (err as Error).message;
+    failures.add(message.startsWith('backendRouterId') ? 'backendRouterId' : 'datacenter', message);
+  }
+}
+
+async function create({ connection: c, inputs }: CreateRequest<Fields>) {
+  const { name } = inputs;
+  const what = `PlacementGroup ${JSON.stringify(name)}`;
+  const router = await routerFor(c, inputs);
+  const template = {
+    name,
+    backendRouterId: router.id,
+    ruleId: await ruleId(c.client, inputs.rule),
+  };
+  const before = new Set((await listGroups(c.client)).map((g) => g.id));
+  const made = await createOnce({
+    what,
+    write: () => createGroup(c.client, template),
+    // A group of this name behind this router that was not there before the write is this write's.
+    find: async () =>
+      madeSince(
+        what,
+        before,
+        await listGroups(c.client),
+        (g) => g.name === name && g.backendRouterId === router.id,
+      ),
+    windowMs: freeWriteWindowMs(),
+    nextRun: 'The next `pulumi up` makes another group; delete the one left over by hand.',
+  });
+  return { id: made.id, object: (await findGroup(c.client, made.id)) ?? made };
+}
+
+/** The guests a group holds, as a person finds them. */
+const guestsOf = (group: PlacementGroup) =>
+  (group.guests ?? []).map((g) => `${g.hostname ?? 'guest'} (id ${g.id})`).join(', ');
+
+async function remove({ connection: c, id, state }: DeleteRequest<Fields>) {
+  const group = await findGroup(c.client, Number(id));
+  if (!group) return 'already gone';
+  if ((group.guests ?? []).length > 0)
+    throw new Error(
+      `${describe(state, id)} still holds guests ${guestsOf(group)}. The API deletes only an empty ` +
+        `placement group, and a guest leaves it only when the guest is cancelled: delete those ` +
+        `guests (or take them out of the program) first, then delete the group.`,
+    );
+  await writeIdempotent({
+    what: `${describe(state, id)} deletion`,
+    write: () => deleteGroup(c.client, Number(id)),
+    done: async () => (await findGroup(c.client, Number(id))) === undefined,
+    windowMs: freeWriteWindowMs(),
+  });
+  return 'deleted';
+}
+
+export const placementGroupProvider = kindProvider(PLACEMENT_GROUP_FIELDS, {
+  describe,
+  fetch: ({ connection, id }) => findGroup(connection.client, Number(id)),
+  checkWithApi,
+  create,
+  edit: async ({ connection, id, inputs, changed }) => {
+    if (changed.includes('name')) await renameGroup(connection.client, Number(id), inputs.name);
+  },
+  delete: remove,
+  owned: true,
+});
