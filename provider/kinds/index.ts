@@ -54,7 +54,7 @@ import { BARE_METAL_DOCS } from './bare-metal-server/docs';
 import { BARE_METAL_FIELDS } from './bare-metal-server/fields';
 import { BARE_METAL_LOOKUPS } from './bare-metal-server/lookups';
 import { bareMetalServerProvider } from './bare-metal-server/provider';
-import { BARE_METAL_BILLING } from './bare-metal-server';
+import { BARE_METAL_ADOPTION, BARE_METAL_BILLING } from './bare-metal-server';
 import { IMAGE_TEMPLATE_DOCS } from './image-template/docs';
 import { IMAGE_TEMPLATE_ADOPTION } from './image-template/faces';
 import { IMAGE_TEMPLATE_FIELDS } from './image-template/fields';
@@ -143,6 +143,7 @@ export const KINDS = {
     lookups: BARE_METAL_LOOKUPS,
     docs: BARE_METAL_DOCS,
     billing: BARE_METAL_BILLING,
+    adoption: BARE_METAL_ADOPTION,
   },
   ImageTemplate: {
     fields: IMAGE_TEMPLATE_FIELDS,

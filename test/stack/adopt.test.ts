@@ -9,6 +9,7 @@ import type { AuditReport } from '../../commands/audit';
 import { OWNED_TAG } from '../../provider/kinds/virtual-guest/provenance';
 import {
   DnsManager,
+  ImageManager,
   SecurityGroupManager,
   SshKeyManager,
   StorageManager,
@@ -17,13 +18,14 @@ import {
 } from '../../provider/managers';
 import type { Client } from '../../provider/client';
 import { freshEd25519 } from '../support/ssh-keys';
+import { untilIdle } from '../support/idle-guest';
 import { orderByHand } from '../support/volumes';
 import { cliFixture, pulumiSvc, writeCalls, type CliFixture, type Emulator } from './cli';
 import { yamlOnPlugin } from './plugin-project';
 
-// An account full of guests, keys, zones and records, a placement group, a block and a file
-// volume and two security groups with rules, made by hand (over XML-RPC), beside a stack that
-// owns a few: `pulumi-svc audit --import-file` lists exactly the unowned ones,
+// An account full of guests, keys, zones and records, a placement group, image templates, a block
+// and a file volume and two security groups with rules, made by hand (over XML-RPC), beside a
+// stack that owns a few: `pulumi-svc audit --import-file` lists exactly the unowned ones,
 // `pulumi import --file` adopts them into a YAML stack on the plugin, and the program it writes,
 // unchanged, has no diff and makes no API write. SVC_ADOPT_SCALE=issue makes the account of
 // issue 31 (50 guests, 5 keys, 3 zones with 20 records); the default is smaller, for this
@@ -211,12 +213,28 @@ async function makeAccount(client: Client, scale: typeof SCALE, ownedZone?: stri
     const spec = { ...handMadeGuest(100 + providerTagged.length, []), tags };
     providerTagged.push(`VirtualGuest:${(await guests.createInstance(spec)).id}`);
   }
+  // Two templates captured by hand, and one still noted with a creation token (an unfinished
+  // create of some stack, which its next `up` takes over): never in the import file.
+  const images = new ImageManager(client);
+  const unfinished: number[] = [];
+  for (const [i, note] of [
+    'by hand',
+    'by hand too',
+    'pulumi-svc-89abcdef0123456789abcdef',
+  ].entries()) {
+    const guest = [...handMade].filter((k) => k.startsWith('VirtualGuest:'))[i];
+    const guestId = await untilIdle(client, Number(guest.split(':')[1]));
+    await images.capture(guestId, { name: `Base ${i}`, note, additionalDisks: false });
+    const [template] = await images.listPrivate({ note: { operation: note } });
+    if (note.startsWith('pulumi-svc-')) unfinished.push(template.id);
+    else handMade.add(`ImageTemplate:${template.id}`);
+  }
   for (const id of await makeGroups(client)) handMade.add(`SecurityGroup:${id}`);
   // Allowed to the first dal10 guest (web0).
   const volumes = await makeVolumes(client, guestIds[0]);
   volumes.handMade.forEach((k) => handMade.add(k));
   providerTagged.push(volumes.tagged);
-  return { handMade, providerTagged };
+  return { handMade, providerTagged, unfinished };
 }
 
 describe('adopting an existing account (audit --import-file, pulumi import --file)', () => {
@@ -228,6 +246,7 @@ describe('adopting an existing account (audit --import-file, pulumi import --fil
   /** `type:id` of everything made by hand, and of what must never be adopted. */
   const handMade = new Set<string>();
   const providerTagged: string[] = [];
+  const unfinishedTemplates: number[] = [];
 
   before(async () => {
     emulator = await startEmulator({ port: 0, seed: 'empty', provisioningDelayMs: 200 });
@@ -240,6 +259,7 @@ describe('adopting an existing account (audit --import-file, pulumi import --fil
     const made = await makeAccount(adopter.client, SCALE, 'owned.test');
     made.handMade.forEach((k) => handMade.add(k));
     providerTagged.push(...made.providerTagged);
+    unfinishedTemplates.push(...made.unfinished);
   });
   after(async () => {
     await adopter?.close();
@@ -330,8 +350,13 @@ describe('adopting an existing account (audit --import-file, pulumi import --fil
     const left = await accountKeys(adopter);
     for (const made of handMade) assert.ok(!left.has(made), `${made} was destroyed`);
     for (const tagged of providerTagged) assert.ok(left.has(tagged));
+    for (const id of unfinishedTemplates) assert.ok(left.has(`ImageTemplate:${id}`));
+    const notAdopted = [
+      ...providerTagged,
+      ...unfinishedTemplates.map((id) => `ImageTemplate:${id}`),
+    ];
     assert.deepEqual(
-      [...left].filter((k) => !providerTagged.includes(k)).length,
+      [...left].filter((k) => !notAdopted.includes(k)).length,
       (await owner.stack.resources()).filter((r) => r.id && r.type.startsWith('svc:index:'))
         .length + 1,
       "the owner stack's guest, key, zone and its record are all still there",
@@ -340,8 +365,8 @@ describe('adopting an existing account (audit --import-file, pulumi import --fil
 });
 
 /**
- * `Kind:id` of every guest and volume still billed, key, zone, record, placement group and
- * security group of the account.
+ * `Kind:id` of every guest and volume still billed, key, zone, record, placement group,
+ * template and security group of the account.
  */
 async function accountKeys(f: CliFixture): Promise<Set<string>> {
   const volumes = (await new StorageManager(f.client).listVolumes()).filter(
@@ -358,9 +383,11 @@ async function accountKeys(f: CliFixture): Promise<Set<string>> {
   const groups = (await f.client.call('Account', 'getPlacementGroups', { mask: 'id' })) as {
     id: number;
   }[];
+  const templates = await new ImageManager(f.client).listPrivate();
   return new Set([
     ...groups.map((g) => `PlacementGroup:${g.id}`),
     ...guests.filter((g) => g.billingItem).map((g) => `VirtualGuest:${g.id}`),
+    ...templates.map((t) => `ImageTemplate:${t.id}`),
     ...keys.map((k) => `SshKey:${k.id}`),
     ...zones.map((z) => `DnsZone:${z.id}`),
     ...zones.flatMap((z) => (z.resourceRecords ?? []).map((r) => `DnsRecord:${r.id}`)),
