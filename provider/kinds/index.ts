@@ -5,6 +5,11 @@
  * classes' runtime (provider/dynamic/runtime.ts), the provider plugin, its functions and its
  * schema (provider/plugin/), the README's reference tables.
  */
+import { DEDICATED_HOST_ADOPTION, DEDICATED_HOST_BILLING } from './dedicated-host';
+import { DEDICATED_HOST_DOCS } from './dedicated-host/docs';
+import { DEDICATED_HOST_FIELDS } from './dedicated-host/fields';
+import { DEDICATED_HOST_LOOKUPS } from './dedicated-host/lookups';
+import { dedicatedHostProvider } from './dedicated-host/provider';
 import { DNS_RECORD_FIELDS } from './dns-record/fields';
 import { dnsRecordProvider } from './dns-record/provider';
 import { DNS_ZONE_FIELDS } from './dns-zone/fields';
@@ -151,6 +156,14 @@ export const KINDS = {
     lookups: IMAGE_TEMPLATE_LOOKUPS,
     docs: IMAGE_TEMPLATE_DOCS,
     adoption: IMAGE_TEMPLATE_ADOPTION,
+  },
+  DedicatedHost: {
+    fields: DEDICATED_HOST_FIELDS,
+    provider: dedicatedHostProvider,
+    lookups: DEDICATED_HOST_LOOKUPS,
+    docs: DEDICATED_HOST_DOCS,
+    billing: DEDICATED_HOST_BILLING,
+    adoption: DEDICATED_HOST_ADOPTION,
   },
 } satisfies Record<string, KindSpec>;
 
