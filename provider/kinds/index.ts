@@ -55,6 +55,7 @@ import { BLOCK_VOLUME_DOCS, FILE_VOLUME_DOCS } from './volume/docs';
 import { BLOCK_VOLUME_FIELDS, FILE_VOLUME_FIELDS } from './volume/fields';
 import { volumeProvider } from './volume/provider';
 import { volumeAdoption, volumeBilling } from './volume/faces';
+import { BARE_METAL_CAPABILITIES } from './bare-metal-server/cancel';
 import { BARE_METAL_DOCS } from './bare-metal-server/docs';
 import { BARE_METAL_FIELDS } from './bare-metal-server/fields';
 import { BARE_METAL_LOOKUPS } from './bare-metal-server/lookups';
@@ -149,6 +150,7 @@ export const KINDS = {
     docs: BARE_METAL_DOCS,
     billing: BARE_METAL_BILLING,
     adoption: BARE_METAL_ADOPTION,
+    ...BARE_METAL_CAPABILITIES,
   },
   ImageTemplate: {
     fields: IMAGE_TEMPLATE_FIELDS,
