@@ -15,6 +15,8 @@ import { SECURITY_GROUP_FIELDS } from '../../provider/kinds/security-group/field
 import { securityGroupProvider } from '../../provider/kinds/security-group/provider';
 import { PLACEMENT_GROUP_FIELDS } from '../../provider/kinds/placement-group/fields';
 import { placementGroupProvider } from '../../provider/kinds/placement-group/provider';
+import { VLAN_FIELDS } from '../../provider/kinds/vlan/fields';
+import { vlanProvider } from '../../provider/kinds/vlan/provider';
 import { sshKeyProvider } from '../../provider/kinds/ssh-key/provider';
 import { SSH_KEY_FIELDS } from '../../provider/kinds/ssh-key/fields';
 import { TICKET_UPDATE_FIELDS } from '../../provider/kinds/ticket-update/fields';
@@ -119,6 +121,14 @@ const securityGroupBase: Bag = {
 };
 
 const placementGroupBase: Bag = { name: 'web-spread', datacenter: 'dal10', rule: 'SPREAD' };
+const vlanBase: Bag = {
+  resourceName: 'db',
+  identity: 'p/s/db',
+  datacenter: 'dal10',
+  networkSpace: 'PRIVATE',
+  name: 'db',
+  notes: 'databases',
+};
 
 /** The failures the validators alone (no API) find: a non-empty list means no call may happen. */
 const shapeFailures: Record<string, ShapeFailures> = {
@@ -144,6 +154,7 @@ const shapeFailures: Record<string, ShapeFailures> = {
   BareMetalServer: tableFailures(BARE_METAL_FIELDS),
   SecurityGroup: tableFailures(SECURITY_GROUP_FIELDS),
   PlacementGroup: tableFailures(PLACEMENT_GROUP_FIELDS),
+  Vlan: tableFailures(VLAN_FIELDS),
 };
 
 describe('property: arbitrary inputs and arguments', () => {
@@ -166,6 +177,7 @@ describe('property: arbitrary inputs and arguments', () => {
     ['BareMetalServer', KINDS.BareMetalServer.provider.check, bareMetalBase],
     ['SecurityGroup', securityGroupProvider.check, securityGroupBase],
     ['PlacementGroup', placementGroupProvider.check, placementGroupBase],
+    ['Vlan', vlanProvider.check, vlanBase],
   ];
   for (const [kind, check, base] of resources) {
     it(`${kind} check: failures, never an exception; invalid inputs reach no API call`, () =>

@@ -15,10 +15,11 @@ import {
 } from '../../provider/managers';
 import type { Client } from '../../provider/client';
 import { freshEd25519 } from '../support/ssh-keys';
+import { listVlans, orderContainer, placeOrder } from '../../provider/kinds/vlan/api';
 import { cliFixture, pulumiSvc, writeCalls, type CliFixture, type Emulator } from './cli';
 import { yamlOnPlugin } from './plugin-project';
 
-// An account full of guests, keys, zones, records and a placement group made by hand (over XML-RPC), beside a
+// An account full of guests, keys, zones, records, a placement group and a VLAN made by hand (over XML-RPC), beside a
 // stack that owns a few: `pulumi-svc audit --import-file` lists exactly the unowned ones,
 // `pulumi import --file` adopts them into a YAML stack on the plugin, and the program it writes,
 // unchanged, has no diff and makes no API write. SVC_ADOPT_SCALE=issue makes the account of
@@ -122,6 +123,11 @@ async function makeAccount(client: Client, scale: typeof SCALE, ownedZone?: stri
     args: [{ name: 'hand-spread', backendRouterId: router.id, ruleId: 1 }],
   })) as { id: number };
   handMade.add(`PlacementGroup:${group.id}`);
+  // A VLAN ordered by hand (no creation token); the ones the API assigns are not adoptable.
+  const vlan = { datacenter: 'dal10', networkSpace: 'PRIVATE' as const, name: 'hand-vlan' };
+  await placeOrder(client, await orderContainer(client, { ...vlan, containerIdentifier: 'hand' }));
+  const [handVlan] = (await listVlans(client)).filter((v) => v.name === 'hand-vlan');
+  handMade.add(`Vlan:${handVlan.id}`);
   const guests = new VirtualGuestManager(client);
   for (let i = 0; i < scale.guests; i++) {
     const guest = await guests.createInstance(handMadeGuest(i, keyIds));
@@ -247,7 +253,7 @@ describe('adopting an existing account (audit --import-file, pulumi import --fil
   });
 });
 
-/** `Kind:id` of every guest still billed, key, zone, record and placement group of the account. */
+/** `Kind:id` of every guest and VLAN still billed, key, zone, record and placement group of the account. */
 async function accountKeys(f: CliFixture): Promise<Set<string>> {
   const guests = (await f.client.call('Account', 'getVirtualGuests', {
     mask: 'id,billingItem.id',
@@ -259,8 +265,12 @@ async function accountKeys(f: CliFixture): Promise<Set<string>> {
   const groups = (await f.client.call('Account', 'getPlacementGroups', { mask: 'id' })) as {
     id: number;
   }[];
+  const vlans = (await listVlans(f.client)).filter(
+    (v) => v.billingItem && !v.billingItem.cancellationDate,
+  );
   return new Set([
     ...groups.map((g) => `PlacementGroup:${g.id}`),
+    ...vlans.map((v) => `Vlan:${v.id}`),
     ...guests.filter((g) => g.billingItem).map((g) => `VirtualGuest:${g.id}`),
     ...keys.map((k) => `SshKey:${k.id}`),
     ...zones.map((z) => `DnsZone:${z.id}`),
