@@ -5,6 +5,11 @@
  * classes' runtime (provider/dynamic/runtime.ts), the provider plugin, its functions and its
  * schema (provider/plugin/), the README's reference tables.
  */
+import { DEDICATED_HOST_ADOPTION, DEDICATED_HOST_BILLING } from './dedicated-host';
+import { DEDICATED_HOST_DOCS } from './dedicated-host/docs';
+import { DEDICATED_HOST_FIELDS } from './dedicated-host/fields';
+import { DEDICATED_HOST_LOOKUPS } from './dedicated-host/lookups';
+import { dedicatedHostProvider } from './dedicated-host/provider';
 import { DNS_RECORD_FIELDS } from './dns-record/fields';
 import { dnsRecordProvider } from './dns-record/provider';
 import { DNS_ZONE_FIELDS } from './dns-zone/fields';
@@ -55,11 +60,12 @@ import { BLOCK_VOLUME_DOCS, FILE_VOLUME_DOCS } from './volume/docs';
 import { BLOCK_VOLUME_FIELDS, FILE_VOLUME_FIELDS } from './volume/fields';
 import { volumeProvider } from './volume/provider';
 import { volumeBilling } from './volume/faces';
+import { BARE_METAL_CAPABILITIES } from './bare-metal-server/cancel';
 import { BARE_METAL_DOCS } from './bare-metal-server/docs';
 import { BARE_METAL_FIELDS } from './bare-metal-server/fields';
 import { BARE_METAL_LOOKUPS } from './bare-metal-server/lookups';
 import { bareMetalServerProvider } from './bare-metal-server/provider';
-import { BARE_METAL_BILLING } from './bare-metal-server';
+import { BARE_METAL_ADOPTION, BARE_METAL_BILLING } from './bare-metal-server';
 import { IMAGE_TEMPLATE_DOCS } from './image-template/docs';
 import { IMAGE_TEMPLATE_ADOPTION } from './image-template/faces';
 import { IMAGE_TEMPLATE_FIELDS } from './image-template/fields';
@@ -154,6 +160,8 @@ export const KINDS = {
     lookups: BARE_METAL_LOOKUPS,
     docs: BARE_METAL_DOCS,
     billing: BARE_METAL_BILLING,
+    adoption: BARE_METAL_ADOPTION,
+    ...BARE_METAL_CAPABILITIES,
   },
   ImageTemplate: {
     fields: IMAGE_TEMPLATE_FIELDS,
@@ -161,6 +169,14 @@ export const KINDS = {
     lookups: IMAGE_TEMPLATE_LOOKUPS,
     docs: IMAGE_TEMPLATE_DOCS,
     adoption: IMAGE_TEMPLATE_ADOPTION,
+  },
+  DedicatedHost: {
+    fields: DEDICATED_HOST_FIELDS,
+    provider: dedicatedHostProvider,
+    lookups: DEDICATED_HOST_LOOKUPS,
+    docs: DEDICATED_HOST_DOCS,
+    billing: DEDICATED_HOST_BILLING,
+    adoption: DEDICATED_HOST_ADOPTION,
   },
 } satisfies Record<string, KindSpec>;
 

@@ -66,11 +66,12 @@ export interface VirtualGuest {
   placementGroupId?: number | null;
 }
 
-/** One of a guest's interfaces: the security groups in force on it and its VLAN. */
+/** One of a guest's interfaces: the security groups in force on it, its VLAN and subnet. */
 export interface GuestNetworkComponent {
   id: number;
   securityGroupBindings?: { securityGroupId: number }[];
-  networkVlan?: { id: number; primarySubnet?: { id: number } | null } | null;
+  networkVlan?: { id: number } | null;
+  primarySubnet?: { id: number } | null;
 }
 
 export interface PricedOption<T> {

@@ -87,8 +87,9 @@ export const CANCEL_MASK =
   'id,hourlyBillingFlag,billingItem[id,cancellationDate,nextBillDate],' +
   'activeTransaction[id,transactionStatus[name,friendlyName]]';
 
-/** What a guest's interface shows of its security groups (those in force). */
-export const INTERFACE_MASK = 'id,securityGroupBindings[securityGroupId]';
+/** What a guest's interface shows: its security groups (those in force), VLAN and subnet. */
+export const INTERFACE_MASK =
+  'id,securityGroupBindings[securityGroupId],networkVlan.id,primarySubnet.id';
 
 export const DETAIL_MASK =
   'id,accountId,globalIdentifier,hostname,domain,fullyQualifiedDomainName,startCpus,maxCpu,maxMemory,hourlyBillingFlag,' +
@@ -96,7 +97,7 @@ export const DETAIL_MASK =
   'operatingSystemReferenceCode,datacenter[id,name],powerState,billingItem[id,hourlyRecurringFee,recurringFee],' +
   'activeTransaction[id,transactionStatus[name,friendlyName]],lastOperatingSystemReload.id,tagReferences[id,tag.name],' +
   'networkComponents[maxSpeed],userData[value],sshKeys[id],blockDevices[device,diskImage[capacity]],' +
-  `primaryNetworkComponent[${INTERFACE_MASK}],primaryBackendNetworkComponent[${INTERFACE_MASK}]`;
+  `primaryNetworkComponent[${INTERFACE_MASK}],primaryBackendNetworkComponent[${INTERFACE_MASK}],placementGroupId`;
 
 /** Ready = provisioned, no transaction running, and the addresses it will have are assigned. */
 export function isReady(guest: VirtualGuest): boolean {
@@ -153,7 +154,15 @@ export const TEMPLATE_PARTS = {
   privateSecurityGroupIds: (ids: number[]) => ({
     primaryBackendNetworkComponent: { securityGroupBindings: bindings(ids) },
   }),
+  publicVlanId: (id: number) => onVlan('primaryNetworkComponent', { id }),
+  privateVlanId: (id: number) => onVlan('primaryBackendNetworkComponent', { id }),
+  publicSubnetId: (id: number) => onVlan('primaryNetworkComponent', { primarySubnet: { id } }),
+  privateSubnetId: (id: number) =>
+    onVlan('primaryBackendNetworkComponent', { primarySubnet: { id } }),
 };
+
+/** The VLAN (and subnet) of an interface, as the reference client's `_create_network_components`. */
+const onVlan = (nic: string, vlan: Record<string, unknown>) => ({ [nic]: { networkVlan: vlan } });
 
 const bindings = (ids: number[]) => ids.map((id) => ({ securityGroup: { id } }));
 

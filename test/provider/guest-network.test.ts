@@ -3,7 +3,16 @@ import { after, before, describe, it } from 'node:test';
 import { Client } from '../../provider/client';
 import { virtualGuestProvider as provider } from '../../provider/kinds/virtual-guest/provider';
 import { checkedGuest, declaredGuest, providerEnv, type Emulator } from '../support/provider-env';
-import { bindOutside, guestBindings, newSecurityGroup } from '../support/guest-network';
+import {
+  bindOutside,
+  guestBindings,
+  guestVlans,
+  newPlacementGroup,
+  newSecurityGroup,
+  placementMembers,
+  vlansIn,
+} from '../support/guest-network';
+import { guestTemplate } from '../support/emulator-harness';
 
 type Bag = Record<string, unknown>;
 
@@ -138,5 +147,141 @@ describe("VirtualGuest's network inputs against the emulator", () => {
     await provider.delete(id, repaired.outs as Bag);
     for (const group of [web, ssh, db])
       await client.call('Network_SecurityGroup', 'deleteObject', { id: group });
+  });
+
+  it('check refuses a placement group of another pod, full or missing, naming the field, before any order', async () => {
+    const dal12 = await newPlacementGroup(client, 'pg-dal12', 'dal12');
+    const full = await newPlacementGroup(client, 'pg-full', 'dal10');
+    for (let i = 0; i < 5; i++)
+      await client.call('Virtual_Guest', 'createObject', {
+        args: [guestTemplate({ hostname: `member${i}`, placementGroupId: full })],
+      });
+    const before = writes();
+    const pod = await failuresOf(
+      declaredGuest('pg-bad', 'example.com', { placementGroupId: dal12 }),
+    );
+    assert.match(
+      pod.placementGroupId,
+      /placement group \d+ \("pg-dal12"\) is behind backend router bcr01a\.dal12 in dal12, another pod than dal10/,
+    );
+    const fallback = await failuresOf(
+      declaredGuest('pg-bad', 'example.com', {
+        datacenter: undefined,
+        datacenters: ['dal12', 'dal10'],
+        placementGroupId: dal12,
+      }),
+    );
+    assert.match(fallback.placementGroupId, /another pod than dal10/);
+    const crowded = await failuresOf(
+      declaredGuest('pg-bad', 'example.com', { placementGroupId: full }),
+    );
+    assert.match(
+      crowded.placementGroupId,
+      /is full: its SPREAD rule holds at most 5 guests and it has 5/,
+    );
+    const missing = await failuresOf(
+      declaredGuest('pg-bad', 'example.com', { placementGroupId: '424242' }),
+    );
+    assert.match(missing.placementGroupId, /no placement group 424242 on this account/);
+    assert.deepEqual(writes(), before, 'nothing ordered');
+  });
+
+  it('orders the guest into its placement group, imports it, and a new group replaces the guest', async () => {
+    const spread = await newPlacementGroup(client, 'pg-web', 'dal10');
+    const declared = declaredGuest('pg-guest', 'example.com', { placementGroupId: String(spread) });
+    const inputs = await checkedGuest(declared);
+    assert.equal(
+      inputs.placementGroupId,
+      spread,
+      'an id given as its digits is stored as a number',
+    );
+    const { id, outs } = await provider.create(inputs);
+    assert.deepEqual(await placementMembers(client, spread), [Number(id)]);
+    const imported = (await provider.read(id, {})).inputs as Bag;
+    assert.equal(imported.placementGroupId, spread);
+    assert.equal((await provider.diff(id, outs!, inputs)).changes, false);
+    // A guest with no group reads back none: its program, which names none, shows no change.
+    const plain = (await provider.read(id, { ...outs, placementGroupId: undefined })).props as Bag;
+    assert.equal(plain.placementGroupId, spread, 'refresh sees the group the guest is in');
+
+    const other = await newPlacementGroup(client, 'pg-other', 'dal10');
+    const moved = await checkedGuest({ ...declared, placementGroupId: other });
+    const diff = await provider.diff(id, outs!, moved);
+    assert.deepEqual(diff.replaces, ['placementGroupId']);
+    // The group full with this guest in it: an update that keeps the group is not refused.
+    for (let i = 0; i < 4; i++)
+      await client.call('Virtual_Guest', 'createObject', {
+        args: [guestTemplate({ hostname: `peer${i}`, placementGroupId: spread })],
+      });
+    assert.equal((await placementMembers(client, spread)).length, 5);
+    const kept = await provider.check(outs!, { ...declared, notes: 'kept' });
+    assert.deepEqual(kept.failures, []);
+    await provider.delete(id, outs!);
+  });
+
+  it('check refuses a VLAN of another datacenter or space, a subnet off its VLAN, a public VLAN on a private-only guest, before any order', async () => {
+    const dal10 = await vlansIn(client, 'dal10', 'vlans-dal10');
+    const dal12 = await vlansIn(client, 'dal12', 'vlans-dal12');
+    const before = writes();
+    const far = await failuresOf(
+      declaredGuest('vlan-bad', 'example.com', { privateVlanId: dal12.private.id }),
+    );
+    assert.match(
+      far.privateVlanId,
+      new RegExp(
+        `privateVlanId: VLAN ${dal12.private.id} is in dal12, the guest is ordered in dal10`,
+      ),
+    );
+    const mixed = await failuresOf(
+      declaredGuest('vlan-bad', 'example.com', {
+        publicVlanId: dal10.private.id,
+        privateVlanId: dal10.private.id,
+        privateSubnetId: dal10.public.subnetId,
+      }),
+    );
+    assert.match(mixed.publicVlanId, /is a PRIVATE VLAN \(give it as privateVlanId\)/);
+    assert.match(mixed.privateSubnetId, /is not on VLAN/);
+    const rules = await failuresOf(
+      declaredGuest('vlan-bad', 'example.com', {
+        privateNetworkOnly: true,
+        publicVlanId: dal10.public.id,
+        privateSubnetId: dal10.private.subnetId,
+      }),
+    );
+    assert.match(rules.publicVlanId, /conflicts with privateNetworkOnly/);
+    assert.match(rules.privateSubnetId, /privateSubnetId needs privateVlanId/);
+    const missing = await failuresOf(
+      declaredGuest('vlan-bad', 'example.com', { publicVlanId: 77 }),
+    );
+    assert.match(missing.publicVlanId, /there is no VLAN 77 on this account/);
+    assert.deepEqual(writes(), before, 'nothing ordered but the guests that show the VLANs');
+  });
+
+  it('orders the guest on its VLANs and subnet, reads them back, and another VLAN replaces the guest', async () => {
+    const dal10 = await vlansIn(client, 'dal10', 'vlans-dal10b');
+    const declared = declaredGuest('vlan-guest', 'example.com', {
+      publicVlanId: dal10.public.id,
+      publicSubnetId: dal10.public.subnetId,
+      privateVlanId: String(dal10.private.id),
+    });
+    const inputs = await checkedGuest(declared);
+    const { id, outs } = await provider.create(inputs);
+    assert.deepEqual(await guestVlans(client, id), dal10);
+    // Refresh reads them back; an import leaves out what the API chose (no change either way).
+    const refreshed = (await provider.read(id, outs!)).props as Bag;
+    assert.deepEqual(
+      [refreshed.publicVlanId, refreshed.publicSubnetId, refreshed.privateVlanId],
+      [dal10.public.id, dal10.public.subnetId, dal10.private.id],
+    );
+    assert.equal((await provider.diff(id, refreshed, inputs)).changes, false);
+    const imported = (await provider.read(id, {})).inputs as Bag;
+    assert.equal(imported.publicVlanId, undefined);
+    // Left out, the VLAN the API chose is no drift.
+    const { publicVlanId: _v, publicSubnetId: _s, privateVlanId: _p, ...plain } = declared;
+    assert.equal((await provider.diff(id, outs!, await checkedGuest(plain))).changes, false);
+    // (The emulator has one private VLAN a datacenter: the diff alone, of another VLAN id.)
+    const moved = { ...inputs, privateVlanId: dal10.private.id + 64 };
+    assert.deepEqual((await provider.diff(id, outs!, moved)).replaces, ['privateVlanId']);
+    await provider.delete(id, outs!);
   });
 });

@@ -5,7 +5,8 @@ import { LOOKUPS, PROVIDERS } from '../../provider/kinds';
 import type { ImageTemplate } from '../../provider/managers';
 import { providerEnv, type Emulator } from '../support/provider-env';
 import { outputProblems } from '../support/schema-types';
-import { guestTemplate, sleep } from '../support/emulator-harness';
+import { guestTemplate } from '../support/emulator-harness';
+import { untilIdle } from '../support/idle-guest';
 
 type Bag = Record<string, unknown>;
 const provider = PROVIDERS.ImageTemplate;
@@ -26,14 +27,7 @@ describe('ImageTemplate provider against the emulator', () => {
     const { id } = (await client.call('Virtual_Guest', 'createObject', {
       args: [guestTemplate({ hostname })],
     })) as { id: number };
-    for (;;) {
-      const g = (await client.call('Virtual_Guest', 'getObject', {
-        id,
-        mask: 'id,activeTransactionCount',
-      })) as { activeTransactionCount: number };
-      if (g.activeTransactionCount === 0) return id;
-      await sleep(100);
-    }
+    return untilIdle(client, id);
   }
   const declared = (name: string, guestId: number, extra: Bag = {}): Bag => ({
     resourceName: name,

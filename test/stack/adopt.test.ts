@@ -9,6 +9,7 @@ import type { AuditReport } from '../../commands/audit';
 import { OWNED_TAG } from '../../provider/kinds/virtual-guest/provenance';
 import {
   DnsManager,
+  ImageManager,
   SshKeyManager,
   VirtualGuestManager,
   type CreateInstanceSpec,
@@ -16,10 +17,12 @@ import {
 import type { Client } from '../../provider/client';
 import { freshEd25519 } from '../support/ssh-keys';
 import { listVlans, orderContainer, placeOrder } from '../../provider/kinds/vlan/api';
+import { untilIdle } from '../support/idle-guest';
 import { cliFixture, pulumiSvc, writeCalls, type CliFixture, type Emulator } from './cli';
 import { yamlOnPlugin } from './plugin-project';
 
-// An account full of guests, keys, zones, records, a placement group and a VLAN made by hand (over XML-RPC), beside a
+// An account full of guests, keys, zones, records, a placement group, a VLAN and image templates
+// made by hand (over XML-RPC), beside a
 // stack that owns a few: `pulumi-svc audit --import-file` lists exactly the unowned ones,
 // `pulumi import --file` adopts them into a YAML stack on the plugin, and the program it writes,
 // unchanged, has no diff and makes no API write. SVC_ADOPT_SCALE=issue makes the account of
@@ -139,7 +142,23 @@ async function makeAccount(client: Client, scale: typeof SCALE, ownedZone?: stri
     const spec = { ...handMadeGuest(100 + providerTagged.length, []), tags };
     providerTagged.push((await guests.createInstance(spec)).id);
   }
-  return { handMade, providerTagged };
+  // Two templates captured by hand, and one still noted with a creation token (an unfinished
+  // create of some stack, which its next `up` takes over): never in the import file.
+  const images = new ImageManager(client);
+  const unfinished: number[] = [];
+  for (const [i, note] of [
+    'by hand',
+    'by hand too',
+    'pulumi-svc-89abcdef0123456789abcdef',
+  ].entries()) {
+    const guest = [...handMade].filter((k) => k.startsWith('VirtualGuest:'))[i];
+    const guestId = await untilIdle(client, Number(guest.split(':')[1]));
+    await images.capture(guestId, { name: `Base ${i}`, note, additionalDisks: false });
+    const [template] = await images.listPrivate({ note: { operation: note } });
+    if (note.startsWith('pulumi-svc-')) unfinished.push(template.id);
+    else handMade.add(`ImageTemplate:${template.id}`);
+  }
+  return { handMade, providerTagged, unfinished };
 }
 
 describe('adopting an existing account (audit --import-file, pulumi import --file)', () => {
@@ -151,6 +170,7 @@ describe('adopting an existing account (audit --import-file, pulumi import --fil
   /** `type:id` of everything made by hand, and of what must never be adopted. */
   const handMade = new Set<string>();
   const providerTagged: number[] = [];
+  const unfinishedTemplates: number[] = [];
 
   before(async () => {
     emulator = await startEmulator({ port: 0, seed: 'empty', provisioningDelayMs: 200 });
@@ -163,6 +183,7 @@ describe('adopting an existing account (audit --import-file, pulumi import --fil
     const made = await makeAccount(adopter.client, SCALE, 'owned.test');
     made.handMade.forEach((k) => handMade.add(k));
     providerTagged.push(...made.providerTagged);
+    unfinishedTemplates.push(...made.unfinished);
   });
   after(async () => {
     await adopter?.close();
@@ -244,8 +265,13 @@ describe('adopting an existing account (audit --import-file, pulumi import --fil
     const left = await accountKeys(adopter);
     for (const made of handMade) assert.ok(!left.has(made), `${made} was destroyed`);
     for (const id of providerTagged) assert.ok(left.has(`VirtualGuest:${id}`));
+    for (const id of unfinishedTemplates) assert.ok(left.has(`ImageTemplate:${id}`));
+    const notAdopted = [
+      ...providerTagged.map((id) => `VirtualGuest:${id}`),
+      ...unfinishedTemplates.map((id) => `ImageTemplate:${id}`),
+    ];
     assert.deepEqual(
-      [...left].filter((k) => !providerTagged.some((id) => k === `VirtualGuest:${id}`)).length,
+      [...left].filter((k) => !notAdopted.includes(k)).length,
       (await owner.stack.resources()).filter((r) => r.id && r.type.startsWith('svc:index:'))
         .length + 1,
       "the owner stack's guest, key, zone and its record are all still there",
@@ -253,7 +279,10 @@ describe('adopting an existing account (audit --import-file, pulumi import --fil
   });
 });
 
-/** `Kind:id` of every guest and VLAN still billed, key, zone, record and placement group of the account. */
+/**
+ * `Kind:id` of every guest and VLAN still billed, key, zone, record, placement group and template
+ * of the account.
+ */
 async function accountKeys(f: CliFixture): Promise<Set<string>> {
   const guests = (await f.client.call('Account', 'getVirtualGuests', {
     mask: 'id,billingItem.id',
@@ -268,10 +297,12 @@ async function accountKeys(f: CliFixture): Promise<Set<string>> {
   const vlans = (await listVlans(f.client)).filter(
     (v) => v.billingItem && !v.billingItem.cancellationDate,
   );
+  const templates = await new ImageManager(f.client).listPrivate();
   return new Set([
     ...groups.map((g) => `PlacementGroup:${g.id}`),
     ...vlans.map((v) => `Vlan:${v.id}`),
     ...guests.filter((g) => g.billingItem).map((g) => `VirtualGuest:${g.id}`),
+    ...templates.map((t) => `ImageTemplate:${t.id}`),
     ...keys.map((k) => `SshKey:${k.id}`),
     ...zones.map((z) => `DnsZone:${z.id}`),
     ...zones.flatMap((z) => (z.resourceRecords ?? []).map((r) => `DnsRecord:${r.id}`)),

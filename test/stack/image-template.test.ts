@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Client } from '../../provider/client';
 import { ImageManager, type ImageTemplate } from '../../provider/managers';
 import { cliFixture, writeCalls, type Emulator } from './cli';
 import { scenarioPerDoor, type FrontDoor } from './front-door';
 import { yamlOneKind, type OneKindProgram } from './plugin-project';
 import { guestTemplate } from '../support/emulator-harness';
+import { untilIdle } from '../support/idle-guest';
 
 const CAPTURE = 'Virtual_Guest.createArchiveTransaction';
 
@@ -24,15 +24,7 @@ async function idleGuest(client: Client, hostname: string): Promise<number> {
   const { id } = (await client.call('Virtual_Guest', 'createObject', {
     args: [guestTemplate({ hostname, domain: 'image.example.com' })],
   })) as { id: number };
-  for (let waited = 0; waited < 10_000; waited += 100) {
-    const guest = (await client.call('Virtual_Guest', 'getObject', {
-      id,
-      mask: 'id,activeTransactionCount',
-    })) as { activeTransactionCount?: number };
-    if (!guest.activeTransactionCount) return id;
-    await sleep(100);
-  }
-  throw new Error(`guest ${id} is not provisioned after 10 s`);
+  return untilIdle(client, id);
 }
 
 async function scenario(door: FrontDoor, emulator: Emulator): Promise<void> {

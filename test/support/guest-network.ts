@@ -46,3 +46,78 @@ export async function bindOutside(
   });
   await new Promise((r) => setTimeout(r, ms));
 }
+
+/** A new SPREAD placement group of the client's account behind `datacenter`'s backend router. */
+export async function newPlacementGroup(
+  client: Client,
+  name: string,
+  datacenter: string,
+): Promise<number> {
+  const routers = (await client.call('Virtual_PlacementGroup', 'getAvailableRouters', {
+    mask: 'id,datacenter.name',
+  })) as { id: number; datacenter: { name: string } }[];
+  const router = routers.find((r) => r.datacenter.name === datacenter)!;
+  const group = (await client.call('Virtual_PlacementGroup', 'createObject', {
+    args: [{ name, backendRouterId: router.id, ruleId: 1 }],
+  })) as { id: number };
+  return group.id;
+}
+
+/** The ids of the guests in a placement group, ascending. */
+export async function placementMembers(client: Client, group: number): Promise<number[]> {
+  const found = (await client.call('Virtual_PlacementGroup', 'getObject', {
+    id: group,
+    mask: 'guests.id',
+  })) as { guests?: { id: number }[] };
+  return (found.guests ?? []).map((g) => g.id).sort((a, b) => a - b);
+}
+
+/** A VLAN and its primary subnet. */
+export interface VlanIds {
+  id: number;
+  subnetId: number;
+}
+
+/**
+ * The account's public and private VLANs in `datacenter`, read off a guest ordered there over
+ * XML-RPC (`hostname`): the emulator's account lists the VLANs it has guests on.
+ */
+export async function vlansIn(
+  client: Client,
+  datacenter: string,
+  hostname: string,
+): Promise<{ public: VlanIds; private: VlanIds }> {
+  const vlan = 'networkVlan[id,primarySubnetId]';
+  const guest = (await client.call('Virtual_Guest', 'createObject', {
+    args: [
+      {
+        hostname,
+        domain: 'example.com',
+        startCpus: 1,
+        maxMemory: 1024,
+        hourlyBillingFlag: true,
+        localDiskFlag: true,
+        operatingSystemReferenceCode: 'UBUNTU_LATEST',
+        datacenter: { name: datacenter },
+      },
+    ],
+    mask: `primaryNetworkComponent.${vlan},primaryBackendNetworkComponent.${vlan}`,
+  })) as Record<Interface, { networkVlan: { id: number; primarySubnetId: number } }>;
+  const ids = (nic: Interface) => ({
+    id: guest[nic].networkVlan.id,
+    subnetId: guest[nic].networkVlan.primarySubnetId,
+  });
+  return { public: ids('primaryNetworkComponent'), private: ids('primaryBackendNetworkComponent') };
+}
+
+/** The VLANs and subnets the guest's interfaces are on, as the API shows them. */
+export async function guestVlans(client: Client, id: string | number) {
+  const nic = 'networkVlan.id,primarySubnet.id';
+  const guest = (await client.call('Virtual_Guest', 'getObject', {
+    id: Number(id),
+    mask: `primaryNetworkComponent[${nic}],primaryBackendNetworkComponent[${nic}]`,
+  })) as Partial<Record<Interface, { networkVlan: { id: number }; primarySubnet: { id: number } }>>;
+  const ids = (nic: Interface) =>
+    guest[nic] && { id: guest[nic].networkVlan.id, subnetId: guest[nic].primarySubnet.id };
+  return { public: ids('primaryNetworkComponent'), private: ids('primaryBackendNetworkComponent') };
+}

@@ -143,6 +143,13 @@ declare module '../../store' {
   interface Tables extends RecordsOf<typeof tables> {}
 }
 
+/** A VLAN (and subnet) an order names for an interface; `field` is where the order named it. */
+export interface ChosenVlan {
+  field: string;
+  vlanId: number;
+  subnetId?: number;
+}
+
 /** A checked order template (see checkGuestTemplate in handlers.ts), priced from the catalog. */
 export interface GuestOrder {
   hostname: string;
@@ -165,6 +172,8 @@ export interface GuestOrder {
   /** Security groups bound to each interface once the guest is provisioned. */
   securityGroups: Record<Space, number[]>;
   placementGroupId?: number;
+  /** The VLAN each interface is ordered on, when the order names one. */
+  vlans?: Partial<Record<Space, ChosenVlan>>;
   dedicatedHostId?: number;
   prices: Price[];
   /** Ordered from an image template: its id (the OS is the template's). */

@@ -44,7 +44,7 @@ import {
   readString,
   structAt,
 } from '../../validators';
-import type { GuestOrder } from './model';
+import type { ChosenVlan, GuestOrder } from './model';
 import type { ImageRec } from '../image-template/model';
 
 const TYPE = 'Svc_Virtual_Guest';
@@ -274,18 +274,37 @@ function readExtras(t: Record<string, unknown>) {
   return { tags, userData, sshKeyIds };
 }
 
+/** What an order may say of an interface. */
+const INTERFACE_KEYS = new Set(['securityGroupBindings', 'networkVlan', 'complexType']);
+
+/**
+ * The VLAN (and its subnet) an interface is ordered on
+ * (`primary[Backend]NetworkComponent.networkVlan.id`, `...networkVlan.primarySubnet.id`); checked
+ * against the account and the datacenter with the order's other references (account-refs.ts).
+ */
+function vlanOf(t: Record<string, unknown>, field: string): ChosenVlan | undefined {
+  if (!present(t[field])) return undefined;
+  const vlan = structAt(t[field], field).networkVlan;
+  if (!present(vlan)) return undefined;
+  const at = `${field}.networkVlan`;
+  const v = structAt(vlan, at);
+  const subnet = present(v.primarySubnet)
+    ? readInt(structAt(v.primarySubnet, `${at}.primarySubnet`).id, `${at}.primarySubnet.id`)
+    : undefined;
+  return { field: at, vlanId: readInt(v.id, `${at}.id`), subnetId: subnet };
+}
+
 /**
  * The security groups bound to each interface at order time
- * (`primary[Backend]NetworkComponent.securityGroupBindings[].securityGroup.id`) and the placement
- * group and the dedicated host (`dedicatedHost: {id}`); choosing a VLAN or subnet there is not
- * modeled.
+ * (`primary[Backend]NetworkComponent.securityGroupBindings[].securityGroup.id`), the VLAN each is
+ * ordered on, the placement group and the dedicated host (`dedicatedHost: {id}`).
  */
 function readInterfaces(t: Record<string, unknown>, privateOnly: boolean) {
   const groupsOf = (field: string): number[] => {
     if (!present(t[field])) return [];
     const nic = structAt(t[field], field);
     for (const [key, value] of Object.entries(nic)) {
-      if (key !== 'securityGroupBindings' && key !== 'complexType' && present(value))
+      if (!INTERFACE_KEYS.has(key) && present(value))
         throw publicFault(`${field}.${key} is not modeled by this emulator; leave it out.`);
     }
     const ids = eachOf(nic.securityGroupBindings, `${field}.securityGroupBindings`, (b, i) => {
@@ -304,7 +323,16 @@ function readInterfaces(t: Record<string, unknown>, privateOnly: boolean) {
     throw publicFault(
       'primaryNetworkComponent.securityGroupBindings: the guest has no public interface (privateNetworkOnlyFlag); bind its groups to primaryBackendNetworkComponent.',
     );
+  const vlans = {
+    PUBLIC: vlanOf(t, 'primaryNetworkComponent'),
+    PRIVATE: vlanOf(t, 'primaryBackendNetworkComponent'),
+  };
+  if (privateOnly && vlans.PUBLIC)
+    throw publicFault(
+      'primaryNetworkComponent.networkVlan: the guest has no public interface (privateNetworkOnlyFlag); leave the public VLAN out.',
+    );
   return {
+    vlans,
     securityGroups: { PUBLIC: publicGroups, PRIVATE: groupsOf('primaryBackendNetworkComponent') },
     placementGroupId: present(t.placementGroupId)
       ? readInt(t.placementGroupId, 'placementGroupId')

@@ -3,7 +3,7 @@ import { readMask } from '../../framework/fields';
 import { isProviderTag } from '../../framework/creation-token';
 import { userTags } from '../virtual-guest/api-forms';
 import { owedOnCancel } from '../billing-ending';
-import type { BillingFace, Props } from '../faces';
+import type { AdoptionFace, BillingFace, Props } from '../faces';
 import { BARE_METAL_FIELDS } from './fields';
 import { replacedBy } from './changes';
 import { PRICED_FIELDS, costOf } from './order';
@@ -25,7 +25,13 @@ const AUDIT_MASK = [
   'billingItem[id,hourlyFlag,hourlyRecurringFee,recurringFee,cancellationDate]',
 ].join(',');
 
+/** The account's servers as the audit reads them, once for its billing and its adoption. */
+const AUDIT_LIST = { service: 'Account', method: 'getHardware', mask: AUDIT_MASK };
+
 const number = (value: unknown) => (typeof value === 'number' ? value : undefined);
+
+const provenance = (s: BareMetalServer) =>
+  tagNames(s).some(isProviderTag) ? ('unfinished' as const) : ('none' as const);
 
 function observed(s: BareMetalServer): Props {
   return { hostname: s.hostname, domain: s.domain, notes: s.notes || undefined, tags: userTags(s) };
@@ -45,7 +51,7 @@ export const BARE_METAL_BILLING: BillingFace<BareMetalServer> = {
   adopts: (inputs) => inputs?.adopts !== undefined,
   owedOnCancel: (client, id, now) => owedOnCancel(client, SERVICE, id, now),
   audit: {
-    list: { service: 'Account', method: 'getHardware', mask: AUDIT_MASK },
+    list: AUDIT_LIST,
     ended: isCancelled,
     name: (s) => `${s.hostname}.${s.domain}`,
     billed: (s) => {
@@ -66,6 +72,23 @@ export const BARE_METAL_BILLING: BillingFace<BareMetalServer> = {
         ).map((f) => [f, [recorded[f], now[f]]]),
       );
     },
-    provenance: (s) => (tagNames(s).some(isProviderTag) ? 'unfinished' : 'none'),
+    provenance,
+  },
+};
+
+/**
+ * A server as the audit adopts it, by its name: any live one no state holds but those carrying
+ * this provider's creation token (an unfinished create's, which its stack's next `up` takes over).
+ */
+export const BARE_METAL_ADOPTION: AdoptionFace<BareMetalServer> = {
+  list: AUDIT_LIST,
+  adoptable: (s) => !isCancelled(s) && provenance(s) === 'none',
+  name: (s) => `${s.hostname}-${s.domain}`,
+  nameWord: 'server',
+  describedBy: {
+    datacenter: (s) => s.datacenter?.name ?? '',
+    hostname: (s) => s.hostname,
+    domain: (s) => s.domain,
+    tag: tagNames,
   },
 };

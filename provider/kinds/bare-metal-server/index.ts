@@ -1,5 +1,5 @@
 /**
- * What the tools (`commands/`, `policy/`) use of the bare metal server: its billing face, which
- * the registry also lists.
+ * What the tools (`commands/`, `policy/`) use of the bare metal server: its billing and adoption
+ * faces, which the registry also lists.
  */
-export { BARE_METAL_BILLING } from './faces';
+export { BARE_METAL_ADOPTION, BARE_METAL_BILLING } from './faces';

@@ -11,7 +11,7 @@ import { UNSET, valueType, types, readFrom, type Fields } from '../../framework/
 import { rules } from '../../framework/field-rules';
 import { LIMITS, idProblem } from '../../framework/failures';
 import { boundGroupIds, sameOs, sameUserData, userTags } from './api-forms';
-import { autoHostname, idAsString, normaliseKeyIds, normaliseTags } from './normalise';
+import { autoHostname, idAsNumber, idAsString, normaliseKeyIds, normaliseTags } from './normalise';
 import { DATACENTERS_RULE, DATACENTER_RULE } from './placement';
 import { OS_CODE, checkAdoptId, diskProblem, tagProblem } from './rules';
 
@@ -48,6 +48,47 @@ export type PriceSource = 'account' | `list: ${string}`;
 
 /** Where a field lives on the `Virtual_Guest` object. */
 const onGuest = readFrom<VirtualGuest>();
+
+/**
+ * The id of another object of the account the guest is ordered with (a placement group, a VLAN):
+ * an integer, given as a number or its digits (another resource's id), fixed by the order.
+ */
+const ANOTHER_OBJECT = {
+  type: types.integer,
+  arg: valueType<number | string>('id'),
+  input: 'optional',
+  output: true,
+  normalise: idAsNumber,
+  rule: rules.integer({ min: 1, max: Number.MAX_SAFE_INTEGER }),
+  change: 'replace',
+} as const;
+
+/**
+ * The VLAN or subnet one of the guest's interfaces is ordered on (vlans.ts): an id, given in the
+ * order, read back from the interface (left out, whatever the API chose is no drift).
+ */
+function networkOf(
+  nic: 'primaryNetworkComponent' | 'primaryBackendNetworkComponent',
+  what: 'vlan' | 'subnet',
+  order: (id: number) => Record<string, unknown>,
+) {
+  return {
+    ...ANOTHER_OBJECT,
+    order,
+    reason: `a guest stays on the ${what === 'vlan' ? 'VLANs' : 'subnets'} it was ordered on`,
+    // A guest read without its interfaces says nothing; a private-only guest has no public one.
+    read: onGuest(
+      what === 'vlan' ? `${nic}.networkVlan.id` : `${nic}.primarySubnet.id`,
+      (g) => {
+        if (g.primaryBackendNetworkComponent === undefined) return undefined;
+        const component = g[nic];
+        const id = what === 'vlan' ? component?.networkVlan?.id : component?.primarySubnet?.id;
+        return id ?? UNSET;
+      },
+      { unsetFollowsApi: true },
+    ),
+  } as const;
+}
 
 /**
  * A list of security group ids bound to one of the guest's interfaces: ordered with the guest,
@@ -286,6 +327,38 @@ export const GUEST_FIELDS = {
     change: 'replace',
     read: onGuest('privateNetworkOnlyFlag', (g) => g.privateNetworkOnlyFlag),
   },
+  /**
+   * The placement group to order the guest into (its rule, e.g. SPREAD, keeps the group's guests
+   * on different hosts); its backend router must be in the guest's datacenter, and it must have
+   * room. Changing it replaces the guest (a guest joins a group only when it is ordered).
+   */
+  placementGroupId: {
+    ...ANOTHER_OBJECT,
+    order: true,
+    reason: 'a guest joins a placement group only when it is ordered',
+    read: onGuest('placementGroupId', (g) => g.placementGroupId ?? UNSET),
+  },
+  /**
+   * The public VLAN to order the guest on, one of the account's in the guest's datacenter (left
+   * out: the API chooses; the output is the VLAN it is on). Not with `privateNetworkOnly`.
+   * Changing it replaces the guest.
+   */
+  publicVlanId: networkOf('primaryNetworkComponent', 'vlan', part.publicVlanId),
+  /**
+   * The private VLAN to order the guest on, one of the account's in the guest's datacenter (left
+   * out: the API chooses; the output is the VLAN it is on). Changing it replaces the guest.
+   */
+  privateVlanId: networkOf('primaryBackendNetworkComponent', 'vlan', part.privateVlanId),
+  /**
+   * The subnet of `publicVlanId` the guest's public address comes from (left out: the API
+   * chooses). Changing it replaces the guest.
+   */
+  publicSubnetId: networkOf('primaryNetworkComponent', 'subnet', part.publicSubnetId),
+  /**
+   * The subnet of `privateVlanId` the guest's private address comes from (left out: the API
+   * chooses). Changing it replaces the guest.
+   */
+  privateSubnetId: networkOf('primaryBackendNetworkComponent', 'subnet', part.privateSubnetId),
   /**
    * Ids of security groups (each a `SecurityGroup`'s `groupId`) bound to the guest's public
    * interface; output ascending. Given at the order; a change attaches and detaches them in place

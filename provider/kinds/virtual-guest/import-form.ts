@@ -2,6 +2,7 @@ import { withoutDefaults } from '../../framework/fields';
 import type { GuestInputs } from './inputs';
 import type { Catalog } from './catalog';
 import { GUEST_FIELDS } from './fields';
+import { VLAN_INTERFACES } from './vlans';
 
 /**
  * What the API gives an order that leaves a field out (the emulator's template.ts, as the API
@@ -35,10 +36,16 @@ export function declaredOs(code: string, offered: readonly string[]): string {
 
 /**
  * An imported guest's inputs as its program would declare them (the generated program is used
- * unchanged): no table default or API order default spelled out, the OS as a user names it.
+ * unchanged): no table default or API order default spelled out, no VLAN the API chose, the OS
+ * as a user names it.
  */
 export function importForm(observed: Partial<GuestInputs>, catalog: Catalog): Partial<GuestInputs> {
   const inputs = withoutDefaults(GUEST_FIELDS, observed, API_ORDER_DEFAULTS);
+  // The VLANs and subnets the API put the guest on: left out, whatever it chose is no change.
+  for (const { vlan, subnet } of VLAN_INTERFACES) {
+    delete inputs[vlan];
+    delete inputs[subnet];
+  }
   const os = inputs.operatingSystemReferenceCode;
   return typeof os === 'string'
     ? { ...inputs, operatingSystemReferenceCode: declaredOs(os, catalog.os) }

@@ -37,3 +37,7 @@ export const normaliseKeyIds = (ids: unknown): unknown => {
 
 /** An id given as a number is stored as the string the resource id is. */
 export const idAsString = (id: unknown): unknown => (Number.isSafeInteger(id) ? String(id) : id);
+
+/** An id given as its digits (an output of another resource in YAML) is stored as the number. */
+export const idAsNumber = (id: unknown): unknown =>
+  typeof id === 'string' && /^\d{1,15}$/.test(id) ? Number(id) : id;

@@ -54,6 +54,8 @@ import { observedInputs, progressOf, readyWaitMs } from './observe';
 import { billedPrice, costOutputs, guestPrice, priceOrder } from './pricing';
 import { importForm } from './import-form';
 import { checkPlacement, placementMismatch } from './placement';
+import { checkPlacementGroup } from './placement-group';
+import { checkVlanRules, checkVlans } from './vlans';
 import { checkFqdn } from './rules';
 import {
   INTERFACES,
@@ -111,6 +113,7 @@ export function checkGuestRules({ inputs, olds, failures }: CheckRulesRequest<Gu
   checkFqdn(inputs, failures);
   checkPlacement(inputs, failures);
   checkSecurityGroupRules(inputs, failures);
+  checkVlanRules(inputs, failures);
   checkResize(olds, inputs, failures);
 }
 
@@ -137,6 +140,8 @@ async function checkWithApi({
   }
   checkOffered(inputs, offered, failures);
   await checkSecurityGroupsExist(c, inputs, failures);
+  await checkPlacementGroup(c, inputs, olds, failures);
+  await checkVlans(c, inputs, failures);
   let adoptable: VirtualGuest | undefined;
   if (isKnown(inputs.adoptId)) {
     adoptable = await guests(c).findInstance(Number(inputs.adoptId));

@@ -100,6 +100,8 @@ type VirtualGuest struct {
 	OperatingSystemReferenceCode pulumi.StringOutput `pulumi:"operatingSystemReferenceCode"`
 	// The transaction of the guest's last OS reload (null: never reloaded).
 	OsReloadId pulumi.IntPtrOutput `pulumi:"osReloadId"`
+	// The placement group to order the guest into (its rule, e.g. SPREAD, keeps the group's guests on different hosts); its backend router must be in the guest's datacenter, and it must have room. Changing it replaces the guest (a guest joins a group only when it is ordered).
+	PlacementGroupId pulumi.IntPtrOutput `pulumi:"placementGroupId"`
 	// e.g. `RUNNING`.
 	PowerState pulumi.StringPtrOutput `pulumi:"powerState"`
 	// Private address, once assigned.
@@ -110,8 +112,16 @@ type VirtualGuest struct {
 	PrivateNetworkOnly pulumi.BoolOutput `pulumi:"privateNetworkOnly"`
 	// Ids of security groups bound to the guest's private interface; output ascending. Given at the order; a change attaches and detaches them in place.
 	PrivateSecurityGroupIds pulumi.IntArrayOutput `pulumi:"privateSecurityGroupIds"`
+	// The subnet of `privateVlanId` the guest's private address comes from (left out: the API chooses). Changing it replaces the guest.
+	PrivateSubnetId pulumi.IntPtrOutput `pulumi:"privateSubnetId"`
+	// The private VLAN to order the guest on, one of the account's in the guest's datacenter (left out: the API chooses; the output is the VLAN it is on). Changing it replaces the guest.
+	PrivateVlanId pulumi.IntPtrOutput `pulumi:"privateVlanId"`
 	// When provisioning finished.
 	ProvisionDate pulumi.StringPtrOutput `pulumi:"provisionDate"`
+	// The subnet of `publicVlanId` the guest's public address comes from (left out: the API chooses). Changing it replaces the guest.
+	PublicSubnetId pulumi.IntPtrOutput `pulumi:"publicSubnetId"`
+	// The public VLAN to order the guest on, one of the account's in the guest's datacenter (left out: the API chooses; the output is the VLAN it is on). Not with `privateNetworkOnly`. Changing it replaces the guest.
+	PublicVlanId pulumi.IntPtrOutput `pulumi:"publicVlanId"`
 	// How long to wait for readiness, in minutes (fractions allowed).
 	ReadyTimeoutMinutes pulumi.Float64Output `pulumi:"readyTimeoutMinutes"`
 	// Ids of security groups (each a `SecurityGroup`'s `groupId`) bound to the guest's public interface; output ascending. Given at the order; a change attaches and detaches them in place and waits until the API has applied it. Not with `privateNetworkOnly` (no public interface).
@@ -228,10 +238,20 @@ type virtualGuestArgs struct {
 	OnImageChange *ImageChange `pulumi:"onImageChange"`
 	// e.g. UBUNTU_LATEST, DEBIAN_12_64; one the account is offered.
 	OperatingSystemReferenceCode string `pulumi:"operatingSystemReferenceCode"`
+	// The placement group to order the guest into (its rule, e.g. SPREAD, keeps the group's guests on different hosts); its backend router must be in the guest's datacenter, and it must have room. Changing it replaces the guest (a guest joins a group only when it is ordered).
+	PlacementGroupId *int `pulumi:"placementGroupId"`
 	// Only a private (backend) network interface.
 	PrivateNetworkOnly *bool `pulumi:"privateNetworkOnly"`
 	// Ids of security groups bound to the guest's private interface; output ascending. Given at the order; a change attaches and detaches them in place.
 	PrivateSecurityGroupIds []int `pulumi:"privateSecurityGroupIds"`
+	// The subnet of `privateVlanId` the guest's private address comes from (left out: the API chooses). Changing it replaces the guest.
+	PrivateSubnetId *int `pulumi:"privateSubnetId"`
+	// The private VLAN to order the guest on, one of the account's in the guest's datacenter (left out: the API chooses; the output is the VLAN it is on). Changing it replaces the guest.
+	PrivateVlanId *int `pulumi:"privateVlanId"`
+	// The subnet of `publicVlanId` the guest's public address comes from (left out: the API chooses). Changing it replaces the guest.
+	PublicSubnetId *int `pulumi:"publicSubnetId"`
+	// The public VLAN to order the guest on, one of the account's in the guest's datacenter (left out: the API chooses; the output is the VLAN it is on). Not with `privateNetworkOnly`. Changing it replaces the guest.
+	PublicVlanId *int `pulumi:"publicVlanId"`
 	// How long to wait for readiness, in minutes (fractions allowed).
 	ReadyTimeoutMinutes *float64 `pulumi:"readyTimeoutMinutes"`
 	// Ids of security groups (each a `SecurityGroup`'s `groupId`) bound to the guest's public interface; output ascending. Given at the order; a change attaches and detaches them in place and waits until the API has applied it. Not with `privateNetworkOnly` (no public interface).
@@ -278,10 +298,20 @@ type VirtualGuestArgs struct {
 	OnImageChange ImageChangePtrInput
 	// e.g. UBUNTU_LATEST, DEBIAN_12_64; one the account is offered.
 	OperatingSystemReferenceCode pulumi.StringInput
+	// The placement group to order the guest into (its rule, e.g. SPREAD, keeps the group's guests on different hosts); its backend router must be in the guest's datacenter, and it must have room. Changing it replaces the guest (a guest joins a group only when it is ordered).
+	PlacementGroupId pulumi.IntPtrInput
 	// Only a private (backend) network interface.
 	PrivateNetworkOnly pulumi.BoolPtrInput
 	// Ids of security groups bound to the guest's private interface; output ascending. Given at the order; a change attaches and detaches them in place.
 	PrivateSecurityGroupIds pulumi.IntArrayInput
+	// The subnet of `privateVlanId` the guest's private address comes from (left out: the API chooses). Changing it replaces the guest.
+	PrivateSubnetId pulumi.IntPtrInput
+	// The private VLAN to order the guest on, one of the account's in the guest's datacenter (left out: the API chooses; the output is the VLAN it is on). Changing it replaces the guest.
+	PrivateVlanId pulumi.IntPtrInput
+	// The subnet of `publicVlanId` the guest's public address comes from (left out: the API chooses). Changing it replaces the guest.
+	PublicSubnetId pulumi.IntPtrInput
+	// The public VLAN to order the guest on, one of the account's in the guest's datacenter (left out: the API chooses; the output is the VLAN it is on). Not with `privateNetworkOnly`. Changing it replaces the guest.
+	PublicVlanId pulumi.IntPtrInput
 	// How long to wait for readiness, in minutes (fractions allowed).
 	ReadyTimeoutMinutes pulumi.Float64PtrInput
 	// Ids of security groups (each a `SecurityGroup`'s `groupId`) bound to the guest's public interface; output ascending. Given at the order; a change attaches and detaches them in place and waits until the API has applied it. Not with `privateNetworkOnly` (no public interface).
@@ -487,6 +517,11 @@ func (o VirtualGuestOutput) OsReloadId() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v *VirtualGuest) pulumi.IntPtrOutput { return v.OsReloadId }).(pulumi.IntPtrOutput)
 }
 
+// The placement group to order the guest into (its rule, e.g. SPREAD, keeps the group's guests on different hosts); its backend router must be in the guest's datacenter, and it must have room. Changing it replaces the guest (a guest joins a group only when it is ordered).
+func (o VirtualGuestOutput) PlacementGroupId() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *VirtualGuest) pulumi.IntPtrOutput { return v.PlacementGroupId }).(pulumi.IntPtrOutput)
+}
+
 // e.g. `RUNNING`.
 func (o VirtualGuestOutput) PowerState() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *VirtualGuest) pulumi.StringPtrOutput { return v.PowerState }).(pulumi.StringPtrOutput)
@@ -512,9 +547,29 @@ func (o VirtualGuestOutput) PrivateSecurityGroupIds() pulumi.IntArrayOutput {
 	return o.ApplyT(func(v *VirtualGuest) pulumi.IntArrayOutput { return v.PrivateSecurityGroupIds }).(pulumi.IntArrayOutput)
 }
 
+// The subnet of `privateVlanId` the guest's private address comes from (left out: the API chooses). Changing it replaces the guest.
+func (o VirtualGuestOutput) PrivateSubnetId() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *VirtualGuest) pulumi.IntPtrOutput { return v.PrivateSubnetId }).(pulumi.IntPtrOutput)
+}
+
+// The private VLAN to order the guest on, one of the account's in the guest's datacenter (left out: the API chooses; the output is the VLAN it is on). Changing it replaces the guest.
+func (o VirtualGuestOutput) PrivateVlanId() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *VirtualGuest) pulumi.IntPtrOutput { return v.PrivateVlanId }).(pulumi.IntPtrOutput)
+}
+
 // When provisioning finished.
 func (o VirtualGuestOutput) ProvisionDate() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *VirtualGuest) pulumi.StringPtrOutput { return v.ProvisionDate }).(pulumi.StringPtrOutput)
+}
+
+// The subnet of `publicVlanId` the guest's public address comes from (left out: the API chooses). Changing it replaces the guest.
+func (o VirtualGuestOutput) PublicSubnetId() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *VirtualGuest) pulumi.IntPtrOutput { return v.PublicSubnetId }).(pulumi.IntPtrOutput)
+}
+
+// The public VLAN to order the guest on, one of the account's in the guest's datacenter (left out: the API chooses; the output is the VLAN it is on). Not with `privateNetworkOnly`. Changing it replaces the guest.
+func (o VirtualGuestOutput) PublicVlanId() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *VirtualGuest) pulumi.IntPtrOutput { return v.PublicVlanId }).(pulumi.IntPtrOutput)
 }
 
 // How long to wait for readiness, in minutes (fractions allowed).

@@ -34,8 +34,13 @@ class VirtualGuestArgs:
                  network_speed: pulumi.Input[Optional[_builtins.int]] = None,
                  notes: pulumi.Input[Optional[_builtins.str]] = None,
                  on_image_change: pulumi.Input[Optional['ImageChange']] = None,
+                 placement_group_id: pulumi.Input[Optional[_builtins.int]] = None,
                  private_network_only: pulumi.Input[Optional[_builtins.bool]] = None,
                  private_security_group_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.int]]]] = None,
+                 private_subnet_id: pulumi.Input[Optional[_builtins.int]] = None,
+                 private_vlan_id: pulumi.Input[Optional[_builtins.int]] = None,
+                 public_subnet_id: pulumi.Input[Optional[_builtins.int]] = None,
+                 public_vlan_id: pulumi.Input[Optional[_builtins.int]] = None,
                  ready_timeout_minutes: pulumi.Input[Optional[_builtins.float]] = None,
                  security_group_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.int]]]] = None,
                  ssh_key_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.int]]]] = None,
@@ -60,8 +65,13 @@ class VirtualGuestArgs:
         :param pulumi.Input[_builtins.int] network_speed: Network port speed in Mbps, one the account is offered; a change upgrades in place.
         :param pulumi.Input[_builtins.str] notes: Free text kept with the guest.
         :param pulumi.Input['ImageChange'] on_image_change: What a change of `operatingSystemReferenceCode`, `userData` or `sshKeyIds` does: `replace` orders a new guest (new id, addresses and bill; the old one is cancelled once the new one is ready), `reload` reinstalls this guest in place (same id, addresses and bill; its primary disk is erased and it is down while it reloads).
+        :param pulumi.Input[_builtins.int] placement_group_id: The placement group to order the guest into (its rule, e.g. SPREAD, keeps the group's guests on different hosts); its backend router must be in the guest's datacenter, and it must have room. Changing it replaces the guest (a guest joins a group only when it is ordered).
         :param pulumi.Input[_builtins.bool] private_network_only: Only a private (backend) network interface.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.int]]] private_security_group_ids: Ids of security groups bound to the guest's private interface; output ascending. Given at the order; a change attaches and detaches them in place.
+        :param pulumi.Input[_builtins.int] private_subnet_id: The subnet of `privateVlanId` the guest's private address comes from (left out: the API chooses). Changing it replaces the guest.
+        :param pulumi.Input[_builtins.int] private_vlan_id: The private VLAN to order the guest on, one of the account's in the guest's datacenter (left out: the API chooses; the output is the VLAN it is on). Changing it replaces the guest.
+        :param pulumi.Input[_builtins.int] public_subnet_id: The subnet of `publicVlanId` the guest's public address comes from (left out: the API chooses). Changing it replaces the guest.
+        :param pulumi.Input[_builtins.int] public_vlan_id: The public VLAN to order the guest on, one of the account's in the guest's datacenter (left out: the API chooses; the output is the VLAN it is on). Not with `privateNetworkOnly`. Changing it replaces the guest.
         :param pulumi.Input[_builtins.float] ready_timeout_minutes: How long to wait for readiness, in minutes (fractions allowed).
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.int]]] security_group_ids: Ids of security groups (each a `SecurityGroup`'s `groupId`) bound to the guest's public interface; output ascending. Given at the order; a change attaches and detaches them in place and waits until the API has applied it. Not with `privateNetworkOnly` (no public interface).
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.int]]] ssh_key_ids: Ids of SSH keys to install (each an `SshKey`'s `keyId`); output ascending.
@@ -98,12 +108,22 @@ class VirtualGuestArgs:
             pulumi.set(__self__, "notes", notes)
         if on_image_change is not None:
             pulumi.set(__self__, "on_image_change", on_image_change)
+        if placement_group_id is not None:
+            pulumi.set(__self__, "placement_group_id", placement_group_id)
         if private_network_only is None:
             private_network_only = False
         if private_network_only is not None:
             pulumi.set(__self__, "private_network_only", private_network_only)
         if private_security_group_ids is not None:
             pulumi.set(__self__, "private_security_group_ids", private_security_group_ids)
+        if private_subnet_id is not None:
+            pulumi.set(__self__, "private_subnet_id", private_subnet_id)
+        if private_vlan_id is not None:
+            pulumi.set(__self__, "private_vlan_id", private_vlan_id)
+        if public_subnet_id is not None:
+            pulumi.set(__self__, "public_subnet_id", public_subnet_id)
+        if public_vlan_id is not None:
+            pulumi.set(__self__, "public_vlan_id", public_vlan_id)
         if ready_timeout_minutes is None:
             ready_timeout_minutes = 30
         if ready_timeout_minutes is not None:
@@ -294,6 +314,18 @@ class VirtualGuestArgs:
         pulumi.set(self, "on_image_change", value)
 
     @_builtins.property
+    @pulumi.getter(name="placementGroupId")
+    def placement_group_id(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        The placement group to order the guest into (its rule, e.g. SPREAD, keeps the group's guests on different hosts); its backend router must be in the guest's datacenter, and it must have room. Changing it replaces the guest (a guest joins a group only when it is ordered).
+        """
+        return pulumi.get(self, "placement_group_id")
+
+    @placement_group_id.setter
+    def placement_group_id(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "placement_group_id", value)
+
+    @_builtins.property
     @pulumi.getter(name="privateNetworkOnly")
     def private_network_only(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
@@ -316,6 +348,54 @@ class VirtualGuestArgs:
     @private_security_group_ids.setter
     def private_security_group_ids(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.int]]]]):
         pulumi.set(self, "private_security_group_ids", value)
+
+    @_builtins.property
+    @pulumi.getter(name="privateSubnetId")
+    def private_subnet_id(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        The subnet of `privateVlanId` the guest's private address comes from (left out: the API chooses). Changing it replaces the guest.
+        """
+        return pulumi.get(self, "private_subnet_id")
+
+    @private_subnet_id.setter
+    def private_subnet_id(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "private_subnet_id", value)
+
+    @_builtins.property
+    @pulumi.getter(name="privateVlanId")
+    def private_vlan_id(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        The private VLAN to order the guest on, one of the account's in the guest's datacenter (left out: the API chooses; the output is the VLAN it is on). Changing it replaces the guest.
+        """
+        return pulumi.get(self, "private_vlan_id")
+
+    @private_vlan_id.setter
+    def private_vlan_id(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "private_vlan_id", value)
+
+    @_builtins.property
+    @pulumi.getter(name="publicSubnetId")
+    def public_subnet_id(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        The subnet of `publicVlanId` the guest's public address comes from (left out: the API chooses). Changing it replaces the guest.
+        """
+        return pulumi.get(self, "public_subnet_id")
+
+    @public_subnet_id.setter
+    def public_subnet_id(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "public_subnet_id", value)
+
+    @_builtins.property
+    @pulumi.getter(name="publicVlanId")
+    def public_vlan_id(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        The public VLAN to order the guest on, one of the account's in the guest's datacenter (left out: the API chooses; the output is the VLAN it is on). Not with `privateNetworkOnly`. Changing it replaces the guest.
+        """
+        return pulumi.get(self, "public_vlan_id")
+
+    @public_vlan_id.setter
+    def public_vlan_id(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "public_vlan_id", value)
 
     @_builtins.property
     @pulumi.getter(name="readyTimeoutMinutes")
@@ -421,8 +501,13 @@ class VirtualGuest(pulumi.CustomResource):
                  notes: pulumi.Input[Optional[_builtins.str]] = None,
                  on_image_change: pulumi.Input[Optional['ImageChange']] = None,
                  operating_system_reference_code: pulumi.Input[Optional[_builtins.str]] = None,
+                 placement_group_id: pulumi.Input[Optional[_builtins.int]] = None,
                  private_network_only: pulumi.Input[Optional[_builtins.bool]] = None,
                  private_security_group_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.int]]]] = None,
+                 private_subnet_id: pulumi.Input[Optional[_builtins.int]] = None,
+                 private_vlan_id: pulumi.Input[Optional[_builtins.int]] = None,
+                 public_subnet_id: pulumi.Input[Optional[_builtins.int]] = None,
+                 public_vlan_id: pulumi.Input[Optional[_builtins.int]] = None,
                  ready_timeout_minutes: pulumi.Input[Optional[_builtins.float]] = None,
                  security_group_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.int]]]] = None,
                  ssh_key_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.int]]]] = None,
@@ -480,8 +565,13 @@ class VirtualGuest(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] notes: Free text kept with the guest.
         :param pulumi.Input['ImageChange'] on_image_change: What a change of `operatingSystemReferenceCode`, `userData` or `sshKeyIds` does: `replace` orders a new guest (new id, addresses and bill; the old one is cancelled once the new one is ready), `reload` reinstalls this guest in place (same id, addresses and bill; its primary disk is erased and it is down while it reloads).
         :param pulumi.Input[_builtins.str] operating_system_reference_code: e.g. UBUNTU_LATEST, DEBIAN_12_64; one the account is offered.
+        :param pulumi.Input[_builtins.int] placement_group_id: The placement group to order the guest into (its rule, e.g. SPREAD, keeps the group's guests on different hosts); its backend router must be in the guest's datacenter, and it must have room. Changing it replaces the guest (a guest joins a group only when it is ordered).
         :param pulumi.Input[_builtins.bool] private_network_only: Only a private (backend) network interface.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.int]]] private_security_group_ids: Ids of security groups bound to the guest's private interface; output ascending. Given at the order; a change attaches and detaches them in place.
+        :param pulumi.Input[_builtins.int] private_subnet_id: The subnet of `privateVlanId` the guest's private address comes from (left out: the API chooses). Changing it replaces the guest.
+        :param pulumi.Input[_builtins.int] private_vlan_id: The private VLAN to order the guest on, one of the account's in the guest's datacenter (left out: the API chooses; the output is the VLAN it is on). Changing it replaces the guest.
+        :param pulumi.Input[_builtins.int] public_subnet_id: The subnet of `publicVlanId` the guest's public address comes from (left out: the API chooses). Changing it replaces the guest.
+        :param pulumi.Input[_builtins.int] public_vlan_id: The public VLAN to order the guest on, one of the account's in the guest's datacenter (left out: the API chooses; the output is the VLAN it is on). Not with `privateNetworkOnly`. Changing it replaces the guest.
         :param pulumi.Input[_builtins.float] ready_timeout_minutes: How long to wait for readiness, in minutes (fractions allowed).
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.int]]] security_group_ids: Ids of security groups (each a `SecurityGroup`'s `groupId`) bound to the guest's public interface; output ascending. Given at the order; a change attaches and detaches them in place and waits until the API has applied it. Not with `privateNetworkOnly` (no public interface).
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.int]]] ssh_key_ids: Ids of SSH keys to install (each an `SshKey`'s `keyId`); output ascending.
@@ -558,8 +648,13 @@ class VirtualGuest(pulumi.CustomResource):
                  notes: pulumi.Input[Optional[_builtins.str]] = None,
                  on_image_change: pulumi.Input[Optional['ImageChange']] = None,
                  operating_system_reference_code: pulumi.Input[Optional[_builtins.str]] = None,
+                 placement_group_id: pulumi.Input[Optional[_builtins.int]] = None,
                  private_network_only: pulumi.Input[Optional[_builtins.bool]] = None,
                  private_security_group_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.int]]]] = None,
+                 private_subnet_id: pulumi.Input[Optional[_builtins.int]] = None,
+                 private_vlan_id: pulumi.Input[Optional[_builtins.int]] = None,
+                 public_subnet_id: pulumi.Input[Optional[_builtins.int]] = None,
+                 public_vlan_id: pulumi.Input[Optional[_builtins.int]] = None,
                  ready_timeout_minutes: pulumi.Input[Optional[_builtins.float]] = None,
                  security_group_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.int]]]] = None,
                  ssh_key_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.int]]]] = None,
@@ -600,10 +695,15 @@ class VirtualGuest(pulumi.CustomResource):
             if operating_system_reference_code is None and not opts.urn:
                 raise TypeError("Missing required property 'operating_system_reference_code'")
             __props__.__dict__["operating_system_reference_code"] = operating_system_reference_code
+            __props__.__dict__["placement_group_id"] = placement_group_id
             if private_network_only is None:
                 private_network_only = False
             __props__.__dict__["private_network_only"] = private_network_only
             __props__.__dict__["private_security_group_ids"] = private_security_group_ids
+            __props__.__dict__["private_subnet_id"] = private_subnet_id
+            __props__.__dict__["private_vlan_id"] = private_vlan_id
+            __props__.__dict__["public_subnet_id"] = public_subnet_id
+            __props__.__dict__["public_vlan_id"] = public_vlan_id
             if ready_timeout_minutes is None:
                 ready_timeout_minutes = 30
             __props__.__dict__["ready_timeout_minutes"] = ready_timeout_minutes
@@ -674,12 +774,17 @@ class VirtualGuest(pulumi.CustomResource):
         __props__.__dict__["on_image_change"] = None
         __props__.__dict__["operating_system_reference_code"] = None
         __props__.__dict__["os_reload_id"] = None
+        __props__.__dict__["placement_group_id"] = None
         __props__.__dict__["power_state"] = None
         __props__.__dict__["primary_backend_ip_address"] = None
         __props__.__dict__["primary_ip_address"] = None
         __props__.__dict__["private_network_only"] = None
         __props__.__dict__["private_security_group_ids"] = None
+        __props__.__dict__["private_subnet_id"] = None
+        __props__.__dict__["private_vlan_id"] = None
         __props__.__dict__["provision_date"] = None
+        __props__.__dict__["public_subnet_id"] = None
+        __props__.__dict__["public_vlan_id"] = None
         __props__.__dict__["ready_timeout_minutes"] = None
         __props__.__dict__["security_group_ids"] = None
         __props__.__dict__["ssh_key_ids"] = None
@@ -852,6 +957,14 @@ class VirtualGuest(pulumi.CustomResource):
         return pulumi.get(self, "os_reload_id")
 
     @_builtins.property
+    @pulumi.getter(name="placementGroupId")
+    def placement_group_id(self) -> pulumi.Output[Optional[_builtins.int]]:
+        """
+        The placement group to order the guest into (its rule, e.g. SPREAD, keeps the group's guests on different hosts); its backend router must be in the guest's datacenter, and it must have room. Changing it replaces the guest (a guest joins a group only when it is ordered).
+        """
+        return pulumi.get(self, "placement_group_id")
+
+    @_builtins.property
     @pulumi.getter(name="powerState")
     def power_state(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
@@ -892,12 +1005,44 @@ class VirtualGuest(pulumi.CustomResource):
         return pulumi.get(self, "private_security_group_ids")
 
     @_builtins.property
+    @pulumi.getter(name="privateSubnetId")
+    def private_subnet_id(self) -> pulumi.Output[Optional[_builtins.int]]:
+        """
+        The subnet of `privateVlanId` the guest's private address comes from (left out: the API chooses). Changing it replaces the guest.
+        """
+        return pulumi.get(self, "private_subnet_id")
+
+    @_builtins.property
+    @pulumi.getter(name="privateVlanId")
+    def private_vlan_id(self) -> pulumi.Output[Optional[_builtins.int]]:
+        """
+        The private VLAN to order the guest on, one of the account's in the guest's datacenter (left out: the API chooses; the output is the VLAN it is on). Changing it replaces the guest.
+        """
+        return pulumi.get(self, "private_vlan_id")
+
+    @_builtins.property
     @pulumi.getter(name="provisionDate")
     def provision_date(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
         When provisioning finished.
         """
         return pulumi.get(self, "provision_date")
+
+    @_builtins.property
+    @pulumi.getter(name="publicSubnetId")
+    def public_subnet_id(self) -> pulumi.Output[Optional[_builtins.int]]:
+        """
+        The subnet of `publicVlanId` the guest's public address comes from (left out: the API chooses). Changing it replaces the guest.
+        """
+        return pulumi.get(self, "public_subnet_id")
+
+    @_builtins.property
+    @pulumi.getter(name="publicVlanId")
+    def public_vlan_id(self) -> pulumi.Output[Optional[_builtins.int]]:
+        """
+        The public VLAN to order the guest on, one of the account's in the guest's datacenter (left out: the API chooses; the output is the VLAN it is on). Not with `privateNetworkOnly`. Changing it replaces the guest.
+        """
+        return pulumi.get(self, "public_vlan_id")
 
     @_builtins.property
     @pulumi.getter(name="readyTimeoutMinutes")

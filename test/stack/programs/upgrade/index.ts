@@ -1,10 +1,10 @@
 import * as pulumi from '@pulumi/pulumi';
-import { DnsRecord, DnsZone, SshKey, TicketUpdate, VirtualGuest } from 'pulumi-svc';
+import { DnsRecord, DnsZone, ImageTemplate, SshKey, TicketUpdate, VirtualGuest } from 'pulumi-svc';
 
 // One resource of each kind, written as a user of the recorded version wrote them (the same as
 // ../upgrade-yaml on the plugin). Stack config (project `upgrade`): `ticketId`, the ticket the
 // note goes to; `tag` and `ttl`, what a later version's test changes in place (the key's label,
-// the guest's tags, the records' TTL).
+// the guest's tags, the image template's name, the records' TTL).
 const config = new pulumi.Config();
 const tag = config.get('tag') ?? 'first';
 const ttl = config.getNumber('ttl') ?? 900;
@@ -25,6 +25,8 @@ const guest = new VirtualGuest('guest', {
   tags: ['upgrade', tag],
   userData: '#cloud-config\n',
 });
+
+new ImageTemplate('image', { guestId: guest.guestId, name: `upgrade-${tag}`, note: 'Recorded.' });
 
 const zone = new DnsZone('zone', {
   name: 'upgrade.example.net',
