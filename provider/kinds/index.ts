@@ -59,7 +59,7 @@ import { kindOf, pluginToken } from './tokens';
 import { BLOCK_VOLUME_DOCS, FILE_VOLUME_DOCS } from './volume/docs';
 import { BLOCK_VOLUME_FIELDS, FILE_VOLUME_FIELDS } from './volume/fields';
 import { volumeProvider } from './volume/provider';
-import { volumeBilling } from './volume/faces';
+import { volumeAdoption, volumeBilling } from './volume/faces';
 import { BARE_METAL_CAPABILITIES } from './bare-metal-server/cancel';
 import { BARE_METAL_DOCS } from './bare-metal-server/docs';
 import { BARE_METAL_FIELDS } from './bare-metal-server/fields';
@@ -147,12 +147,14 @@ export const KINDS = {
     provider: volumeProvider('block'),
     docs: BLOCK_VOLUME_DOCS,
     billing: volumeBilling('block'),
+    adoption: volumeAdoption('block'),
   },
   FileVolume: {
     fields: FILE_VOLUME_FIELDS,
     provider: volumeProvider('file'),
     docs: FILE_VOLUME_DOCS,
     billing: volumeBilling('file'),
+    adoption: volumeAdoption('file'),
   },
   BareMetalServer: {
     fields: BARE_METAL_FIELDS,
