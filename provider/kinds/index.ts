@@ -30,6 +30,11 @@ import { PLACEMENT_GROUP_FIELDS } from './placement-group/fields';
 import { PLACEMENT_GROUP_LOOKUPS } from './placement-group/lookups';
 import { placementGroupProvider } from './placement-group/provider';
 import { PLACEMENT_GROUP_ADOPTION } from './placement-group/faces';
+import { VLAN_DOCS } from './vlan/docs';
+import { VLAN_FIELDS } from './vlan/fields';
+import { VLAN_LOOKUPS } from './vlan/lookups';
+import { vlanProvider } from './vlan/provider';
+import { VLAN_ADOPTION, VLAN_BILLING } from './vlan';
 import { SSH_KEY_DOCS } from './ssh-key/docs';
 import { TICKET_UPDATE_DOCS } from './ticket-update/docs';
 import { GUEST_DOCS } from './virtual-guest/docs';
@@ -123,6 +128,14 @@ export const KINDS = {
     lookups: PLACEMENT_GROUP_LOOKUPS,
     docs: PLACEMENT_GROUP_DOCS,
     adoption: PLACEMENT_GROUP_ADOPTION,
+  },
+  Vlan: {
+    fields: VLAN_FIELDS,
+    provider: vlanProvider,
+    lookups: VLAN_LOOKUPS,
+    docs: VLAN_DOCS,
+    billing: VLAN_BILLING,
+    adoption: VLAN_ADOPTION,
   },
   TicketUpdate: {
     fields: TICKET_UPDATE_FIELDS,

@@ -18,13 +18,14 @@ import {
 } from '../../provider/managers';
 import type { Client } from '../../provider/client';
 import { freshEd25519 } from '../support/ssh-keys';
+import { listVlans, orderContainer, placeOrder } from '../../provider/kinds/vlan/api';
 import { untilIdle } from '../support/idle-guest';
 import { orderByHand } from '../support/volumes';
 import { cliFixture, pulumiSvc, writeCalls, type CliFixture, type Emulator } from './cli';
 import { yamlOnPlugin } from './plugin-project';
 
-// An account full of guests, keys, zones and records, a placement group, image templates, a block
-// and a file volume and two security groups with rules, made by hand (over XML-RPC), beside a
+// An account full of guests, keys, zones and records, a placement group, a VLAN, image templates,
+// a block and a file volume and two security groups with rules, made by hand (over XML-RPC), beside a
 // stack that owns a few: `pulumi-svc audit --import-file` lists exactly the unowned ones,
 // `pulumi import --file` adopts them into a YAML stack on the plugin, and the program it writes,
 // unchanged, has no diff and makes no API write. SVC_ADOPT_SCALE=issue makes the account of
@@ -200,6 +201,11 @@ async function makeAccount(client: Client, scale: typeof SCALE, ownedZone?: stri
     args: [{ name: 'hand-spread', backendRouterId: router.id, ruleId: 1 }],
   })) as { id: number };
   handMade.add(`PlacementGroup:${group.id}`);
+  // A VLAN ordered by hand (no creation token); the ones the API assigns are not adoptable.
+  const vlan = { datacenter: 'dal10', networkSpace: 'PRIVATE' as const, name: 'hand-vlan' };
+  await placeOrder(client, await orderContainer(client, { ...vlan, containerIdentifier: 'hand' }));
+  const [handVlan] = (await listVlans(client)).filter((v) => v.name === 'hand-vlan');
+  handMade.add(`Vlan:${handVlan.id}`);
   const guests = new VirtualGuestManager(client);
   const guestIds: number[] = [];
   for (let i = 0; i < scale.guests; i++) {
@@ -365,7 +371,7 @@ describe('adopting an existing account (audit --import-file, pulumi import --fil
 });
 
 /**
- * `Kind:id` of every guest and volume still billed, key, zone, record, placement group,
+ * `Kind:id` of every guest, VLAN and volume still billed, key, zone, record, placement group,
  * template and security group of the account.
  */
 async function accountKeys(f: CliFixture): Promise<Set<string>> {
@@ -383,9 +389,13 @@ async function accountKeys(f: CliFixture): Promise<Set<string>> {
   const groups = (await f.client.call('Account', 'getPlacementGroups', { mask: 'id' })) as {
     id: number;
   }[];
+  const vlans = (await listVlans(f.client)).filter(
+    (v) => v.billingItem && !v.billingItem.cancellationDate,
+  );
   const templates = await new ImageManager(f.client).listPrivate();
   return new Set([
     ...groups.map((g) => `PlacementGroup:${g.id}`),
+    ...vlans.map((v) => `Vlan:${v.id}`),
     ...guests.filter((g) => g.billingItem).map((g) => `VirtualGuest:${g.id}`),
     ...templates.map((t) => `ImageTemplate:${t.id}`),
     ...keys.map((k) => `SshKey:${k.id}`),
