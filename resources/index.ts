@@ -9,6 +9,8 @@
 import type { ArgsOf } from '../provider/framework/fields';
 import { BARE_METAL_FIELDS } from '../provider/kinds/bare-metal-server/fields';
 import { BARE_METAL_LOOKUPS } from '../provider/kinds/bare-metal-server/lookups';
+import { DEDICATED_HOST_FIELDS } from '../provider/kinds/dedicated-host/fields';
+import { DEDICATED_HOST_LOOKUPS } from '../provider/kinds/dedicated-host/lookups';
 import { DNS_RECORD_FIELDS } from '../provider/kinds/dns-record/fields';
 import { DNS_ZONE_FIELDS } from '../provider/kinds/dns-zone/fields';
 import { DNS_ZONE_LOOKUPS } from '../provider/kinds/dns-zone/lookups';
@@ -147,3 +149,18 @@ export type ImageTemplate = InstanceType<typeof ImageTemplate>;
 /** The arguments of an ImageTemplate: see its field table (provider/kinds/image-template/fields.ts). */
 export type ImageTemplateArgs = ArgsOf<typeof IMAGE_TEMPLATE_FIELDS>;
 export const { getImageTemplates, getImageTemplatesOutput } = programForms(IMAGE_TEMPLATE_LOOKUPS);
+
+/**
+ * A dedicated host (`Svc_Virtual_DedicatedHost`): a physical host of the account's own, billed
+ * hourly or monthly; guests are placed on it by its `hostId`. Deleting it cancels it, and is
+ * refused while guests are on it.
+ */
+export const DedicatedHost: ResourceClass<typeof DEDICATED_HOST_FIELDS> = resourceClass(
+  'DedicatedHost',
+  DEDICATED_HOST_FIELDS,
+);
+export type DedicatedHost = InstanceType<typeof DedicatedHost>;
+/** The arguments of a DedicatedHost: see its field table (provider/kinds/dedicated-host/fields.ts). */
+export type DedicatedHostArgs = ArgsOf<typeof DEDICATED_HOST_FIELDS>;
+export type { DedicatedHostResult } from '../provider/kinds/dedicated-host/lookups';
+export const { getDedicatedHosts, getDedicatedHostsOutput } = programForms(DEDICATED_HOST_LOOKUPS);

@@ -5,6 +5,11 @@
  * classes' runtime (provider/dynamic/runtime.ts), the provider plugin, its functions and its
  * schema (provider/plugin/), the README's reference tables.
  */
+import { DEDICATED_HOST_ADOPTION, DEDICATED_HOST_BILLING } from './dedicated-host';
+import { DEDICATED_HOST_DOCS } from './dedicated-host/docs';
+import { DEDICATED_HOST_FIELDS } from './dedicated-host/fields';
+import { DEDICATED_HOST_LOOKUPS } from './dedicated-host/lookups';
+import { dedicatedHostProvider } from './dedicated-host/provider';
 import { DNS_RECORD_FIELDS } from './dns-record/fields';
 import { dnsRecordProvider } from './dns-record/provider';
 import { DNS_ZONE_FIELDS } from './dns-zone/fields';
@@ -50,6 +55,7 @@ import { BLOCK_VOLUME_DOCS, FILE_VOLUME_DOCS } from './volume/docs';
 import { BLOCK_VOLUME_FIELDS, FILE_VOLUME_FIELDS } from './volume/fields';
 import { volumeProvider } from './volume/provider';
 import { volumeBilling } from './volume/faces';
+import { BARE_METAL_CAPABILITIES } from './bare-metal-server/cancel';
 import { BARE_METAL_DOCS } from './bare-metal-server/docs';
 import { BARE_METAL_FIELDS } from './bare-metal-server/fields';
 import { BARE_METAL_LOOKUPS } from './bare-metal-server/lookups';
@@ -142,6 +148,7 @@ export const KINDS = {
     docs: BARE_METAL_DOCS,
     billing: BARE_METAL_BILLING,
     adoption: BARE_METAL_ADOPTION,
+    ...BARE_METAL_CAPABILITIES,
   },
   ImageTemplate: {
     fields: IMAGE_TEMPLATE_FIELDS,
@@ -149,6 +156,14 @@ export const KINDS = {
     lookups: IMAGE_TEMPLATE_LOOKUPS,
     docs: IMAGE_TEMPLATE_DOCS,
     adoption: IMAGE_TEMPLATE_ADOPTION,
+  },
+  DedicatedHost: {
+    fields: DEDICATED_HOST_FIELDS,
+    provider: dedicatedHostProvider,
+    lookups: DEDICATED_HOST_LOOKUPS,
+    docs: DEDICATED_HOST_DOCS,
+    billing: DEDICATED_HOST_BILLING,
+    adoption: DEDICATED_HOST_ADOPTION,
   },
 } satisfies Record<string, KindSpec>;
 

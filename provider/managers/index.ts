@@ -11,3 +11,4 @@ export * from './hardware';
 export * from './product-order';
 export * from './billing-item';
 export * from './image';
+export * from './dedicated-host';

@@ -270,7 +270,7 @@ describe('a new adoptable kind, declared only by its adoption face in a registry
     assert.deepEqual(await ids({ domain: '*' }), []);
     assert.equal(
       describedKinds('datacenter', ADOPTION),
-      'PlacementGroup, VirtualGuest, BareMetalServer, ScratchVolume',
+      'PlacementGroup, VirtualGuest, BareMetalServer, DedicatedHost, ScratchVolume',
     );
   });
 });

@@ -314,6 +314,67 @@ describe('reference CLI (slcli of PyPI SoftLayer 6.2.9) against the emulator', (
     },
   );
 
+  it(
+    'dedicatedhost list and detail show a host, its size and its guest',
+    { timeout: 300_000 },
+    async () => {
+      const [pkg] = await api.call<any[]>('Product_Package', 'getAllObjects', {
+        filter: { keyName: { operation: 'DEDICATED_HOST' } },
+        mask: 'id,items[keyName,prices.id]',
+      });
+      const size = pkg.items.find((i: any) => i.keyName === '56_CORES_X_242_RAM_X_1_4_TB');
+      const [dc] = await api.call<any[]>('Location_Datacenter', 'getDatacenters', {
+        filter: { name: { operation: 'dal10' } },
+        mask: 'id',
+      });
+      const [router] = await api.call<any[]>('Virtual_DedicatedHost', 'getAvailableRouters', {
+        args: [{ datacenter: { id: dc.id } }],
+        mask: 'id',
+      });
+      await api.call('Product_Order', 'placeOrder', {
+        args: [
+          {
+            complexType: 'Svc_Container_Product_Order_Virtual_DedicatedHost',
+            packageId: pkg.id,
+            location: 'dal10',
+            quantity: 1,
+            prices: [{ id: size.prices[0].id }],
+            hardware: [
+              {
+                hostname: 'cli-dh',
+                domain: 'example.com',
+                primaryBackendNetworkComponent: { router: { id: router.id } },
+              },
+            ],
+            useHourlyPricing: true,
+          },
+        ],
+      });
+      const [host] = await api.call<any[]>('Account', 'getDedicatedHosts', {
+        mask: 'id',
+        filter: { dedicatedHosts: { name: { operation: 'cli-dh' } } },
+      });
+      const guest = await api.call<any>('Virtual_Guest', 'createObject', {
+        args: [guestTemplate({ hostname: 'cli-dh-guest', dedicatedHost: { id: host.id } })],
+      });
+      const listed = await ok('dedicatedhost', 'list');
+      const row = listed.find((r: any) => r.Id === host.id || r.id === host.id);
+      assert.ok(row, JSON.stringify(listed));
+      const detail = await ok('dedicatedhost', 'detail', String(host.id), '--guests');
+      const text = JSON.stringify(detail);
+      for (const wanted of [
+        'cli-dh',
+        '56',
+        '242',
+        '1200',
+        'dal10',
+        'cli-dh-guest',
+        String(guest.id),
+      ])
+        assert.ok(text.includes(wanted), `detail shows ${wanted}: ${text}`);
+    },
+  );
+
   it('commands out of scope fail with a clear fault', { timeout: 300_000 }, async () => {
     const run = await slcli('account', 'events');
     assert.notEqual(run.code, 0);

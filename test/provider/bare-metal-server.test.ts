@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Client } from '../../provider/client';
-import { PROVIDERS } from '../../provider/kinds';
+import { KINDS, PROVIDERS } from '../../provider/kinds';
 import type { BareMetalServer } from '../../provider/managers';
 import { Operation } from '../../provider/framework/operation';
 import { providerEnv, type Emulator } from '../support/provider-env';
@@ -240,6 +241,33 @@ describe('BareMetalServer provider against the emulator', () => {
     assert.equal(again.id, err.id);
     assert.equal(orders() - placed, 1, 'one order');
     await server.delete(again.id, again.outs!);
+  });
+
+  it('a create cancelled while it provisions answers at once with the server kept (cancel.create)', async () => {
+    emulator.settings.hardwareStageMs = 2_000;
+    const inputs = await checked({}, declared('ctrlc'));
+    const op = new Operation('create of ctrlc');
+    const running = op.run(() => server.create(inputs, op));
+    while (op.touched.size === 0) await sleep(50);
+    const [ordered] = op.touched;
+    const answer = async (touched: Set<number>) =>
+      KINDS.BareMetalServer.cancel!.create!(
+        inputs as never,
+        Date.now() - 3_000,
+      )({ touched, writes: 1 })!().then(
+        () => assert.fail('a cancelled create answers an error'),
+        (e: Error & { id?: string }) => e,
+      );
+    const early = await answer(op.touched);
+    assert.match(
+      early.message,
+      /cancelled after 3 s while server \d+ was provisioning; it is kept/,
+    );
+    assert.equal(early.id, String(ordered), 'the id the order made');
+    // Its order's id unknown (a lost answer): the one live server carrying its token.
+    assert.equal((await answer(new Set())).id, String(ordered));
+    const made = await running;
+    await server.delete(made.id, made.outs!);
   });
 
   it('a failed provisioning says so and keeps the id', async () => {

@@ -11,6 +11,7 @@ import { DNS_RECORD_FIELDS } from '../../provider/kinds/dns-record/fields';
 import { dnsRecordProvider } from '../../provider/kinds/dns-record/provider';
 import { dnsZoneProvider } from '../../provider/kinds/dns-zone/provider';
 import { DNS_ZONE_FIELDS } from '../../provider/kinds/dns-zone/fields';
+import { DEDICATED_HOST_FIELDS } from '../../provider/kinds/dedicated-host/fields';
 import { SECURITY_GROUP_FIELDS } from '../../provider/kinds/security-group/fields';
 import { securityGroupProvider } from '../../provider/kinds/security-group/provider';
 import { PLACEMENT_GROUP_FIELDS } from '../../provider/kinds/placement-group/fields';
@@ -91,6 +92,13 @@ const volumeBase: Bag = {
   capacityGb: 20,
   tierIopsPerGb: 2,
 };
+const dedicatedHostBase: Bag = {
+  resourceName: 'host',
+  identity: 'p/s/host',
+  name: 'dh01',
+  domain: 'example.com',
+  datacenter: 'dal10',
+};
 const imageTemplateBase: Bag = {
   resourceName: 'base',
   identity: 'p/s/base',
@@ -144,6 +152,7 @@ const shapeFailures: Record<string, ShapeFailures> = {
   BareMetalServer: tableFailures(BARE_METAL_FIELDS),
   SecurityGroup: tableFailures(SECURITY_GROUP_FIELDS),
   PlacementGroup: tableFailures(PLACEMENT_GROUP_FIELDS),
+  DedicatedHost: tableFailures(DEDICATED_HOST_FIELDS),
 };
 
 describe('property: arbitrary inputs and arguments', () => {
@@ -166,6 +175,7 @@ describe('property: arbitrary inputs and arguments', () => {
     ['BareMetalServer', KINDS.BareMetalServer.provider.check, bareMetalBase],
     ['SecurityGroup', securityGroupProvider.check, securityGroupBase],
     ['PlacementGroup', placementGroupProvider.check, placementGroupBase],
+    ['DedicatedHost', KINDS.DedicatedHost.provider.check, dedicatedHostBase],
   ];
   for (const [kind, check, base] of resources) {
     it(`${kind} check: failures, never an exception; invalid inputs reach no API call`, () =>

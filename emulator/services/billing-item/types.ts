@@ -10,6 +10,7 @@ import { GUEST_PACKAGE } from '../product-package/model';
 import { guestPrices, sized, type GuestRec } from '../virtual-guest/model';
 import { endOfBillingMonth, type BillingItemRec } from './model';
 import { discountsOf } from '../account/discounts';
+import type { DedicatedHostRec } from '../dedicated-host/model';
 
 /** A stored billing item, or a child derived from its guest (with `parentId`). */
 export type BillingItemView = BillingItemRec & { parentId?: number };
@@ -23,6 +24,13 @@ function guestOf(b: BillingItemView, ctx: ViewContext): GuestRec | undefined {
   if (b.parentId !== undefined || b.resourceTableId === undefined) return undefined;
   const guest = ctx.store.get('guests', b.resourceTableId);
   return guest && guest.billingItemId === b.id ? sized(guest, ctx.now) : undefined;
+}
+
+/** The dedicated host a top-level item bills for (../dedicated-host/). */
+function hostOf(b: BillingItemView, ctx: ViewContext): DedicatedHostRec | undefined {
+  if (b.parentId !== undefined || b.resourceTableId === undefined) return undefined;
+  const host = ctx.store.get('dedicatedHosts', b.resourceTableId);
+  return host?.billingItemId === b.id ? host : undefined;
 }
 
 /** The item as it bills now: a guest's fees follow its last upgrade once that is done. */
@@ -100,8 +108,10 @@ const billingLocals = {
     b.cancellationDate === undefined ? undefined : formatApiDate(b.cancellationDate),
   hoursUsed: (b: BillingItemView, ctx: ViewContext) =>
     b.hourlyFlag ? String(hoursUsed(b, ctx.now)) : undefined,
-  hostName: (b: BillingItemView, ctx: ViewContext) => guestOf(b, ctx)?.hostname,
-  domainName: (b: BillingItemView, ctx: ViewContext) => guestOf(b, ctx)?.domain,
+  hostName: (b: BillingItemView, ctx: ViewContext) =>
+    guestOf(b, ctx)?.hostname ?? hostOf(b, ctx)?.name,
+  domainName: (b: BillingItemView, ctx: ViewContext) =>
+    guestOf(b, ctx)?.domain ?? hostOf(b, ctx)?.domain,
   orderItemId: (b: BillingItemView) =>
     b.parentId === undefined && b.resourceTableId !== undefined
       ? ORDER_ITEM_BASE + b.id

@@ -25,6 +25,8 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &BareMetalServer{}
 	case "svc:index:BlockVolume":
 		r = &BlockVolume{}
+	case "svc:index:DedicatedHost":
+		r = &DedicatedHost{}
 	case "svc:index:DnsRecord":
 		r = &DnsRecord{}
 	case "svc:index:DnsZone":

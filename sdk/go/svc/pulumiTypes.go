@@ -395,6 +395,187 @@ func (o DateRangePtrOutput) Start() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
+// A dedicated host with the fields a `DedicatedHost` resource outputs and the capacity its guests leave free.
+type DedicatedHostResult struct {
+	// The host's cores.
+	CpuCount int `pulumi:"cpuCount"`
+	// Datacenter short name, e.g. `dal10`; a change replaces the host (and needs it empty).
+	Datacenter string `pulumi:"datacenter"`
+	// The host's disk, in GB.
+	DiskGb int `pulumi:"diskGb"`
+	// The cores no guest on the host uses.
+	FreeCpuCount int `pulumi:"freeCpuCount"`
+	// The disk (GB) no guest on the host uses.
+	FreeDiskGb int `pulumi:"freeDiskGb"`
+	// The memory (GB) no guest on the host uses.
+	FreeMemoryGb int `pulumi:"freeMemoryGb"`
+	// The ids of the guests on the host.
+	GuestIds []int `pulumi:"guestIds"`
+	// The host's id (its `hostId`).
+	Id int `pulumi:"id"`
+	// The host's memory, in GB.
+	MemoryGb int `pulumi:"memoryGb"`
+	// The host's name (a DNS label); a change renames it in place.
+	Name string `pulumi:"name"`
+}
+
+// DedicatedHostResultInput is an input type that accepts DedicatedHostResultArgs and DedicatedHostResultOutput values.
+// You can construct a concrete instance of `DedicatedHostResultInput` via:
+//
+//	DedicatedHostResultArgs{...}
+type DedicatedHostResultInput interface {
+	pulumi.Input
+
+	ToDedicatedHostResultOutput() DedicatedHostResultOutput
+	ToDedicatedHostResultOutputWithContext(context.Context) DedicatedHostResultOutput
+}
+
+// A dedicated host with the fields a `DedicatedHost` resource outputs and the capacity its guests leave free.
+type DedicatedHostResultArgs struct {
+	// The host's cores.
+	CpuCount pulumi.IntInput `pulumi:"cpuCount"`
+	// Datacenter short name, e.g. `dal10`; a change replaces the host (and needs it empty).
+	Datacenter pulumi.StringInput `pulumi:"datacenter"`
+	// The host's disk, in GB.
+	DiskGb pulumi.IntInput `pulumi:"diskGb"`
+	// The cores no guest on the host uses.
+	FreeCpuCount pulumi.IntInput `pulumi:"freeCpuCount"`
+	// The disk (GB) no guest on the host uses.
+	FreeDiskGb pulumi.IntInput `pulumi:"freeDiskGb"`
+	// The memory (GB) no guest on the host uses.
+	FreeMemoryGb pulumi.IntInput `pulumi:"freeMemoryGb"`
+	// The ids of the guests on the host.
+	GuestIds pulumi.IntArrayInput `pulumi:"guestIds"`
+	// The host's id (its `hostId`).
+	Id pulumi.IntInput `pulumi:"id"`
+	// The host's memory, in GB.
+	MemoryGb pulumi.IntInput `pulumi:"memoryGb"`
+	// The host's name (a DNS label); a change renames it in place.
+	Name pulumi.StringInput `pulumi:"name"`
+}
+
+func (DedicatedHostResultArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*DedicatedHostResult)(nil)).Elem()
+}
+
+func (i DedicatedHostResultArgs) ToDedicatedHostResultOutput() DedicatedHostResultOutput {
+	return i.ToDedicatedHostResultOutputWithContext(context.Background())
+}
+
+func (i DedicatedHostResultArgs) ToDedicatedHostResultOutputWithContext(ctx context.Context) DedicatedHostResultOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(DedicatedHostResultOutput)
+}
+
+// DedicatedHostResultArrayInput is an input type that accepts DedicatedHostResultArray and DedicatedHostResultArrayOutput values.
+// You can construct a concrete instance of `DedicatedHostResultArrayInput` via:
+//
+//	DedicatedHostResultArray{ DedicatedHostResultArgs{...} }
+type DedicatedHostResultArrayInput interface {
+	pulumi.Input
+
+	ToDedicatedHostResultArrayOutput() DedicatedHostResultArrayOutput
+	ToDedicatedHostResultArrayOutputWithContext(context.Context) DedicatedHostResultArrayOutput
+}
+
+type DedicatedHostResultArray []DedicatedHostResultInput
+
+func (DedicatedHostResultArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]DedicatedHostResult)(nil)).Elem()
+}
+
+func (i DedicatedHostResultArray) ToDedicatedHostResultArrayOutput() DedicatedHostResultArrayOutput {
+	return i.ToDedicatedHostResultArrayOutputWithContext(context.Background())
+}
+
+func (i DedicatedHostResultArray) ToDedicatedHostResultArrayOutputWithContext(ctx context.Context) DedicatedHostResultArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(DedicatedHostResultArrayOutput)
+}
+
+// A dedicated host with the fields a `DedicatedHost` resource outputs and the capacity its guests leave free.
+type DedicatedHostResultOutput struct{ *pulumi.OutputState }
+
+func (DedicatedHostResultOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*DedicatedHostResult)(nil)).Elem()
+}
+
+func (o DedicatedHostResultOutput) ToDedicatedHostResultOutput() DedicatedHostResultOutput {
+	return o
+}
+
+func (o DedicatedHostResultOutput) ToDedicatedHostResultOutputWithContext(ctx context.Context) DedicatedHostResultOutput {
+	return o
+}
+
+// The host's cores.
+func (o DedicatedHostResultOutput) CpuCount() pulumi.IntOutput {
+	return o.ApplyT(func(v DedicatedHostResult) int { return v.CpuCount }).(pulumi.IntOutput)
+}
+
+// Datacenter short name, e.g. `dal10`; a change replaces the host (and needs it empty).
+func (o DedicatedHostResultOutput) Datacenter() pulumi.StringOutput {
+	return o.ApplyT(func(v DedicatedHostResult) string { return v.Datacenter }).(pulumi.StringOutput)
+}
+
+// The host's disk, in GB.
+func (o DedicatedHostResultOutput) DiskGb() pulumi.IntOutput {
+	return o.ApplyT(func(v DedicatedHostResult) int { return v.DiskGb }).(pulumi.IntOutput)
+}
+
+// The cores no guest on the host uses.
+func (o DedicatedHostResultOutput) FreeCpuCount() pulumi.IntOutput {
+	return o.ApplyT(func(v DedicatedHostResult) int { return v.FreeCpuCount }).(pulumi.IntOutput)
+}
+
+// The disk (GB) no guest on the host uses.
+func (o DedicatedHostResultOutput) FreeDiskGb() pulumi.IntOutput {
+	return o.ApplyT(func(v DedicatedHostResult) int { return v.FreeDiskGb }).(pulumi.IntOutput)
+}
+
+// The memory (GB) no guest on the host uses.
+func (o DedicatedHostResultOutput) FreeMemoryGb() pulumi.IntOutput {
+	return o.ApplyT(func(v DedicatedHostResult) int { return v.FreeMemoryGb }).(pulumi.IntOutput)
+}
+
+// The ids of the guests on the host.
+func (o DedicatedHostResultOutput) GuestIds() pulumi.IntArrayOutput {
+	return o.ApplyT(func(v DedicatedHostResult) []int { return v.GuestIds }).(pulumi.IntArrayOutput)
+}
+
+// The host's id (its `hostId`).
+func (o DedicatedHostResultOutput) Id() pulumi.IntOutput {
+	return o.ApplyT(func(v DedicatedHostResult) int { return v.Id }).(pulumi.IntOutput)
+}
+
+// The host's memory, in GB.
+func (o DedicatedHostResultOutput) MemoryGb() pulumi.IntOutput {
+	return o.ApplyT(func(v DedicatedHostResult) int { return v.MemoryGb }).(pulumi.IntOutput)
+}
+
+// The host's name (a DNS label); a change renames it in place.
+func (o DedicatedHostResultOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v DedicatedHostResult) string { return v.Name }).(pulumi.StringOutput)
+}
+
+type DedicatedHostResultArrayOutput struct{ *pulumi.OutputState }
+
+func (DedicatedHostResultArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]DedicatedHostResult)(nil)).Elem()
+}
+
+func (o DedicatedHostResultArrayOutput) ToDedicatedHostResultArrayOutput() DedicatedHostResultArrayOutput {
+	return o
+}
+
+func (o DedicatedHostResultArrayOutput) ToDedicatedHostResultArrayOutputWithContext(ctx context.Context) DedicatedHostResultArrayOutput {
+	return o
+}
+
+func (o DedicatedHostResultArrayOutput) Index(i pulumi.IntInput) DedicatedHostResultOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) DedicatedHostResult {
+		return vs[0].([]DedicatedHostResult)[vs[1].(int)]
+	}).(DedicatedHostResultOutput)
+}
+
 // The condition on one property of a lookup's `filter`, as the API's object filter writes it.
 type FilterCondition struct {
 	// A value the property equals (`dal10`), or an operator and its operand (`*= web`, `^= db`, `> 2`, `in`, `betweenDate`).
@@ -2424,6 +2605,8 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*DatacenterArrayInput)(nil)).Elem(), DatacenterArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*DateRangeInput)(nil)).Elem(), DateRangeArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*DateRangePtrInput)(nil)).Elem(), DateRangeArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*DedicatedHostResultInput)(nil)).Elem(), DedicatedHostResultArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*DedicatedHostResultArrayInput)(nil)).Elem(), DedicatedHostResultArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*FilterConditionInput)(nil)).Elem(), FilterConditionArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*FilterConditionMapInput)(nil)).Elem(), FilterConditionMap{})
 	pulumi.RegisterInputType(reflect.TypeOf((*FilterOptionInput)(nil)).Elem(), FilterOptionArgs{})
@@ -2457,6 +2640,8 @@ func init() {
 	pulumi.RegisterOutputType(DatacenterArrayOutput{})
 	pulumi.RegisterOutputType(DateRangeOutput{})
 	pulumi.RegisterOutputType(DateRangePtrOutput{})
+	pulumi.RegisterOutputType(DedicatedHostResultOutput{})
+	pulumi.RegisterOutputType(DedicatedHostResultArrayOutput{})
 	pulumi.RegisterOutputType(FilterConditionOutput{})
 	pulumi.RegisterOutputType(FilterConditionMapOutput{})
 	pulumi.RegisterOutputType(FilterOptionOutput{})

@@ -9,6 +9,7 @@ import typing
 from ._enums import *
 from .bare_metal_server import *
 from .block_volume import *
+from .dedicated_host import *
 from .dns_record import *
 from .dns_zone import *
 from .file_volume import *
@@ -16,6 +17,7 @@ from .get_account import *
 from .get_bare_metal_server import *
 from .get_bare_metal_servers import *
 from .get_datacenters import *
+from .get_dedicated_hosts import *
 from .get_dns_zone import *
 from .get_hardware_server import *
 from .get_hardware_servers import *
@@ -53,6 +55,7 @@ _utilities.register(
   "classes": {
    "svc:index:BareMetalServer": "BareMetalServer",
    "svc:index:BlockVolume": "BlockVolume",
+   "svc:index:DedicatedHost": "DedicatedHost",
    "svc:index:DnsRecord": "DnsRecord",
    "svc:index:DnsZone": "DnsZone",
    "svc:index:FileVolume": "FileVolume",

@@ -18,6 +18,7 @@ from ._enums import *
 
 __all__ = [
     'Datacenter',
+    'DedicatedHostResult',
     'HardwareServer',
     'HardwareStatus',
     'ImageTemplateResult',
@@ -77,6 +78,128 @@ class Datacenter(dict):
         Its long name, e.g. `Dallas 10`.
         """
         return pulumi.get(self, "long_name")
+
+
+@pulumi.output_type
+class DedicatedHostResult(dict):
+    """
+    A dedicated host with the fields a `DedicatedHost` resource outputs and the capacity its guests leave free.
+    """
+    def __init__(__self__, *,
+                 cpu_count: _builtins.int,
+                 datacenter: _builtins.str,
+                 disk_gb: _builtins.int,
+                 free_cpu_count: _builtins.int,
+                 free_disk_gb: _builtins.int,
+                 free_memory_gb: _builtins.int,
+                 guest_ids: Sequence[_builtins.int],
+                 id: _builtins.int,
+                 memory_gb: _builtins.int,
+                 name: _builtins.str):
+        """
+        A dedicated host with the fields a `DedicatedHost` resource outputs and the capacity its guests leave free.
+
+        :param _builtins.int cpu_count: The host's cores.
+        :param _builtins.str datacenter: Datacenter short name, e.g. `dal10`; a change replaces the host (and needs it empty).
+        :param _builtins.int disk_gb: The host's disk, in GB.
+        :param _builtins.int free_cpu_count: The cores no guest on the host uses.
+        :param _builtins.int free_disk_gb: The disk (GB) no guest on the host uses.
+        :param _builtins.int free_memory_gb: The memory (GB) no guest on the host uses.
+        :param Sequence[_builtins.int] guest_ids: The ids of the guests on the host.
+        :param _builtins.int id: The host's id (its `hostId`).
+        :param _builtins.int memory_gb: The host's memory, in GB.
+        :param _builtins.str name: The host's name (a DNS label); a change renames it in place.
+        """
+        pulumi.set(__self__, "cpu_count", cpu_count)
+        pulumi.set(__self__, "datacenter", datacenter)
+        pulumi.set(__self__, "disk_gb", disk_gb)
+        pulumi.set(__self__, "free_cpu_count", free_cpu_count)
+        pulumi.set(__self__, "free_disk_gb", free_disk_gb)
+        pulumi.set(__self__, "free_memory_gb", free_memory_gb)
+        pulumi.set(__self__, "guest_ids", guest_ids)
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "memory_gb", memory_gb)
+        pulumi.set(__self__, "name", name)
+
+    @_builtins.property
+    @pulumi.getter(name="cpuCount")
+    def cpu_count(self) -> _builtins.int:
+        """
+        The host's cores.
+        """
+        return pulumi.get(self, "cpu_count")
+
+    @_builtins.property
+    @pulumi.getter
+    def datacenter(self) -> _builtins.str:
+        """
+        Datacenter short name, e.g. `dal10`; a change replaces the host (and needs it empty).
+        """
+        return pulumi.get(self, "datacenter")
+
+    @_builtins.property
+    @pulumi.getter(name="diskGb")
+    def disk_gb(self) -> _builtins.int:
+        """
+        The host's disk, in GB.
+        """
+        return pulumi.get(self, "disk_gb")
+
+    @_builtins.property
+    @pulumi.getter(name="freeCpuCount")
+    def free_cpu_count(self) -> _builtins.int:
+        """
+        The cores no guest on the host uses.
+        """
+        return pulumi.get(self, "free_cpu_count")
+
+    @_builtins.property
+    @pulumi.getter(name="freeDiskGb")
+    def free_disk_gb(self) -> _builtins.int:
+        """
+        The disk (GB) no guest on the host uses.
+        """
+        return pulumi.get(self, "free_disk_gb")
+
+    @_builtins.property
+    @pulumi.getter(name="freeMemoryGb")
+    def free_memory_gb(self) -> _builtins.int:
+        """
+        The memory (GB) no guest on the host uses.
+        """
+        return pulumi.get(self, "free_memory_gb")
+
+    @_builtins.property
+    @pulumi.getter(name="guestIds")
+    def guest_ids(self) -> Sequence[_builtins.int]:
+        """
+        The ids of the guests on the host.
+        """
+        return pulumi.get(self, "guest_ids")
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.int:
+        """
+        The host's id (its `hostId`).
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter(name="memoryGb")
+    def memory_gb(self) -> _builtins.int:
+        """
+        The host's memory, in GB.
+        """
+        return pulumi.get(self, "memory_gb")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        The host's name (a DNS label); a change renames it in place.
+        """
+        return pulumi.get(self, "name")
 
 
 @pulumi.output_type

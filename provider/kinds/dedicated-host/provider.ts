@@ -1,0 +1,175 @@
+import { DedicatedHostManager, type DedicatedHost, type HostSize } from '../../managers';
+import { cancelBilled, costText, pricedOrder } from '../../framework/billed-order';
+import { describeEnding, endingOf } from '../billing-ending';
+import { orderOnce } from '../order-once';
+import type { Connection } from '../../framework/connection';
+import { creationToken } from '../../framework/creation-token';
+import type { InputsOf, StateOf } from '../../framework/fields';
+import {
+  goneForStack,
+  kindProvider,
+  type CheckWithApiRequest,
+  type CreateRequest,
+  type DeleteRequest,
+  type EditRequest,
+  type PlanRequest,
+} from '../../framework/kind-provider';
+import { sayOnce } from '../../framework/log';
+import { isKnown } from '../../framework/unknown';
+import { DEDICATED_HOST_FIELDS, REPLACING } from './fields';
+
+/**
+ * `DedicatedHost`: a host of the DEDICATED_HOST package, ordered once (its order carries the
+ * creation token as a tag, so an order whose answer was lost is found, never placed twice),
+ * priced by verifyOrder with a BILLING line in the preview, renamed in place, and cancelled
+ * through its billing item (at once when hourly or asked, else at its anniversary), only once no
+ * guest is on it.
+ */
+
+type Fields = typeof DEDICATED_HOST_FIELDS;
+type Inputs = InputsOf<Fields>;
+type State = StateOf<Fields>;
+
+const hosts = (c: Connection) => c.use(DedicatedHostManager);
+const name = (v: Partial<State>) => `DedicatedHost "${v.resourceName ?? ''}"`;
+const billing = (hourly: unknown) => (hourly === false ? 'monthly' : 'hourly');
+const sizeText = (s: HostSize) =>
+  `${s.keyName} (${s.cpuCount} cores, ${s.memoryGb} GB memory, ${s.diskGb} GB disk)`;
+
+const orderOf = (inputs: Inputs, token: string) => ({
+  name: inputs.name,
+  domain: inputs.domain,
+  datacenter: inputs.datacenter,
+  size: inputs.size,
+  hourly: inputs.hourlyBilling,
+  creationToken: token,
+});
+
+/** Prices the order: the size the API sells, and in the preview what it bills. */
+async function checkWithApi({
+  connection: c,
+  inputs,
+  olds,
+  failures,
+}: CheckWithApiRequest<Fields>) {
+  const ordered = [
+    inputs.name,
+    inputs.domain,
+    inputs.datacenter,
+    inputs.size,
+    inputs.hourlyBilling,
+  ];
+  if (!ordered.every((v) => v === undefined || isKnown(v))) return;
+  const manager = hosts(c);
+  const sizes = await manager.sizes();
+  const size = sizes.find((s) => s.keyName === inputs.size);
+  if (!size) {
+    failures.add(
+      'size',
+      `size ${JSON.stringify(inputs.size)} is not a host size the API sells; one of ${sizes.map((s) => s.keyName).join(', ')}`,
+    );
+    return;
+  }
+  const token = olds.creationToken ?? creationToken(inputs);
+  try {
+    const container = await manager.orderContainer(orderOf(inputs as Inputs, token));
+    const price = pricedOrder(await manager.verify(container));
+    if (Object.keys(olds).length === 0)
+      sayOnce(
+        `BILLING create ${name(inputs)} orders a new dedicated host: ${sizeText(size)} in ${inputs.datacenter}; ${billing(inputs.hourlyBilling)}, ${costText(price)}`,
+      );
+    return { creationToken: token, ...price };
+  } catch (err) {
+    const message = (err as Error).message;
+    const field = /location|datacenter|router/i.test(message) ? 'datacenter' : 'size';
+    failures.add(field, `${field}: the order cannot be priced: ${message}`);
+  }
+}
+
+/** Whether `h` is what an order of `inputs` makes, as far as a replacing field tells. */
+const orderedAs = (h: DedicatedHost, inputs: Inputs) =>
+  h.datacenter?.name === inputs.datacenter &&
+  (h.billingItem?.hourlyFlag ?? false) === inputs.hourlyBilling;
+
+async function create({ connection: c, inputs }: CreateRequest<Fields>) {
+  const token = inputs.creationToken ?? creationToken(inputs);
+  const manager = hosts(c);
+  const what = name(inputs);
+  const container = await manager.orderContainer(orderOf(inputs, token));
+  const found = async () =>
+    (await manager.findByToken(token)).filter(
+      (h) => !h.billingItem?.cancellationDate && orderedAs(h, inputs),
+    );
+  // A host is ready once ordered: one carrying the token is this resource's from before (a
+  // replace that orders first), never taken over; a lost answer is found by the token.
+  const host = await orderOnce({
+    what,
+    noun: 'dedicated host',
+    token,
+    found,
+    provisioned: () => true,
+    place: () => manager.place(container),
+  });
+  if (inputs.notes) await manager.edit(host.id, { notes: inputs.notes });
+  return { id: host.id, object: await manager.getHost(host.id), outs: { creationToken: token } };
+}
+
+async function edit({ connection: c, id, inputs, changed }: EditRequest<Fields>) {
+  const changes = {
+    ...(changed.includes('name') ? { name: inputs.name } : {}),
+    ...(changed.includes('notes') ? { notes: inputs.notes ?? '' } : {}),
+  };
+  if (Object.keys(changes).length > 0) await hosts(c).edit(Number(id), changes);
+}
+
+/** A replace orders a new host and cancels this one: the preview says both bills. */
+async function plan({ connection: c, id, olds, news, changed }: PlanRequest<Fields>) {
+  const replaces = changed.filter((f) => (REPLACING as readonly string[]).includes(f));
+  if (replaces.length > 0) {
+    const hourly = olds.hourlyBilling !== false;
+    const ending = await endingOf(c.client, 'Virtual_DedicatedHost', Number(id), hourly);
+    sayOnce(
+      `BILLING replace ${name(olds)} (changed: ${replaces.join(', ')}): orders a new dedicated host (${news.size} in ${news.datacenter}; ${billing(news.hourlyBilling)}) at ${costText(news)}, cancels the old one at ${costText(olds)} (${describeEnding(ending)}); its guests must be moved off it first`,
+    );
+  }
+  return { replaces, inPlace: changed.filter((f) => !replaces.includes(f)) };
+}
+
+async function remove({ connection: c, id, state }: DeleteRequest<Fields>) {
+  const manager = hosts(c);
+  const what = `${name(state)} (id ${id})`;
+  const host = await manager.findHost(Number(id));
+  if (!host?.billingItem || host.billingItem.cancellationDate) return `${what} is already gone`;
+  const guests = host.guests ?? [];
+  if (guests.length > 0)
+    throw new Error(
+      `${what} still has ${guests.length} guest(s) on it: ${guests.map((g) => `${g.hostname ?? 'guest'} (id ${g.id})`).join(', ')}. The API cancels a dedicated host only once it is empty, so nothing was cancelled: delete those guests first (remove them from the program, or place them elsewhere, which replaces them), then delete the host`,
+    );
+  const item = host.billingItem;
+  return cancelBilled({
+    what,
+    billingItem: item,
+    cancelImmediately: state.cancelImmediately === true,
+    cancel: (immediate) => manager.cancel(item.id, immediate, 'Deleted by Pulumi'),
+    cancelled: async () => {
+      const now = await manager.findHost(Number(id));
+      return now === undefined || now.billingItem?.cancellationDate !== undefined;
+    },
+  });
+}
+
+export const dedicatedHostProvider = kindProvider(DEDICATED_HOST_FIELDS, {
+  describe: (state, id) => `${name(state)} (id ${id})`,
+  fetch: async ({ connection, id }) => {
+    const h = await hosts(connection).findHost(Number(id));
+    if (h?.billingItem?.cancellationDate)
+      return goneForStack('was cancelled and ends at its billing anniversary');
+    return h;
+  },
+  checkWithApi,
+  create,
+  edit,
+  plan,
+  delete: remove,
+  owned: true,
+});
