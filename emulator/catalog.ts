@@ -328,6 +328,23 @@ export function itemPrice(price: Price): Record<string, unknown> {
 
 export const monthlyFromHourly = (hourly: number) => hourly * HOURS_PER_MONTH;
 
+/** What a verified order container shows of what it bills: by the hour, the month, recurring. */
+export const orderTotals = (hourly: number) => ({
+  postTaxRecurringHourly: money(hourly, 4),
+  postTaxRecurringMonthly: money(monthlyFromHourly(hourly), 2),
+  postTaxRecurring: money(monthlyFromHourly(hourly), 2),
+});
+
+/** One ordered price as a verified container lists it, with its category and item. */
+export const orderedPrice = (
+  price: Price,
+  item: { id: number; keyName: string; description: string; category: string },
+) => ({
+  ...itemPrice(price),
+  categories: [{ categoryCode: item.category }],
+  item: { id: item.id, keyName: item.keyName, description: item.description },
+});
+
 /** A billing item's fees for an hourly price, as the API writes them. */
 export const recurringFees = (hourly: number) => ({
   hourlyRecurringFee: money(hourly, 4),

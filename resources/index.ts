@@ -18,6 +18,8 @@ import { SECURITY_GROUP_FIELDS } from '../provider/kinds/security-group/fields';
 import { SECURITY_GROUP_LOOKUPS } from '../provider/kinds/security-group/lookups';
 import { PLACEMENT_GROUP_FIELDS } from '../provider/kinds/placement-group/fields';
 import { PLACEMENT_GROUP_LOOKUPS } from '../provider/kinds/placement-group/lookups';
+import { VLAN_FIELDS } from '../provider/kinds/vlan/fields';
+import { VLAN_LOOKUPS } from '../provider/kinds/vlan/lookups';
 import { SSH_KEY_FIELDS } from '../provider/kinds/ssh-key/fields';
 import { TICKET_UPDATE_FIELDS } from '../provider/kinds/ticket-update/fields';
 import { BLOCK_VOLUME_FIELDS, FILE_VOLUME_FIELDS } from '../provider/kinds/volume/fields';
@@ -94,6 +96,17 @@ export type PlacementGroupArgs = ArgsOf<typeof PLACEMENT_GROUP_FIELDS>;
 export type { PlacementGroupResult } from '../provider/kinds/placement-group/lookups';
 export const { getPlacementGroups, getPlacementGroupsOutput } =
   programForms(PLACEMENT_GROUP_LOOKUPS);
+
+/**
+ * A VLAN (`Svc_Network_Vlan`) ordered from the VLAN package: billed by the month, cancelled
+ * through its billing item at its anniversary unless `cancelImmediately`.
+ */
+export const Vlan: ResourceClass<typeof VLAN_FIELDS> = resourceClass('Vlan', VLAN_FIELDS);
+export type Vlan = InstanceType<typeof Vlan>;
+/** The arguments of a Vlan: see its field table (provider/kinds/vlan/fields.ts). */
+export type VlanArgs = ArgsOf<typeof VLAN_FIELDS>;
+export type { VlanResult } from '../provider/kinds/vlan/lookups';
+export const { getVlans, getVlansOutput } = programForms(VLAN_LOOKUPS);
 
 /** An update posted to a support ticket (`Ticket.addUpdate`). Destroying it only forgets it. */
 export const TicketUpdate: ResourceClass<typeof TICKET_UPDATE_FIELDS> = resourceClass(

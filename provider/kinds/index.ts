@@ -30,6 +30,11 @@ import { PLACEMENT_GROUP_FIELDS } from './placement-group/fields';
 import { PLACEMENT_GROUP_LOOKUPS } from './placement-group/lookups';
 import { placementGroupProvider } from './placement-group/provider';
 import { PLACEMENT_GROUP_ADOPTION } from './placement-group/faces';
+import { VLAN_DOCS } from './vlan/docs';
+import { VLAN_FIELDS } from './vlan/fields';
+import { VLAN_LOOKUPS } from './vlan/lookups';
+import { vlanProvider } from './vlan/provider';
+import { VLAN_ADOPTION, VLAN_BILLING } from './vlan';
 import { SSH_KEY_DOCS } from './ssh-key/docs';
 import { TICKET_UPDATE_DOCS } from './ticket-update/docs';
 import { GUEST_DOCS } from './virtual-guest/docs';
@@ -54,7 +59,7 @@ import { kindOf, pluginToken } from './tokens';
 import { BLOCK_VOLUME_DOCS, FILE_VOLUME_DOCS } from './volume/docs';
 import { BLOCK_VOLUME_FIELDS, FILE_VOLUME_FIELDS } from './volume/fields';
 import { volumeProvider } from './volume/provider';
-import { volumeBilling } from './volume/faces';
+import { volumeAdoption, volumeBilling } from './volume/faces';
 import { BARE_METAL_CAPABILITIES } from './bare-metal-server/cancel';
 import { BARE_METAL_DOCS } from './bare-metal-server/docs';
 import { BARE_METAL_FIELDS } from './bare-metal-server/fields';
@@ -124,6 +129,14 @@ export const KINDS = {
     docs: PLACEMENT_GROUP_DOCS,
     adoption: PLACEMENT_GROUP_ADOPTION,
   },
+  Vlan: {
+    fields: VLAN_FIELDS,
+    provider: vlanProvider,
+    lookups: VLAN_LOOKUPS,
+    docs: VLAN_DOCS,
+    billing: VLAN_BILLING,
+    adoption: VLAN_ADOPTION,
+  },
   TicketUpdate: {
     fields: TICKET_UPDATE_FIELDS,
     provider: ticketUpdateProvider,
@@ -134,12 +147,14 @@ export const KINDS = {
     provider: volumeProvider('block'),
     docs: BLOCK_VOLUME_DOCS,
     billing: volumeBilling('block'),
+    adoption: volumeAdoption('block'),
   },
   FileVolume: {
     fields: FILE_VOLUME_FIELDS,
     provider: volumeProvider('file'),
     docs: FILE_VOLUME_DOCS,
     billing: volumeBilling('file'),
+    adoption: volumeAdoption('file'),
   },
   BareMetalServer: {
     fields: BARE_METAL_FIELDS,

@@ -196,4 +196,28 @@ describe('SecurityGroup provider against the emulator', () => {
     await new Promise((r) => setTimeout(r, DELAY + 100));
     await provider.delete(id, outs!);
   });
+
+  it('a group another group’s rule names waits for that rule to go; past its bound the error names the rule', async () => {
+    const target = await provider.create(await checked({ name: 'target', rules: [OUT] }));
+    const rule = { ...SSH, remoteIp: undefined, remoteGroupId: Number(target.id) };
+    const referrer = await provider.create(await checked({ name: 'referrer', rules: [rule] }));
+    const groupIds = async () =>
+      ((await client.call('Account', 'getSecurityGroups', { mask: 'id' })) as { id: number }[]).map(
+        (g) => String(g.id),
+      );
+    // The engine's deadline bounds the wait: refused, naming the rule, nothing deleted.
+    const request = { signal: new AbortController().signal, deadline: Date.now() + 1500 };
+    await assert.rejects(
+      provider.delete(target.id, target.outs!, request),
+      /SecurityGroup "target" \(id \d+\) is the remote group of rule \d+ of "referrer" \(id \d+\)\. Deleting it is refused while a rule names it/,
+    );
+    assert.ok((await groupIds()).includes(target.id), 'still there');
+    // A destroy of both with no dependency between them: the target's delete waits for the other.
+    const waiting = provider.delete(target.id, target.outs!);
+    await new Promise((r) => setTimeout(r, 300));
+    await provider.delete(referrer.id, referrer.outs!);
+    await waiting;
+    const left = await groupIds();
+    assert.ok(!left.includes(target.id) && !left.includes(referrer.id), 'both deleted');
+  });
 });

@@ -16,6 +16,8 @@ import { SECURITY_GROUP_FIELDS } from '../../provider/kinds/security-group/field
 import { securityGroupProvider } from '../../provider/kinds/security-group/provider';
 import { PLACEMENT_GROUP_FIELDS } from '../../provider/kinds/placement-group/fields';
 import { placementGroupProvider } from '../../provider/kinds/placement-group/provider';
+import { VLAN_FIELDS } from '../../provider/kinds/vlan/fields';
+import { vlanProvider } from '../../provider/kinds/vlan/provider';
 import { sshKeyProvider } from '../../provider/kinds/ssh-key/provider';
 import { SSH_KEY_FIELDS } from '../../provider/kinds/ssh-key/fields';
 import { TICKET_UPDATE_FIELDS } from '../../provider/kinds/ticket-update/fields';
@@ -127,6 +129,14 @@ const securityGroupBase: Bag = {
 };
 
 const placementGroupBase: Bag = { name: 'web-spread', datacenter: 'dal10', rule: 'SPREAD' };
+const vlanBase: Bag = {
+  resourceName: 'db',
+  identity: 'p/s/db',
+  datacenter: 'dal10',
+  networkSpace: 'PRIVATE',
+  name: 'db',
+  notes: 'databases',
+};
 
 /** The failures the validators alone (no API) find: a non-empty list means no call may happen. */
 const shapeFailures: Record<string, ShapeFailures> = {
@@ -152,6 +162,7 @@ const shapeFailures: Record<string, ShapeFailures> = {
   BareMetalServer: tableFailures(BARE_METAL_FIELDS),
   SecurityGroup: tableFailures(SECURITY_GROUP_FIELDS),
   PlacementGroup: tableFailures(PLACEMENT_GROUP_FIELDS),
+  Vlan: tableFailures(VLAN_FIELDS),
   DedicatedHost: tableFailures(DEDICATED_HOST_FIELDS),
 };
 
@@ -175,6 +186,7 @@ describe('property: arbitrary inputs and arguments', () => {
     ['BareMetalServer', KINDS.BareMetalServer.provider.check, bareMetalBase],
     ['SecurityGroup', securityGroupProvider.check, securityGroupBase],
     ['PlacementGroup', placementGroupProvider.check, placementGroupBase],
+    ['Vlan', vlanProvider.check, vlanBase],
     ['DedicatedHost', KINDS.DedicatedHost.provider.check, dedicatedHostBase],
   ];
   for (const [kind, check, base] of resources) {

@@ -93,6 +93,7 @@ it('the inputs whose change replaces the resource say so (willReplaceOnChanges),
     TicketUpdate: ['ticketId', 'entry'],
     SecurityGroup: [],
     PlacementGroup: ['datacenter', 'backendRouterId', 'rule'],
+    Vlan: ['datacenter', 'networkSpace', 'routerHostname'],
   };
   for (const kind of Object.keys(KINDS) as ResourceKind[]) {
     assert.deepEqual(

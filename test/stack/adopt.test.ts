@@ -10,18 +10,22 @@ import { OWNED_TAG } from '../../provider/kinds/virtual-guest/provenance';
 import {
   DnsManager,
   ImageManager,
+  SecurityGroupManager,
   SshKeyManager,
+  StorageManager,
   VirtualGuestManager,
   type CreateInstanceSpec,
 } from '../../provider/managers';
 import type { Client } from '../../provider/client';
 import { freshEd25519 } from '../support/ssh-keys';
+import { listVlans, orderContainer, placeOrder } from '../../provider/kinds/vlan/api';
 import { untilIdle } from '../support/idle-guest';
+import { orderByHand } from '../support/volumes';
 import { cliFixture, pulumiSvc, writeCalls, type CliFixture, type Emulator } from './cli';
 import { yamlOnPlugin } from './plugin-project';
 
-// An account full of guests, keys, zones, records, a placement group and image templates made by
-// hand (over XML-RPC), beside a
+// An account full of guests, keys, zones and records, a placement group, a VLAN, image templates,
+// a block and a file volume and two security groups with rules, made by hand (over XML-RPC), beside a
 // stack that owns a few: `pulumi-svc audit --import-file` lists exactly the unowned ones,
 // `pulumi import --file` adopts them into a YAML stack on the plugin, and the program it writes,
 // unchanged, has no diff and makes no API write. SVC_ADOPT_SCALE=issue makes the account of
@@ -84,13 +88,85 @@ const project = (name: string, program: string) => {
   return dir;
 };
 
+/** A creation token as this provider writes it: what it ordered carries it. */
+const TOKEN = 'pulumi-svc-0123456789abcdef01234567';
+
+/**
+ * Two security groups with rules of every shape (a port range, ICMP over IPv6, another group as
+ * the remote, an egress rule with nothing else), made by hand.
+ */
+async function makeGroups(client: Client): Promise<number[]> {
+  const groups = new SecurityGroupManager(client);
+  const web = await groups.createGroup({ name: 'Web Tier', description: 'made by hand' });
+  await groups.addRules(web.id, [
+    {
+      direction: 'ingress',
+      protocol: 'tcp',
+      portRangeMin: 80,
+      portRangeMax: 443,
+      remoteIp: '0.0.0.0/0',
+    },
+    {
+      direction: 'ingress',
+      ethertype: 'IPv6',
+      protocol: 'icmp',
+      portRangeMin: 128,
+      portRangeMax: 0,
+    },
+  ]);
+  const db = await groups.createGroup({ name: 'db' });
+  await groups.addRules(db.id, [
+    {
+      direction: 'ingress',
+      protocol: 'tcp',
+      portRangeMin: 5432,
+      portRangeMax: 5432,
+      remoteGroupId: web.id,
+    },
+    { direction: 'egress' },
+  ]);
+  return [web.id, db.id];
+}
+
+/**
+ * A block volume (monthly, endurance, with notes and a guest allowed) and a file volume (hourly,
+ * performance) ordered by hand, and a volume whose order carried this provider's creation
+ * token, which no import takes.
+ */
+async function makeVolumes(client: Client, guestId: number) {
+  const storage = new StorageManager(client);
+  const common = { datacenter: 'dal10', capacityGb: 20 };
+  const block = await orderByHand(
+    storage,
+    { ...common, type: 'block', tierIopsPerGb: 2, osFormat: 'VMWARE', hourly: false },
+    'hand-block',
+  );
+  await storage.editNotes(block.id, 'made by hand');
+  await storage.setGuestAccess(block.id, [guestId], true);
+  const file = await orderByHand(
+    storage,
+    { ...common, type: 'file', iops: 500, hourly: true },
+    'hand-file',
+  );
+  const tagged = await orderByHand(
+    storage,
+    { ...common, type: 'file', tierIopsPerGb: 4, hourly: true },
+    TOKEN,
+  );
+  return {
+    handMade: [`BlockVolume:${block.id}`, `FileVolume:${file.id}`],
+    tagged: `FileVolume:${tagged.id}`,
+  };
+}
+
 /**
  * An account's objects made by hand over XML-RPC (`scale` of each kind; records also in
- * `ownedZone`, a stack's zone), and two guests with this provider's tags, which no import takes.
+ * `ownedZone`, a stack's zone; two groups and two volumes), and two guests and a volume with
+ * this provider's tags (`Kind:id`), which no import takes.
  */
 async function makeAccount(client: Client, scale: typeof SCALE, ownedZone?: string) {
   const handMade = new Set<string>();
-  const providerTagged: number[] = [];
+  const providerTagged: string[] = [];
   const keys = new SshKeyManager(client);
   const keyIds: number[] = [];
   for (let i = 0; i < scale.keys; i++) {
@@ -125,16 +201,23 @@ async function makeAccount(client: Client, scale: typeof SCALE, ownedZone?: stri
     args: [{ name: 'hand-spread', backendRouterId: router.id, ruleId: 1 }],
   })) as { id: number };
   handMade.add(`PlacementGroup:${group.id}`);
+  // A VLAN ordered by hand (no creation token); the ones the API assigns are not adoptable.
+  const vlan = { datacenter: 'dal10', networkSpace: 'PRIVATE' as const, name: 'hand-vlan' };
+  await placeOrder(client, await orderContainer(client, { ...vlan, containerIdentifier: 'hand' }));
+  const [handVlan] = (await listVlans(client)).filter((v) => v.name === 'hand-vlan');
+  handMade.add(`Vlan:${handVlan.id}`);
   const guests = new VirtualGuestManager(client);
+  const guestIds: number[] = [];
   for (let i = 0; i < scale.guests; i++) {
     const guest = await guests.createInstance(handMadeGuest(i, keyIds));
+    guestIds.push(guest.id);
     handMade.add(`VirtualGuest:${guest.id}`);
   }
   // Guests with this provider's tags belong to a stack (an unfinished create; a completed
   // one of a backend not audited): never in the import file.
-  for (const tags of [['pulumi-svc-0123456789abcdef01234567'], [OWNED_TAG]]) {
+  for (const tags of [[TOKEN], [OWNED_TAG]]) {
     const spec = { ...handMadeGuest(100 + providerTagged.length, []), tags };
-    providerTagged.push((await guests.createInstance(spec)).id);
+    providerTagged.push(`VirtualGuest:${(await guests.createInstance(spec)).id}`);
   }
   // Two templates captured by hand, and one still noted with a creation token (an unfinished
   // create of some stack, which its next `up` takes over): never in the import file.
@@ -152,6 +235,11 @@ async function makeAccount(client: Client, scale: typeof SCALE, ownedZone?: stri
     if (note.startsWith('pulumi-svc-')) unfinished.push(template.id);
     else handMade.add(`ImageTemplate:${template.id}`);
   }
+  for (const id of await makeGroups(client)) handMade.add(`SecurityGroup:${id}`);
+  // Allowed to the first dal10 guest (web0).
+  const volumes = await makeVolumes(client, guestIds[0]);
+  volumes.handMade.forEach((k) => handMade.add(k));
+  providerTagged.push(volumes.tagged);
   return { handMade, providerTagged, unfinished };
 }
 
@@ -163,7 +251,7 @@ describe('adopting an existing account (audit --import-file, pulumi import --fil
   const dirs: string[] = [backend];
   /** `type:id` of everything made by hand, and of what must never be adopted. */
   const handMade = new Set<string>();
-  const providerTagged: number[] = [];
+  const providerTagged: string[] = [];
   const unfinishedTemplates: number[] = [];
 
   before(async () => {
@@ -216,9 +304,9 @@ describe('adopting an existing account (audit --import-file, pulumi import --fil
       );
     }
     assert.deepEqual(
-      report.orphans.map((o) => o.id).sort(),
+      report.orphans.map((o) => `${o.kind}:${o.id}`).sort(),
       [...providerTagged].sort(),
-      'the tagged guests are orphans of a stack, not unowned',
+      'the tagged guests and volume are orphans of a stack, not unowned',
     );
     // The same account gives the same file.
     const again = await audit(['--import-file', importPath()]);
@@ -231,6 +319,13 @@ describe('adopting an existing account (audit --import-file, pulumi import --fil
     assert.ok(dal10.unowned.every((e) => e.type === 'svc:index:VirtualGuest'));
     const tagged = await audit(['--tag', 'hand']);
     assert.equal(tagged.unowned.length, Math.ceil(SCALE.guests / 3));
+    const dal10Only = await audit(['--datacenter', 'dal10']);
+    // The volumes (and guests) in dal10; kinds without a datacenter are left out.
+    const dal10Kinds = new Set(dal10Only.unowned.map((e) => e.type.split(':').pop()));
+    for (const kind of ['BlockVolume', 'FileVolume', 'VirtualGuest'])
+      assert.ok(dal10Kinds.has(kind));
+    for (const kind of ['DnsZone', 'DnsRecord', 'SshKey', 'SecurityGroup'])
+      assert.ok(!dal10Kinds.has(kind), kind);
     const zone0 = await audit(['--domain', 'zone0.adopt.test']);
     assert.deepEqual([...new Set(zone0.unowned.map((e) => e.type))].sort(), [
       'svc:index:DnsRecord',
@@ -249,6 +344,8 @@ describe('adopting an existing account (audit --import-file, pulumi import --fil
     fs.appendFileSync(path.join(adopter.dir, 'Pulumi.yaml'), `\n${program}`);
     await adopter.stack.preview(['--expect-no-changes']);
     assert.equal(writeCalls(emulator), writesBefore, 'import and preview wrote nothing');
+    const held = (await adopter.stack.resources()).filter((r) => r.id && r.type.startsWith('svc:'));
+    assert.deepEqual(new Set(held.map((r) => `${r.type.split(':').pop()}:${r.id}`)), handMade);
     assert.doesNotMatch(program, /UBUNTU_24_64|waitForReady|readyTimeoutMinutes|name: ""/);
 
     const second = await audit([]);
@@ -258,10 +355,10 @@ describe('adopting an existing account (audit --import-file, pulumi import --fil
     await adopter.stack.destroy();
     const left = await accountKeys(adopter);
     for (const made of handMade) assert.ok(!left.has(made), `${made} was destroyed`);
-    for (const id of providerTagged) assert.ok(left.has(`VirtualGuest:${id}`));
+    for (const tagged of providerTagged) assert.ok(left.has(tagged));
     for (const id of unfinishedTemplates) assert.ok(left.has(`ImageTemplate:${id}`));
     const notAdopted = [
-      ...providerTagged.map((id) => `VirtualGuest:${id}`),
+      ...providerTagged,
       ...unfinishedTemplates.map((id) => `ImageTemplate:${id}`),
     ];
     assert.deepEqual(
@@ -274,10 +371,14 @@ describe('adopting an existing account (audit --import-file, pulumi import --fil
 });
 
 /**
- * `Kind:id` of every guest still billed, key, zone, record, placement group and template of the
- * account.
+ * `Kind:id` of every guest, VLAN and volume still billed, key, zone, record, placement group,
+ * template and security group of the account.
  */
 async function accountKeys(f: CliFixture): Promise<Set<string>> {
+  const volumes = (await new StorageManager(f.client).listVolumes()).filter(
+    (v) => v.billingItem && !v.billingItem.cancellationDate,
+  );
+  const securityGroups = await new SecurityGroupManager(f.client).listGroups('id');
   const guests = (await f.client.call('Account', 'getVirtualGuests', {
     mask: 'id,billingItem.id',
   })) as { id: number; billingItem?: { id: number } }[];
@@ -288,13 +389,19 @@ async function accountKeys(f: CliFixture): Promise<Set<string>> {
   const groups = (await f.client.call('Account', 'getPlacementGroups', { mask: 'id' })) as {
     id: number;
   }[];
+  const vlans = (await listVlans(f.client)).filter(
+    (v) => v.billingItem && !v.billingItem.cancellationDate,
+  );
   const templates = await new ImageManager(f.client).listPrivate();
   return new Set([
     ...groups.map((g) => `PlacementGroup:${g.id}`),
+    ...vlans.map((v) => `Vlan:${v.id}`),
     ...guests.filter((g) => g.billingItem).map((g) => `VirtualGuest:${g.id}`),
     ...templates.map((t) => `ImageTemplate:${t.id}`),
     ...keys.map((k) => `SshKey:${k.id}`),
     ...zones.map((z) => `DnsZone:${z.id}`),
     ...zones.flatMap((z) => (z.resourceRecords ?? []).map((r) => `DnsRecord:${r.id}`)),
+    ...volumes.map((v) => `${v.nasType === 'ISCSI' ? 'Block' : 'File'}Volume:${v.id}`),
+    ...securityGroups.map((g) => `SecurityGroup:${g.id}`),
   ]);
 }

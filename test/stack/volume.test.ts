@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Client } from '../../provider/client';
 import { StorageManager, type Volume } from '../../provider/managers';
 import { cliFixture, type CliFixture, type Emulator } from './cli';
 import { scenarioPerDoor, type FrontDoor } from './front-door';
 import { yamlProgram } from './plugin-project';
 import { guestTemplate } from '../support/emulator-harness';
+import { orderByHand } from '../support/volumes';
 
 type Args = Record<string, unknown>;
 /** The stack's volumes: block volume `data`, file volume `share`, and an imported block volume. */
@@ -59,24 +59,6 @@ async function guest(client: Client, hostname: string): Promise<number> {
     args: [guestTemplate({ hostname, domain: 'volume.example.com' })],
   })) as { id: number };
   return id;
-}
-
-/** A volume ordered over XML-RPC as a user does by hand, once it is provisioned. */
-async function orderByHand(volumes: StorageManager, identifier: string): Promise<Volume> {
-  const container = await volumes.orderContainer({
-    type: 'block',
-    ...VOLUME,
-    hourly: false,
-    capacityGb: 20,
-    containerIdentifier: identifier,
-  });
-  await volumes.place(container);
-  for (let waited = 0; waited < 10_000; waited += 100) {
-    const [made] = await volumes.findByIdentifier(identifier);
-    if (made && !made.activeTransactionCount) return made;
-    await sleep(100);
-  }
-  throw new Error(`the volume ordered with ${identifier} is not provisioned after 10 s`);
 }
 
 async function scenario(door: FrontDoor, emulator: Emulator): Promise<void> {
@@ -148,7 +130,8 @@ async function scenario(door: FrontDoor, emulator: Emulator): Promise<void> {
     // ordered over XML-RPC, then declared as it is: no change.
     let byHand: Volume | undefined;
     if (door.name === 'plugin') {
-      byHand = await orderByHand(volumes, `by-hand-${door.name}`);
+      const order = { type: 'block', ...VOLUME, hourly: false, capacityGb: 20 } as const;
+      byHand = await orderByHand(volumes, order, `by-hand-${door.name}`);
       await f.stack.run([
         'import',
         'svc:index:BlockVolume',

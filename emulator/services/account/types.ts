@@ -3,13 +3,20 @@ import { liveHardware } from '../hardware/model';
 import { datacenterById } from '../../catalog';
 import { formatApiDate } from '../../dates';
 import { defineType, definePlainType, type ViewContext } from '../../schema';
-import { datacenterVlans, guestVlans, subnetById, type VlanView } from '../network/model';
+import {
+  datacenterVlans,
+  guestVlans,
+  orderedVlans,
+  subnetById,
+  type VlanView,
+} from '../network/model';
 import { TICKET_CLOSED, TICKET_OPEN } from '../ticket/model';
 import type { AccountRec, UserRec } from './model';
 
-/** The VLANs the account's guests and servers are on, in id order. */
+/** The VLANs the account ordered and those its guests and servers are on, in id order. */
 function accountVlans(a: AccountRec, ctx: ViewContext): VlanView[] {
   const byId = new Map<number, VlanView>();
+  for (const v of orderedVlans(ctx.store, a.id, ctx.now)) byId.set(v.id, v);
   for (const g of ctx.store.by('guests', 'accountId', a.id))
     for (const v of guestVlans(g)) byId.set(v.id, v);
   for (const h of liveHardware(ctx.store, a.id, ctx.now))
@@ -20,7 +27,8 @@ function accountVlans(a: AccountRec, ctx: ViewContext): VlanView[] {
 
 const vlansIn = (space: VlanView['space']) => (a: AccountRec, ctx: ViewContext) =>
   accountVlans(a, ctx).filter((v) => v.space === space);
-const subnetsOf = (vlans: VlanView[]) => vlans.map((v) => subnetById(v.subnetId)!);
+const subnetsOf = (vlans: VlanView[]) =>
+  vlans.flatMap((v) => (v.subnetId === undefined ? [] : [subnetById(v.subnetId)!]));
 
 defineType<AccountRec>('Svc_Account', {
   locals: {

@@ -6,7 +6,8 @@
  * immediate=false only schedules the cancellation for the end of the billing month. A volume's
  * item (network-storage/cancel.ts) ends the volume at once or at the anniversary; a bare metal
  * server's (hardware/cancel.ts) and a dedicated host's (dedicated-host/cancel.ts) at once when
- * hourly or immediate, else at the anniversary.
+ * hourly or immediate, else at the anniversary; an ordered VLAN's (network/vlan-order.ts) at once
+ * or at the anniversary, refused while guests are on it.
  */
 import { objectNotFound, publicFault } from '../../errors';
 import type { WriteOp } from '../../store';
@@ -17,6 +18,7 @@ import { removeGuestOps } from '../virtual-guest/model';
 import { cancelVolumeOps, volumeBilledBy } from '../network-storage/cancel';
 import { cancelHardwareOps, hardwareBilledBy } from '../hardware/cancel';
 import { cancelHostOps, hostBilledBy } from '../dedicated-host/cancel';
+import { cancelVlanOps, vlanBilledBy } from '../network/vlan-order';
 import { endOfBillingMonth, tables, type BillingItemRec } from './model';
 import { ordersOf } from './types';
 
@@ -28,6 +30,8 @@ const loadItem = (ctx: AuthedContext): BillingItemRec => {
 function cancelNowOps(ctx: AuthedContext, item: BillingItemRec): WriteOp[] {
   const volume = volumeBilledBy(ctx, item);
   if (volume) return cancelVolumeOps(ctx, volume, item, ctx.now);
+  const vlan = vlanBilledBy(ctx, item);
+  if (vlan) return cancelVlanOps(ctx, vlan, item, ctx.now);
   const server = hardwareBilledBy(ctx, item);
   if (server) return cancelHardwareOps(ctx, server, item, true);
   const host = hostBilledBy(ctx, item);
@@ -71,12 +75,15 @@ export const billingItem = serviceFolder({
             const volume = volumeBilledBy(ctx, item);
             const server = hardwareBilledBy(ctx, item);
             const host = hostBilledBy(ctx, item);
+            const vlan = vlanBilledBy(ctx, item);
             if (server) {
               await ctx.store.write(cancelHardwareOps(ctx, server, item, immediate));
             } else if (host) {
               await ctx.store.write(cancelHostOps(ctx, host, item, immediate));
             } else if (volume && !immediate) {
               await ctx.store.write(cancelVolumeOps(ctx, volume, item, endOfBillingMonth(ctx.now)));
+            } else if (vlan && !immediate) {
+              await ctx.store.write(cancelVlanOps(ctx, vlan, item, endOfBillingMonth(ctx.now)));
             } else if (immediate) {
               await ctx.store.write(cancelNowOps(ctx, item));
             } else if (item.cancellationDate === undefined) {

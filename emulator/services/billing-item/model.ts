@@ -13,6 +13,8 @@ export interface BillingItemRec {
   createDate: number;
   cancellationDate?: number;
   resourceTableId?: number;
+  /** What the order said of it (a VLAN order's `containerIdentifier`). */
+  notes?: string;
 }
 
 export const tables = { billingItems: table<BillingItemRec>(600001, ['accountId']) };
@@ -33,7 +35,8 @@ export function newBillingItem(
   item: Pick<
     BillingItemRec,
     'id' | 'categoryCode' | 'description' | 'hourlyFlag' | 'resourceTableId'
-  >,
+  > &
+    Pick<Partial<BillingItemRec>, 'notes'>,
   hourly: number,
 ): WriteOp {
   const record = {

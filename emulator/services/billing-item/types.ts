@@ -117,6 +117,7 @@ const billingLocals = {
       ? ORDER_ITEM_BASE + b.id
       : undefined,
   serviceProviderId: () => 1,
+  notes: (b: BillingItemView) => b.notes,
 };
 
 const billingRelations = {

@@ -7,7 +7,7 @@
  * `useHourlyPricing` and `containerIdentifier`; tags in `hardware[0].tagReferences` are written
  * with the host. Refused as the API refuses them, naming the property.
  */
-import { itemPrice, money, monthlyFromHourly } from '../../catalog';
+import { orderTotals, orderedPrice } from '../../catalog';
 import { invalidValue, publicFault } from '../../errors';
 import type { WriteOp } from '../../store';
 import {
@@ -155,16 +155,8 @@ function checkHostOrder(ctx: AuthedContext, c: Record<string, unknown>): Checked
     quantity: 1,
     useHourlyPricing: hourly,
     hardware: [{ hostname: spec.hostname, domain: spec.domain }],
-    prices: [
-      {
-        ...itemPrice({ ...item.price, hourly: fee }),
-        categories: [{ categoryCode: item.category }],
-        item: { id: item.id, keyName: item.keyName, description: item.description },
-      },
-    ],
-    postTaxRecurringHourly: money(fee, 4),
-    postTaxRecurringMonthly: money(monthlyFromHourly(fee), 2),
-    postTaxRecurring: money(monthlyFromHourly(fee), 2),
+    prices: [orderedPrice({ ...item.price, hourly: fee }, item)],
+    ...orderTotals(fee),
   };
   const containerIdentifier = present(c.containerIdentifier)
     ? readString(c.containerIdentifier, 'containerIdentifier').slice(0, 100)

@@ -12,7 +12,7 @@
  * Refused as the API refuses them, naming the property: a price of no storage item, two prices
  * of one category, a missing category, a size or IOPS figure outside the price's range.
  */
-import { itemPrice, money, monthlyFromHourly, recurringFees, type Datacenter } from '../../catalog';
+import { orderTotals, orderedPrice, recurringFees, type Datacenter } from '../../catalog';
 import { invalidValue, publicFault } from '../../errors';
 import type { WriteOp } from '../../store';
 import { isStruct, listOf, present, readFlag, readInt, readString } from '../../validators';
@@ -180,14 +180,8 @@ function priced(ordered: Ordered, size: VolumeSize, hourly: number): Record<stri
   return {
     volumeSize: size.capacityGb,
     ...(size.iops === undefined ? {} : { iops: size.iops }),
-    prices: [...ordered.values()].map((item) => ({
-      ...itemPrice(item.price),
-      categories: [{ categoryCode: item.category }],
-      item: { id: item.id, keyName: item.keyName, description: item.description },
-    })),
-    postTaxRecurringHourly: money(hourly, 4),
-    postTaxRecurringMonthly: money(monthlyFromHourly(hourly), 2),
-    postTaxRecurring: money(monthlyFromHourly(hourly), 2),
+    prices: [...ordered.values()].map((item) => orderedPrice(item.price, item)),
+    ...orderTotals(hourly),
   };
 }
 

@@ -7,7 +7,7 @@
  * address records are stored (a guest's are created with it, a server's are seeded).
  */
 import { DATACENTERS, DEFAULT_DATACENTER, datacenterById, type Datacenter } from '../../catalog';
-import { table, type RecordsOf, type Tables } from '../../store';
+import { table, type RecordsOf, type Store, type Tables } from '../../store';
 
 export interface IpAddressRec {
   id: number;
@@ -20,7 +20,28 @@ export interface IpAddressRec {
   note?: string;
 }
 
-export const tables = { ipAddresses: table<IpAddressRec>(300001, ['accountId']) };
+/**
+ * A VLAN the account ordered (Product_Order, ./vlan-order.ts), beside the derived ones: billed by
+ * the month through its billing item until cancelled, then gone.
+ */
+export interface VlanRec {
+  id: number;
+  accountId: number;
+  datacenterId: number;
+  space: Space;
+  vlanNumber: number;
+  name?: string;
+  note?: string;
+  billingItemId: number;
+  orderId: number;
+  createDate: number;
+  modifyDate: number;
+}
+
+export const tables = {
+  ipAddresses: table<IpAddressRec>(300001, ['accountId']),
+  vlans: table<VlanRec>(1_480_001, ['accountId']),
+};
 
 declare module '../../store' {
   interface Tables extends RecordsOf<typeof tables> {}
@@ -51,7 +72,12 @@ export interface VlanView {
   datacenter: Datacenter;
   space: Space;
   vlanNumber: number;
-  subnetId: number;
+  /** The primary subnet: a derived VLAN's; an ordered one has none. */
+  subnetId?: number;
+  /** An ordered VLAN's name, note and billing item. */
+  name?: string;
+  note?: string;
+  billingItemId?: number;
 }
 
 const SUBNET_BASE = 100_000_000;
@@ -116,6 +142,38 @@ export function subnetById(id: number): SubnetView | undefined {
 export function vlanById(id: number): VlanView | undefined {
   const parts = decode(id, VLAN_BASE);
   return parts && vlanFor(parts.accountId, parts.datacenter, parts.space);
+}
+
+/** An ordered VLAN as the API shows it. */
+export const orderedVlanView = (v: VlanRec): VlanView => ({
+  id: v.id,
+  accountId: v.accountId,
+  datacenter: datacenterById(v.datacenterId) ?? DEFAULT_DATACENTER,
+  space: v.space,
+  vlanNumber: v.vlanNumber,
+  name: v.name,
+  note: v.note,
+  billingItemId: v.billingItemId,
+});
+
+/** Whether an ordered VLAN still exists: not cancelled, or cancelled for a date still to come. */
+export function isLiveVlan(store: Pick<Store, 'get'>, v: VlanRec, now: number): boolean {
+  const cancelled = store.get('billingItems', v.billingItemId)?.cancellationDate;
+  return cancelled === undefined || cancelled > now;
+}
+
+/** The account's live ordered VLANs. */
+export const orderedVlans = (store: Store, accountId: number, now: number): VlanView[] =>
+  store
+    .by('vlans', 'accountId', accountId)
+    .filter((v) => isLiveVlan(store, v, now))
+    .map(orderedVlanView);
+
+/** A VLAN by id: a live ordered one, or a derived one. */
+export function anyVlanById(store: Store, id: number, now: number): VlanView | undefined {
+  const ordered = store.get('vlans', id);
+  if (ordered) return isLiveVlan(store, ordered, now) ? orderedVlanView(ordered) : undefined;
+  return vlanById(id);
 }
 
 /** The address of IP record `ipId` in `subnet`: hosts .0.2 to .255.253 of the /16. */

@@ -7,6 +7,7 @@ import { defineType, sameAccount, type ViewContext } from '../../schema';
 import {
   networkComponents,
   podFor,
+  vlanOfNic,
   routerFor,
   routerHostname,
   subnetById,
@@ -27,6 +28,16 @@ const guestsOn = (
     .by('guests', 'accountId', net.accountId)
     .filter((g) => g.datacenterId === net.datacenter.id && (net.space === 'PRIVATE' || g.publicIp));
 
+/** The guests with a NIC on the VLAN. */
+const guestsOnVlan = (v: VlanView, ctx: ViewContext) =>
+  ctx.store
+    .by('guests', 'accountId', v.accountId)
+    .filter((g) => networkComponents(g).some((n) => vlanOfNic(n).id === v.id));
+
+/** A VLAN's primary subnet, as a list (an ordered VLAN has none). */
+const primarySubnetsOf = (v: VlanView) =>
+  v.subnetId === undefined ? [] : [subnetById(v.subnetId)];
+
 defineType<VlanView>('Svc_Network_Vlan', {
   locals: {
     id: (v) => v.id,
@@ -35,6 +46,8 @@ defineType<VlanView>('Svc_Network_Vlan', {
     fullyQualifiedName: (v) =>
       `${v.datacenter.name}.${v.space === 'PUBLIC' ? 'fcr01' : 'bcr01'}.${v.vlanNumber}`,
     primarySubnetId: (v) => v.subnetId,
+    name: (v) => v.name,
+    note: (v) => v.note,
   },
   onDemand: {
     networkSpace: (v) => v.space,
@@ -42,23 +55,30 @@ defineType<VlanView>('Svc_Network_Vlan', {
     totalPrimaryIpAddressCount: (v, ctx) =>
       ctx.store.by('ipAddresses', 'accountId', v.accountId).filter((i) => i.subnetId === v.subnetId)
         .length,
+    virtualGuestCount: (v, ctx) => guestsOnVlan(v, ctx).length,
   },
   relations: {
     datacenter: { type: 'Svc_Location_Datacenter', get: (v) => v.datacenter },
     primaryRouter: { type: 'Svc_Hardware_Router', get: (v) => routerFor(v.datacenter, v.space) },
-    primarySubnet: { type: 'Svc_Network_Subnet', get: (v) => subnetById(v.subnetId) },
-    primarySubnets: {
+    primarySubnet: {
       type: 'Svc_Network_Subnet',
-      many: true,
-      get: (v) => [subnetById(v.subnetId)],
+      get: (v) => (v.subnetId === undefined ? undefined : subnetById(v.subnetId)),
     },
-    subnets: { type: 'Svc_Network_Subnet', many: true, get: (v) => [subnetById(v.subnetId)] },
-    virtualGuests: { type: 'Svc_Virtual_Guest', many: true, get: guestsOn },
+    primarySubnets: { type: 'Svc_Network_Subnet', many: true, get: primarySubnetsOf },
+    subnets: { type: 'Svc_Network_Subnet', many: true, get: primarySubnetsOf },
+    virtualGuests: { type: 'Svc_Virtual_Guest', many: true, get: guestsOnVlan },
     guestNetworkComponents: {
       type: 'Svc_Virtual_Guest_Network_Component',
       many: true,
       get: (v, ctx) =>
-        guestsOn(v, ctx).flatMap((g) => networkComponents(g).filter((n) => n.space === v.space)),
+        guestsOnVlan(v, ctx).flatMap((g) =>
+          networkComponents(g).filter((n) => vlanOfNic(n).id === v.id),
+        ),
+    },
+    billingItem: {
+      type: 'Svc_Billing_Item',
+      get: (v, ctx) =>
+        v.billingItemId === undefined ? undefined : ctx.store.get('billingItems', v.billingItemId),
     },
   },
 });

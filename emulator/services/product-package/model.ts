@@ -31,6 +31,7 @@ import {
   STORAGE_PACKAGE,
   STORAGE_PRICES,
 } from './storage-items';
+import { VLAN_CATEGORIES, VLAN_ITEMS, VLAN_PACKAGE, VLAN_PRICES } from './vlan-items';
 import {
   BARE_METAL_PACKAGE,
   HARDWARE_CATEGORIES,
@@ -61,13 +62,14 @@ export const GUEST_PACKAGE = PACKAGES[0];
 export const packageById = (id: number) => PACKAGES.find((p) => p.id === id);
 /**
  * Every package the API lists: the guests', storage's (./storage-items.ts), bare metal's
- * (./hardware-items.ts) and dedicated hosts' (./host-items.ts).
+ * (./hardware-items.ts), dedicated hosts' (./host-items.ts) and VLANs' (./vlan-items.ts).
  */
 export const ALL_PACKAGES: readonly PackageView[] = [
   ...PACKAGES,
   STORAGE_PACKAGE,
   BARE_METAL_PACKAGE,
   HOST_PACKAGE,
+  VLAN_PACKAGE,
 ];
 export const anyPackageById = (id: number) => ALL_PACKAGES.find((p) => p.id === id);
 
@@ -89,7 +91,8 @@ export const categoryByCode = (code: string) =>
   CATEGORIES[code] ??
   STORAGE_CATEGORIES[code] ??
   HARDWARE_CATEGORIES[code] ??
-  HOST_CATEGORIES[code];
+  HOST_CATEGORIES[code] ??
+  VLAN_CATEGORIES[code];
 
 /** A catalog item: what one of its prices buys. */
 export interface ItemView {
@@ -244,6 +247,15 @@ const CATALOGS: ReadonlyMap<number, PackageCatalog> = new Map([
       prices: HOST_PRICES,
       categories: HOST_CATEGORIES,
       type: { id: 1050, keyName: 'DEDICATED_HOST', name: 'Dedicated Host' },
+    },
+  ],
+  [
+    VLAN_PACKAGE.id,
+    {
+      items: VLAN_ITEMS,
+      prices: VLAN_PRICES,
+      categories: VLAN_CATEGORIES,
+      type: { id: 1098, keyName: 'ADDITIONAL_SERVICES_NETWORK_VLAN', name: 'Network Vlan' },
     },
   ],
 ]);

@@ -13,6 +13,9 @@ import {
   type SecurityGroup,
   type SecurityGroupRuleSpec,
 } from '../../managers';
+import { IDLE_PACE } from '../../managers/paces';
+import { poll } from '../../client/poll';
+import { boundedWait } from '../../framework/operation';
 import { SECURITY_GROUP_FIELDS } from './fields';
 import { checkRules, isEmptyPlan, planRules, sameRules } from './rules';
 
@@ -23,7 +26,8 @@ import { checkRules, isEmptyPlan, planRules, sameRules } from './rules';
  * group. The resource owns the whole list, so what refresh finds added or removed by hand is
  * drift that `up` repairs. A group still bound to a guest's interface is not deleted, and the
  * error says which guests to detach it from first and how (a `VirtualGuest` of a stack detaches
- * its groups itself before it is cancelled, so a destroy of both never meets this).
+ * its groups itself before it is cancelled, so a destroy of both never meets this). A group
+ * another group's rule names waits for that rule to go, bounded (`untilUnreferred`).
  */
 
 type Fields = typeof SECURITY_GROUP_FIELDS;
@@ -112,7 +116,48 @@ const boundGuests = (group: SecurityGroup) =>
     ),
   ].join(', ');
 
-async function remove({ connection: c, id, state }: DeleteRequest<Fields>) {
+/** How long a delete waits for other groups' rules naming this one to go (a destroy of both). */
+const REFERRED_WAIT_MS = 60_000;
+
+/** The rules of the account's other groups whose remote group is `id`, as a person finds them. */
+async function referringRules(manager: SecurityGroupManager, id: number): Promise<string[]> {
+  const all = await manager.listGroups('id,name,rules[id,remoteGroupId]');
+  return all
+    .filter((g) => g.id !== id)
+    .flatMap((g) =>
+      (g.rules ?? [])
+        .filter((r) => r.remoteGroupId === id)
+        .map((r) => `rule ${r.id} of ${JSON.stringify(g.name ?? '')} (id ${g.id})`),
+    );
+}
+
+/**
+ * The API refuses to delete a group another group's rule names as its remote group. When both
+ * go in one destroy with no dependency between them (a rule's `remoteGroupId` written as a
+ * number, as `pulumi import` writes it), the other group's delete removes that rule: wait for
+ * it, bounded, then say which rules hold the group and what to do.
+ */
+async function untilUnreferred(
+  manager: SecurityGroupManager,
+  what: string,
+  id: number,
+  request: DeleteRequest<Fields>['request'],
+) {
+  const { value, done } = await poll(
+    () => referringRules(manager, id),
+    (rules) => rules.length === 0,
+    { ...IDLE_PACE, timeoutMs: boundedWait(request, REFERRED_WAIT_MS) },
+  );
+  if (!done)
+    throw new Error(
+      `${what} is the remote group of ${value.join(', ')}. Deleting it is refused while a rule ` +
+        `names it: remove or edit those rules first (a group of a stack: change its rules and ` +
+        `run \`pulumi up\`; one whose remoteGroupId is this group's \`groupId\` output is ` +
+        `deleted first by a destroy of both).`,
+    );
+}
+
+async function remove({ connection: c, id, state, request }: DeleteRequest<Fields>) {
   const manager = groups(c);
   const group = await manager.findGroup(Number(id));
   if (!group) return 'already gone';
@@ -124,6 +169,7 @@ async function remove({ connection: c, id, state }: DeleteRequest<Fields>) {
         `guest: \`slcli sg interface-remove\`, or Network_SecurityGroup.detachNetworkComponents), ` +
         `then delete the group.`,
     );
+  await untilUnreferred(manager, describe(state, id), Number(id), request);
   await writeIdempotent({
     what: `${describe(state, id)} deletion`,
     write: () => manager.deleteGroup(Number(id)),

@@ -1,6 +1,6 @@
 import type { Client } from '../../client';
 import { VOLUME_LISTS, VOLUME_MASK, type Volume, type VolumeType } from '../../managers';
-import type { BillingFace, Props } from '../faces';
+import type { AdoptionFace, AuditFace, BillingFace, Props } from '../faces';
 import { isProviderTag } from '../../framework/creation-token';
 import { REPLACING } from './fields';
 import { owedOnCancel as owedOnCancelOf } from '../billing-ending';
@@ -25,6 +25,20 @@ const number = (value: unknown) => (typeof value === 'number' ? value : undefine
 const owedOnCancel = (client: Client, id: number, now: number) =>
   owedOnCancelOf(client, 'Network_Storage', id, now);
 
+/** The account's volumes of one type, read once for the audit and the adoption. */
+const listOf = (type: VolumeType) => ({
+  service: 'Account',
+  method: VOLUME_LISTS[type],
+  mask: VOLUME_MASK,
+});
+
+/** Cancelled: neither billed nor owned once its anniversary comes. */
+const ended = (v: Volume) => v.billingItem?.cancellationDate !== undefined;
+
+/** Ordered by this provider: its order carried a creation token (a property of the volume). */
+const provenance: AuditFace<Volume>['provenance'] = (v) =>
+  (v.properties ?? []).some((p) => isProviderTag(p.value)) ? 'unfinished' : 'none';
+
 /** The face of one volume type: its audit lists only that type's volumes. */
 export const volumeBilling = (type: VolumeType): BillingFace<Volume> => ({
   pricedBy: ['datacenter', ...SIZE_FIELDS, 'hourlyBilling'],
@@ -45,8 +59,8 @@ export const volumeBilling = (type: VolumeType): BillingFace<Volume> => ({
   adopts: () => false,
   owedOnCancel,
   audit: {
-    list: { service: 'Account', method: VOLUME_LISTS[type], mask: VOLUME_MASK },
-    ended: (v) => v.billingItem?.cancellationDate !== undefined,
+    list: listOf(type),
+    ended,
     name: (v) => v.username,
     billed: (v) =>
       v.billingItem
@@ -64,7 +78,19 @@ export const volumeBilling = (type: VolumeType): BillingFace<Volume> => ({
         ).map((f) => [f, [recorded[f], now[f]]]),
       );
     },
-    provenance: (v) =>
-      (v.properties ?? []).some((p) => isProviderTag(p.value)) ? 'unfinished' : 'none',
+    provenance,
   },
+});
+
+/**
+ * A volume as the audit adopts it: one ordered by this provider is a stack's (the audit's
+ * orphan), one cancelled is ending; named by its type and user name, described by its
+ * datacenter.
+ */
+export const volumeAdoption = (type: VolumeType): AdoptionFace<Volume> => ({
+  list: listOf(type),
+  adoptable: (v) => !ended(v) && provenance(v) === 'none',
+  name: (v) => `${type}-${v.username}`,
+  nameWord: type,
+  describedBy: { datacenter: (v) => v.serviceResource?.datacenter?.name ?? '' },
 });

@@ -45,6 +45,8 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &TicketUpdate{}
 	case "svc:index:VirtualGuest":
 		r = &VirtualGuest{}
+	case "svc:index:Vlan":
+		r = &Vlan{}
 	default:
 		return nil, fmt.Errorf("unknown resource type: %s", typ)
 	}

@@ -1207,6 +1207,174 @@ func (in *serverImageChangePtr) ToServerImageChangePtrOutputWithContext(ctx cont
 	return pulumi.ToOutputWithContext(ctx, in).(ServerImageChangePtrOutput)
 }
 
+// `PUBLIC` (behind a frontend router) or `PRIVATE` (a backend router); a change orders a new VLAN.
+type VlanNetworkSpace string
+
+const (
+	// A public VLAN, behind the datacenter’s frontend router.
+	VlanNetworkSpacePUBLIC = VlanNetworkSpace("PUBLIC")
+	// A private VLAN, behind the datacenter’s backend router.
+	VlanNetworkSpacePRIVATE = VlanNetworkSpace("PRIVATE")
+)
+
+func (VlanNetworkSpace) ElementType() reflect.Type {
+	return reflect.TypeOf((*VlanNetworkSpace)(nil)).Elem()
+}
+
+func (e VlanNetworkSpace) ToVlanNetworkSpaceOutput() VlanNetworkSpaceOutput {
+	return pulumi.ToOutput(e).(VlanNetworkSpaceOutput)
+}
+
+func (e VlanNetworkSpace) ToVlanNetworkSpaceOutputWithContext(ctx context.Context) VlanNetworkSpaceOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(VlanNetworkSpaceOutput)
+}
+
+func (e VlanNetworkSpace) ToVlanNetworkSpacePtrOutput() VlanNetworkSpacePtrOutput {
+	return e.ToVlanNetworkSpacePtrOutputWithContext(context.Background())
+}
+
+func (e VlanNetworkSpace) ToVlanNetworkSpacePtrOutputWithContext(ctx context.Context) VlanNetworkSpacePtrOutput {
+	return VlanNetworkSpace(e).ToVlanNetworkSpaceOutputWithContext(ctx).ToVlanNetworkSpacePtrOutputWithContext(ctx)
+}
+
+func (e VlanNetworkSpace) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e VlanNetworkSpace) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e VlanNetworkSpace) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e VlanNetworkSpace) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type VlanNetworkSpaceOutput struct{ *pulumi.OutputState }
+
+func (VlanNetworkSpaceOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*VlanNetworkSpace)(nil)).Elem()
+}
+
+func (o VlanNetworkSpaceOutput) ToVlanNetworkSpaceOutput() VlanNetworkSpaceOutput {
+	return o
+}
+
+func (o VlanNetworkSpaceOutput) ToVlanNetworkSpaceOutputWithContext(ctx context.Context) VlanNetworkSpaceOutput {
+	return o
+}
+
+func (o VlanNetworkSpaceOutput) ToVlanNetworkSpacePtrOutput() VlanNetworkSpacePtrOutput {
+	return o.ToVlanNetworkSpacePtrOutputWithContext(context.Background())
+}
+
+func (o VlanNetworkSpaceOutput) ToVlanNetworkSpacePtrOutputWithContext(ctx context.Context) VlanNetworkSpacePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v VlanNetworkSpace) *VlanNetworkSpace {
+		return &v
+	}).(VlanNetworkSpacePtrOutput)
+}
+
+func (o VlanNetworkSpaceOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o VlanNetworkSpaceOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e VlanNetworkSpace) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o VlanNetworkSpaceOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o VlanNetworkSpaceOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e VlanNetworkSpace) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type VlanNetworkSpacePtrOutput struct{ *pulumi.OutputState }
+
+func (VlanNetworkSpacePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**VlanNetworkSpace)(nil)).Elem()
+}
+
+func (o VlanNetworkSpacePtrOutput) ToVlanNetworkSpacePtrOutput() VlanNetworkSpacePtrOutput {
+	return o
+}
+
+func (o VlanNetworkSpacePtrOutput) ToVlanNetworkSpacePtrOutputWithContext(ctx context.Context) VlanNetworkSpacePtrOutput {
+	return o
+}
+
+func (o VlanNetworkSpacePtrOutput) Elem() VlanNetworkSpaceOutput {
+	return o.ApplyT(func(v *VlanNetworkSpace) VlanNetworkSpace {
+		if v != nil {
+			return *v
+		}
+		var ret VlanNetworkSpace
+		return ret
+	}).(VlanNetworkSpaceOutput)
+}
+
+func (o VlanNetworkSpacePtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o VlanNetworkSpacePtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *VlanNetworkSpace) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// VlanNetworkSpaceInput is an input type that accepts values of the VlanNetworkSpace enum
+// A concrete instance of `VlanNetworkSpaceInput` can be one of the following:
+//
+//	VlanNetworkSpacePUBLIC
+//	VlanNetworkSpacePRIVATE
+type VlanNetworkSpaceInput interface {
+	pulumi.Input
+
+	ToVlanNetworkSpaceOutput() VlanNetworkSpaceOutput
+	ToVlanNetworkSpaceOutputWithContext(context.Context) VlanNetworkSpaceOutput
+}
+
+var vlanNetworkSpacePtrType = reflect.TypeOf((**VlanNetworkSpace)(nil)).Elem()
+
+type VlanNetworkSpacePtrInput interface {
+	pulumi.Input
+
+	ToVlanNetworkSpacePtrOutput() VlanNetworkSpacePtrOutput
+	ToVlanNetworkSpacePtrOutputWithContext(context.Context) VlanNetworkSpacePtrOutput
+}
+
+type vlanNetworkSpacePtr string
+
+func VlanNetworkSpacePtr(v string) VlanNetworkSpacePtrInput {
+	return (*vlanNetworkSpacePtr)(&v)
+}
+
+func (*vlanNetworkSpacePtr) ElementType() reflect.Type {
+	return vlanNetworkSpacePtrType
+}
+
+func (in *vlanNetworkSpacePtr) ToVlanNetworkSpacePtrOutput() VlanNetworkSpacePtrOutput {
+	return pulumi.ToOutput(in).(VlanNetworkSpacePtrOutput)
+}
+
+func (in *vlanNetworkSpacePtr) ToVlanNetworkSpacePtrOutputWithContext(ctx context.Context) VlanNetworkSpacePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(VlanNetworkSpacePtrOutput)
+}
+
 // The OS the LUN is formatted for; a change replaces the volume.
 type VolumeOsFormat string
 
@@ -1405,6 +1573,8 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*SecurityGroupRuleProtocolPtrInput)(nil)).Elem(), SecurityGroupRuleProtocol("tcp"))
 	pulumi.RegisterInputType(reflect.TypeOf((*ServerImageChangeInput)(nil)).Elem(), ServerImageChange("replace"))
 	pulumi.RegisterInputType(reflect.TypeOf((*ServerImageChangePtrInput)(nil)).Elem(), ServerImageChange("replace"))
+	pulumi.RegisterInputType(reflect.TypeOf((*VlanNetworkSpaceInput)(nil)).Elem(), VlanNetworkSpace("PUBLIC"))
+	pulumi.RegisterInputType(reflect.TypeOf((*VlanNetworkSpacePtrInput)(nil)).Elem(), VlanNetworkSpace("PUBLIC"))
 	pulumi.RegisterInputType(reflect.TypeOf((*VolumeOsFormatInput)(nil)).Elem(), VolumeOsFormat("LINUX"))
 	pulumi.RegisterInputType(reflect.TypeOf((*VolumeOsFormatPtrInput)(nil)).Elem(), VolumeOsFormat("LINUX"))
 	pulumi.RegisterOutputType(ImageChangeOutput{})
@@ -1421,6 +1591,8 @@ func init() {
 	pulumi.RegisterOutputType(SecurityGroupRuleProtocolPtrOutput{})
 	pulumi.RegisterOutputType(ServerImageChangeOutput{})
 	pulumi.RegisterOutputType(ServerImageChangePtrOutput{})
+	pulumi.RegisterOutputType(VlanNetworkSpaceOutput{})
+	pulumi.RegisterOutputType(VlanNetworkSpacePtrOutput{})
 	pulumi.RegisterOutputType(VolumeOsFormatOutput{})
 	pulumi.RegisterOutputType(VolumeOsFormatPtrOutput{})
 }

@@ -2439,6 +2439,178 @@ func (o VirtualGuestSummaryArrayOutput) Index(i pulumi.IntInput) VirtualGuestSum
 	}).(VirtualGuestSummaryOutput)
 }
 
+// A VLAN of the account with the fields a `Vlan` resource outputs; `billingItemId` is absent on a VLAN the API assigned by itself.
+type VlanResult struct {
+	// The billing item a cancel goes through.
+	BillingItemId int `pulumi:"billingItemId"`
+	// Datacenter short name, e.g. `dal10`; a change orders a new VLAN.
+	Datacenter string `pulumi:"datacenter"`
+	// `<datacenter>.<router>.<number>`, as the API names it.
+	FullyQualifiedName string `pulumi:"fullyQualifiedName"`
+	// The VLAN's id (its `vlanId`).
+	Id int `pulumi:"id"`
+	// The VLAN's name (at most 20 characters).
+	Name *string `pulumi:"name"`
+	// `PUBLIC` (behind a frontend router) or `PRIVATE` (a backend router); a change orders a new VLAN.
+	NetworkSpace VlanNetworkSpace `pulumi:"networkSpace"`
+	// Free text kept with the VLAN (its `note`).
+	Notes *string `pulumi:"notes"`
+	// The router the VLAN is ordered behind, e.g. `fcr01a.dal10` (public) or `bcr01a.dal10` (private), one of the datacenter's pods (`Network_Pod`); left out, the API chooses. A change orders a new VLAN.
+	RouterHostname *string `pulumi:"routerHostname"`
+	// The VLAN number on its router.
+	VlanNumber int `pulumi:"vlanNumber"`
+}
+
+// VlanResultInput is an input type that accepts VlanResultArgs and VlanResultOutput values.
+// You can construct a concrete instance of `VlanResultInput` via:
+//
+//	VlanResultArgs{...}
+type VlanResultInput interface {
+	pulumi.Input
+
+	ToVlanResultOutput() VlanResultOutput
+	ToVlanResultOutputWithContext(context.Context) VlanResultOutput
+}
+
+// A VLAN of the account with the fields a `Vlan` resource outputs; `billingItemId` is absent on a VLAN the API assigned by itself.
+type VlanResultArgs struct {
+	// The billing item a cancel goes through.
+	BillingItemId pulumi.IntInput `pulumi:"billingItemId"`
+	// Datacenter short name, e.g. `dal10`; a change orders a new VLAN.
+	Datacenter pulumi.StringInput `pulumi:"datacenter"`
+	// `<datacenter>.<router>.<number>`, as the API names it.
+	FullyQualifiedName pulumi.StringInput `pulumi:"fullyQualifiedName"`
+	// The VLAN's id (its `vlanId`).
+	Id pulumi.IntInput `pulumi:"id"`
+	// The VLAN's name (at most 20 characters).
+	Name pulumi.StringPtrInput `pulumi:"name"`
+	// `PUBLIC` (behind a frontend router) or `PRIVATE` (a backend router); a change orders a new VLAN.
+	NetworkSpace VlanNetworkSpaceInput `pulumi:"networkSpace"`
+	// Free text kept with the VLAN (its `note`).
+	Notes pulumi.StringPtrInput `pulumi:"notes"`
+	// The router the VLAN is ordered behind, e.g. `fcr01a.dal10` (public) or `bcr01a.dal10` (private), one of the datacenter's pods (`Network_Pod`); left out, the API chooses. A change orders a new VLAN.
+	RouterHostname pulumi.StringPtrInput `pulumi:"routerHostname"`
+	// The VLAN number on its router.
+	VlanNumber pulumi.IntInput `pulumi:"vlanNumber"`
+}
+
+func (VlanResultArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*VlanResult)(nil)).Elem()
+}
+
+func (i VlanResultArgs) ToVlanResultOutput() VlanResultOutput {
+	return i.ToVlanResultOutputWithContext(context.Background())
+}
+
+func (i VlanResultArgs) ToVlanResultOutputWithContext(ctx context.Context) VlanResultOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(VlanResultOutput)
+}
+
+// VlanResultArrayInput is an input type that accepts VlanResultArray and VlanResultArrayOutput values.
+// You can construct a concrete instance of `VlanResultArrayInput` via:
+//
+//	VlanResultArray{ VlanResultArgs{...} }
+type VlanResultArrayInput interface {
+	pulumi.Input
+
+	ToVlanResultArrayOutput() VlanResultArrayOutput
+	ToVlanResultArrayOutputWithContext(context.Context) VlanResultArrayOutput
+}
+
+type VlanResultArray []VlanResultInput
+
+func (VlanResultArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]VlanResult)(nil)).Elem()
+}
+
+func (i VlanResultArray) ToVlanResultArrayOutput() VlanResultArrayOutput {
+	return i.ToVlanResultArrayOutputWithContext(context.Background())
+}
+
+func (i VlanResultArray) ToVlanResultArrayOutputWithContext(ctx context.Context) VlanResultArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(VlanResultArrayOutput)
+}
+
+// A VLAN of the account with the fields a `Vlan` resource outputs; `billingItemId` is absent on a VLAN the API assigned by itself.
+type VlanResultOutput struct{ *pulumi.OutputState }
+
+func (VlanResultOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*VlanResult)(nil)).Elem()
+}
+
+func (o VlanResultOutput) ToVlanResultOutput() VlanResultOutput {
+	return o
+}
+
+func (o VlanResultOutput) ToVlanResultOutputWithContext(ctx context.Context) VlanResultOutput {
+	return o
+}
+
+// The billing item a cancel goes through.
+func (o VlanResultOutput) BillingItemId() pulumi.IntOutput {
+	return o.ApplyT(func(v VlanResult) int { return v.BillingItemId }).(pulumi.IntOutput)
+}
+
+// Datacenter short name, e.g. `dal10`; a change orders a new VLAN.
+func (o VlanResultOutput) Datacenter() pulumi.StringOutput {
+	return o.ApplyT(func(v VlanResult) string { return v.Datacenter }).(pulumi.StringOutput)
+}
+
+// `<datacenter>.<router>.<number>`, as the API names it.
+func (o VlanResultOutput) FullyQualifiedName() pulumi.StringOutput {
+	return o.ApplyT(func(v VlanResult) string { return v.FullyQualifiedName }).(pulumi.StringOutput)
+}
+
+// The VLAN's id (its `vlanId`).
+func (o VlanResultOutput) Id() pulumi.IntOutput {
+	return o.ApplyT(func(v VlanResult) int { return v.Id }).(pulumi.IntOutput)
+}
+
+// The VLAN's name (at most 20 characters).
+func (o VlanResultOutput) Name() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v VlanResult) *string { return v.Name }).(pulumi.StringPtrOutput)
+}
+
+// `PUBLIC` (behind a frontend router) or `PRIVATE` (a backend router); a change orders a new VLAN.
+func (o VlanResultOutput) NetworkSpace() VlanNetworkSpaceOutput {
+	return o.ApplyT(func(v VlanResult) VlanNetworkSpace { return v.NetworkSpace }).(VlanNetworkSpaceOutput)
+}
+
+// Free text kept with the VLAN (its `note`).
+func (o VlanResultOutput) Notes() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v VlanResult) *string { return v.Notes }).(pulumi.StringPtrOutput)
+}
+
+// The router the VLAN is ordered behind, e.g. `fcr01a.dal10` (public) or `bcr01a.dal10` (private), one of the datacenter's pods (`Network_Pod`); left out, the API chooses. A change orders a new VLAN.
+func (o VlanResultOutput) RouterHostname() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v VlanResult) *string { return v.RouterHostname }).(pulumi.StringPtrOutput)
+}
+
+// The VLAN number on its router.
+func (o VlanResultOutput) VlanNumber() pulumi.IntOutput {
+	return o.ApplyT(func(v VlanResult) int { return v.VlanNumber }).(pulumi.IntOutput)
+}
+
+type VlanResultArrayOutput struct{ *pulumi.OutputState }
+
+func (VlanResultArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]VlanResult)(nil)).Elem()
+}
+
+func (o VlanResultArrayOutput) ToVlanResultArrayOutput() VlanResultArrayOutput {
+	return o
+}
+
+func (o VlanResultArrayOutput) ToVlanResultArrayOutputWithContext(ctx context.Context) VlanResultArrayOutput {
+	return o
+}
+
+func (o VlanResultArrayOutput) Index(i pulumi.IntInput) VlanResultOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) VlanResult {
+		return vs[0].([]VlanResult)[vs[1].(int)]
+	}).(VlanResultOutput)
+}
+
 // A record of a `DnsZone`'s `records`: a `DnsRecord`'s fields, in its zone.
 type ZoneRecord struct {
 	// The answer: an address for A/AAAA, a name for CNAME/MX/NS/PTR, text for TXT/SPF.
@@ -2633,6 +2805,8 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*TicketStatusPtrInput)(nil)).Elem(), TicketStatusArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*VirtualGuestSummaryInput)(nil)).Elem(), VirtualGuestSummaryArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*VirtualGuestSummaryArrayInput)(nil)).Elem(), VirtualGuestSummaryArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*VlanResultInput)(nil)).Elem(), VlanResultArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*VlanResultArrayInput)(nil)).Elem(), VlanResultArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ZoneRecordInput)(nil)).Elem(), ZoneRecordArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ZoneRecordArrayInput)(nil)).Elem(), ZoneRecordArray{})
 	pulumi.RegisterOutputType(DatacenterOutput{})
@@ -2668,6 +2842,8 @@ func init() {
 	pulumi.RegisterOutputType(TicketStatusPtrOutput{})
 	pulumi.RegisterOutputType(VirtualGuestSummaryOutput{})
 	pulumi.RegisterOutputType(VirtualGuestSummaryArrayOutput{})
+	pulumi.RegisterOutputType(VlanResultOutput{})
+	pulumi.RegisterOutputType(VlanResultArrayOutput{})
 	pulumi.RegisterOutputType(ZoneRecordOutput{})
 	pulumi.RegisterOutputType(ZoneRecordArrayOutput{})
 }

@@ -28,6 +28,7 @@ from .get_security_groups import *
 from .get_tickets import *
 from .get_virtual_guest import *
 from .get_virtual_guests import *
+from .get_vlans import *
 from .image_template import *
 from .placement_group import *
 from .provider import *
@@ -35,6 +36,7 @@ from .security_group import *
 from .ssh_key import *
 from .ticket_update import *
 from .virtual_guest import *
+from .vlan import *
 from ._inputs import *
 from . import outputs
 
@@ -64,7 +66,8 @@ _utilities.register(
    "svc:index:SecurityGroup": "SecurityGroup",
    "svc:index:SshKey": "SshKey",
    "svc:index:TicketUpdate": "TicketUpdate",
-   "svc:index:VirtualGuest": "VirtualGuest"
+   "svc:index:VirtualGuest": "VirtualGuest",
+   "svc:index:Vlan": "Vlan"
   }
  }
 ]

@@ -14,6 +14,7 @@ __all__ = [
     'SecurityGroupRuleEthertype',
     'SecurityGroupRuleProtocol',
     'ServerImageChange',
+    'VlanNetworkSpace',
     'VolumeOsFormat',
 ]
 
@@ -148,6 +149,21 @@ class ServerImageChange(_builtins.str, Enum):
     RELOAD = "reload"
     """
     Reinstall this server in place (same id, addresses and bill); its disks are erased.
+    """
+
+
+@pulumi.type_token("svc:index:VlanNetworkSpace")
+class VlanNetworkSpace(_builtins.str, Enum):
+    """
+    `PUBLIC` (behind a frontend router) or `PRIVATE` (a backend router); a change orders a new VLAN.
+    """
+    PUBLIC = "PUBLIC"
+    """
+    A public VLAN, behind the datacenter’s frontend router.
+    """
+    PRIVATE = "PRIVATE"
+    """
+    A private VLAN, behind the datacenter’s backend router.
     """
 
 

@@ -30,6 +30,7 @@ __all__ = [
     'Ticket',
     'TicketStatus',
     'VirtualGuestSummary',
+    'VlanResult',
     'ZoneRecord',
 ]
 
@@ -1058,6 +1059,120 @@ class VirtualGuestSummary(dict):
         Its public IP address, if it has one.
         """
         return pulumi.get(self, "primary_ip_address")
+
+
+@pulumi.output_type
+class VlanResult(dict):
+    """
+    A VLAN of the account with the fields a `Vlan` resource outputs; `billingItemId` is absent on a VLAN the API assigned by itself.
+    """
+    def __init__(__self__, *,
+                 billing_item_id: _builtins.int,
+                 datacenter: _builtins.str,
+                 fully_qualified_name: _builtins.str,
+                 id: _builtins.int,
+                 network_space: 'VlanNetworkSpace',
+                 vlan_number: _builtins.int,
+                 name: Optional[_builtins.str] = None,
+                 notes: Optional[_builtins.str] = None,
+                 router_hostname: Optional[_builtins.str] = None):
+        """
+        A VLAN of the account with the fields a `Vlan` resource outputs; `billingItemId` is absent on a VLAN the API assigned by itself.
+
+        :param _builtins.int billing_item_id: The billing item a cancel goes through.
+        :param _builtins.str datacenter: Datacenter short name, e.g. `dal10`; a change orders a new VLAN.
+        :param _builtins.str fully_qualified_name: `<datacenter>.<router>.<number>`, as the API names it.
+        :param _builtins.int id: The VLAN's id (its `vlanId`).
+        :param 'VlanNetworkSpace' network_space: `PUBLIC` (behind a frontend router) or `PRIVATE` (a backend router); a change orders a new VLAN.
+        :param _builtins.int vlan_number: The VLAN number on its router.
+        :param _builtins.str name: The VLAN's name (at most 20 characters).
+        :param _builtins.str notes: Free text kept with the VLAN (its `note`).
+        :param _builtins.str router_hostname: The router the VLAN is ordered behind, e.g. `fcr01a.dal10` (public) or `bcr01a.dal10` (private), one of the datacenter's pods (`Network_Pod`); left out, the API chooses. A change orders a new VLAN.
+        """
+        pulumi.set(__self__, "billing_item_id", billing_item_id)
+        pulumi.set(__self__, "datacenter", datacenter)
+        pulumi.set(__self__, "fully_qualified_name", fully_qualified_name)
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "network_space", network_space)
+        pulumi.set(__self__, "vlan_number", vlan_number)
+        if name is not None:
+            pulumi.set(__self__, "name", name)
+        if notes is not None:
+            pulumi.set(__self__, "notes", notes)
+        if router_hostname is not None:
+            pulumi.set(__self__, "router_hostname", router_hostname)
+
+    @_builtins.property
+    @pulumi.getter(name="billingItemId")
+    def billing_item_id(self) -> _builtins.int:
+        """
+        The billing item a cancel goes through.
+        """
+        return pulumi.get(self, "billing_item_id")
+
+    @_builtins.property
+    @pulumi.getter
+    def datacenter(self) -> _builtins.str:
+        """
+        Datacenter short name, e.g. `dal10`; a change orders a new VLAN.
+        """
+        return pulumi.get(self, "datacenter")
+
+    @_builtins.property
+    @pulumi.getter(name="fullyQualifiedName")
+    def fully_qualified_name(self) -> _builtins.str:
+        """
+        `<datacenter>.<router>.<number>`, as the API names it.
+        """
+        return pulumi.get(self, "fully_qualified_name")
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.int:
+        """
+        The VLAN's id (its `vlanId`).
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter(name="networkSpace")
+    def network_space(self) -> 'VlanNetworkSpace':
+        """
+        `PUBLIC` (behind a frontend router) or `PRIVATE` (a backend router); a change orders a new VLAN.
+        """
+        return pulumi.get(self, "network_space")
+
+    @_builtins.property
+    @pulumi.getter(name="vlanNumber")
+    def vlan_number(self) -> _builtins.int:
+        """
+        The VLAN number on its router.
+        """
+        return pulumi.get(self, "vlan_number")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> Optional[_builtins.str]:
+        """
+        The VLAN's name (at most 20 characters).
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter
+    def notes(self) -> Optional[_builtins.str]:
+        """
+        Free text kept with the VLAN (its `note`).
+        """
+        return pulumi.get(self, "notes")
+
+    @_builtins.property
+    @pulumi.getter(name="routerHostname")
+    def router_hostname(self) -> Optional[_builtins.str]:
+        """
+        The router the VLAN is ordered behind, e.g. `fcr01a.dal10` (public) or `bcr01a.dal10` (private), one of the datacenter's pods (`Network_Pod`); left out, the API chooses. A change orders a new VLAN.
+        """
+        return pulumi.get(self, "router_hostname")
 
 
 @pulumi.output_type
