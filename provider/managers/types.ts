@@ -62,6 +62,8 @@ export interface VirtualGuest {
   /** The public interface (absent on a private-only guest) and the private one. */
   primaryNetworkComponent?: GuestNetworkComponent | null;
   primaryBackendNetworkComponent?: GuestNetworkComponent | null;
+  /** The image template it was ordered from (null: none). */
+  blockDeviceTemplateGroup?: { globalIdentifier?: string } | null;
   /** The placement group it was ordered into. */
   placementGroupId?: number | null;
 }

@@ -97,7 +97,8 @@ export const DETAIL_MASK =
   'operatingSystemReferenceCode,datacenter[id,name],powerState,billingItem[id,hourlyRecurringFee,recurringFee],' +
   'activeTransaction[id,transactionStatus[name,friendlyName]],lastOperatingSystemReload.id,tagReferences[id,tag.name],' +
   'networkComponents[maxSpeed],userData[value],sshKeys[id],blockDevices[device,diskImage[capacity]],' +
-  `primaryNetworkComponent[${INTERFACE_MASK}],primaryBackendNetworkComponent[${INTERFACE_MASK}],placementGroupId`;
+  `primaryNetworkComponent[${INTERFACE_MASK}],primaryBackendNetworkComponent[${INTERFACE_MASK}],placementGroupId,` +
+  'blockDeviceTemplateGroup.globalIdentifier';
 
 /** Ready = provisioned, no transaction running, and the addresses it will have are assigned. */
 export function isReady(guest: VirtualGuest): boolean {
@@ -153,6 +154,10 @@ export const TEMPLATE_PARTS = {
   /** Bound to the private interface. */
   privateSecurityGroupIds: (ids: number[]) => ({
     primaryBackendNetworkComponent: { securityGroupBindings: bindings(ids) },
+  }),
+  /** Made from an image template instead of an OS code (reference client: `image_id`). */
+  imageTemplateId: (globalIdentifier: string) => ({
+    blockDeviceTemplateGroup: { globalIdentifier },
   }),
   publicVlanId: (id: number) => onVlan('primaryNetworkComponent', { id }),
   privateVlanId: (id: number) => onVlan('primaryBackendNetworkComponent', { id }),

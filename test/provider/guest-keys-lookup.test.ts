@@ -159,7 +159,7 @@ describe('VirtualGuest with SSH keys, user data and tags; getVirtualGuest', () =
     ]) {
       assert.deepEqual(byId[field as keyof typeof byId], outs[field], field);
     }
-    assert.match(byId.operatingSystemReferenceCode, /^UBUNTU_/);
+    assert.match(byId.operatingSystemReferenceCode ?? '', /^UBUNTU_/);
     const viaOutput = getVirtualGuestOutput({ id: pulumi.output(Number(id)) });
     assert.equal(await new Promise((resolve) => viaOutput.guestId.apply(resolve)), Number(id));
   });

@@ -284,4 +284,121 @@ describe("VirtualGuest's network inputs against the emulator", () => {
     assert.deepEqual((await provider.diff(id, outs!, moved)).replaces, ['privateVlanId']);
     await provider.delete(id, outs!);
   });
+
+  /** Polls `read` until `done` (the emulator's transactions take DELAY ms or so). */
+  const until = async <T>(read: () => Promise<T>, done: (value: T) => boolean) => {
+    for (let i = 0; i < 100; i++) {
+      const value = await read();
+      if (done(value)) return value;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error('never done');
+  };
+
+  /** Waits until the template's capture is done. */
+  const captureDone = (id: number) =>
+    until(
+      async () =>
+        (await client.call('Virtual_Guest_Block_Device_Template_Group', 'getObject', {
+          id,
+          mask: 'status.keyName',
+        })) as { status: { keyName: string } },
+      (t) => t.status.keyName === 'ACTIVE',
+    );
+
+  /** A private template captured over XML-RPC from a guest in dal10 (available there only). */
+  async function capturedTemplate(name: string) {
+    const source = (await client.call('Virtual_Guest', 'createObject', {
+      args: [
+        guestTemplate({ hostname: `${name}-source`, operatingSystemReferenceCode: 'DEBIAN_12_64' }),
+      ],
+      mask: 'id',
+    })) as { id: number };
+    const guest = await until(
+      async () =>
+        (await client.call('Virtual_Guest', 'getObject', {
+          id: source.id,
+          mask: 'activeTransaction.id,blockDevices[id,device]',
+        })) as { activeTransaction?: unknown; blockDevices: { id: number; device: string }[] },
+      (g) => !g.activeTransaction,
+    );
+    const boot = guest.blockDevices.find((d) => d.device === '0')!;
+    await client.call('Virtual_Guest', 'createArchiveTransaction', {
+      id: source.id,
+      args: [name, [{ id: boot.id }], 'captured for a guest'],
+    });
+    const [template] = (await client.call('Account', 'getPrivateBlockDeviceTemplateGroups', {
+      mask: 'id,globalIdentifier,status.keyName',
+      filter: { privateBlockDeviceTemplateGroups: { name: { operation: name } } },
+    })) as { id: number; globalIdentifier: string; status: { keyName: string } }[];
+    return template;
+  }
+
+  it('check refuses an image template with an OS code, missing, still captured or elsewhere, before any order', async () => {
+    const template = await capturedTemplate('img-check');
+    const gid = template.globalIdentifier;
+    const before = writes();
+    const both = await failuresOf(
+      declaredGuest('img-bad', 'example.com', { imageTemplateId: gid }),
+    );
+    assert.match(
+      both.imageTemplateId,
+      /give operatingSystemReferenceCode or imageTemplateId, not both/,
+    );
+    const fromImage = (extra: Bag) =>
+      declaredGuest('img-bad', 'example.com', {
+        operatingSystemReferenceCode: undefined,
+        imageTemplateId: gid,
+        ...extra,
+      });
+    const neither = await failuresOf(fromImage({ imageTemplateId: undefined }));
+    assert.match(neither.operatingSystemReferenceCode, /or imageTemplateId .* is required/);
+    const early = await failuresOf(fromImage({}));
+    assert.match(early.imageTemplateId, /is not ready \(CREATING\)/);
+    await captureDone(template.id);
+    const away = await failuresOf(fromImage({ datacenter: 'dal12' }));
+    assert.match(away.imageTemplateId, /is not available in dal12 \(it is in dal10\)/);
+    const missing = await failuresOf(fromImage({ imageTemplateId: 'no-such-template' }));
+    assert.match(missing.imageTemplateId, /there is no image template no-such-template/);
+    assert.deepEqual(writes(), before, 'nothing ordered');
+    assert.deepEqual(await failuresOf(fromImage({})), {});
+  });
+
+  it('orders a guest from an image template, priced as its order; an import names the template, not the OS', async () => {
+    const template = await capturedTemplate('img-make');
+    await captureDone(template.id);
+    const declared = declaredGuest('img-guest', 'example.com', {
+      operatingSystemReferenceCode: undefined,
+      imageTemplateId: template.globalIdentifier,
+    });
+    const inputs = await checkedGuest(declared);
+    const { id, outs } = await provider.create(inputs);
+    const guest = (await client.call('Virtual_Guest', 'getObject', {
+      id: Number(id),
+      mask: 'blockDeviceTemplateGroup.globalIdentifier,billingItem.hourlyRecurringFee',
+    })) as {
+      blockDeviceTemplateGroup: { globalIdentifier: string };
+      billingItem: { hourlyRecurringFee: string };
+    };
+    assert.equal(guest.blockDeviceTemplateGroup.globalIdentifier, template.globalIdentifier);
+    assert.equal(
+      outs!.operatingSystemReferenceCode,
+      'DEBIAN_12_64',
+      "an output: the template's OS",
+    );
+    assert.equal(
+      inputs.estimatedHourlyCost,
+      Number(guest.billingItem.hourlyRecurringFee),
+      'priced as billed',
+    );
+    const imported = (await provider.read(id, {})).inputs as Bag;
+    assert.equal(imported.imageTemplateId, template.globalIdentifier);
+    assert.equal(imported.operatingSystemReferenceCode, undefined, 'the OS is not an input');
+    assert.equal((await provider.diff(id, outs!, inputs)).changes, false);
+    const refreshed = (await provider.read(id, outs!)).props as Bag;
+    assert.equal((await provider.diff(id, refreshed, inputs)).changes, false);
+    const other = { ...inputs, imageTemplateId: 'another-template' };
+    assert.deepEqual((await provider.diff(id, outs!, other)).replaces, ['imageTemplateId']);
+    await provider.delete(id, outs!);
+  });
 });

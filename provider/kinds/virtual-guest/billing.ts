@@ -55,7 +55,8 @@ const shown = (value: unknown) =>
 function describeOrder(inputs: GuestInputs): string {
   const { startCpus, maxMemory, disks, operatingSystemReferenceCode: os } = inputs;
   const disk = disks === undefined ? '' : `, disks ${shown(disks)} GB`;
-  return `${shown(startCpus)} CPU, ${shown(maxMemory)} MB${disk}, ${shown(os)} in ${describeChoices(inputs)}`;
+  const image = os === undefined ? `image template ${shown(inputs.imageTemplateId)}` : shown(os);
+  return `${shown(startCpus)} CPU, ${shown(maxMemory)} MB${disk}, ${image} in ${describeChoices(inputs)}`;
 }
 
 /**

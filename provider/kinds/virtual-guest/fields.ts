@@ -13,7 +13,7 @@ import { LIMITS, idProblem } from '../../framework/failures';
 import { boundGroupIds, sameOs, sameUserData, userTags } from './api-forms';
 import { autoHostname, idAsNumber, idAsString, normaliseKeyIds, normaliseTags } from './normalise';
 import { DATACENTERS_RULE, DATACENTER_RULE } from './placement';
-import { OS_CODE, checkAdoptId, diskProblem, tagProblem } from './rules';
+import { IMAGE_ID, OS_CODE, checkAdoptId, diskProblem, tagProblem } from './rules';
 
 /**
  * Every field of a VirtualGuest, once: the program's arguments and the resource's outputs, the
@@ -223,13 +223,15 @@ export const GUEST_FIELDS = {
     change: 'replace',
     read: onGuest('localDiskFlag', (g) => g.localDiskFlag),
   },
-  /** e.g. UBUNTU_LATEST, DEBIAN_12_64; one the account is offered. */
+  /**
+   * e.g. UBUNTU_LATEST, DEBIAN_12_64; one the account is offered. Give this or `imageTemplateId`.
+   * As an output: the operating system the guest runs (with `imageTemplateId`, the template's).
+   */
   operatingSystemReferenceCode: {
     type: types.string,
-    input: 'required',
+    input: 'optional',
     output: true,
     rule: rules.text({
-      required: true,
       maxLength: 64,
       pattern: OS_CODE,
       patternRule: 'an operating system code such as UBUNTU_LATEST',
@@ -241,7 +243,36 @@ export const GUEST_FIELDS = {
     how: 'or in place with `onImageChange: reload` (`reloadOperatingSystem`)',
     read: onGuest('operatingSystemReferenceCode', (g) => g.operatingSystemReferenceCode, {
       same: sameOs,
+      // Left out, the guest is made from `imageTemplateId` and runs the template's OS.
+      unsetFollowsApi: true,
     }),
+    outputWith: 'imageTemplateId',
+  },
+  /**
+   * The global identifier of an image template to make the guest from (an `ImageTemplate`'s
+   * `globalIdentifier`, the account's own or a public one), instead of
+   * `operatingSystemReferenceCode`: the guest runs the template's operating system and disk. It
+   * must be available in the guest's datacenter. Changing it replaces the guest; so does a change
+   * of `userData` or `sshKeyIds` of such a guest (`onImageChange: reload` reinstalls a stock OS).
+   */
+  imageTemplateId: {
+    type: types.string,
+    input: 'optional',
+    output: true,
+    rule: rules.text({
+      maxLength: 64,
+      pattern: IMAGE_ID,
+      patternRule: "an image template's global identifier",
+    }),
+    order: part.imageTemplateId,
+    priced: true,
+    change: 'replace',
+    reason: 'a guest is made from an image template only when it is ordered',
+    read: onGuest('blockDeviceTemplateGroup.globalIdentifier', (g) =>
+      g.blockDeviceTemplateGroup === undefined
+        ? undefined
+        : (g.blockDeviceTemplateGroup?.globalIdentifier ?? UNSET),
+    ),
   },
   /**
    * e.g. dal10; one the account is offered. Give this or `datacenters`. As an output: where the

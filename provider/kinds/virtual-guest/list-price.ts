@@ -30,7 +30,11 @@ export function listHourlyFee(options: CreateObjectOptions, inputs: ListPricedIn
   const parts = [
     fee('the CPUs', options.processors, (t) => t.startCpus === inputs.startCpus),
     fee('the memory', options.memory, (t) => t.maxMemory === inputs.maxMemory),
-    fee(os, options.operatingSystems, (t) => t.operatingSystemReferenceCode === os),
+    fee(
+      os ?? "an image template's operating system",
+      options.operatingSystems,
+      (t) => t.operatingSystemReferenceCode === os,
+    ),
     fee('the network speed', options.networkComponents, (t) =>
       t.networkComponents.some((n) => n.maxSpeed === inputs.networkSpeed),
     ),

@@ -56,6 +56,7 @@ import { importForm } from './import-form';
 import { checkPlacement, placementMismatch } from './placement';
 import { checkPlacementGroup } from './placement-group';
 import { checkVlanRules, checkVlans } from './vlans';
+import { checkImageRules, checkImageTemplate } from './image-template';
 import { checkFqdn } from './rules';
 import {
   INTERFACES,
@@ -114,6 +115,7 @@ export function checkGuestRules({ inputs, olds, failures }: CheckRulesRequest<Gu
   checkPlacement(inputs, failures);
   checkSecurityGroupRules(inputs, failures);
   checkVlanRules(inputs, failures);
+  checkImageRules(inputs, failures);
   checkResize(olds, inputs, failures);
 }
 
@@ -142,6 +144,7 @@ async function checkWithApi({
   await checkSecurityGroupsExist(c, inputs, failures);
   await checkPlacementGroup(c, inputs, olds, failures);
   await checkVlans(c, inputs, failures);
+  await checkImageTemplate(c, inputs, failures);
   let adoptable: VirtualGuest | undefined;
   if (isKnown(inputs.adoptId)) {
     adoptable = await guests(c).findInstance(Number(inputs.adoptId));
@@ -218,7 +221,7 @@ const endingOf = (c: Connection, id: string, state: GuestState): Promise<Ending>
   );
 
 /**
- * The outputs the table cannot read: where the guest is, and what it is billed. On a refresh,
+ * The outputs the table cannot read: where the guest is, what it runs, and what it is billed. On a refresh,
  * what the guest now costs is said against what the account was quoted (states older than the
  * source were quoted too); a list-price estimate differs from the bill by design.
  */
@@ -230,7 +233,13 @@ async function outputs({
   before,
 }: OutputsRequest<GuestFields, VirtualGuest>): Promise<GuestState> {
   const price = await guestPrice(guests(c), guest, state);
-  const more = { datacenter: guest.datacenter?.name ?? state.datacenter, ...costOutputs(price) };
+  const more = {
+    datacenter: guest.datacenter?.name ?? state.datacenter,
+    // Made from an image template: the OS it runs, the template's.
+    operatingSystemReferenceCode:
+      state.operatingSystemReferenceCode ?? guest.operatingSystemReferenceCode,
+    ...costOutputs(price),
+  };
   const quoted = !String(before?.estimatedCostSource ?? 'account').startsWith('list');
   if (before && quoted && billedPrice(guest)) {
     const now = { ...state, ...more };

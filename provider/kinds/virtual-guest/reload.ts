@@ -34,7 +34,8 @@ export function replacedBy(olds: GuestProps, news: GuestProps) {
     ...changedBetween(GUEST_FIELDS, olds, news, REPLACING),
     ...placementReplaces(olds, news),
   ];
-  if (news.onImageChange !== 'reload') return changed;
+  // A reload reinstalls a stock OS: a guest made from an image template is replaced instead.
+  if (news.onImageChange !== 'reload' || news.imageTemplateId != null) return changed;
   return changed.some((field) => !RELOAD_FIELDS.includes(field)) ? changed : [];
 }
 
@@ -138,7 +139,7 @@ export async function reloadInPlace(
     sshKeyIds: inputs.sshKeyIds,
     ...(sameOs(os, guest.operatingSystemReferenceCode)
       ? {}
-      : { itemPrices: [{ id: await osPriceId(c, os) }] }),
+      : { itemPrices: [{ id: await osPriceId(c, String(os)) }] }),
   };
   say(`${what}: reloading in place (${fields.join(', ')}); the primary disk is erased`);
   await createOnce({

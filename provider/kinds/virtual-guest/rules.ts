@@ -9,6 +9,8 @@ import { TOKEN_TAG_PREFIX } from '../../framework/creation-token';
 
 const TAG = /^[a-z0-9][a-z0-9 _.:-]*$/;
 export const OS_CODE = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
+/** An image template's global identifier (a GUID, as the API writes it). */
+export const IMAGE_ID = /^[A-Za-z0-9][A-Za-z0-9-]*$/;
 export const DATACENTER = /^[a-z0-9][a-z0-9-]*$/i;
 
 export function tagProblem(label: string, tag: unknown): string | undefined {

@@ -95,8 +95,8 @@ type LookupVirtualGuestResult struct {
 	NetworkSpeed *int `pulumi:"networkSpeed"`
 	// Free text kept with the guest.
 	Notes *string `pulumi:"notes"`
-	// e.g. UBUNTU_LATEST, DEBIAN_12_64; one the account is offered.
-	OperatingSystemReferenceCode string `pulumi:"operatingSystemReferenceCode"`
+	// e.g. UBUNTU_LATEST, DEBIAN_12_64; one the account is offered. Give this or `imageTemplateId`. As an output: the operating system the guest runs (with `imageTemplateId`, the template's).
+	OperatingSystemReferenceCode *string `pulumi:"operatingSystemReferenceCode"`
 	// The transaction of the guest's last OS reload (null: never reloaded).
 	OsReloadId *int `pulumi:"osReloadId"`
 	// e.g. `RUNNING`.
@@ -244,9 +244,9 @@ func (o LookupVirtualGuestResultOutput) Notes() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v LookupVirtualGuestResult) *string { return v.Notes }).(pulumi.StringPtrOutput)
 }
 
-// e.g. UBUNTU_LATEST, DEBIAN_12_64; one the account is offered.
-func (o LookupVirtualGuestResultOutput) OperatingSystemReferenceCode() pulumi.StringOutput {
-	return o.ApplyT(func(v LookupVirtualGuestResult) string { return v.OperatingSystemReferenceCode }).(pulumi.StringOutput)
+// e.g. UBUNTU_LATEST, DEBIAN_12_64; one the account is offered. Give this or `imageTemplateId`. As an output: the operating system the guest runs (with `imageTemplateId`, the template's).
+func (o LookupVirtualGuestResultOutput) OperatingSystemReferenceCode() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v LookupVirtualGuestResult) *string { return v.OperatingSystemReferenceCode }).(pulumi.StringPtrOutput)
 }
 
 // The transaction of the guest's last OS reload (null: never reloaded).

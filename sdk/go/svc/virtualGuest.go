@@ -86,6 +86,8 @@ type VirtualGuest struct {
 	Hostname pulumi.StringOutput `pulumi:"hostname"`
 	// Hourly billing; false orders a monthly guest. Changing it replaces the guest.
 	HourlyBillingFlag pulumi.BoolOutput `pulumi:"hourlyBillingFlag"`
+	// The global identifier of an image template to make the guest from (an `ImageTemplate`'s `globalIdentifier`, the account's own or a public one), instead of `operatingSystemReferenceCode`: the guest runs the template's operating system and disk. It must be available in the guest's datacenter. Changing it replaces the guest; so does a change of `userData` or `sshKeyIds` of such a guest (`onImageChange: reload` reinstalls a stock OS).
+	ImageTemplateId pulumi.StringPtrOutput `pulumi:"imageTemplateId"`
 	// Local disk, or SAN (false).
 	LocalDiskFlag pulumi.BoolOutput `pulumi:"localDiskFlag"`
 	// Memory in MB, one of the sizes the account is offered; a change upgrades in place (it reboots).
@@ -96,8 +98,8 @@ type VirtualGuest struct {
 	Notes pulumi.StringPtrOutput `pulumi:"notes"`
 	// What a change of `operatingSystemReferenceCode`, `userData` or `sshKeyIds` does: `replace` orders a new guest (new id, addresses and bill; the old one is cancelled once the new one is ready), `reload` reinstalls this guest in place (same id, addresses and bill; its primary disk is erased and it is down while it reloads).
 	OnImageChange ImageChangePtrOutput `pulumi:"onImageChange"`
-	// e.g. UBUNTU_LATEST, DEBIAN_12_64; one the account is offered.
-	OperatingSystemReferenceCode pulumi.StringOutput `pulumi:"operatingSystemReferenceCode"`
+	// e.g. UBUNTU_LATEST, DEBIAN_12_64; one the account is offered. Give this or `imageTemplateId`. As an output: the operating system the guest runs (with `imageTemplateId`, the template's).
+	OperatingSystemReferenceCode pulumi.StringPtrOutput `pulumi:"operatingSystemReferenceCode"`
 	// The transaction of the guest's last OS reload (null: never reloaded).
 	OsReloadId pulumi.IntPtrOutput `pulumi:"osReloadId"`
 	// The placement group to order the guest into (its rule, e.g. SPREAD, keeps the group's guests on different hosts); its backend router must be in the guest's datacenter, and it must have room. Changing it replaces the guest (a guest joins a group only when it is ordered).
@@ -154,9 +156,6 @@ func NewVirtualGuest(ctx *pulumi.Context,
 	}
 	if args.MaxMemory == nil {
 		return nil, errors.New("invalid value for required argument 'MaxMemory'")
-	}
-	if args.OperatingSystemReferenceCode == nil {
-		return nil, errors.New("invalid value for required argument 'OperatingSystemReferenceCode'")
 	}
 	if args.StartCpus == nil {
 		return nil, errors.New("invalid value for required argument 'StartCpus'")
@@ -226,6 +225,8 @@ type virtualGuestArgs struct {
 	Hostname *string `pulumi:"hostname"`
 	// Hourly billing; false orders a monthly guest. Changing it replaces the guest.
 	HourlyBillingFlag *bool `pulumi:"hourlyBillingFlag"`
+	// The global identifier of an image template to make the guest from (an `ImageTemplate`'s `globalIdentifier`, the account's own or a public one), instead of `operatingSystemReferenceCode`: the guest runs the template's operating system and disk. It must be available in the guest's datacenter. Changing it replaces the guest; so does a change of `userData` or `sshKeyIds` of such a guest (`onImageChange: reload` reinstalls a stock OS).
+	ImageTemplateId *string `pulumi:"imageTemplateId"`
 	// Local disk, or SAN (false).
 	LocalDiskFlag *bool `pulumi:"localDiskFlag"`
 	// Memory in MB, one of the sizes the account is offered; a change upgrades in place (it reboots).
@@ -236,8 +237,8 @@ type virtualGuestArgs struct {
 	Notes *string `pulumi:"notes"`
 	// What a change of `operatingSystemReferenceCode`, `userData` or `sshKeyIds` does: `replace` orders a new guest (new id, addresses and bill; the old one is cancelled once the new one is ready), `reload` reinstalls this guest in place (same id, addresses and bill; its primary disk is erased and it is down while it reloads).
 	OnImageChange *ImageChange `pulumi:"onImageChange"`
-	// e.g. UBUNTU_LATEST, DEBIAN_12_64; one the account is offered.
-	OperatingSystemReferenceCode string `pulumi:"operatingSystemReferenceCode"`
+	// e.g. UBUNTU_LATEST, DEBIAN_12_64; one the account is offered. Give this or `imageTemplateId`. As an output: the operating system the guest runs (with `imageTemplateId`, the template's).
+	OperatingSystemReferenceCode *string `pulumi:"operatingSystemReferenceCode"`
 	// The placement group to order the guest into (its rule, e.g. SPREAD, keeps the group's guests on different hosts); its backend router must be in the guest's datacenter, and it must have room. Changing it replaces the guest (a guest joins a group only when it is ordered).
 	PlacementGroupId *int `pulumi:"placementGroupId"`
 	// Only a private (backend) network interface.
@@ -286,6 +287,8 @@ type VirtualGuestArgs struct {
 	Hostname pulumi.StringPtrInput
 	// Hourly billing; false orders a monthly guest. Changing it replaces the guest.
 	HourlyBillingFlag pulumi.BoolPtrInput
+	// The global identifier of an image template to make the guest from (an `ImageTemplate`'s `globalIdentifier`, the account's own or a public one), instead of `operatingSystemReferenceCode`: the guest runs the template's operating system and disk. It must be available in the guest's datacenter. Changing it replaces the guest; so does a change of `userData` or `sshKeyIds` of such a guest (`onImageChange: reload` reinstalls a stock OS).
+	ImageTemplateId pulumi.StringPtrInput
 	// Local disk, or SAN (false).
 	LocalDiskFlag pulumi.BoolPtrInput
 	// Memory in MB, one of the sizes the account is offered; a change upgrades in place (it reboots).
@@ -296,8 +299,8 @@ type VirtualGuestArgs struct {
 	Notes pulumi.StringPtrInput
 	// What a change of `operatingSystemReferenceCode`, `userData` or `sshKeyIds` does: `replace` orders a new guest (new id, addresses and bill; the old one is cancelled once the new one is ready), `reload` reinstalls this guest in place (same id, addresses and bill; its primary disk is erased and it is down while it reloads).
 	OnImageChange ImageChangePtrInput
-	// e.g. UBUNTU_LATEST, DEBIAN_12_64; one the account is offered.
-	OperatingSystemReferenceCode pulumi.StringInput
+	// e.g. UBUNTU_LATEST, DEBIAN_12_64; one the account is offered. Give this or `imageTemplateId`. As an output: the operating system the guest runs (with `imageTemplateId`, the template's).
+	OperatingSystemReferenceCode pulumi.StringPtrInput
 	// The placement group to order the guest into (its rule, e.g. SPREAD, keeps the group's guests on different hosts); its backend router must be in the guest's datacenter, and it must have room. Changing it replaces the guest (a guest joins a group only when it is ordered).
 	PlacementGroupId pulumi.IntPtrInput
 	// Only a private (backend) network interface.
@@ -482,6 +485,11 @@ func (o VirtualGuestOutput) HourlyBillingFlag() pulumi.BoolOutput {
 	return o.ApplyT(func(v *VirtualGuest) pulumi.BoolOutput { return v.HourlyBillingFlag }).(pulumi.BoolOutput)
 }
 
+// The global identifier of an image template to make the guest from (an `ImageTemplate`'s `globalIdentifier`, the account's own or a public one), instead of `operatingSystemReferenceCode`: the guest runs the template's operating system and disk. It must be available in the guest's datacenter. Changing it replaces the guest; so does a change of `userData` or `sshKeyIds` of such a guest (`onImageChange: reload` reinstalls a stock OS).
+func (o VirtualGuestOutput) ImageTemplateId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *VirtualGuest) pulumi.StringPtrOutput { return v.ImageTemplateId }).(pulumi.StringPtrOutput)
+}
+
 // Local disk, or SAN (false).
 func (o VirtualGuestOutput) LocalDiskFlag() pulumi.BoolOutput {
 	return o.ApplyT(func(v *VirtualGuest) pulumi.BoolOutput { return v.LocalDiskFlag }).(pulumi.BoolOutput)
@@ -507,9 +515,9 @@ func (o VirtualGuestOutput) OnImageChange() ImageChangePtrOutput {
 	return o.ApplyT(func(v *VirtualGuest) ImageChangePtrOutput { return v.OnImageChange }).(ImageChangePtrOutput)
 }
 
-// e.g. UBUNTU_LATEST, DEBIAN_12_64; one the account is offered.
-func (o VirtualGuestOutput) OperatingSystemReferenceCode() pulumi.StringOutput {
-	return o.ApplyT(func(v *VirtualGuest) pulumi.StringOutput { return v.OperatingSystemReferenceCode }).(pulumi.StringOutput)
+// e.g. UBUNTU_LATEST, DEBIAN_12_64; one the account is offered. Give this or `imageTemplateId`. As an output: the operating system the guest runs (with `imageTemplateId`, the template's).
+func (o VirtualGuestOutput) OperatingSystemReferenceCode() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *VirtualGuest) pulumi.StringPtrOutput { return v.OperatingSystemReferenceCode }).(pulumi.StringPtrOutput)
 }
 
 // The transaction of the guest's last OS reload (null: never reloaded).

@@ -250,9 +250,9 @@ class GetVirtualGuestResult:
 
     @_builtins.property
     @pulumi.getter(name="operatingSystemReferenceCode")
-    def operating_system_reference_code(self) -> _builtins.str:
+    def operating_system_reference_code(self) -> Optional[_builtins.str]:
         """
-        e.g. UBUNTU_LATEST, DEBIAN_12_64; one the account is offered.
+        e.g. UBUNTU_LATEST, DEBIAN_12_64; one the account is offered. Give this or `imageTemplateId`. As an output: the operating system the guest runs (with `imageTemplateId`, the template's).
         """
         return pulumi.get(self, "operating_system_reference_code")
 

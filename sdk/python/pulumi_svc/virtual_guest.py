@@ -22,7 +22,6 @@ class VirtualGuestArgs:
     def __init__(__self__, *,
                  domain: pulumi.Input[_builtins.str],
                  max_memory: pulumi.Input[_builtins.int],
-                 operating_system_reference_code: pulumi.Input[_builtins.str],
                  start_cpus: pulumi.Input[_builtins.int],
                  adopt_id: pulumi.Input[Optional[_builtins.str]] = None,
                  datacenter: pulumi.Input[Optional[_builtins.str]] = None,
@@ -30,10 +29,12 @@ class VirtualGuestArgs:
                  disks: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.int]]]] = None,
                  hostname: pulumi.Input[Optional[_builtins.str]] = None,
                  hourly_billing_flag: pulumi.Input[Optional[_builtins.bool]] = None,
+                 image_template_id: pulumi.Input[Optional[_builtins.str]] = None,
                  local_disk_flag: pulumi.Input[Optional[_builtins.bool]] = None,
                  network_speed: pulumi.Input[Optional[_builtins.int]] = None,
                  notes: pulumi.Input[Optional[_builtins.str]] = None,
                  on_image_change: pulumi.Input[Optional['ImageChange']] = None,
+                 operating_system_reference_code: pulumi.Input[Optional[_builtins.str]] = None,
                  placement_group_id: pulumi.Input[Optional[_builtins.int]] = None,
                  private_network_only: pulumi.Input[Optional[_builtins.bool]] = None,
                  private_security_group_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.int]]]] = None,
@@ -53,7 +54,6 @@ class VirtualGuestArgs:
 
         :param pulumi.Input[_builtins.str] domain: Domain of the guest, e.g. `example.com`.
         :param pulumi.Input[_builtins.int] max_memory: Memory in MB, one of the sizes the account is offered; a change upgrades in place (it reboots).
-        :param pulumi.Input[_builtins.str] operating_system_reference_code: e.g. UBUNTU_LATEST, DEBIAN_12_64; one the account is offered.
         :param pulumi.Input[_builtins.int] start_cpus: CPU count, one the account is offered; a change upgrades the guest in place (it reboots).
         :param pulumi.Input[_builtins.str] adopt_id: Take over the account's existing guest with this id instead of ordering one: no new order, the stack owns that guest from then on.
         :param pulumi.Input[_builtins.str] datacenter: e.g. dal10; one the account is offered. Give this or `datacenters`. As an output: where the guest is (with `datacenters`, the datacenter whose order succeeded).
@@ -61,10 +61,12 @@ class VirtualGuestArgs:
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.int]]] disks: Disk sizes in GB, the boot disk first, then up to four data disks. Disks grow and are added in place; shrinking or removing one is refused in check.
         :param pulumi.Input[_builtins.str] hostname: Host name; defaults to the resource name plus a suffix that is stable for this stack.
         :param pulumi.Input[_builtins.bool] hourly_billing_flag: Hourly billing; false orders a monthly guest. Changing it replaces the guest.
+        :param pulumi.Input[_builtins.str] image_template_id: The global identifier of an image template to make the guest from (an `ImageTemplate`'s `globalIdentifier`, the account's own or a public one), instead of `operatingSystemReferenceCode`: the guest runs the template's operating system and disk. It must be available in the guest's datacenter. Changing it replaces the guest; so does a change of `userData` or `sshKeyIds` of such a guest (`onImageChange: reload` reinstalls a stock OS).
         :param pulumi.Input[_builtins.bool] local_disk_flag: Local disk, or SAN (false).
         :param pulumi.Input[_builtins.int] network_speed: Network port speed in Mbps, one the account is offered; a change upgrades in place.
         :param pulumi.Input[_builtins.str] notes: Free text kept with the guest.
         :param pulumi.Input['ImageChange'] on_image_change: What a change of `operatingSystemReferenceCode`, `userData` or `sshKeyIds` does: `replace` orders a new guest (new id, addresses and bill; the old one is cancelled once the new one is ready), `reload` reinstalls this guest in place (same id, addresses and bill; its primary disk is erased and it is down while it reloads).
+        :param pulumi.Input[_builtins.str] operating_system_reference_code: e.g. UBUNTU_LATEST, DEBIAN_12_64; one the account is offered. Give this or `imageTemplateId`. As an output: the operating system the guest runs (with `imageTemplateId`, the template's).
         :param pulumi.Input[_builtins.int] placement_group_id: The placement group to order the guest into (its rule, e.g. SPREAD, keeps the group's guests on different hosts); its backend router must be in the guest's datacenter, and it must have room. Changing it replaces the guest (a guest joins a group only when it is ordered).
         :param pulumi.Input[_builtins.bool] private_network_only: Only a private (backend) network interface.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.int]]] private_security_group_ids: Ids of security groups bound to the guest's private interface; output ascending. Given at the order; a change attaches and detaches them in place.
@@ -82,7 +84,6 @@ class VirtualGuestArgs:
         """
         pulumi.set(__self__, "domain", domain)
         pulumi.set(__self__, "max_memory", max_memory)
-        pulumi.set(__self__, "operating_system_reference_code", operating_system_reference_code)
         pulumi.set(__self__, "start_cpus", start_cpus)
         if adopt_id is not None:
             pulumi.set(__self__, "adopt_id", adopt_id)
@@ -98,6 +99,8 @@ class VirtualGuestArgs:
             hourly_billing_flag = True
         if hourly_billing_flag is not None:
             pulumi.set(__self__, "hourly_billing_flag", hourly_billing_flag)
+        if image_template_id is not None:
+            pulumi.set(__self__, "image_template_id", image_template_id)
         if local_disk_flag is None:
             local_disk_flag = True
         if local_disk_flag is not None:
@@ -108,6 +111,8 @@ class VirtualGuestArgs:
             pulumi.set(__self__, "notes", notes)
         if on_image_change is not None:
             pulumi.set(__self__, "on_image_change", on_image_change)
+        if operating_system_reference_code is not None:
+            pulumi.set(__self__, "operating_system_reference_code", operating_system_reference_code)
         if placement_group_id is not None:
             pulumi.set(__self__, "placement_group_id", placement_group_id)
         if private_network_only is None:
@@ -168,18 +173,6 @@ class VirtualGuestArgs:
     @max_memory.setter
     def max_memory(self, value: pulumi.Input[_builtins.int]):
         pulumi.set(self, "max_memory", value)
-
-    @_builtins.property
-    @pulumi.getter(name="operatingSystemReferenceCode")
-    def operating_system_reference_code(self) -> pulumi.Input[_builtins.str]:
-        """
-        e.g. UBUNTU_LATEST, DEBIAN_12_64; one the account is offered.
-        """
-        return pulumi.get(self, "operating_system_reference_code")
-
-    @operating_system_reference_code.setter
-    def operating_system_reference_code(self, value: pulumi.Input[_builtins.str]):
-        pulumi.set(self, "operating_system_reference_code", value)
 
     @_builtins.property
     @pulumi.getter(name="startCpus")
@@ -266,6 +259,18 @@ class VirtualGuestArgs:
         pulumi.set(self, "hourly_billing_flag", value)
 
     @_builtins.property
+    @pulumi.getter(name="imageTemplateId")
+    def image_template_id(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The global identifier of an image template to make the guest from (an `ImageTemplate`'s `globalIdentifier`, the account's own or a public one), instead of `operatingSystemReferenceCode`: the guest runs the template's operating system and disk. It must be available in the guest's datacenter. Changing it replaces the guest; so does a change of `userData` or `sshKeyIds` of such a guest (`onImageChange: reload` reinstalls a stock OS).
+        """
+        return pulumi.get(self, "image_template_id")
+
+    @image_template_id.setter
+    def image_template_id(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "image_template_id", value)
+
+    @_builtins.property
     @pulumi.getter(name="localDiskFlag")
     def local_disk_flag(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
@@ -312,6 +317,18 @@ class VirtualGuestArgs:
     @on_image_change.setter
     def on_image_change(self, value: pulumi.Input[Optional['ImageChange']]):
         pulumi.set(self, "on_image_change", value)
+
+    @_builtins.property
+    @pulumi.getter(name="operatingSystemReferenceCode")
+    def operating_system_reference_code(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        e.g. UBUNTU_LATEST, DEBIAN_12_64; one the account is offered. Give this or `imageTemplateId`. As an output: the operating system the guest runs (with `imageTemplateId`, the template's).
+        """
+        return pulumi.get(self, "operating_system_reference_code")
+
+    @operating_system_reference_code.setter
+    def operating_system_reference_code(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "operating_system_reference_code", value)
 
     @_builtins.property
     @pulumi.getter(name="placementGroupId")
@@ -495,6 +512,7 @@ class VirtualGuest(pulumi.CustomResource):
                  domain: pulumi.Input[Optional[_builtins.str]] = None,
                  hostname: pulumi.Input[Optional[_builtins.str]] = None,
                  hourly_billing_flag: pulumi.Input[Optional[_builtins.bool]] = None,
+                 image_template_id: pulumi.Input[Optional[_builtins.str]] = None,
                  local_disk_flag: pulumi.Input[Optional[_builtins.bool]] = None,
                  max_memory: pulumi.Input[Optional[_builtins.int]] = None,
                  network_speed: pulumi.Input[Optional[_builtins.int]] = None,
@@ -559,12 +577,13 @@ class VirtualGuest(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] domain: Domain of the guest, e.g. `example.com`.
         :param pulumi.Input[_builtins.str] hostname: Host name; defaults to the resource name plus a suffix that is stable for this stack.
         :param pulumi.Input[_builtins.bool] hourly_billing_flag: Hourly billing; false orders a monthly guest. Changing it replaces the guest.
+        :param pulumi.Input[_builtins.str] image_template_id: The global identifier of an image template to make the guest from (an `ImageTemplate`'s `globalIdentifier`, the account's own or a public one), instead of `operatingSystemReferenceCode`: the guest runs the template's operating system and disk. It must be available in the guest's datacenter. Changing it replaces the guest; so does a change of `userData` or `sshKeyIds` of such a guest (`onImageChange: reload` reinstalls a stock OS).
         :param pulumi.Input[_builtins.bool] local_disk_flag: Local disk, or SAN (false).
         :param pulumi.Input[_builtins.int] max_memory: Memory in MB, one of the sizes the account is offered; a change upgrades in place (it reboots).
         :param pulumi.Input[_builtins.int] network_speed: Network port speed in Mbps, one the account is offered; a change upgrades in place.
         :param pulumi.Input[_builtins.str] notes: Free text kept with the guest.
         :param pulumi.Input['ImageChange'] on_image_change: What a change of `operatingSystemReferenceCode`, `userData` or `sshKeyIds` does: `replace` orders a new guest (new id, addresses and bill; the old one is cancelled once the new one is ready), `reload` reinstalls this guest in place (same id, addresses and bill; its primary disk is erased and it is down while it reloads).
-        :param pulumi.Input[_builtins.str] operating_system_reference_code: e.g. UBUNTU_LATEST, DEBIAN_12_64; one the account is offered.
+        :param pulumi.Input[_builtins.str] operating_system_reference_code: e.g. UBUNTU_LATEST, DEBIAN_12_64; one the account is offered. Give this or `imageTemplateId`. As an output: the operating system the guest runs (with `imageTemplateId`, the template's).
         :param pulumi.Input[_builtins.int] placement_group_id: The placement group to order the guest into (its rule, e.g. SPREAD, keeps the group's guests on different hosts); its backend router must be in the guest's datacenter, and it must have room. Changing it replaces the guest (a guest joins a group only when it is ordered).
         :param pulumi.Input[_builtins.bool] private_network_only: Only a private (backend) network interface.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.int]]] private_security_group_ids: Ids of security groups bound to the guest's private interface; output ascending. Given at the order; a change attaches and detaches them in place.
@@ -642,6 +661,7 @@ class VirtualGuest(pulumi.CustomResource):
                  domain: pulumi.Input[Optional[_builtins.str]] = None,
                  hostname: pulumi.Input[Optional[_builtins.str]] = None,
                  hourly_billing_flag: pulumi.Input[Optional[_builtins.bool]] = None,
+                 image_template_id: pulumi.Input[Optional[_builtins.str]] = None,
                  local_disk_flag: pulumi.Input[Optional[_builtins.bool]] = None,
                  max_memory: pulumi.Input[Optional[_builtins.int]] = None,
                  network_speed: pulumi.Input[Optional[_builtins.int]] = None,
@@ -683,6 +703,7 @@ class VirtualGuest(pulumi.CustomResource):
             if hourly_billing_flag is None:
                 hourly_billing_flag = True
             __props__.__dict__["hourly_billing_flag"] = hourly_billing_flag
+            __props__.__dict__["image_template_id"] = image_template_id
             if local_disk_flag is None:
                 local_disk_flag = True
             __props__.__dict__["local_disk_flag"] = local_disk_flag
@@ -692,8 +713,6 @@ class VirtualGuest(pulumi.CustomResource):
             __props__.__dict__["network_speed"] = network_speed
             __props__.__dict__["notes"] = notes
             __props__.__dict__["on_image_change"] = on_image_change
-            if operating_system_reference_code is None and not opts.urn:
-                raise TypeError("Missing required property 'operating_system_reference_code'")
             __props__.__dict__["operating_system_reference_code"] = operating_system_reference_code
             __props__.__dict__["placement_group_id"] = placement_group_id
             if private_network_only is None:
@@ -767,6 +786,7 @@ class VirtualGuest(pulumi.CustomResource):
         __props__.__dict__["guest_id"] = None
         __props__.__dict__["hostname"] = None
         __props__.__dict__["hourly_billing_flag"] = None
+        __props__.__dict__["image_template_id"] = None
         __props__.__dict__["local_disk_flag"] = None
         __props__.__dict__["max_memory"] = None
         __props__.__dict__["network_speed"] = None
@@ -901,6 +921,14 @@ class VirtualGuest(pulumi.CustomResource):
         return pulumi.get(self, "hourly_billing_flag")
 
     @_builtins.property
+    @pulumi.getter(name="imageTemplateId")
+    def image_template_id(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        The global identifier of an image template to make the guest from (an `ImageTemplate`'s `globalIdentifier`, the account's own or a public one), instead of `operatingSystemReferenceCode`: the guest runs the template's operating system and disk. It must be available in the guest's datacenter. Changing it replaces the guest; so does a change of `userData` or `sshKeyIds` of such a guest (`onImageChange: reload` reinstalls a stock OS).
+        """
+        return pulumi.get(self, "image_template_id")
+
+    @_builtins.property
     @pulumi.getter(name="localDiskFlag")
     def local_disk_flag(self) -> pulumi.Output[_builtins.bool]:
         """
@@ -942,9 +970,9 @@ class VirtualGuest(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="operatingSystemReferenceCode")
-    def operating_system_reference_code(self) -> pulumi.Output[_builtins.str]:
+    def operating_system_reference_code(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        e.g. UBUNTU_LATEST, DEBIAN_12_64; one the account is offered.
+        e.g. UBUNTU_LATEST, DEBIAN_12_64; one the account is offered. Give this or `imageTemplateId`. As an output: the operating system the guest runs (with `imageTemplateId`, the template's).
         """
         return pulumi.get(self, "operating_system_reference_code")
 
