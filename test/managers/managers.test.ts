@@ -30,7 +30,9 @@ describe('managers against the emulator', () => {
   });
 
   before(async () => {
-    emulator = await startEmulator({ port: 0, seed: 'demo', provisioningDelayMs: 300 });
+    // Long enough that a guest is still provisioning at the check right after its order, even on
+    // a busy machine.
+    emulator = await startEmulator({ port: 0, seed: 'demo', provisioningDelayMs: 1500 });
     client = new Client({ ...emulator.credentials, endpointUrl: emulator.url });
     guests = new VirtualGuestManager(client);
   });

@@ -16,6 +16,7 @@ import {
 } from '../../resources';
 import { FUNCTIONS } from '../../provider/plugin/functions';
 import type { Client } from '../../provider/client';
+import { DedicatedHostManager } from '../../provider/managers';
 import { answerProblems } from '../support/schema-types';
 import { providerEnv, setProgramConfig, type Emulator } from '../support/provider-env';
 
@@ -118,13 +119,37 @@ describe('lookups against the emulator', () => {
 
   it("the plugin's functions answer the typed objects their schema declares, on the account's objects", async () => {
     const [server] = await getHardwareServers();
-    // The seeded account has no security group: one made over XML-RPC for getSecurityGroups.
+    // The seeded account has no security group and no placement group: one of each made over
+    // XML-RPC, for getSecurityGroups and getPlacementGroups.
     await client.call('Network_SecurityGroup', 'createObject', {
       args: [{ name: 'lookup-sg', description: 'listed by getSecurityGroups' }],
     });
+    const [router] = (await client.call('Virtual_PlacementGroup', 'getAvailableRouters', {
+      mask: 'id',
+    })) as { id: number }[];
+    const [rule] = (await client.call('Virtual_PlacementGroup_Rule', 'getAllObjects', {
+      mask: 'id',
+    })) as { id: number }[];
+    await client.call('Virtual_PlacementGroup', 'createObject', {
+      args: [{ name: 'lookup-pg', backendRouterId: router.id, ruleId: rule.id }],
+    });
+    // ... nor a dedicated host: one ordered, for getDedicatedHosts.
+    const hosts = new DedicatedHostManager(client);
+    const [size] = await hosts.sizes();
+    await hosts.place(
+      await hosts.orderContainer({
+        name: 'lookup-host',
+        domain: 'example.com',
+        datacenter: 'dal10',
+        size: size.keyName,
+        hourly: true,
+        creationToken: 'lookup-host',
+      }),
+    );
     const args: Record<string, Record<string, unknown>> = {
       getDnsZone: { name: 'example.com' },
       getHardwareServer: { id: server.id },
+      getBareMetalServer: { id: server.id },
       getTickets: { createdBetween: { start: '2000-01-01', end: '2100-01-01' } },
     };
     const answered = Object.keys(FUNCTIONS).filter((name) => name !== 'getVirtualGuest');
