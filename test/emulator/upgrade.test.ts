@@ -191,11 +191,11 @@ describe('guest upgrades: getUpgradeItemPrices, Product_Order.verifyOrder and pl
         args: [
           {
             ...order(id, [{ id: core.id }]),
-            complexType: 'Svc_Container_Product_Order_Network_Vlan',
+            complexType: 'Svc_Container_Product_Order_Network_LoadBalancer',
           },
         ],
       }),
-      /Orders of Svc_Container_Product_Order_Network_Vlan are not modeled by this emulator/,
+      /Orders of Svc_Container_Product_Order_Network_LoadBalancer are not modeled by this emulator/,
     );
     const gap = await priceFor(h.demo, id, 'guest_disk2', 100);
     await assert.rejects(
