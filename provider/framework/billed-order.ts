@@ -1,5 +1,5 @@
 import { types, type Fields } from './fields';
-import { rules } from './field-rules';
+import { TOKEN_FIELDS, rules } from './field-rules';
 import { freeWriteWindowMs } from './connection';
 import { writeIdempotent } from './exactly-once';
 import { owedUntilAnniversary, type BillingCycle } from './billing-cycle';
@@ -12,17 +12,7 @@ import { owedUntilAnniversary, type BillingCycle } from './billing-cycle';
  */
 
 export const BILLED_ORDER_FIELDS = {
-  /** The Pulumi resource name (set by the resource class). */
-  resourceName: {
-    type: types.string,
-    input: 'required',
-    internal: true,
-    rule: rules.text({ maxLength: 1024 }),
-  },
-  /** project/stack/name of the resource. */
-  identity: { type: types.string, input: 'required', internal: true },
-  /** `<organization>/<full URN>`: the seed of the creation token. */
-  provenance: { type: types.string, input: 'optional', internal: true },
+  ...TOKEN_FIELDS,
   /**
    * On delete, cancel a monthly order at once instead of at its billing anniversary (an hourly
    * one is always cancelled at once).
@@ -33,14 +23,6 @@ export const BILLED_ORDER_FIELDS = {
     default: false,
     rule: rules.flag(),
     change: 'local',
-  },
-  /** The order's creation token, computed by check and kept (finds a lost order's object). */
-  creationToken: {
-    type: types.string,
-    input: 'optional',
-    internal: true,
-    normalise: () => undefined,
-    keep: true,
   },
   /** What it costs an hour (check prices the order). */
   estimatedHourlyCost: { type: types.number, output: true, fromCheck: true },

@@ -1,6 +1,6 @@
 import { hardwareStatus, type BareMetalServer } from '../../managers';
 import { UNSET, types, readFrom, valueType, type Fields } from '../../framework/fields';
-import { rules } from '../../framework/field-rules';
+import { TOKEN_FIELDS, rules } from '../../framework/field-rules';
 import { LIMITS, idProblem } from '../../framework/failures';
 import { sameOs, sameUserData, userTags } from '../virtual-guest/api-forms';
 import { normaliseKeyIds, normaliseTags } from '../virtual-guest/normalise';
@@ -33,17 +33,7 @@ const vlanField = (space: 'PUBLIC' | 'PRIVATE', what: string) => ({
 });
 
 export const BARE_METAL_FIELDS = {
-  /** The Pulumi resource name (set by the resource class). */
-  resourceName: {
-    type: types.string,
-    input: 'required',
-    internal: true,
-    rule: rules.text({ maxLength: 1024 }),
-  },
-  /** project/stack/name of the resource. */
-  identity: { type: types.string, input: 'required', internal: true },
-  /** `<organization>/<full URN>`: the seed of the creation token. */
-  provenance: { type: types.string, input: 'optional', internal: true },
+  ...TOKEN_FIELDS,
   /** Host name of the server. */
   hostname: {
     type: types.string,
@@ -252,14 +242,6 @@ export const BARE_METAL_FIELDS = {
     default: 480,
     rule: rules.number({ min: 0.01, max: 72 * 60 }),
     change: 'local',
-  },
-  /** Tag written with the order: finds the server of an order whose answer was lost. */
-  creationToken: {
-    type: types.string,
-    input: 'optional',
-    internal: true,
-    normalise: () => undefined,
-    keep: true,
   },
   /** What the server costs an hour (check prices the order with `verifyOrder`). */
   estimatedHourlyCost: { type: types.number, output: true, fromCheck: true },
