@@ -10,6 +10,7 @@ import {
 } from '../../framework/fields';
 import { DATACENTER_NAME, TOKEN_FIELDS, rules } from '../../framework/field-rules';
 import type { Volume, VolumeType } from '../../managers';
+import { MARKED_NOTE_MAX, declaredNote } from '../../framework/creation-token';
 import { SNAPSHOT_SCHEDULE_FIELDS, readSchedules } from './schedule-fields';
 
 /** A snapshot schedule as the program declares it (the schedule table's fields, with their docs). */
@@ -127,10 +128,10 @@ const COMMON = {
     input: 'optional',
     output: true,
     normalise: (value) => (value === '' ? undefined : value),
-    rule: rules.text({ maxLength: 1000 }),
+    rule: rules.text({ maxLength: MARKED_NOTE_MAX }),
     change: 'update',
     how: '`editObject`',
-    read: onVolume('notes', (v) => v.notes || UNSET),
+    read: onVolume('notes', (v) => declaredNote(v.notes) || UNSET),
   },
   /**
    * Ids of the account's guests (in the volume's datacenter) allowed to reach it, kept as
