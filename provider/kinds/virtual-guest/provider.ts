@@ -58,6 +58,7 @@ import { checkPlacementGroup } from './placement-group';
 import { checkVlanRules, checkVlans } from './vlans';
 import { checkImageRules, checkImageTemplate } from './image-template';
 import { checkFqdn } from './rules';
+import { checkMachineType } from './machine-type';
 import {
   INTERFACES,
   checkSecurityGroupRules,
@@ -83,7 +84,9 @@ const ADOPTION_FIELDS = [
   'domain',
   'startCpus',
   'maxMemory',
+  'flavorKeyName',
   'hourlyBillingFlag',
+  'transientGuestFlag',
 ] as const;
 
 /** Differences between an existing guest and what the adopting resource declares. */
@@ -112,6 +115,7 @@ function adoptionMismatches(guest: VirtualGuest, inputs: GuestInputs, failures: 
  */
 export function checkGuestRules({ inputs, olds, failures }: CheckRulesRequest<GuestFields>): void {
   checkFqdn(inputs, failures);
+  checkMachineType(inputs, failures);
   checkPlacement(inputs, failures);
   checkSecurityGroupRules(inputs, failures);
   checkVlanRules(inputs, failures);
@@ -238,6 +242,10 @@ async function outputs({
     // Made from an image template: the OS it runs, the template's.
     operatingSystemReferenceCode:
       state.operatingSystemReferenceCode ?? guest.operatingSystemReferenceCode,
+    // Sized by a flavor: its cores and memory, as the guest has them now.
+    ...(state.flavorKeyName
+      ? { startCpus: guest.startCpus ?? guest.maxCpu, maxMemory: guest.maxMemory }
+      : {}),
     ...costOutputs(price),
   };
   const quoted = !String(before?.estimatedCostSource ?? 'account').startsWith('list');
