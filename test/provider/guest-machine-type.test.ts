@@ -65,6 +65,14 @@ describe('VirtualGuest machine types: flavorKeyName and transientGuestFlag', () 
       }),
     );
     assert.match(monthly.transientGuestFlag, /a transient guest is billed hourly only/);
+    const dedicated = await reasons(
+      {},
+      declaredGuest('a', 'flavor.example.com', {
+        transientGuestFlag: true,
+        dedicatedAccountHostOnlyFlag: true,
+      }),
+    );
+    assert.match(dedicated.transientGuestFlag, /a transient guest cannot run on a dedicated host/);
     assert.equal((await guestsInDomain('flavor.example.com')).length, 0, 'nothing ordered');
   });
 

@@ -6,7 +6,7 @@ import type { GuestProps } from './inputs';
 /**
  * A guest's machine type, checked across fields before any call: its size is a flavor
  * (`flavorKeyName`) or `startCpus` and `maxMemory`, never both, never neither; a transient guest
- * is billed hourly (the API refuses a monthly one). Whether the flavor is offered is
+ * is billed hourly and never on a dedicated host (the API refuses either). Whether the flavor is offered is
  * `checkOffered`'s (inputs.ts), with the API's list.
  */
 export function checkMachineType(inputs: GuestProps, failures: Failures): void {
@@ -29,6 +29,13 @@ export function checkMachineType(inputs: GuestProps, failures: Failures): void {
           `${field} is required unless flavorKeyName is given (a flavor such as B1_2X8X25 sets the cores and memory)`,
         );
     }
+  }
+  const onHost = given(inputs.dedicatedHostId) || inputs.dedicatedAccountHostOnlyFlag === true;
+  if (inputs.transientGuestFlag === true && onHost) {
+    failures.add(
+      'transientGuestFlag',
+      'transientGuestFlag: a transient guest cannot run on a dedicated host; leave out dedicatedHostId and dedicatedAccountHostOnlyFlag, or transientGuestFlag',
+    );
   }
   if (inputs.transientGuestFlag === true && billingMode(inputs.hourlyBillingFlag) === 'monthly') {
     failures.add(
