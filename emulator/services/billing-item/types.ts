@@ -6,7 +6,7 @@
 import { datacenterById, money, monthlyFromHourly } from '../../catalog';
 import { formatApiDate } from '../../dates';
 import { defineType, sameAccount, type ViewContext } from '../../schema';
-import { GUEST_PACKAGE } from '../product-package/model';
+import { GUEST_PACKAGE, flavorByKey } from '../product-package/model';
 import { guestPrices, sized, type GuestRec } from '../virtual-guest/model';
 import { endOfBillingMonth, type BillingItemRec } from './model';
 import { discountsOf } from '../account/discounts';
@@ -234,6 +234,9 @@ export function ordersOf(accountId: number, ctx: ViewContext): OrderView[] {
   );
 }
 
+const flavorOf = (o: OrderItemView) =>
+  o.guest.flavorKeyName === undefined ? undefined : flavorByKey(o.guest.flavorKeyName);
+
 defineType<OrderItemView>('Svc_Billing_Order_Item', {
   locals: {
     id: (o) => ORDER_ITEM_BASE + o.item.id,
@@ -245,8 +248,11 @@ defineType<OrderItemView>('Svc_Billing_Order_Item', {
     recurringFee: (o, ctx) => current(o.item, ctx).recurringFee,
     quantity: () => 1,
     itemPriceId: (o) => guestPrices(o.guest)[0].id,
+    presetId: (o) => flavorOf(o)?.id,
   },
   relations: {
+    // The flavor the guest was ordered (or last upgraded) as: how clients read a guest's flavor.
+    preset: { type: 'Svc_Product_Package_Preset', get: flavorOf },
     billingItem: { type: 'Svc_Billing_Item', get: (o) => o.item },
     location: { type: 'Svc_Location', get: (o) => datacenterById(o.guest.datacenterId) },
     package: { type: 'Svc_Product_Package', get: () => GUEST_PACKAGE },
