@@ -44,9 +44,32 @@ function current(b: BillingItemView, ctx: ViewContext): BillingItemView {
   };
 }
 
+/** A volume's snapshot space, billed as a child of the volume's item (its fee part of the item's). */
+function snapshotChild(b: BillingItemView, ctx: ViewContext): BillingItemView[] {
+  if (b.parentId !== undefined || b.categoryCode !== 'storage_as_a_service') return [];
+  const volume =
+    b.resourceTableId === undefined ? undefined : ctx.store.get('volumes', b.resourceTableId);
+  const space = volume?.billingItemId === b.id ? volume.snapshotSpace : undefined;
+  if (!space) return [];
+  return [
+    {
+      id: CHILD_BASE + b.id * 16,
+      accountId: b.accountId,
+      parentId: b.id,
+      categoryCode: 'storage_snapshot_space',
+      description: `${space.gb} GB Storage Space (snapshot space)`,
+      hourlyFlag: b.hourlyFlag,
+      hourlyRecurringFee: money(space.hourly, 4),
+      recurringFee: money(monthlyFromHourly(space.hourly), 2),
+      createDate: space.createDate,
+      cancellationDate: b.cancellationDate,
+    },
+  ];
+}
+
 function children(b: BillingItemView, ctx: ViewContext): BillingItemView[] {
   const guest = guestOf(b, ctx);
-  if (!guest) return [];
+  if (!guest) return snapshotChild(b, ctx);
   return guestPrices(guest, discountsOf(ctx.store, b.accountId))
     .slice(1)
     .map((price, i) => ({
