@@ -149,6 +149,13 @@ async function scenario(door: FrontDoor, emulator: Emulator): Promise<void> {
       '20',
       'a preview orders nothing',
     );
+    // The billing report (pulumi-svc billing, the budget pack) prices the same change, old and new.
+    const upgrade = preview.changes.find((c) => c.kind === 'BlockVolume');
+    assert.deepEqual(
+      [upgrade?.op, upgrade?.id, upgrade?.reasons.sort()],
+      ['upgrade', id, ['capacityGb', 'snapshotCapacityGb']],
+    );
+    assert.ok((upgrade?.newMonthly ?? 0) > (upgrade?.oldMonthly ?? Infinity), 'priced old and new');
     await f.stack.up();
     assert.deepEqual(await f.stateIds('BlockVolume'), [id]);
     assert.deepEqual(await f.stateIds('FileVolume'), [shareId]);
