@@ -1,5 +1,5 @@
 import { types, readFrom, UNSET, type Fields } from '../../framework/fields';
-import { DATACENTER_NAME, TOKEN_FIELDS, rules } from '../../framework/field-rules';
+import { DATACENTER_NAME, TAKEOVER_FIELDS, TOKEN_FIELDS, rules } from '../../framework/field-rules';
 import type { Volume, VolumeType } from '../../managers';
 import { MARKED_NOTE_MAX, declaredNote } from '../../framework/creation-token';
 
@@ -40,6 +40,7 @@ const sortedIds = (value: unknown) =>
 /** Fields both volume kinds have. */
 const COMMON = {
   ...TOKEN_FIELDS,
+  ...TAKEOVER_FIELDS,
   /** Datacenter short name, e.g. `dal10`; a change replaces the volume (and its data). */
   datacenter: {
     type: types.string,
