@@ -10,6 +10,7 @@ import { progressOf, readyWaitMs } from './observe';
 import type { OperationRequest } from '../../framework/operation';
 import { PLACEMENT_FIELDS, placementReplaces } from './placement';
 import { priceOrder, type Price } from './pricing';
+import { quotedInPlace } from './dedicated-host';
 import { GUEST_FIELDS } from './fields';
 import { REPLACE_FIELDS, type GuestInputs, type GuestProps } from './inputs';
 
@@ -65,7 +66,10 @@ export async function checkReloadPrice(
 ): Promise<void> {
   if (!reloadedBy(olds, inputs).includes('operatingSystemReferenceCode')) return;
   const os = olds.operatingSystemReferenceCode as string;
-  const before = await priceOrder(guests(c), { ...inputs, operatingSystemReferenceCode: os });
+  const before = await priceOrder(guests(c), {
+    ...quotedInPlace(inputs),
+    operatingSystemReferenceCode: os,
+  });
   if (Math.abs(before.hourly - price.hourly) < 1e-9) return;
   failures.add(
     'operatingSystemReferenceCode',
