@@ -36,6 +36,8 @@ import {
   BARE_METAL_PACKAGE,
   HARDWARE_CATEGORIES,
   HARDWARE_PORT_SPEEDS,
+  redundantPortKey,
+  redundantPortPrice,
   HARDWARE_PRESETS,
 } from './hardware-items';
 import { HOST_CATEGORIES, HOST_ITEMS, HOST_PACKAGE, HOST_PRICES } from './host-items';
@@ -201,6 +203,7 @@ export const HARDWARE_ITEMS: readonly ItemView[] = [
       i.category === 'os' ||
       (i.category === 'port_speed' && HARDWARE_PORT_SPEEDS.includes(i.capacity)),
   ),
+  ...HARDWARE_PORT_SPEEDS.map((s) => item(redundantPortPrice(s), redundantPortKey(s), s, 'Mbps')),
 ];
 const HARDWARE_PRICES: readonly PriceView[] = HARDWARE_ITEMS.flatMap(itemPrices);
 /** A price of the bare-metal package (at any location). */
@@ -291,11 +294,15 @@ export interface PresetView {
   hourlyAvailable?: boolean;
 }
 
-/** Families by memory per core (GB): balanced, compute, memory. */
+/**
+ * Families by memory per core (GB): balanced, compute, memory, and balanced with twice the
+ * memory (B1_2X8X25). A preset's id is its position: new families go at the end.
+ */
 const FAMILIES = [
   { prefix: 'B1', gbPerCore: 2 },
   { prefix: 'C1', gbPerCore: 1 },
   { prefix: 'M1', gbPerCore: 8 },
+  { prefix: 'B1', gbPerCore: 4 },
 ];
 
 function presetsOf(packageId: number): PresetView[] {
@@ -344,6 +351,14 @@ const PRESETS = new Map([
 export const presetsOfPackage = (p: PackageView): PresetView[] => PRESETS.get(p.id) ?? [];
 export const presetById = (id: number) =>
   [...PRESETS.values()].flat().find((preset) => preset.id === id);
+
+/**
+ * The guest flavors (`supplementalCreateObjectOptions.flavorKeyName`): the presets of the public
+ * virtual server package, by key name (`B1_2X4X25`).
+ */
+export const guestFlavors = (): PresetView[] => presetsOfPackage(GUEST_PACKAGE);
+export const flavorByKey = (keyName: string): PresetView | undefined =>
+  guestFlavors().find((p) => p.keyName === keyName.trim().toUpperCase());
 
 export interface RegionView {
   keyname: string;
