@@ -60,6 +60,7 @@ import { checkVlanRules, checkVlans } from './vlans';
 import { checkImageRules, checkImageTemplate } from './image-template';
 import { checkFqdn } from './rules';
 import { checkMachineType } from './machine-type';
+import { checkFlavorLocation } from './flavor-locations';
 import {
   INTERFACES,
   checkSecurityGroupRules,
@@ -147,6 +148,7 @@ async function checkWithApi({
     return;
   }
   checkOffered(inputs, offered, failures);
+  await checkFlavorLocation(c, inputs, failures);
   await checkSecurityGroupsExist(c, inputs, failures);
   await checkPlacementGroup(c, inputs, olds, failures);
   await checkDedicatedHost(c, inputs, olds, failures);
