@@ -55,7 +55,7 @@ import { billedPrice, costOutputs, guestPrice, priceOrder } from './pricing';
 import { importForm } from './import-form';
 import { checkPlacement, placementMismatch } from './placement';
 import { checkPlacementGroup } from './placement-group';
-import { checkDedicatedHost, checkHostRules } from './dedicated-host';
+import { checkDedicatedHost, checkHostRules, quotedInPlace } from './dedicated-host';
 import { checkVlanRules, checkVlans } from './vlans';
 import { checkImageRules, checkImageTemplate } from './image-template';
 import { checkFqdn } from './rules';
@@ -166,7 +166,8 @@ async function checkWithApi({
   const known = inputs;
   let price;
   try {
-    price = await priceOrder(guests(c), known);
+    const placed = Object.keys(olds).length > 0 || isKnown(known.adoptId);
+    price = await priceOrder(guests(c), placed ? quotedInPlace(known) : known);
   } catch (err) {
     failures.add('startCpus', `the API cannot price this order: ${(err as Error).message}`);
     return;
