@@ -10,20 +10,10 @@ import {
   checkAfterDestroy,
   checkMembers,
   handMade,
+  noProblems,
   type Baseline,
-  type Tally,
 } from './chaos-population';
 import type { Emulator } from './cli';
-
-const tally = (): Tally => ({
-  duplicates: 0,
-  orphans: 0,
-  wrongDeletes: 0,
-  lostFromState: 0,
-  deadInState: 0,
-  sharedIds: 0,
-  problems: [],
-});
 
 /**
  * The chaos harness's world checks for the billed kinds (chaos-population.ts) against the
@@ -51,7 +41,7 @@ describe('chaos population: the world checks see every kind', () => {
   });
 
   it('an untouched world passes; an extra order, a change and a cancel by the stack do not', async () => {
-    const clean = tally();
+    const clean = noProblems();
     await checkAfterDestroy(client, before_, clean);
     assert.deepEqual(clean.problems, []);
 
@@ -67,7 +57,7 @@ describe('chaos population: the world checks see every kind', () => {
       (v) => v.billingItem && !before_.get('net')!.some((h) => h.id === v.id),
     );
     assert.equal(stacks.length, 2);
-    const settled = tally();
+    const settled = noProblems();
     const declared = new Map([['net', { changes: 0, flipped: false }]]);
     const state = (kind: string) => (kind === 'Vlan' ? [String(stacks[0].id)] : []);
     await checkMembers(client, before_, state, declared, new Map(), settled);
@@ -83,7 +73,7 @@ describe('chaos population: the world checks see every kind', () => {
       id: vlan.billingItem!.id,
       args: [true, false, 'test', 'test'],
     });
-    const broken = tally();
+    const broken = noProblems();
     await checkAfterDestroy(client, before_, broken);
     assert.equal(broken.wrongDeletes, 2, broken.problems.join('\n'));
     assert.equal(broken.orphans, 2, 'the two VLANs left live');

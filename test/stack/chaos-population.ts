@@ -356,6 +356,16 @@ export interface Tally {
   problems: string[];
 }
 
+export const noProblems = (): Tally => ({
+  duplicates: 0,
+  orphans: 0,
+  wrongDeletes: 0,
+  lostFromState: 0,
+  deadInState: 0,
+  sharedIds: 0,
+  problems: [],
+});
+
 /** What the account held of each member's kind before the sequence: seeded and hand-made. */
 export type Baseline = ReadonlyMap<string, Held[]>;
 

@@ -26,6 +26,7 @@ import {
   describeMutation,
   handMade as makeByHand,
   mutate,
+  noProblems,
   writesOf,
   type Context,
   type Mutation,
@@ -281,17 +282,11 @@ export async function runSequence(
     steps: [],
     operations: 0,
     faultsInjected: 0,
-    duplicates: 0,
-    orphans: 0,
-    wrongDeletes: 0,
-    lostFromState: 0,
-    deadInState: 0,
-    sharedIds: 0,
+    ...noProblems(),
     extraUps: 0,
     userDecisions: 0,
     checkpointsRestored: 0,
     kinds: [],
-    problems: [],
   };
   const members = new Map(population.map((name) => [name, { changes: 0, flipped: false }]));
   const program: Program = {
