@@ -66,6 +66,10 @@ export interface VirtualGuest {
   blockDeviceTemplateGroup?: { globalIdentifier?: string } | null;
   /** The placement group it was ordered into. */
   placementGroupId?: number | null;
+  /** Ordered onto a host of the account's own (any of them, or the one `dedicatedHost` names). */
+  dedicatedAccountHostOnlyFlag?: boolean;
+  /** The account's dedicated host it was ordered onto. */
+  dedicatedHost?: { id: number } | null;
 }
 
 /** One of a guest's interfaces: the security groups in force on it, its VLAN and subnet. */

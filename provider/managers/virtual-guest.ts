@@ -98,7 +98,7 @@ export const DETAIL_MASK =
   'activeTransaction[id,transactionStatus[name,friendlyName]],lastOperatingSystemReload.id,tagReferences[id,tag.name],' +
   'networkComponents[maxSpeed],userData[value],sshKeys[id],blockDevices[device,diskImage[capacity]],' +
   `primaryNetworkComponent[${INTERFACE_MASK}],primaryBackendNetworkComponent[${INTERFACE_MASK}],placementGroupId,` +
-  'blockDeviceTemplateGroup.globalIdentifier';
+  'blockDeviceTemplateGroup.globalIdentifier,dedicatedAccountHostOnlyFlag,dedicatedHost.id';
 
 /** Ready = provisioned, no transaction running, and the addresses it will have are assigned. */
 export function isReady(guest: VirtualGuest): boolean {
@@ -143,6 +143,7 @@ export const TEMPLATE_PARTS = {
     })),
   }),
   privateNetworkOnly: () => ({ privateNetworkOnlyFlag: true }),
+  dedicatedAccountHostOnlyFlag: () => ({ dedicatedAccountHostOnlyFlag: true }),
   userData: (value: string) => ({ userData: [{ value }] }),
   sshKeyIds: (ids: number[]) => ({ sshKeys: ids.map((id) => ({ id })) }),
   tags: (names: string[]) => ({ tagReferences: names.map((name) => ({ tag: { name } })) }),
@@ -159,6 +160,8 @@ export const TEMPLATE_PARTS = {
   imageTemplateId: (globalIdentifier: string) => ({
     blockDeviceTemplateGroup: { globalIdentifier },
   }),
+  /** Placed on one of the account's dedicated hosts (reference client: `host_id`). */
+  dedicatedHostId: (id: number) => ({ dedicatedHost: { id } }),
   publicVlanId: (id: number) => onVlan('primaryNetworkComponent', { id }),
   privateVlanId: (id: number) => onVlan('primaryBackendNetworkComponent', { id }),
   publicSubnetId: (id: number) => onVlan('primaryNetworkComponent', { primarySubnet: { id } }),

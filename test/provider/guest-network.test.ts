@@ -7,6 +7,7 @@ import {
   bindOutside,
   guestBindings,
   guestVlans,
+  newDedicatedHost,
   newPlacementGroup,
   newSecurityGroup,
   placementMembers,
@@ -282,6 +283,78 @@ describe("VirtualGuest's network inputs against the emulator", () => {
     // (The emulator has one private VLAN a datacenter: the diff alone, of another VLAN id.)
     const moved = { ...inputs, privateVlanId: dal10.private.id + 64 };
     assert.deepEqual((await provider.diff(id, outs!, moved)).replaces, ['privateVlanId']);
+    await provider.delete(id, outs!);
+  });
+
+  it('check refuses a dedicated host missing, elsewhere or without room (naming what is free), and with the flag, before any order', async () => {
+    const host = await newDedicatedHost(client, 'dh-check', 'dal10');
+    const failuresWith = (extra: Bag) => failuresOf(declaredGuest('dh-bad', 'example.com', extra));
+    const before = writes();
+    const missing = await failuresWith({ dedicatedHostId: 424242 });
+    assert.match(missing.dedicatedHostId, /there is no dedicated host 424242 on this account/);
+    const far = await failuresWith({ dedicatedHostId: host, datacenter: 'dal12' });
+    assert.match(
+      far.dedicatedHostId,
+      new RegExp(
+        `dedicated host ${host} \\("dh-check"\\) is in dal10, the guest is ordered in dal12`,
+      ),
+    );
+    const big = await failuresWith({ dedicatedHostId: host, startCpus: 56, maxMemory: 1024 });
+    assert.match(
+      big.dedicatedHostId,
+      /has 48 cores, 192 GB of memory and 1000 GB of disk free; the guest needs 56 cores \(startCpus 56/,
+    );
+    const both = await failuresWith({ dedicatedHostId: host, dedicatedAccountHostOnlyFlag: true });
+    assert.match(both.dedicatedAccountHostOnlyFlag, /conflicts with dedicatedHostId/);
+    assert.deepEqual(writes(), before, 'nothing ordered');
+  });
+
+  it('orders the guest onto its dedicated host, priced by the quote, imports it, and another host replaces it', async () => {
+    const host = await newDedicatedHost(client, 'dh-guest', 'dal10');
+    const declared = declaredGuest('dh-guest', 'example.com', {
+      dedicatedHostId: String(host),
+      startCpus: 4,
+      maxMemory: 8192,
+    });
+    const inputs = await checkedGuest(declared);
+    assert.equal(inputs.dedicatedHostId, host, 'an id given as its digits is stored as a number');
+    const { id, outs } = await provider.create(inputs);
+    const guest = (await client.call('Virtual_Guest', 'getObject', {
+      id: Number(id),
+      mask: 'dedicatedHost.id,billingItem.hourlyRecurringFee',
+    })) as { dedicatedHost: { id: number }; billingItem: { hourlyRecurringFee: string } };
+    assert.equal(guest.dedicatedHost.id, host);
+    assert.equal(inputs.estimatedHourlyCost, Number(guest.billingItem.hourlyRecurringFee));
+    const free = (await client.call('Virtual_DedicatedHost', 'getObject', {
+      id: host,
+      mask: 'allocationStatus[cpuAvailable,memoryAvailable]',
+    })) as { allocationStatus: { cpuAvailable: number; memoryAvailable: number } };
+    assert.deepEqual(
+      [free.allocationStatus.cpuAvailable, free.allocationStatus.memoryAvailable],
+      [44, 184],
+    );
+    // An adopted guest names its host, not the flag the API shows with it: no change either way.
+    const imported = (await provider.read(id, {})).inputs as Bag;
+    assert.deepEqual(
+      [imported.dedicatedHostId, imported.dedicatedAccountHostOnlyFlag],
+      [host, undefined],
+    );
+    const refreshed = (await provider.read(id, outs!)).props as Bag;
+    assert.equal((await provider.diff(id, refreshed, inputs)).changes, false);
+    // The guest on the host is not counted twice: an update keeps it with no room left.
+    const kept = await provider.check(outs!, { ...declared, notes: 'kept' });
+    assert.deepEqual(kept.failures, []);
+    const other = await newDedicatedHost(client, 'dh-other', 'dal10');
+    const moved = await checkedGuest({ ...declared, dedicatedHostId: other });
+    assert.deepEqual((await provider.diff(id, outs!, moved)).replaces, ['dedicatedHostId']);
+    const flagged = await checkedGuest({
+      ...declared,
+      dedicatedHostId: undefined,
+      dedicatedAccountHostOnlyFlag: true,
+    });
+    assert.ok(
+      (await provider.diff(id, outs!, flagged)).replaces?.includes('dedicatedAccountHostOnlyFlag'),
+    );
     await provider.delete(id, outs!);
   });
 

@@ -370,6 +370,37 @@ export const GUEST_FIELDS = {
     read: onGuest('placementGroupId', (g) => g.placementGroupId ?? UNSET),
   },
   /**
+   * The dedicated host to order the guest onto (a `DedicatedHost`'s `hostId`): one of the
+   * account's, in the guest's datacenter, with the guest's cores, memory and disk free on it. The
+   * guest is priced as the API quotes an order on that host. Changing it replaces the guest (a
+   * guest is placed on a host only when it is ordered). Not with `dedicatedAccountHostOnlyFlag`.
+   */
+  dedicatedHostId: {
+    ...ANOTHER_OBJECT,
+    order: part.dedicatedHostId,
+    reason: 'a guest is placed on a dedicated host only when it is ordered',
+    read: onGuest('dedicatedHost.id', (g) => g.dedicatedHost?.id ?? UNSET),
+  },
+  /**
+   * Order the guest onto a host that runs only this account's guests (the API chooses the host),
+   * priced as the API quotes such an order. Changing it replaces the guest. Not with
+   * `dedicatedHostId`, which names the host.
+   */
+  dedicatedAccountHostOnlyFlag: {
+    ...flag,
+    input: 'optional',
+    output: true,
+    default: false,
+    order: part.dedicatedAccountHostOnlyFlag,
+    priced: true,
+    change: 'replace',
+    reason: 'a guest is placed on a host only when it is ordered',
+    // A guest on a named host shows the flag too: there, `dedicatedHostId` says it.
+    read: onGuest('dedicatedAccountHostOnlyFlag,dedicatedHost.id', (g) =>
+      g.dedicatedHost?.id === undefined ? g.dedicatedAccountHostOnlyFlag : false,
+    ),
+  },
+  /**
    * The public VLAN to order the guest on, one of the account's in the guest's datacenter (left
    * out: the API chooses; the output is the VLAN it is on). Not with `privateNetworkOnly`.
    * Changing it replaces the guest.

@@ -32,6 +32,8 @@ const RESULT_INPUTS = [
   'networkSpeed',
   'disks',
   'privateNetworkOnly',
+  'dedicatedHostId',
+  'dedicatedAccountHostOnlyFlag',
   'tags',
   'notes',
   'userData',

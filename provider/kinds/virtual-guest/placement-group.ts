@@ -1,7 +1,7 @@
 import type { Connection } from '../../framework/connection';
 import type { Failures } from '../../framework/failures';
 import { isKnown } from '../../framework/unknown';
-import { unlessNotFound } from '../../managers/not-found';
+import { findObject } from './account-object';
 import { choices } from './placement';
 
 /**
@@ -45,9 +45,7 @@ export async function checkPlacementGroup(
   const id = inputs.placementGroupId;
   if (typeof id !== 'number') return;
   const field = 'placementGroupId';
-  const group = (await unlessNotFound(
-    c.client.call('Virtual_PlacementGroup', 'getObject', { id, mask: MASK }),
-  )) as PlacementGroup | undefined;
+  const group = await findObject<PlacementGroup>(c, 'Virtual_PlacementGroup', id, MASK);
   if (!group) {
     failures.add(field, `${field}: there is no placement group ${id} on this account`);
     return;

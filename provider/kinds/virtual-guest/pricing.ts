@@ -1,5 +1,11 @@
 import { ServerError, TransportError } from '../../client';
-import { billingMode, type VirtualGuest, type VirtualGuestManager } from '../../managers';
+import {
+  billingMode,
+  type GuestTemplate,
+  type VirtualGuest,
+  type VirtualGuestManager,
+} from '../../managers';
+import { containsUnknown } from '../../framework/unknown';
 import { HOURS_PER_MONTH } from '../faces';
 import { PRICED_FIELDS, guestTemplate, type GuestInputs } from './inputs';
 import { listHourlyFee } from './list-price';
@@ -49,12 +55,13 @@ const priced = new WeakMap<Pricer, Map<string, Promise<Price>>>();
 
 /** The price of ordering a guest with these inputs (asked once per connection and order). */
 export function priceOrder(guests: Pricer, inputs: PricedInputs): Promise<Price> {
-  const key = JSON.stringify(PRICED_FIELDS.map((field) => inputs[field] ?? null));
+  const template = quoteTemplate(inputs);
+  const key = JSON.stringify(template);
   const cache = priced.get(guests) ?? new Map<string, Promise<Price>>();
   priced.set(guests, cache);
   let price = cache.get(key);
   if (!price) {
-    price = quote(guests, inputs).catch((err: unknown) => {
+    price = quote(guests, template, inputs).catch((err: unknown) => {
       // A refusal of the order is the user's to fix (check reports it); no answer is not.
       if (!(err instanceof ServerError || err instanceof TransportError)) throw err;
       return atListPrice(
@@ -69,12 +76,15 @@ export function priceOrder(guests: Pricer, inputs: PricedInputs): Promise<Price>
   return price;
 }
 
-/** The account's price: the API's quote of the order. */
-async function quote(guests: Pricer, inputs: PricedInputs): Promise<Price> {
-  // Names, keys, user data and tags do not change the price; placeholders keep it computable
-  // while those are known only after apply. With `datacenters`, the first choice: the one
-  // ordered unless it has no room.
-  const placeholders = {
+/**
+ * The order the API quotes: names, keys, user data and tags do not change the price;
+ * placeholders keep it computable while those are known only after apply. With `datacenters`,
+ * the first choice: the one ordered unless it has no room. What the order places the guest on
+ * (a dedicated host, a VLAN, a group) goes in as given: the API prices a guest on a host as it
+ * bills it; one known only after apply (made by the same `up`) is left out of the preview's quote.
+ */
+function quoteTemplate(inputs: PricedInputs): GuestTemplate {
+  const placeholders: Record<string, unknown> = {
     ...(inputs as GuestInputs),
     datacenter: choices(inputs)[0],
     hostname: 'price',
@@ -83,7 +93,18 @@ async function quote(guests: Pricer, inputs: PricedInputs): Promise<Price> {
     sshKeyIds: [],
     notes: undefined,
   };
-  const order = await guests.verifyTemplate(guestTemplate(placeholders, []));
+  for (const [field, value] of Object.entries(placeholders))
+    if (containsUnknown(value)) delete placeholders[field];
+  return guestTemplate(placeholders as GuestInputs, []);
+}
+
+/** The account's price: the API's quote of the order. */
+async function quote(
+  guests: Pricer,
+  template: GuestTemplate,
+  inputs: PricedInputs,
+): Promise<Price> {
+  const order = await guests.verifyTemplate(template);
   return fromFees(
     order.postTaxRecurringHourly,
     order.postTaxRecurringMonthly,

@@ -55,6 +55,7 @@ import { billedPrice, costOutputs, guestPrice, priceOrder } from './pricing';
 import { importForm } from './import-form';
 import { checkPlacement, placementMismatch } from './placement';
 import { checkPlacementGroup } from './placement-group';
+import { checkDedicatedHost, checkHostRules } from './dedicated-host';
 import { checkVlanRules, checkVlans } from './vlans';
 import { checkImageRules, checkImageTemplate } from './image-template';
 import { checkFqdn } from './rules';
@@ -115,6 +116,7 @@ export function checkGuestRules({ inputs, olds, failures }: CheckRulesRequest<Gu
   checkPlacement(inputs, failures);
   checkSecurityGroupRules(inputs, failures);
   checkVlanRules(inputs, failures);
+  checkHostRules(inputs, failures);
   checkImageRules(inputs, failures);
   checkResize(olds, inputs, failures);
 }
@@ -143,6 +145,7 @@ async function checkWithApi({
   checkOffered(inputs, offered, failures);
   await checkSecurityGroupsExist(c, inputs, failures);
   await checkPlacementGroup(c, inputs, olds, failures);
+  await checkDedicatedHost(c, inputs, olds, failures);
   await checkVlans(c, inputs, failures);
   await checkImageTemplate(c, inputs, failures);
   let adoptable: VirtualGuest | undefined;

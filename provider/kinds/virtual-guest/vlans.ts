@@ -1,7 +1,7 @@
 import type { Connection } from '../../framework/connection';
 import type { Failures } from '../../framework/failures';
 import { isKnown } from '../../framework/unknown';
-import { unlessNotFound } from '../../managers/not-found';
+import { findObject } from './account-object';
 import { choices } from './placement';
 
 /**
@@ -49,9 +49,6 @@ interface Subnet {
   networkVlanId?: number;
 }
 
-const find = async <T>(c: Connection, service: string, id: number, mask: string) =>
-  (await unlessNotFound(c.client.call(service, 'getObject', { id, mask }))) as T | undefined;
-
 /** Each VLAN and subnet named is the account's, fits its interface and the guest's datacenter. */
 export async function checkVlans(
   c: Connection,
@@ -61,7 +58,7 @@ export async function checkVlans(
   for (const { vlan: field, subnet: subnetField, space } of VLAN_INTERFACES) {
     const id = inputs[field];
     if (typeof id !== 'number' || failures.has(field)) continue;
-    const vlan = await find<Vlan>(c, 'Network_Vlan', id, 'id,networkSpace,datacenter.name');
+    const vlan = await findObject<Vlan>(c, 'Network_Vlan', id, 'id,networkSpace,datacenter.name');
     if (!vlan) {
       failures.add(field, `${field}: there is no VLAN ${id} on this account`);
       continue;
@@ -82,7 +79,7 @@ export async function checkVlans(
       );
     const subnetId = inputs[subnetField];
     if (typeof subnetId !== 'number' || failures.has(subnetField)) continue;
-    const subnet = await find<Subnet>(c, 'Network_Subnet', subnetId, 'id,networkVlanId');
+    const subnet = await findObject<Subnet>(c, 'Network_Subnet', subnetId, 'id,networkVlanId');
     if (!subnet || subnet.networkVlanId !== id)
       failures.add(
         subnetField,

@@ -65,6 +65,10 @@ type LookupVirtualGuestResult struct {
 	CreateDate *string `pulumi:"createDate"`
 	// e.g. dal10; one the account is offered. Give this or `datacenters`. As an output: where the guest is (with `datacenters`, the datacenter whose order succeeded).
 	Datacenter *string `pulumi:"datacenter"`
+	// Order the guest onto a host that runs only this account's guests (the API chooses the host), priced as the API quotes such an order. Changing it replaces the guest. Not with `dedicatedHostId`, which names the host.
+	DedicatedAccountHostOnlyFlag bool `pulumi:"dedicatedAccountHostOnlyFlag"`
+	// The dedicated host to order the guest onto (a `DedicatedHost`'s `hostId`): one of the account's, in the guest's datacenter, with the guest's cores, memory and disk free on it. The guest is priced as the API quotes an order on that host. Changing it replaces the guest (a guest is placed on a host only when it is ordered). Not with `dedicatedAccountHostOnlyFlag`.
+	DedicatedHostId *int `pulumi:"dedicatedHostId"`
 	// Disk sizes in GB, the boot disk first, then up to four data disks. Disks grow and are added in place; shrinking or removing one is refused in check.
 	Disks []int `pulumi:"disks"`
 	// Domain of the guest, e.g. `example.com`.
@@ -167,6 +171,16 @@ func (o LookupVirtualGuestResultOutput) CreateDate() pulumi.StringPtrOutput {
 // e.g. dal10; one the account is offered. Give this or `datacenters`. As an output: where the guest is (with `datacenters`, the datacenter whose order succeeded).
 func (o LookupVirtualGuestResultOutput) Datacenter() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v LookupVirtualGuestResult) *string { return v.Datacenter }).(pulumi.StringPtrOutput)
+}
+
+// Order the guest onto a host that runs only this account's guests (the API chooses the host), priced as the API quotes such an order. Changing it replaces the guest. Not with `dedicatedHostId`, which names the host.
+func (o LookupVirtualGuestResultOutput) DedicatedAccountHostOnlyFlag() pulumi.BoolOutput {
+	return o.ApplyT(func(v LookupVirtualGuestResult) bool { return v.DedicatedAccountHostOnlyFlag }).(pulumi.BoolOutput)
+}
+
+// The dedicated host to order the guest onto (a `DedicatedHost`'s `hostId`): one of the account's, in the guest's datacenter, with the guest's cores, memory and disk free on it. The guest is priced as the API quotes an order on that host. Changing it replaces the guest (a guest is placed on a host only when it is ordered). Not with `dedicatedAccountHostOnlyFlag`.
+func (o LookupVirtualGuestResultOutput) DedicatedHostId() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v LookupVirtualGuestResult) *int { return v.DedicatedHostId }).(pulumi.IntPtrOutput)
 }
 
 // Disk sizes in GB, the boot disk first, then up to four data disks. Disks grow and are added in place; shrinking or removing one is refused in check.

@@ -66,6 +66,10 @@ type VirtualGuest struct {
 	Datacenter pulumi.StringPtrOutput `pulumi:"datacenter"`
 	// Datacenters to order the guest in, in order of preference, instead of `datacenter`: when the API answers that one has no room, the next is tried, with the same creation token (one guest at most). The preview prices the first. A change replaces the guest only when it is in none of the new datacenters; otherwise the new list is recorded and nothing is ordered.
 	Datacenters pulumi.StringArrayOutput `pulumi:"datacenters"`
+	// Order the guest onto a host that runs only this account's guests (the API chooses the host), priced as the API quotes such an order. Changing it replaces the guest. Not with `dedicatedHostId`, which names the host.
+	DedicatedAccountHostOnlyFlag pulumi.BoolOutput `pulumi:"dedicatedAccountHostOnlyFlag"`
+	// The dedicated host to order the guest onto (a `DedicatedHost`'s `hostId`): one of the account's, in the guest's datacenter, with the guest's cores, memory and disk free on it. The guest is priced as the API quotes an order on that host. Changing it replaces the guest (a guest is placed on a host only when it is ordered). Not with `dedicatedAccountHostOnlyFlag`.
+	DedicatedHostId pulumi.IntPtrOutput `pulumi:"dedicatedHostId"`
 	// Disk sizes in GB, the boot disk first, then up to four data disks. Disks grow and are added in place; shrinking or removing one is refused in check.
 	Disks pulumi.IntArrayOutput `pulumi:"disks"`
 	// Domain of the guest, e.g. `example.com`.
@@ -160,6 +164,9 @@ func NewVirtualGuest(ctx *pulumi.Context,
 	if args.StartCpus == nil {
 		return nil, errors.New("invalid value for required argument 'StartCpus'")
 	}
+	if args.DedicatedAccountHostOnlyFlag == nil {
+		args.DedicatedAccountHostOnlyFlag = pulumi.BoolPtr(false)
+	}
 	if args.HourlyBillingFlag == nil {
 		args.HourlyBillingFlag = pulumi.BoolPtr(true)
 	}
@@ -217,6 +224,10 @@ type virtualGuestArgs struct {
 	Datacenter *string `pulumi:"datacenter"`
 	// Datacenters to order the guest in, in order of preference, instead of `datacenter`: when the API answers that one has no room, the next is tried, with the same creation token (one guest at most). The preview prices the first. A change replaces the guest only when it is in none of the new datacenters; otherwise the new list is recorded and nothing is ordered.
 	Datacenters []string `pulumi:"datacenters"`
+	// Order the guest onto a host that runs only this account's guests (the API chooses the host), priced as the API quotes such an order. Changing it replaces the guest. Not with `dedicatedHostId`, which names the host.
+	DedicatedAccountHostOnlyFlag *bool `pulumi:"dedicatedAccountHostOnlyFlag"`
+	// The dedicated host to order the guest onto (a `DedicatedHost`'s `hostId`): one of the account's, in the guest's datacenter, with the guest's cores, memory and disk free on it. The guest is priced as the API quotes an order on that host. Changing it replaces the guest (a guest is placed on a host only when it is ordered). Not with `dedicatedAccountHostOnlyFlag`.
+	DedicatedHostId *int `pulumi:"dedicatedHostId"`
 	// Disk sizes in GB, the boot disk first, then up to four data disks. Disks grow and are added in place; shrinking or removing one is refused in check.
 	Disks []int `pulumi:"disks"`
 	// Domain of the guest, e.g. `example.com`.
@@ -279,6 +290,10 @@ type VirtualGuestArgs struct {
 	Datacenter pulumi.StringPtrInput
 	// Datacenters to order the guest in, in order of preference, instead of `datacenter`: when the API answers that one has no room, the next is tried, with the same creation token (one guest at most). The preview prices the first. A change replaces the guest only when it is in none of the new datacenters; otherwise the new list is recorded and nothing is ordered.
 	Datacenters pulumi.StringArrayInput
+	// Order the guest onto a host that runs only this account's guests (the API chooses the host), priced as the API quotes such an order. Changing it replaces the guest. Not with `dedicatedHostId`, which names the host.
+	DedicatedAccountHostOnlyFlag pulumi.BoolPtrInput
+	// The dedicated host to order the guest onto (a `DedicatedHost`'s `hostId`): one of the account's, in the guest's datacenter, with the guest's cores, memory and disk free on it. The guest is priced as the API quotes an order on that host. Changing it replaces the guest (a guest is placed on a host only when it is ordered). Not with `dedicatedAccountHostOnlyFlag`.
+	DedicatedHostId pulumi.IntPtrInput
 	// Disk sizes in GB, the boot disk first, then up to four data disks. Disks grow and are added in place; shrinking or removing one is refused in check.
 	Disks pulumi.IntArrayInput
 	// Domain of the guest, e.g. `example.com`.
@@ -433,6 +448,16 @@ func (o VirtualGuestOutput) Datacenter() pulumi.StringPtrOutput {
 // Datacenters to order the guest in, in order of preference, instead of `datacenter`: when the API answers that one has no room, the next is tried, with the same creation token (one guest at most). The preview prices the first. A change replaces the guest only when it is in none of the new datacenters; otherwise the new list is recorded and nothing is ordered.
 func (o VirtualGuestOutput) Datacenters() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *VirtualGuest) pulumi.StringArrayOutput { return v.Datacenters }).(pulumi.StringArrayOutput)
+}
+
+// Order the guest onto a host that runs only this account's guests (the API chooses the host), priced as the API quotes such an order. Changing it replaces the guest. Not with `dedicatedHostId`, which names the host.
+func (o VirtualGuestOutput) DedicatedAccountHostOnlyFlag() pulumi.BoolOutput {
+	return o.ApplyT(func(v *VirtualGuest) pulumi.BoolOutput { return v.DedicatedAccountHostOnlyFlag }).(pulumi.BoolOutput)
+}
+
+// The dedicated host to order the guest onto (a `DedicatedHost`'s `hostId`): one of the account's, in the guest's datacenter, with the guest's cores, memory and disk free on it. The guest is priced as the API quotes an order on that host. Changing it replaces the guest (a guest is placed on a host only when it is ordered). Not with `dedicatedAccountHostOnlyFlag`.
+func (o VirtualGuestOutput) DedicatedHostId() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *VirtualGuest) pulumi.IntPtrOutput { return v.DedicatedHostId }).(pulumi.IntPtrOutput)
 }
 
 // Disk sizes in GB, the boot disk first, then up to four data disks. Disks grow and are added in place; shrinking or removing one is refused in check.

@@ -23,13 +23,19 @@ __all__ = [
 
 @pulumi.output_type
 class GetVirtualGuestResult:
-    def __init__(__self__, create_date=None, datacenter=None, disks=None, domain=None, estimated_cost_source=None, estimated_hourly_cost=None, estimated_monthly_cost=None, fully_qualified_domain_name=None, global_identifier=None, guest_id=None, hostname=None, hourly_billing_flag=None, id=None, local_disk_flag=None, max_memory=None, network_speed=None, notes=None, operating_system_reference_code=None, os_reload_id=None, power_state=None, primary_backend_ip_address=None, primary_ip_address=None, private_network_only=None, provision_date=None, ssh_key_ids=None, start_cpus=None, status=None, tags=None, user_data=None):
+    def __init__(__self__, create_date=None, datacenter=None, dedicated_account_host_only_flag=None, dedicated_host_id=None, disks=None, domain=None, estimated_cost_source=None, estimated_hourly_cost=None, estimated_monthly_cost=None, fully_qualified_domain_name=None, global_identifier=None, guest_id=None, hostname=None, hourly_billing_flag=None, id=None, local_disk_flag=None, max_memory=None, network_speed=None, notes=None, operating_system_reference_code=None, os_reload_id=None, power_state=None, primary_backend_ip_address=None, primary_ip_address=None, private_network_only=None, provision_date=None, ssh_key_ids=None, start_cpus=None, status=None, tags=None, user_data=None):
         if create_date and not isinstance(create_date, str):
             raise TypeError("Expected argument 'create_date' to be a str")
         pulumi.set(__self__, "create_date", create_date)
         if datacenter and not isinstance(datacenter, str):
             raise TypeError("Expected argument 'datacenter' to be a str")
         pulumi.set(__self__, "datacenter", datacenter)
+        if dedicated_account_host_only_flag and not isinstance(dedicated_account_host_only_flag, bool):
+            raise TypeError("Expected argument 'dedicated_account_host_only_flag' to be a bool")
+        pulumi.set(__self__, "dedicated_account_host_only_flag", dedicated_account_host_only_flag)
+        if dedicated_host_id and not isinstance(dedicated_host_id, int):
+            raise TypeError("Expected argument 'dedicated_host_id' to be a int")
+        pulumi.set(__self__, "dedicated_host_id", dedicated_host_id)
         if disks and not isinstance(disks, list):
             raise TypeError("Expected argument 'disks' to be a list")
         pulumi.set(__self__, "disks", disks)
@@ -127,6 +133,22 @@ class GetVirtualGuestResult:
         e.g. dal10; one the account is offered. Give this or `datacenters`. As an output: where the guest is (with `datacenters`, the datacenter whose order succeeded).
         """
         return pulumi.get(self, "datacenter")
+
+    @_builtins.property
+    @pulumi.getter(name="dedicatedAccountHostOnlyFlag")
+    def dedicated_account_host_only_flag(self) -> _builtins.bool:
+        """
+        Order the guest onto a host that runs only this account's guests (the API chooses the host), priced as the API quotes such an order. Changing it replaces the guest. Not with `dedicatedHostId`, which names the host.
+        """
+        return pulumi.get(self, "dedicated_account_host_only_flag")
+
+    @_builtins.property
+    @pulumi.getter(name="dedicatedHostId")
+    def dedicated_host_id(self) -> Optional[_builtins.int]:
+        """
+        The dedicated host to order the guest onto (a `DedicatedHost`'s `hostId`): one of the account's, in the guest's datacenter, with the guest's cores, memory and disk free on it. The guest is priced as the API quotes an order on that host. Changing it replaces the guest (a guest is placed on a host only when it is ordered). Not with `dedicatedAccountHostOnlyFlag`.
+        """
+        return pulumi.get(self, "dedicated_host_id")
 
     @_builtins.property
     @pulumi.getter
@@ -353,6 +375,8 @@ class AwaitableGetVirtualGuestResult(GetVirtualGuestResult):
         return GetVirtualGuestResult(
             create_date=self.create_date,
             datacenter=self.datacenter,
+            dedicated_account_host_only_flag=self.dedicated_account_host_only_flag,
+            dedicated_host_id=self.dedicated_host_id,
             disks=self.disks,
             domain=self.domain,
             estimated_cost_source=self.estimated_cost_source,
@@ -421,6 +445,8 @@ def get_virtual_guest(domain: Optional[_builtins.str] = None,
     return AwaitableGetVirtualGuestResult(
         create_date=pulumi.get(__ret__, 'create_date'),
         datacenter=pulumi.get(__ret__, 'datacenter'),
+        dedicated_account_host_only_flag=pulumi.get(__ret__, 'dedicated_account_host_only_flag'),
+        dedicated_host_id=pulumi.get(__ret__, 'dedicated_host_id'),
         disks=pulumi.get(__ret__, 'disks'),
         domain=pulumi.get(__ret__, 'domain'),
         estimated_cost_source=pulumi.get(__ret__, 'estimated_cost_source'),
@@ -486,6 +512,8 @@ def get_virtual_guest_output(domain: pulumi.Input[Optional[Optional[_builtins.st
     return __ret__.apply(lambda __response__: GetVirtualGuestResult(
         create_date=pulumi.get(__response__, 'create_date'),
         datacenter=pulumi.get(__response__, 'datacenter'),
+        dedicated_account_host_only_flag=pulumi.get(__response__, 'dedicated_account_host_only_flag'),
+        dedicated_host_id=pulumi.get(__response__, 'dedicated_host_id'),
         disks=pulumi.get(__response__, 'disks'),
         domain=pulumi.get(__response__, 'domain'),
         estimated_cost_source=pulumi.get(__response__, 'estimated_cost_source'),

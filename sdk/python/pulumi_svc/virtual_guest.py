@@ -26,6 +26,8 @@ class VirtualGuestArgs:
                  adopt_id: pulumi.Input[Optional[_builtins.str]] = None,
                  datacenter: pulumi.Input[Optional[_builtins.str]] = None,
                  datacenters: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 dedicated_account_host_only_flag: pulumi.Input[Optional[_builtins.bool]] = None,
+                 dedicated_host_id: pulumi.Input[Optional[_builtins.int]] = None,
                  disks: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.int]]]] = None,
                  hostname: pulumi.Input[Optional[_builtins.str]] = None,
                  hourly_billing_flag: pulumi.Input[Optional[_builtins.bool]] = None,
@@ -58,6 +60,8 @@ class VirtualGuestArgs:
         :param pulumi.Input[_builtins.str] adopt_id: Take over the account's existing guest with this id instead of ordering one: no new order, the stack owns that guest from then on.
         :param pulumi.Input[_builtins.str] datacenter: e.g. dal10; one the account is offered. Give this or `datacenters`. As an output: where the guest is (with `datacenters`, the datacenter whose order succeeded).
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] datacenters: Datacenters to order the guest in, in order of preference, instead of `datacenter`: when the API answers that one has no room, the next is tried, with the same creation token (one guest at most). The preview prices the first. A change replaces the guest only when it is in none of the new datacenters; otherwise the new list is recorded and nothing is ordered.
+        :param pulumi.Input[_builtins.bool] dedicated_account_host_only_flag: Order the guest onto a host that runs only this account's guests (the API chooses the host), priced as the API quotes such an order. Changing it replaces the guest. Not with `dedicatedHostId`, which names the host.
+        :param pulumi.Input[_builtins.int] dedicated_host_id: The dedicated host to order the guest onto (a `DedicatedHost`'s `hostId`): one of the account's, in the guest's datacenter, with the guest's cores, memory and disk free on it. The guest is priced as the API quotes an order on that host. Changing it replaces the guest (a guest is placed on a host only when it is ordered). Not with `dedicatedAccountHostOnlyFlag`.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.int]]] disks: Disk sizes in GB, the boot disk first, then up to four data disks. Disks grow and are added in place; shrinking or removing one is refused in check.
         :param pulumi.Input[_builtins.str] hostname: Host name; defaults to the resource name plus a suffix that is stable for this stack.
         :param pulumi.Input[_builtins.bool] hourly_billing_flag: Hourly billing; false orders a monthly guest. Changing it replaces the guest.
@@ -91,6 +95,12 @@ class VirtualGuestArgs:
             pulumi.set(__self__, "datacenter", datacenter)
         if datacenters is not None:
             pulumi.set(__self__, "datacenters", datacenters)
+        if dedicated_account_host_only_flag is None:
+            dedicated_account_host_only_flag = False
+        if dedicated_account_host_only_flag is not None:
+            pulumi.set(__self__, "dedicated_account_host_only_flag", dedicated_account_host_only_flag)
+        if dedicated_host_id is not None:
+            pulumi.set(__self__, "dedicated_host_id", dedicated_host_id)
         if disks is not None:
             pulumi.set(__self__, "disks", disks)
         if hostname is not None:
@@ -221,6 +231,30 @@ class VirtualGuestArgs:
     @datacenters.setter
     def datacenters(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
         pulumi.set(self, "datacenters", value)
+
+    @_builtins.property
+    @pulumi.getter(name="dedicatedAccountHostOnlyFlag")
+    def dedicated_account_host_only_flag(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Order the guest onto a host that runs only this account's guests (the API chooses the host), priced as the API quotes such an order. Changing it replaces the guest. Not with `dedicatedHostId`, which names the host.
+        """
+        return pulumi.get(self, "dedicated_account_host_only_flag")
+
+    @dedicated_account_host_only_flag.setter
+    def dedicated_account_host_only_flag(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "dedicated_account_host_only_flag", value)
+
+    @_builtins.property
+    @pulumi.getter(name="dedicatedHostId")
+    def dedicated_host_id(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        The dedicated host to order the guest onto (a `DedicatedHost`'s `hostId`): one of the account's, in the guest's datacenter, with the guest's cores, memory and disk free on it. The guest is priced as the API quotes an order on that host. Changing it replaces the guest (a guest is placed on a host only when it is ordered). Not with `dedicatedAccountHostOnlyFlag`.
+        """
+        return pulumi.get(self, "dedicated_host_id")
+
+    @dedicated_host_id.setter
+    def dedicated_host_id(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "dedicated_host_id", value)
 
     @_builtins.property
     @pulumi.getter
@@ -508,6 +542,8 @@ class VirtualGuest(pulumi.CustomResource):
                  adopt_id: pulumi.Input[Optional[_builtins.str]] = None,
                  datacenter: pulumi.Input[Optional[_builtins.str]] = None,
                  datacenters: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 dedicated_account_host_only_flag: pulumi.Input[Optional[_builtins.bool]] = None,
+                 dedicated_host_id: pulumi.Input[Optional[_builtins.int]] = None,
                  disks: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.int]]]] = None,
                  domain: pulumi.Input[Optional[_builtins.str]] = None,
                  hostname: pulumi.Input[Optional[_builtins.str]] = None,
@@ -573,6 +609,8 @@ class VirtualGuest(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] adopt_id: Take over the account's existing guest with this id instead of ordering one: no new order, the stack owns that guest from then on.
         :param pulumi.Input[_builtins.str] datacenter: e.g. dal10; one the account is offered. Give this or `datacenters`. As an output: where the guest is (with `datacenters`, the datacenter whose order succeeded).
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] datacenters: Datacenters to order the guest in, in order of preference, instead of `datacenter`: when the API answers that one has no room, the next is tried, with the same creation token (one guest at most). The preview prices the first. A change replaces the guest only when it is in none of the new datacenters; otherwise the new list is recorded and nothing is ordered.
+        :param pulumi.Input[_builtins.bool] dedicated_account_host_only_flag: Order the guest onto a host that runs only this account's guests (the API chooses the host), priced as the API quotes such an order. Changing it replaces the guest. Not with `dedicatedHostId`, which names the host.
+        :param pulumi.Input[_builtins.int] dedicated_host_id: The dedicated host to order the guest onto (a `DedicatedHost`'s `hostId`): one of the account's, in the guest's datacenter, with the guest's cores, memory and disk free on it. The guest is priced as the API quotes an order on that host. Changing it replaces the guest (a guest is placed on a host only when it is ordered). Not with `dedicatedAccountHostOnlyFlag`.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.int]]] disks: Disk sizes in GB, the boot disk first, then up to four data disks. Disks grow and are added in place; shrinking or removing one is refused in check.
         :param pulumi.Input[_builtins.str] domain: Domain of the guest, e.g. `example.com`.
         :param pulumi.Input[_builtins.str] hostname: Host name; defaults to the resource name plus a suffix that is stable for this stack.
@@ -657,6 +695,8 @@ class VirtualGuest(pulumi.CustomResource):
                  adopt_id: pulumi.Input[Optional[_builtins.str]] = None,
                  datacenter: pulumi.Input[Optional[_builtins.str]] = None,
                  datacenters: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 dedicated_account_host_only_flag: pulumi.Input[Optional[_builtins.bool]] = None,
+                 dedicated_host_id: pulumi.Input[Optional[_builtins.int]] = None,
                  disks: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.int]]]] = None,
                  domain: pulumi.Input[Optional[_builtins.str]] = None,
                  hostname: pulumi.Input[Optional[_builtins.str]] = None,
@@ -695,6 +735,10 @@ class VirtualGuest(pulumi.CustomResource):
             __props__.__dict__["adopt_id"] = adopt_id
             __props__.__dict__["datacenter"] = datacenter
             __props__.__dict__["datacenters"] = datacenters
+            if dedicated_account_host_only_flag is None:
+                dedicated_account_host_only_flag = False
+            __props__.__dict__["dedicated_account_host_only_flag"] = dedicated_account_host_only_flag
+            __props__.__dict__["dedicated_host_id"] = dedicated_host_id
             __props__.__dict__["disks"] = disks
             if domain is None and not opts.urn:
                 raise TypeError("Missing required property 'domain'")
@@ -776,6 +820,8 @@ class VirtualGuest(pulumi.CustomResource):
         __props__.__dict__["adopt_id"] = None
         __props__.__dict__["datacenter"] = None
         __props__.__dict__["datacenters"] = None
+        __props__.__dict__["dedicated_account_host_only_flag"] = None
+        __props__.__dict__["dedicated_host_id"] = None
         __props__.__dict__["disks"] = None
         __props__.__dict__["domain"] = None
         __props__.__dict__["estimated_cost_source"] = None
@@ -839,6 +885,22 @@ class VirtualGuest(pulumi.CustomResource):
         Datacenters to order the guest in, in order of preference, instead of `datacenter`: when the API answers that one has no room, the next is tried, with the same creation token (one guest at most). The preview prices the first. A change replaces the guest only when it is in none of the new datacenters; otherwise the new list is recorded and nothing is ordered.
         """
         return pulumi.get(self, "datacenters")
+
+    @_builtins.property
+    @pulumi.getter(name="dedicatedAccountHostOnlyFlag")
+    def dedicated_account_host_only_flag(self) -> pulumi.Output[_builtins.bool]:
+        """
+        Order the guest onto a host that runs only this account's guests (the API chooses the host), priced as the API quotes such an order. Changing it replaces the guest. Not with `dedicatedHostId`, which names the host.
+        """
+        return pulumi.get(self, "dedicated_account_host_only_flag")
+
+    @_builtins.property
+    @pulumi.getter(name="dedicatedHostId")
+    def dedicated_host_id(self) -> pulumi.Output[Optional[_builtins.int]]:
+        """
+        The dedicated host to order the guest onto (a `DedicatedHost`'s `hostId`): one of the account's, in the guest's datacenter, with the guest's cores, memory and disk free on it. The guest is priced as the API quotes an order on that host. Changing it replaces the guest (a guest is placed on a host only when it is ordered). Not with `dedicatedAccountHostOnlyFlag`.
+        """
+        return pulumi.get(self, "dedicated_host_id")
 
     @_builtins.property
     @pulumi.getter
