@@ -38,7 +38,10 @@ const groupNamed = (name: string) => {
 };
 
 type Made = Record<string, pulumi.Output<unknown>>;
-/** Every resource by name, made on first use: a reference makes what it names first. */
+/**
+ * The guests by name (made first, in order), and the resources, each made on first use: a
+ * resource a guest names is made before the guest.
+ */
 const made = new Map<string, Made>();
 const REFERENCE = /^\$\{([\w-]+)\.(\w+)\}$/;
 const resolve = (value: unknown): unknown => {
@@ -55,44 +58,38 @@ type Constructor = new (
 ) => pulumi.CustomResource;
 const classes = svc as unknown as Record<string, Constructor>;
 
-const guestSpecs = new Map(
-  names.map((spec) => {
-    const [group, name] = spec.includes('/') ? spec.split('/') : [undefined, spec];
-    return [name, group] as const;
-  }),
-);
-
 function resource(name: string): Made {
   const known = made.get(name);
   if (known) return known;
-  let created: pulumi.CustomResource;
-  if (guestSpecs.has(name)) {
-    const group = guestSpecs.get(name);
-    created = new svc.VirtualGuest(
-      name,
-      resolve({
-        domain: 'owner.example.com',
-        // `datacenters` of the overrides takes its place: a guest gives one of the two.
-        ...('datacenters' in overrides ? {} : { datacenter: 'dal10' }),
-        startCpus: 1,
-        maxMemory: 1024,
-        operatingSystemReferenceCode: 'UBUNTU_LATEST',
-        tags: ['owner'],
-        ...overrides,
-      }) as VirtualGuestArgs,
-      { ...options, parent: group ? groupNamed(group) : undefined },
+  const spec = declared[name];
+  if (!spec)
+    throw new Error(
+      `owner: a reference names ${name}: no resource of that name, nor a guest before`,
     );
-  } else {
-    const spec = declared[name];
-    if (!spec)
-      throw new Error(`owner: a reference names ${name}, which the program does not declare`);
-    created = new classes[spec.kind](name, resolve(spec.properties), spec.options);
-  }
+  const created = new classes[spec.kind](name, resolve(spec.properties), spec.options);
   made.set(name, created as unknown as Made);
   return created as unknown as Made;
 }
 
-const guests = [...guestSpecs.keys()].map(resource);
+const guests = names.map((spec) => {
+  const [group, name] = spec.includes('/') ? spec.split('/') : [undefined, spec];
+  const guest = new svc.VirtualGuest(
+    name,
+    resolve({
+      domain: 'owner.example.com',
+      // `datacenters` of the overrides takes its place: a guest gives one of the two.
+      ...('datacenters' in overrides ? {} : { datacenter: 'dal10' }),
+      startCpus: 1,
+      maxMemory: 1024,
+      operatingSystemReferenceCode: 'UBUNTU_LATEST',
+      tags: ['owner'],
+      ...overrides,
+    }) as VirtualGuestArgs,
+    { ...options, parent: group ? groupNamed(group) : undefined },
+  );
+  made.set(name, guest as unknown as Made);
+  return guest;
+});
 for (const name of Object.keys(declared)) resource(name);
 
 const record = config.getObject<ConstructorParameters<typeof svc.DnsRecord>[1]>('record');
