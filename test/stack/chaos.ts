@@ -185,7 +185,8 @@ function faultsFor(random: Random): FaultOptions {
 
 function describeFaults(faults: FaultOptions, full?: string): string {
   const once = (Array.isArray(faults.once) ? faults.once : []).map(
-    (o) => `${o.fault}@${o.service}.${o.method}`,
+    (o) =>
+      `${o.fault}${o.fault === 'error-after-commit' && o.status ? ` ${o.status}` : ''}@${o.service}.${o.method}`,
   );
   const noise = faults.http500Rate ? 'noise' : '';
   const limit = faults.rateLimitPerSecond ? `limit ${faults.rateLimitPerSecond}/s` : '';
@@ -216,26 +217,37 @@ export interface Plan {
   population: string[];
 }
 
-/** One-shot faults on the writes of the members declared: none to two. */
-function memberFaults(random: Random, declared: ReadonlySet<string>): OnceFault[] {
+/**
+ * One-shot faults on the writes of the members declared: none to two; an error after the commit
+ * is a 502 (a proxy's) or a 500.
+ */
+function memberFaults(
+  random: Random,
+  statuses: Random,
+  declared: ReadonlySet<string>,
+): OnceFault[] {
   const writes = writesOf(declared);
   if (writes.length === 0) return [];
   return Array.from({ length: Math.floor(random() * 3) }, () => {
     const [service, method] = pick(random, writes);
-    return { service, method, fault: pick(random, ONCE_KINDS), delayMs: 3000 };
+    const fault = pick(random, ONCE_KINDS);
+    const status = statuses() < 0.5 ? 502 : 500;
+    return { service, method, fault, delayMs: 3000, status };
   });
 }
 
 /**
  * The steps of a sequence: everything random is drawn here, from the seed alone. Where the
  * datacenters are full, and whether the program falls back, come from a generator of their own,
- * and so do the members, their mutations and their faults, so the operations and the guests'
- * faults of a seed stay those it had before they were added.
+ * and so do the members, their mutations and their faults (and the status of their errors after
+ * the commit), so the operations and the guests' faults of a seed stay those it had before they
+ * were added.
  */
 export function plan(seed: number, steps?: number): Plan {
   const random = mulberry32(seed);
   const rooms = mulberry32(seed ^ 0x5eed_dc);
   const kinds = mulberry32(seed ^ 0xb111_ed);
+  const statuses = mulberry32(seed ^ 0x502);
   const length = steps ?? 3 + Math.floor(random() * 4);
   const population = POPULATION.filter(() => kinds() < 0.5).map((m) => m.name);
   const declared = new Set(population);
@@ -246,7 +258,7 @@ export function plan(seed: number, steps?: number): Plan {
       const operation = pick(random, OPERATIONS);
       const faults = faultsFor(random);
       const mutation = kinds() < 0.75 ? mutate(kinds, declared) : undefined;
-      const once = [...(faults.once as OnceFault[]), ...memberFaults(kinds, declared)];
+      const once = [...(faults.once as OnceFault[]), ...memberFaults(kinds, statuses, declared)];
       return {
         operation,
         faults: { ...faults, once },
