@@ -46,12 +46,12 @@ export const datacenterField = <R>(read: R) => ({
 });
 
 /** Free text kept with the object, edited in place by its `editObject`; read back by `read`. */
-export const notesField = <R>(read: R) => ({
+export const notesField = <R>(read: R, maxLength = 1000) => ({
   type: types.string,
   input: 'optional' as const,
   output: true as const,
   normalise: (value: unknown) => (value === '' ? undefined : value),
-  rule: rules.text({ maxLength: 1000 }),
+  rule: rules.text({ maxLength }),
   change: 'update' as const,
   how: '`editObject`',
   read,

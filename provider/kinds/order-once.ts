@@ -1,15 +1,23 @@
 import { outcomeWindowMs } from '../framework/connection';
 import { createOnce } from '../framework/exactly-once';
+import { handOver, type HandedMark } from '../framework/handed-mark';
 import { say } from '../framework/log';
+import { initFailure } from '../framework/runtime-provider';
 
 /**
  * A billed object ordered exactly once through `Product_Order.placeOrder` with a creation token
  * the object carries (a volume's container identifier, a server's tag), for every kind ordered
- * that way. Before ordering, what an earlier unfinished create of the resource ordered is looked
- * for: one still provisioning is taken over (no new order); a provisioned one is refused, as it
- * may be the resource's current object (a `--replace` that orders before it deletes, with the
- * same token), which a takeover would then cancel; several are refused. An order whose answer is
- * lost is looked for by its token, never placed twice.
+ * that way, and handed to a state with a mark (framework/handed-mark.ts) as the create's last
+ * write.
+ *
+ * Before ordering, the live objects carrying the token are looked for. One without the mark is
+ * what an earlier create of the resource ordered and never handed to a state (a killed CLI, a
+ * Ctrl-C, an expired `customTimeouts.create`, a lost answer, a second `up` while the first
+ * provisions): it is taken over, provisioned or not (the kind then waits for it), and nothing is
+ * ordered. One with the mark was handed to a state: it may be the resource's current object (a
+ * replace that orders before it deletes, with the same token), which a takeover would then
+ * cancel, so it is refused; several unmarked ones are refused. An order whose answer is lost is
+ * looked for by its token, never placed twice.
  */
 export interface OrderOnce<T extends { id: number }> {
   /** `BlockVolume "data"`, for messages. */
@@ -19,22 +27,28 @@ export interface OrderOnce<T extends { id: number }> {
   token: string;
   /** The live objects carrying the token that an order of these inputs would make. */
   found(): Promise<T[]>;
-  provisioned(object: T): boolean;
+  /** Whether it carries the handed mark (as `found` read it). */
+  handed(object: T): boolean;
   /** Places the order (a write, sent once). */
   place(): Promise<unknown>;
 }
 
-function earlierOrder<T extends { id: number }>(o: OrderOnce<T>, candidates: T[]): T | undefined {
-  if (candidates.length > 1)
+/** What an earlier create left: the unmarked object to take over, if any; else a refusal. */
+export function earlierOrder<T extends { id: number }>(
+  o: Pick<OrderOnce<T>, 'what' | 'noun' | 'handed'>,
+  found: T[],
+): T | undefined {
+  const unfinished = found.filter((object) => !o.handed(object));
+  if (unfinished.length > 1)
     throw new Error(
-      `${o.what}: ${o.noun}s ${candidates.map((c) => c.id).join(', ')} all carry this resource's creation token; nothing was ordered. Import the one to keep (\`pulumi import\`) and cancel the others`,
+      `${o.what}: ${o.noun}s ${unfinished.map((c) => c.id).join(', ')} all carry this resource's creation token and none was handed to a state; nothing was ordered. Import the one to keep (\`pulumi import\`) and cancel the others`,
     );
-  const [earlier] = candidates;
-  if (earlier && o.provisioned(earlier))
+  const [handed] = found.filter(o.handed);
+  if (unfinished.length === 0 && handed)
     throw new Error(
-      `${o.what}: ${o.noun} ${earlier.id} carries this resource's creation token and is provisioned: it is this resource's ${o.noun} from before (a replace that orders the new ${o.noun} before it deletes the old one, or a state that lost it). Nothing was ordered. To replace it, set the resource option deleteBeforeReplace: true; to keep it, import it (\`pulumi import\` with id ${earlier.id})`,
+      `${o.what}: ${o.noun} ${handed.id} carries this resource's creation token and was handed to a state by a completed create: it is this resource's ${o.noun} (a replace that orders the new ${o.noun} before it deletes the old one), or one a state let go. Nothing was ordered. To replace it, set the resource option deleteBeforeReplace: true; to keep it, import it (\`pulumi import\` with id ${handed.id})`,
     );
-  return earlier;
+  return unfinished[0];
 }
 
 /** The object: an earlier unfinished create's, or the one ordered now (see the module comment). */
@@ -42,20 +56,50 @@ export async function orderOnce<T extends { id: number }>(o: OrderOnce<T>): Prom
   const earlier = earlierOrder(o, await o.found());
   if (earlier) {
     say(
-      `${o.what}: ${o.noun} ${earlier.id} was ordered by an earlier unfinished create; using it, no new order`,
+      `${o.what}: ${o.noun} ${earlier.id} was ordered by an earlier unfinished create of this resource; taking it over, no new order`,
     );
     return earlier;
   }
+  const unmarked = async () => (await o.found()).filter((object) => !o.handed(object));
   return createOnce({
     what: `${o.what} order`,
     write: async () => {
       await o.place();
-      const [made] = await o.found();
+      const [made] = await unmarked();
       if (!made) throw new Error(`the order was placed but no ${o.noun} carries ${o.token} yet`);
       return made;
     },
-    find: async () => (await o.found())[0],
+    find: async () => (await unmarked())[0],
     windowMs: outcomeWindowMs(),
     nextRun: `The next \`pulumi up\` looks for a ${o.noun} ordered with ${o.token} before it orders one.`,
   });
+}
+
+/**
+ * The rest of a create once its object exists, then the handover (its last write). A failure
+ * keeps the id (`initFailure`: the engine records it, the next `up` carries on with it) and marks
+ * the object handed all the same, as far as it can: the state holds it from then on.
+ */
+export async function thenHandOver<R>(
+  object: { id: number },
+  mark: HandedMark,
+  kept: Record<string, unknown>,
+  rest: () => Promise<R>,
+  failed: (message: string) => string,
+): Promise<R> {
+  let result: R;
+  try {
+    result = await rest();
+    await handOver(mark);
+    return result;
+  } catch (err) {
+    const error = err as Error & { id?: unknown };
+    await handOver(mark).catch((markErr: Error) =>
+      say(
+        `${mark.what}: could not mark it handed yet (${markErr.message}); the next \`pulumi up\` does`,
+      ),
+    );
+    if (error.id !== undefined) throw err; // an initFailure already, its message said
+    throw initFailure(failed(error.message), String(object.id), kept);
+  }
 }

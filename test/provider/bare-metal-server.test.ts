@@ -3,7 +3,9 @@ import { after, before, beforeEach, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Client } from '../../provider/client';
 import { KINDS, PROVIDERS } from '../../provider/kinds';
-import type { BareMetalServer } from '../../provider/managers';
+import { tagNames, type BareMetalServer } from '../../provider/managers';
+import { claimScope, inScope, release, releaseUnanswered } from '../../provider/framework/claims';
+import { OWNED_TAG } from '../../provider/framework/creation-token';
 import { Operation } from '../../provider/framework/operation';
 import { providerEnv, type Emulator } from '../support/provider-env';
 import { outputProblems } from '../support/schema-types';
@@ -228,15 +230,21 @@ describe('BareMetalServer provider against the emulator', () => {
     const inputs = await checked({}, declared('slow'));
     const placed = orders();
     const op = new Operation('create of slow', { timeoutSeconds: 2 });
-    const err = await op
-      .run(() => server.create(inputs, op))
-      .then(
-        () => assert.fail('an 8 s provisioning ended within a 2 s deadline'),
-        (e: Error & { id?: string }) => e,
-      );
+    const scope = claimScope();
+    const err = await inScope(scope, () => op.run(() => server.create(inputs, op))).then(
+      () => assert.fail('an 8 s provisioning ended within a 2 s deadline'),
+      (e: Error & { id?: string }) => e,
+    );
     assert.match(err.message, /not ready after \d+ s .*no new order/);
     assert.ok(err.id, 'the error carries the id');
-    // A killed CLI never recorded it: the next create finds it by its token.
+    const marked = async () =>
+      tagNames((await servers()).find((s) => String(s.id) === err.id)!).includes(OWNED_TAG);
+    assert.ok(await marked(), 'the id went to the engine: handed to its state');
+    // A killed CLI never recorded it: its provider takes the mark back (its engine is gone), and
+    // the next create finds the server by its token.
+    release(scope);
+    await releaseUnanswered();
+    assert.ok(!(await marked()), 'the mark is taken back');
     const again = await server.create(inputs);
     assert.equal(again.id, err.id);
     assert.equal(orders() - placed, 1, 'one order');

@@ -1,3 +1,4 @@
+import { markedNote } from '../../provider/framework/creation-token';
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Client } from '../../provider/client';
@@ -75,7 +76,10 @@ describe('DedicatedHost provider against the emulator', () => {
     const updated = await hosts.update(id, outs!, renamed);
     assert.equal(updated.outs!.name, 'dh1b');
     const [host] = await listed();
-    assert.deepEqual([host.id, host.name, host.notes], [Number(id), 'dh1b', 'db hosts']);
+    assert.deepEqual(
+      [host.id, host.name, host.notes],
+      [Number(id), 'dh1b', markedNote('db hosts')],
+    );
 
     const imported = await hosts.read(id, {});
     assert.deepEqual(
@@ -116,7 +120,7 @@ describe('DedicatedHost provider against the emulator', () => {
     await assert.rejects(
       hosts.create(inputs),
       new RegExp(
-        `dedicated host ${first.id} carries this resource's creation token and is provisioned.*Nothing was ordered.*deleteBeforeReplace: true`,
+        `dedicated host ${first.id} carries this resource's creation token and was handed to a state.*Nothing was ordered.*deleteBeforeReplace: true`,
       ),
     );
     assert.equal((await listed()).length, count, 'nothing ordered');

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Client } from '../../provider/client';
+import { markedNote } from '../../provider/framework/creation-token';
 import { vlanProvider as provider } from '../../provider/kinds/vlan/provider';
 import { providerEnv, type Emulator } from '../support/provider-env';
 import { outputProblems } from '../support/schema-types';
@@ -74,10 +75,15 @@ describe('Vlan provider against the emulator', () => {
       const now = await ordered();
       assert.equal(now.length, before + 1, `${fault}: one VLAN, not two`);
       const made = now.find((v) => String(v.id) === id)!;
-      assert.deepEqual([made.name, made.note], ['once', 'db tier']);
+      // Its notes as declared, the handed mark as their last line (the create's last write).
+      assert.deepEqual([made.name, made.note], ['once', markedNote('db tier')]);
       assert.deepEqual(outputProblems('Vlan', outs as Bag), []);
-      // The next create of the same resource finds it and orders nothing.
-      await assert.rejects(provider.create(inputs), /carries this resource's creation token/);
+      // The next create of the same resource (a replace that orders first) finds it handed to a
+      // state and orders nothing.
+      await assert.rejects(
+        provider.create(inputs),
+        /VLAN \d+ carries this resource's creation token and was handed to a state.*deleteBeforeReplace: true/,
+      );
       assert.equal((await ordered()).length, before + 1);
     }
   });
@@ -94,7 +100,7 @@ describe('Vlan provider against the emulator', () => {
     assert.deepEqual((await provider.diff(id, outs!, renamed)).replaces, []);
     const updated = await provider.update(id, outs!, renamed);
     const row = (await ordered()).find((v) => String(v.id) === id)!;
-    assert.deepEqual([row.name, row.note], ['web-2', 'kept']);
+    assert.deepEqual([row.name, row.note], ['web-2', markedNote('kept')]);
     const moved = await checked({ ...renamed, networkSpace: 'PUBLIC' }, updated.outs!);
     assert.deepEqual((await provider.diff(id, updated.outs!, moved)).replaces, ['networkSpace']);
 

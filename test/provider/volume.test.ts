@@ -131,7 +131,7 @@ describe('BlockVolume and FileVolume providers against the emulator', () => {
     const count = (await volumes()).length;
     await assert.rejects(
       block.create(inputs),
-      /volume \d+ carries this resource's creation token and is provisioned.*deleteBeforeReplace: true/,
+      /volume \d+ carries this resource's creation token and was handed to a state.*deleteBeforeReplace: true/,
     );
     assert.equal((await volumes()).length, count, 'nothing ordered');
     assert.ok(

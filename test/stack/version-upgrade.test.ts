@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { declaredNote } from '../../provider/framework/creation-token';
 import { KINDS } from '../../provider/kinds';
 import { kindOf, pluginToken } from '../../provider/kinds/tokens';
 import { PROGRAMS, writeCalls, type CliFixture } from './cli';
@@ -52,6 +53,11 @@ const dashed = (tag: string) => `upgrade-${tag}`;
 const spaced = (tag: string) => `upgrade ${tag}`;
 const tagList = (tag: string) => ['upgrade', tag].sort();
 
+const declaredNotes = {
+  ...named('notes', spaced),
+  read: (row: Row) => declaredNote(row.notes as string | undefined),
+};
+
 const LISTED: Record<string, Listed> = {
   VirtualGuest: {
     method: 'getVirtualGuests',
@@ -70,8 +76,9 @@ const LISTED: Record<string, Listed> = {
   SecurityGroup: { method: 'getSecurityGroups', ...named('description', spaced) },
   PlacementGroup: { method: 'getPlacementGroups', ...named('name', dashed) },
   DedicatedHost: { method: 'getDedicatedHosts', ...named('name', dashed) },
-  BlockVolume: { method: 'getIscsiNetworkStorage', ...named('notes', spaced) },
-  FileVolume: { method: 'getNasNetworkStorage', ...named('notes', spaced) },
+  // A volume's notes end with the handed mark once an update has written them.
+  BlockVolume: { method: 'getIscsiNetworkStorage', ...declaredNotes },
+  FileVolume: { method: 'getNasNetworkStorage', ...declaredNotes },
   Vlan: {
     method: 'getNetworkVlans',
     ...named('name', dashed),

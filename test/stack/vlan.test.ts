@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { markedNote } from '../../provider/framework/creation-token';
 import { listVlans, orderContainer, placeOrder, type Vlan } from '../../provider/kinds/vlan/api';
 import { cliFixture, writeCalls, type Emulator } from './cli';
 import { scenarioPerDoor, type FrontDoor } from './front-door';
@@ -43,7 +44,8 @@ async function scenario(door: FrontDoor, emulator: Emulator): Promise<void> {
     await f.stack.up();
     assert.deepEqual(await f.stateIds('Vlan'), [id]);
     const renamed = (await mine()).find((v) => String(v.id) === id)!;
-    assert.deepEqual([renamed.name, renamed.note], [`db2-${door.name}`, 'databases']);
+    // Its note as declared, the handed mark as its last line.
+    assert.deepEqual([renamed.name, renamed.note], [`db2-${door.name}`, markedNote('databases')]);
     assert.equal(writeCalls(emulator, 'placeOrder'), orders, 'no order for an edit');
 
     // Another network space replaces it; the new order is answered 502 after it committed.

@@ -7,7 +7,7 @@ import {
   datacenterVlans,
   guestVlans,
   orderedVlans,
-  subnetById,
+  subnetOfVlan,
   type VlanView,
 } from '../network/model';
 import { TICKET_CLOSED, TICKET_OPEN } from '../ticket/model';
@@ -18,7 +18,7 @@ function accountVlans(a: AccountRec, ctx: ViewContext): VlanView[] {
   const byId = new Map<number, VlanView>();
   for (const v of orderedVlans(ctx.store, a.id, ctx.now)) byId.set(v.id, v);
   for (const g of ctx.store.by('guests', 'accountId', a.id))
-    for (const v of guestVlans(g)) byId.set(v.id, v);
+    for (const v of guestVlans(g, ctx)) byId.set(v.id, v);
   for (const h of liveHardware(ctx.store, a.id, ctx.now))
     if (datacenterById(h.datacenterId))
       for (const v of datacenterVlans(a.id, h.datacenterId)) byId.set(v.id, v);
@@ -27,8 +27,7 @@ function accountVlans(a: AccountRec, ctx: ViewContext): VlanView[] {
 
 const vlansIn = (space: VlanView['space']) => (a: AccountRec, ctx: ViewContext) =>
   accountVlans(a, ctx).filter((v) => v.space === space);
-const subnetsOf = (vlans: VlanView[]) =>
-  vlans.flatMap((v) => (v.subnetId === undefined ? [] : [subnetById(v.subnetId)!]));
+const subnetsOf = (vlans: VlanView[]) => vlans.flatMap((v) => subnetOfVlan(v) ?? []);
 
 defineType<AccountRec>('Svc_Account', {
   locals: {

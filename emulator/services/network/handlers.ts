@@ -9,7 +9,7 @@ import { propertyNotValid, publicFault } from '../../errors';
 import { checkNotes, present } from '../../validators';
 import { expectArgs, list, ok, ownedById, structArg, type AuthedContext } from '../context';
 import { serviceFolder } from '../service';
-import { PODS, anyVlanById, subnetById, tables, type VlanRec } from './model';
+import { PODS, anySubnetById, anyVlanById, tables, type VlanRec } from './model';
 import { VLAN_ORDER, cancelFailureReasons, readName, vlanOrder } from './vlan-order';
 import './types';
 
@@ -64,7 +64,10 @@ export const network = serviceFolder({
         },
       },
     },
-    Network_Subnet: { load: ownedById((_, id) => subnetById(id)), methods: {} },
+    Network_Subnet: {
+      load: ownedById((ctx, id) => anySubnetById(ctx.store, id, ctx.now)),
+      methods: {},
+    },
     Network_Pod: {
       methods: {
         getAllObjects: {

@@ -4,7 +4,9 @@
  * 10.x.0.0, public 169.x.0.0). Ids, VLAN numbers and networks are pure functions of (account,
  * datacenter, space), so they are stable across restarts and need no table; an IP record's
  * address is its subnet's network plus a host number taken from the record's unique id. The IP
- * address records are stored (a guest's are created with it, a server's are seeded).
+ * address records are stored (a guest's are created with it, a server's are seeded). A VLAN the
+ * account ordered (stored) has a primary subnet derived from its id the same way, which a guest
+ * ordered onto that VLAN takes its address from.
  */
 import { DATACENTERS, DEFAULT_DATACENTER, datacenterById, type Datacenter } from '../../catalog';
 import { table, type RecordsOf, type Store, type Tables } from '../../store';
@@ -72,7 +74,7 @@ export interface VlanView {
   datacenter: Datacenter;
   space: Space;
   vlanNumber: number;
-  /** The primary subnet: a derived VLAN's; an ordered one has none. */
+  /** The primary subnet (a derived VLAN's, or an ordered one's: ORDERED_SUBNET_BASE + its id). */
   subnetId?: number;
   /** An ordered VLAN's name, note and billing item. */
   name?: string;
@@ -98,20 +100,65 @@ function decode(id: number, base: number) {
   return { accountId: Math.floor(m / DC_SLOTS), datacenter, space };
 }
 
+/** The subnets of ordered VLANs: this plus the VLAN's id (above every derived id). */
+const ORDERED_SUBNET_BASE = 300_000_000;
+
+/** A /16 of a private `10.x` or public `169.x` network; `n` picks x. */
+const prefixOf = (space: Space, n: number) =>
+  space === 'PRIVATE' ? `10.${(n % 254) + 1}` : `169.${45 + (n % 200)}`;
+
 export function subnetFor(accountId: number, datacenter: Datacenter, space: Space): SubnetView {
   const index = DATACENTERS.indexOf(datacenter);
   // Distinct per datacenter within an account (5 and 7 are prime to the ranges).
-  const prefix =
-    space === 'PRIVATE'
-      ? `10.${((accountId * 7 + index * 5) % 254) + 1}`
-      : `169.${45 + ((accountId * 11 + index * 7) % 200)}`;
+  const n = space === 'PRIVATE' ? accountId * 7 + index * 5 : accountId * 11 + index * 7;
+  const id = SUBNET_BASE + slot(accountId, datacenter, space);
+  return slash16(
+    id,
+    VLAN_BASE + slot(accountId, datacenter, space),
+    accountId,
+    datacenter,
+    space,
+    prefixOf(space, n),
+  );
+}
+
+/** An ordered VLAN's primary subnet, derived from the VLAN. */
+const orderedSubnet = (v: VlanView): SubnetView =>
+  slash16(
+    ORDERED_SUBNET_BASE + v.id,
+    v.id,
+    v.accountId,
+    v.datacenter,
+    v.space,
+    prefixOf(v.space, v.id),
+  );
+
+/** A VLAN's primary subnet, derived or ordered. */
+export const subnetOfVlan = (v: VlanView): SubnetView | undefined =>
+  v.id >= VLAN_BASE ? subnetById(v.subnetId ?? -1) : orderedSubnet(v);
+
+/** A subnet by id: a derived one, or a live ordered VLAN's. */
+export function anySubnetById(store: Store, id: number, now: number): SubnetView | undefined {
+  if (id < ORDERED_SUBNET_BASE) return subnetById(id);
+  const vlan = anyVlanById(store, id - ORDERED_SUBNET_BASE, now);
+  return vlan && vlan.id < VLAN_BASE ? orderedSubnet(vlan) : undefined;
+}
+
+function slash16(
+  id: number,
+  vlanId: number,
+  accountId: number,
+  datacenter: Datacenter,
+  space: Space,
+  prefix: string,
+): SubnetView {
   return {
-    id: SUBNET_BASE + slot(accountId, datacenter, space),
+    id,
     accountId,
     datacenter,
     space,
     prefix,
-    vlanId: VLAN_BASE + slot(accountId, datacenter, space),
+    vlanId,
     networkIdentifier: `${prefix}.0.0`,
     cidr: 16,
     netmask: '255.255.0.0',
@@ -151,6 +198,7 @@ export const orderedVlanView = (v: VlanRec): VlanView => ({
   datacenter: datacenterById(v.datacenterId) ?? DEFAULT_DATACENTER,
   space: v.space,
   vlanNumber: v.vlanNumber,
+  subnetId: ORDERED_SUBNET_BASE + v.id,
   name: v.name,
   note: v.note,
   billingItemId: v.billingItemId,
@@ -202,12 +250,30 @@ export function networkComponents(g: Guest): NicView[] {
 
 const datacenterOf = (g: { datacenterId: number }) =>
   datacenterById(g.datacenterId) ?? DEFAULT_DATACENTER;
-export const vlanOfNic = (n: NicView) => vlanFor(n.guest.accountId, datacenterOf(n.guest), n.space);
-export const subnetOfNic = (n: NicView) =>
-  subnetFor(n.guest.accountId, datacenterOf(n.guest), n.space);
+
+/** Where a view reads the ordered VLANs a guest is on. */
+type StoreOf = { store: Pick<Store, 'get'> };
+
+/** An ordered VLAN by id as it is shown, cancelled or not (guests keep it from being cancelled). */
+export function orderedVlan(ctx: StoreOf, id: number | undefined): VlanView | undefined {
+  const rec = id === undefined ? undefined : ctx.store.get('vlans', id);
+  return rec && orderedVlanView(rec);
+}
+
+/** The VLAN of a NIC: the ordered VLAN it was ordered on, else its datacenter's. */
+export const vlanOfNic = (n: NicView, ctx: StoreOf): VlanView =>
+  orderedVlan(ctx, n.guest.vlanIds?.[n.space]) ??
+  vlanFor(n.guest.accountId, datacenterOf(n.guest), n.space);
+export const subnetOfNic = (n: NicView, ctx: StoreOf): SubnetView => {
+  const ordered = orderedVlan(ctx, n.guest.vlanIds?.[n.space]);
+  return ordered
+    ? orderedSubnet(ordered)
+    : subnetFor(n.guest.accountId, datacenterOf(n.guest), n.space);
+};
 
 /** The VLANs of a guest's NICs, private first. */
-export const guestVlans = (g: Guest): VlanView[] => networkComponents(g).map(vlanOfNic);
+export const guestVlans = (g: Guest, ctx: StoreOf): VlanView[] =>
+  networkComponents(g).map((n) => vlanOfNic(n, ctx));
 
 /** The VLANs of an object in a datacenter with public and private NICs (hardware). */
 export const datacenterVlans = (accountId: number, datacenterId: number): VlanView[] =>

@@ -10,33 +10,31 @@ import {
   vlanOfNic,
   routerFor,
   routerHostname,
-  subnetById,
-  vlanFor,
+  anySubnetById,
+  anyVlanById,
+  subnetOfNic,
+  subnetOfVlan,
   type IpAddressRec,
   type PodView,
   type RouterView,
-  type Space,
   type SubnetView,
   type VlanView,
 } from './model';
 
-const guestsOn = (
-  net: { accountId: number; datacenter: { id: number }; space: Space },
-  ctx: ViewContext,
-) =>
+/** The guests with a NIC in the subnet. */
+const guestsOn = (s: SubnetView, ctx: ViewContext) =>
   ctx.store
-    .by('guests', 'accountId', net.accountId)
-    .filter((g) => g.datacenterId === net.datacenter.id && (net.space === 'PRIVATE' || g.publicIp));
+    .by('guests', 'accountId', s.accountId)
+    .filter((g) => networkComponents(g).some((n) => subnetOfNic(n, ctx).id === s.id));
 
 /** The guests with a NIC on the VLAN. */
 const guestsOnVlan = (v: VlanView, ctx: ViewContext) =>
   ctx.store
     .by('guests', 'accountId', v.accountId)
-    .filter((g) => networkComponents(g).some((n) => vlanOfNic(n).id === v.id));
+    .filter((g) => networkComponents(g).some((n) => vlanOfNic(n, ctx).id === v.id));
 
-/** A VLAN's primary subnet, as a list (an ordered VLAN has none). */
-const primarySubnetsOf = (v: VlanView) =>
-  v.subnetId === undefined ? [] : [subnetById(v.subnetId)];
+/** A VLAN's primary subnet, as a list. */
+const primarySubnetsOf = (v: VlanView) => [subnetOfVlan(v)];
 
 defineType<VlanView>('Svc_Network_Vlan', {
   locals: {
@@ -62,7 +60,7 @@ defineType<VlanView>('Svc_Network_Vlan', {
     primaryRouter: { type: 'Svc_Hardware_Router', get: (v) => routerFor(v.datacenter, v.space) },
     primarySubnet: {
       type: 'Svc_Network_Subnet',
-      get: (v) => (v.subnetId === undefined ? undefined : subnetById(v.subnetId)),
+      get: subnetOfVlan,
     },
     primarySubnets: { type: 'Svc_Network_Subnet', many: true, get: primarySubnetsOf },
     subnets: { type: 'Svc_Network_Subnet', many: true, get: primarySubnetsOf },
@@ -72,7 +70,7 @@ defineType<VlanView>('Svc_Network_Vlan', {
       many: true,
       get: (v, ctx) =>
         guestsOnVlan(v, ctx).flatMap((g) =>
-          networkComponents(g).filter((n) => vlanOfNic(n).id === v.id),
+          networkComponents(g).filter((n) => vlanOfNic(n, ctx).id === v.id),
         ),
     },
     billingItem: {
@@ -104,7 +102,7 @@ defineType<SubnetView>('Svc_Network_Subnet', {
   relations: {
     networkVlan: {
       type: 'Svc_Network_Vlan',
-      get: (s) => vlanFor(s.accountId, s.datacenter, s.space),
+      get: (s, ctx) => anyVlanById(ctx.store, s.vlanId, ctx.now),
     },
     datacenter: { type: 'Svc_Location_Datacenter', get: (s) => s.datacenter },
     ipAddresses: {
@@ -131,7 +129,7 @@ defineType<IpAddressRec>('Svc_Network_Subnet_IpAddress', {
   relations: {
     subnet: {
       type: 'Svc_Network_Subnet',
-      get: (i, ctx) => sameAccount(subnetById(i.subnetId), ctx),
+      get: (i, ctx) => sameAccount(anySubnetById(ctx.store, i.subnetId, ctx.now), ctx),
     },
     virtualGuest: {
       type: 'Svc_Virtual_Guest',

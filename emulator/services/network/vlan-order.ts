@@ -167,7 +167,7 @@ export const vlanOrder = placedAsVerified(checkVlanOrder, placeVlan);
 export function cancelFailureReasons(ctx: AuthedContext, vlan: VlanRec): string[] {
   const guests = ctx.store
     .by('guests', 'accountId', vlan.accountId)
-    .filter((g) => networkComponents(g).some((n) => vlanOfNic(n).id === vlan.id));
+    .filter((g) => networkComponents(g).some((n) => vlanOfNic(n, ctx).id === vlan.id));
   return guests.length > 0 ? [`${guests.length} virtual guest(s) still on the VLAN`] : [];
 }
 

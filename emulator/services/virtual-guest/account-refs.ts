@@ -11,7 +11,7 @@ import { checkPlacement } from '../placement-group/model';
 import { checkSecurityGroupIds } from '../security-group/model';
 import { checkSshKeyIds } from '../ssh-key/model';
 import { publicFault } from '../../errors';
-import { vlanById } from '../network/model';
+import { anyVlanById } from '../network/model';
 import type { GuestOrder } from './model';
 
 export function checkAccountRefs(ctx: AuthedContext, orders: readonly GuestOrder[]): void {
@@ -45,7 +45,7 @@ export function checkAccountRefs(ctx: AuthedContext, orders: readonly GuestOrder
 function checkVlans(ctx: AuthedContext, order: GuestOrder): void {
   for (const [space, chosen] of Object.entries(order.vlans ?? {})) {
     if (!chosen) continue;
-    const vlan = vlanById(chosen.vlanId);
+    const vlan = anyVlanById(ctx.store, chosen.vlanId, ctx.now);
     if (!vlan || vlan.accountId !== ctx.account.id)
       throw publicFault(
         `${chosen.field}.id: VLAN ${chosen.vlanId} does not exist on this account.`,

@@ -34,7 +34,15 @@ import { publicFault } from '../../errors';
 import { table, type RecordsOf, type Store, type Tables, type WriteOp } from '../../store';
 import { endOfBillingMonth } from '../billing-item/model';
 import { timedTransaction, type Timed } from '../transaction-view';
-import { addressIn, subnetFor, type IpAddressRec, type Space } from '../network/model';
+import {
+  addressIn,
+  orderedVlan,
+  subnetFor,
+  subnetOfVlan,
+  type IpAddressRec,
+  type Space,
+  type SubnetView,
+} from '../network/model';
 import { guestBindingsGoneOps, orderedBindingOps } from '../security-group/model';
 import { priceView, type PriceView } from '../product-package/model';
 import { discounted, type Discounts } from '../account/discounts';
@@ -127,6 +135,11 @@ export interface GuestRec {
   placementGroupId?: number;
   /** The dedicated host it was ordered onto (../dedicated-host/; it stays until it is gone). */
   dedicatedHostId?: number;
+  /**
+   * The VLANs the account ordered that its interfaces were ordered on (an interface not named
+   * here is on its datacenter's VLAN of the account, ../network/model.ts).
+   */
+  vlanIds?: Partial<Record<Space, number>>;
 }
 
 export const tables = {
@@ -370,8 +383,13 @@ export function buildGuest(
 ): { guest: GuestRec; ops: WriteOp[] } {
   const id = store.nextId('guests');
   const billing = billingItemOf(store, accountId, id, order, options.now);
-  const ipRecord = (isPublic: boolean) =>
-    newIpRecord(store, accountId, id, order.datacenter, isPublic);
+  const vlanIds = orderedVlanIds(store, order.vlans);
+  const ipRecord = (isPublic: boolean) => {
+    const space = isPublic ? 'PUBLIC' : 'PRIVATE';
+    const ordered = orderedVlan({ store }, vlanIds?.[space]);
+    const subnet = ordered ? subnetOfVlan(ordered)! : subnetFor(accountId, order.datacenter, space);
+    return newIpRecord(store, accountId, id, subnet, isPublic);
+  };
   const backend = ipRecord(false);
   const pub = order.privateOnly ? undefined : ipRecord(true);
   const tags = resolveTags(store, accountId, order.tags, { known: options.tagCache });
@@ -412,6 +430,7 @@ export function buildGuest(
     orderId: options.orderId,
     placementGroupId: order.placementGroupId,
     dedicatedHostId: order.dedicatedHostId,
+    vlanIds,
     imageTemplateId: order.imageTemplateId,
   };
   const ops: WriteOp[] = [
@@ -447,16 +466,26 @@ function billingItemOf(
   };
 }
 
-/** A guest's address in its account's public or private subnet at the datacenter. */
+/** The ordered VLANs (stored, not derived) an order puts the interfaces on, if any. */
+function orderedVlanIds(
+  store: Store,
+  chosen: GuestOrder['vlans'],
+): Partial<Record<Space, number>> | undefined {
+  const ids = Object.entries(chosen ?? {}).flatMap(([space, vlan]) =>
+    vlan && store.get('vlans', vlan.vlanId) ? [[space, vlan.vlanId] as const] : [],
+  );
+  return ids.length > 0 ? Object.fromEntries(ids) : undefined;
+}
+
+/** A guest's address in the subnet of the VLAN an interface is on. */
 function newIpRecord(
   store: Store,
   accountId: number,
   guestId: number,
-  datacenter: Datacenter,
+  subnet: SubnetView,
   isPublic: boolean,
 ): IpAddressRec {
   const ipId = store.nextId('ipAddresses');
-  const subnet = subnetFor(accountId, datacenter, isPublic ? 'PUBLIC' : 'PRIVATE');
   return {
     id: ipId,
     accountId,

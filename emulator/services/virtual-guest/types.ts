@@ -343,7 +343,7 @@ defineType<NicView>('Svc_Virtual_Guest_Network_Component', {
     status: () => 'ACTIVE',
     primaryIpAddress: (n, ctx) => (isProvisioned(n.guest, ctx.now) ? n.ip.address : undefined),
     macAddress: (n) => mac(n.ip.componentId),
-    networkId: (n) => vlanOfNic(n).id,
+    networkId: (n, ctx) => vlanOfNic(n, ctx).id,
     createDate: (n) => formatApiDate(n.guest.createDate),
     modifyDate: (n) => formatApiDate(n.guest.createDate),
   },
@@ -351,7 +351,7 @@ defineType<NicView>('Svc_Virtual_Guest_Network_Component', {
     guest: { type: 'Svc_Virtual_Guest', get: (n) => n.guest },
     networkVlan: { type: 'Svc_Network_Vlan', get: vlanOfNic },
     primarySubnet: { type: 'Svc_Network_Subnet', get: subnetOfNic },
-    subnets: { type: 'Svc_Network_Subnet', many: true, get: (n) => [subnetOfNic(n)] },
+    subnets: { type: 'Svc_Network_Subnet', many: true, get: (n, ctx) => [subnetOfNic(n, ctx)] },
     primaryIpAddressRecord: {
       type: 'Svc_Network_Subnet_IpAddress',
       get: (n, ctx) => sameAccount(ctx.store.get('ipAddresses', n.ip.id), ctx),

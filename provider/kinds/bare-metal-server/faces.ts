@@ -1,6 +1,6 @@
 import { isCancelled, tagNames, type BareMetalServer } from '../../managers';
 import { readMask } from '../../framework/fields';
-import { isProviderTag } from '../../framework/creation-token';
+import { tagProvenance } from '../../framework/creation-token';
 import { userTags } from '../virtual-guest/api-forms';
 import { owedOnCancel } from '../billing-ending';
 import type { AdoptionFace, BillingFace, Props } from '../faces';
@@ -30,8 +30,7 @@ const AUDIT_LIST = { service: 'Account', method: 'getHardware', mask: AUDIT_MASK
 
 const number = (value: unknown) => (typeof value === 'number' ? value : undefined);
 
-const provenance = (s: BareMetalServer) =>
-  tagNames(s).some(isProviderTag) ? ('unfinished' as const) : ('none' as const);
+const provenance = (s: BareMetalServer) => tagProvenance(tagNames(s));
 
 function observed(s: BareMetalServer): Props {
   return { hostname: s.hostname, domain: s.domain, notes: s.notes || undefined, tags: userTags(s) };

@@ -1,6 +1,7 @@
 import {
   HardwareManager,
   hardwareStatus,
+  tagNames,
   isCancelled,
   isProvisioned,
   provisioningFailed,
@@ -9,7 +10,9 @@ import {
 import { poll } from '../../client/poll';
 import { freeWriteWindowMs, type Connection } from '../../framework/connection';
 import { writeIdempotent } from '../../framework/exactly-once';
-import { orderOnce } from '../order-once';
+import { orderOnce, thenHandOver } from '../order-once';
+import { OWNED_TAG } from '../../framework/creation-token';
+import { putMark, tagMark } from '../../framework/handed-mark';
 import { creationToken } from '../../framework/creation-token';
 import {
   goneForStack,
@@ -107,7 +110,8 @@ async function checkWithApi({
   const earlier = containsUnknown(Object.values(inputs))
     ? []
     : (await hardware(c).listTagged(token)).filter((s) => !isCancelled(s));
-  const adopts = earlier.length === 1 && !isProvisioned(earlier[0]) ? earlier[0].id : undefined;
+  const unfinished = earlier.filter((s) => !handed(s));
+  const adopts = unfinished.length === 1 ? unfinished[0].id : undefined;
   if (!replacing.has(identityOf(inputs))) {
     const verb =
       adopts === undefined
@@ -119,6 +123,16 @@ async function checkWithApi({
   }
   return { creationToken: token, adopts, ...price };
 }
+
+/** Its handed mark: the owned tag beside its token (framework/handed-mark.ts). */
+const handedMark = (c: Connection, id: number) =>
+  tagMark(
+    `server ${id}`,
+    async () => tagNames(await hardware(c).getServer(id, 'id,tagReferences.tag.name')),
+    (tags) => hardware(c).setTags(id, tags),
+  );
+
+const handed = (s: BareMetalServer) => tagNames(s).includes(OWNED_TAG);
 
 async function create({ connection: c, inputs, request }: CreateRequest<BareMetalFields>) {
   const token = inputs.creationToken ?? creationToken(inputs);
@@ -132,21 +146,22 @@ async function create({ connection: c, inputs, request }: CreateRequest<BareMeta
     noun: 'server',
     token,
     found,
-    provisioned: isProvisioned,
+    handed,
     place: () => manager.place(container),
   });
   const outs = { creationToken: token };
-  try {
-    await converge(c, server.id, inputs, what);
-  } catch (err) {
-    throw initFailure(
-      `${what}: server ${server.id} was ordered, then ${(err as Error).message}; it is kept in the stack and the next \`pulumi up\` sets its names, notes and tags again`,
-      String(server.id),
-      { ...inputs, ...outs },
-    );
-  }
-  const ready = await settled(c, server.id, inputs, request, outs);
-  return { id: server.id, object: ready, outs };
+  return thenHandOver(
+    server,
+    handedMark(c, server.id),
+    { ...inputs, ...outs },
+    async () => {
+      await converge(c, server.id, inputs, what);
+      const ready = await settled(c, server.id, inputs, request, outs);
+      return { id: server.id, object: ready, outs };
+    },
+    (message) =>
+      `${what}: server ${server.id} was ordered, then ${message}; it is kept in the stack and the next \`pulumi up\` sets its names, notes and tags again`,
+  );
 }
 
 /**
@@ -157,6 +172,8 @@ async function edit({ connection: c, id, inputs, olds, request }: EditRequest<Ba
   const serverId = Number(id);
   await settled(c, serverId, inputs, request, {});
   await converge(c, serverId, inputs, describe(olds, id));
+  // The state holds it: a server kept by a create that failed (or a cancelled one) is marked now.
+  await putMark(handedMark(c, serverId));
   if (await reloadInPlace(c, serverId, olds, inputs, describe(olds, id)))
     return { object: await settled(c, serverId, inputs, request, {}) };
 }

@@ -1,6 +1,6 @@
 import { DEDICATED_HOST_MASK, type DedicatedHost } from '../../managers';
 import { owedOnCancel } from '../billing-ending';
-import { isProviderTag } from '../../framework/creation-token';
+import { isNoteMarked, isProviderTag, provenanceOf } from '../../framework/creation-token';
 import type { AdoptionFace, BillingFace, Props } from '../faces';
 import { REPLACING } from './fields';
 
@@ -49,10 +49,12 @@ export const DEDICATED_HOST_BILLING: BillingFace<DedicatedHost> = {
         ]),
       );
     },
+    // The token is a tag written with the order; the handed mark, its notes' last line.
     provenance: (h) =>
-      (h.tagReferences ?? []).some((r) => r.tag && isProviderTag(r.tag.name))
-        ? 'unfinished'
-        : 'none',
+      provenanceOf(
+        (h.tagReferences ?? []).some((r) => r.tag && isProviderTag(r.tag.name)),
+        isNoteMarked(h.notes),
+      ),
   },
 };
 

@@ -1,3 +1,4 @@
+import { MARKED_NOTE_MAX, declaredNote } from '../../framework/creation-token';
 import { BILLED_ORDER_FIELDS, datacenterField, notesField } from '../../framework/billed-order';
 import { types, readFrom, UNSET, type Fields } from '../../framework/fields';
 import { rules } from '../../framework/field-rules';
@@ -78,7 +79,11 @@ export const DEDICATED_HOST_FIELDS = {
     read: onHost('billingItem.hourlyFlag', (h) => h.billingItem?.hourlyFlag),
   },
   /** Free text kept with the host. */
-  notes: notesField(onHost('notes', (h) => h.notes || UNSET)),
+  // Its last line is the handed mark (framework/handed-mark.ts), never read back.
+  notes: notesField(
+    onHost('notes', (h) => declaredNote(h.notes) || UNSET),
+    MARKED_NOTE_MAX,
+  ),
   /** The numeric id guests are placed on (the resource id is the same number as a string). */
   hostId: { type: types.integer, output: true, read: onHost('id', (h) => h.id) },
   /** The host's cores. */

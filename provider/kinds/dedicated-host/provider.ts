@@ -1,9 +1,10 @@
 import { DedicatedHostManager, type DedicatedHost, type HostSize } from '../../managers';
 import { cancelBilled, costText, pricedOrder } from '../../framework/billed-order';
 import { describeEnding, endingOf } from '../billing-ending';
-import { orderOnce } from '../order-once';
+import { orderOnce, thenHandOver } from '../order-once';
+import { noteMark } from '../../framework/handed-mark';
 import type { Connection } from '../../framework/connection';
-import { creationToken } from '../../framework/creation-token';
+import { creationToken, isNoteMarked, markedNote } from '../../framework/creation-token';
 import type { InputsOf, StateOf } from '../../framework/fields';
 import {
   goneForStack,
@@ -91,6 +92,15 @@ const orderedAs = (h: DedicatedHost, inputs: Inputs) =>
   h.datacenter?.name === inputs.datacenter &&
   (h.billingItem?.hourlyFlag ?? false) === inputs.hourlyBilling;
 
+/** Its handed mark: the last line of its notes (framework/handed-mark.ts). */
+const handedMark = (c: Connection, id: number, notes: string | undefined) =>
+  noteMark(
+    `dedicated host ${id}`,
+    async () => (await hosts(c).getHost(id, 'id,notes')).notes,
+    (note) => hosts(c).edit(id, { notes: note }),
+    notes,
+  );
+
 async function create({ connection: c, inputs }: CreateRequest<Fields>) {
   const token = inputs.creationToken ?? creationToken(inputs);
   const manager = hosts(c);
@@ -100,24 +110,30 @@ async function create({ connection: c, inputs }: CreateRequest<Fields>) {
     (await manager.findByToken(token)).filter(
       (h) => !h.billingItem?.cancellationDate && orderedAs(h, inputs),
     );
-  // A host is ready once ordered: one carrying the token is this resource's from before (a
-  // replace that orders first), never taken over; a lost answer is found by the token.
   const host = await orderOnce({
     what,
     noun: 'dedicated host',
     token,
     found,
-    provisioned: () => true,
+    handed: (h) => isNoteMarked(h.notes),
     place: () => manager.place(container),
   });
-  if (inputs.notes) await manager.edit(host.id, { notes: inputs.notes });
-  return { id: host.id, object: await manager.getHost(host.id), outs: { creationToken: token } };
+  const outs = { creationToken: token };
+  // A host is ready once ordered; its notes go with the handover, the create's last write.
+  return thenHandOver(
+    host,
+    handedMark(c, host.id, inputs.notes),
+    { ...inputs, ...outs },
+    async () => ({ id: host.id, object: await manager.getHost(host.id), outs }),
+    (message) =>
+      `${what}: dedicated host ${host.id} was ordered, then ${message}; it is kept in the stack and the next \`pulumi up\` sets its notes again`,
+  );
 }
 
 async function edit({ connection: c, id, inputs, changed }: EditRequest<Fields>) {
   const changes = {
     ...(changed.includes('name') ? { name: inputs.name } : {}),
-    ...(changed.includes('notes') ? { notes: inputs.notes ?? '' } : {}),
+    ...(changed.includes('notes') ? { notes: markedNote(inputs.notes) } : {}),
   };
   if (Object.keys(changes).length > 0) await hosts(c).edit(Number(id), changes);
 }

@@ -6,8 +6,7 @@ import { GUEST_FIELDS } from './fields';
 import { PRICED_FIELDS, UPGRADE_FIELDS } from './inputs';
 import { observedInputs } from './observe';
 import { billedPrice } from './pricing';
-import { OWNED_TAG } from './provenance';
-import { isProviderTag } from '../../framework/creation-token';
+import { isProviderTag, tagProvenance } from '../../framework/creation-token';
 import { replacedBy } from './reload';
 
 /**
@@ -51,11 +50,7 @@ function drift(recorded: Props, guest: VirtualGuest): Record<string, [unknown, u
 }
 
 /** What this provider's tags say of a guest (the audit's orphans are those not `none`). */
-const provenance: AuditFace<VirtualGuest>['provenance'] = (guest) => {
-  const tags = tagNames(guest);
-  if (tags.includes(OWNED_TAG)) return 'handed';
-  return tags.some(isProviderTag) ? 'unfinished' : 'none';
-};
+const provenance: AuditFace<VirtualGuest>['provenance'] = (guest) => tagProvenance(tagNames(guest));
 
 const AUDIT_LIST = { service: 'Account', method: 'getVirtualGuests', mask: AUDIT_MASK };
 

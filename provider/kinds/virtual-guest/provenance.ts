@@ -1,5 +1,5 @@
 import { tagNames, type VirtualGuest } from '../../managers';
-import { TOKEN_TAG_PREFIX, isProviderTag } from '../../framework/creation-token';
+import { OWNED_TAG, isProviderTag } from '../../framework/creation-token';
 
 /**
  * Provenance of a guest: which resource's create ordered it, and whether a completed create has
@@ -17,7 +17,7 @@ import { TOKEN_TAG_PREFIX, isProviderTag } from '../../framework/creation-token'
  */
 
 /** A completed create handed this guest to a state: never adopted by another create. */
-export const OWNED_TAG = `${TOKEN_TAG_PREFIX}owned`;
+export { OWNED_TAG };
 
 export const isOwned = (guest: VirtualGuest) => tagNames(guest).includes(OWNED_TAG);
 

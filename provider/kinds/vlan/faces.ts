@@ -1,5 +1,5 @@
 import type { Client } from '../../client';
-import { isProviderTag } from '../../framework/creation-token';
+import { isNoteMarked, isProviderTag, provenanceOf } from '../../framework/creation-token';
 import { owedOnCancel } from '../billing-ending';
 import type { AdoptionFace, BillingFace, Props } from '../faces';
 import { VLAN_MASK, type Vlan } from './api';
@@ -50,7 +50,7 @@ export const VLAN_BILLING: BillingFace<Vlan> = {
           .map((f) => [f, [recorded[f], now[f]]]),
       );
     },
-    provenance: (v) => (tagged(v) ? 'unfinished' : 'none'),
+    provenance: (v) => provenanceOf(tagged(v), isNoteMarked(v.note)),
   },
 };
 

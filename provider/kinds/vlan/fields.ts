@@ -1,3 +1,4 @@
+import { MARKED_NOTE_MAX, declaredNote } from '../../framework/creation-token';
 import { types, readFrom, UNSET, type Fields } from '../../framework/fields';
 import { DATACENTER_NAME, TOKEN_FIELDS, rules } from '../../framework/field-rules';
 import { NETWORK_SPACES, type Vlan } from './api';
@@ -73,10 +74,11 @@ export const VLAN_FIELDS = {
     input: 'optional',
     output: true,
     normalise: (value) => (value === '' ? undefined : value),
-    rule: rules.text({ maxLength: 1000 }),
+    rule: rules.text({ maxLength: MARKED_NOTE_MAX }),
     change: 'update',
     how: '`Network_Vlan.editObject`',
-    read: onVlan('note', (v) => v.note || UNSET),
+    // Its last line is the handed mark (framework/handed-mark.ts), never read back.
+    read: onVlan('note', (v) => declaredNote(v.note) || UNSET),
   },
   /**
    * On delete, cancel the VLAN at once instead of at its billing anniversary (a VLAN is billed by

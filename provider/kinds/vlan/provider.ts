@@ -1,6 +1,8 @@
 import { SvcAPIError } from '../../client';
-import { outcomeWindowMs, freeWriteWindowMs, type Connection } from '../../framework/connection';
-import { createOnce, writeIdempotent } from '../../framework/exactly-once';
+import { freeWriteWindowMs, type Connection } from '../../framework/connection';
+import { writeIdempotent } from '../../framework/exactly-once';
+import { noteMark } from '../../framework/handed-mark';
+import { orderOnce, thenHandOver } from '../order-once';
 import type { InputsOf, StateOf } from '../../framework/fields';
 import {
   goneForStack,
@@ -12,7 +14,7 @@ import {
 } from '../../framework/kind-provider';
 import { sayOnce } from '../../framework/log';
 import { isKnown } from '../../framework/unknown';
-import { creationToken } from '../../framework/creation-token';
+import { creationToken, isNoteMarked, markedNote } from '../../framework/creation-token';
 import {
   cancelFailureReasons,
   cancelVlan,
@@ -31,7 +33,9 @@ import { describeEnding, endingOf } from '../billing-ending';
 /**
  * `Vlan`: a VLAN ordered from the VLAN package (`Product_Order.placeOrder`), billed by the month.
  * The order carries the resource's creation token as its container identifier (the API keeps it
- * with the VLAN's billing item), so an order whose answer was lost is found, never placed twice.
+ * with the VLAN's billing item), so an order whose answer was lost is found, never placed twice,
+ * and one an unfinished create left is taken over (order-once.ts; its note's last line is the
+ * handed mark).
  * Name and notes change in place; the datacenter, network space and router order a new VLAN. A
  * delete cancels the billing item, at the anniversary unless `cancelImmediately`; the API
  * refuses while guests are on the VLAN, and the error says what to do.
@@ -101,6 +105,15 @@ const orderedAs = (v: Vlan, inputs: Partial<Inputs>) =>
   (inputs.routerHostname === undefined ||
     v.primaryRouter?.fullyQualifiedDomainName === inputs.routerHostname);
 
+/** Its handed mark: the last line of its note (framework/handed-mark.ts). */
+const handedMark = (c: Connection, id: number, notes: string | undefined) =>
+  noteMark(
+    `VLAN ${id}`,
+    async () => (await findVlan(c.client, id, 'id,note'))?.note,
+    (note) => editVlan(c.client, id, { note }),
+    notes,
+  );
+
 async function create({ connection: c, inputs }: CreateRequest<Fields>) {
   const token = inputs.creationToken ?? creationToken(inputs);
   const what = name(inputs);
@@ -110,29 +123,24 @@ async function create({ connection: c, inputs }: CreateRequest<Fields>) {
     (await vlansOrderedWith(c.client, token)).filter(
       (v) => !v.billingItem?.cancellationDate && orderedAs(v, inputs),
     );
-  const [earlier] = await found();
-  if (earlier)
-    throw new Error(
-      `${what}: VLAN ${earlier.id} carries this resource's creation token: an earlier run ordered it (its answer lost, or its CLI stopped before the state recorded it), or it is this resource's VLAN from before a replace. Nothing was ordered. To keep it, import it (\`pulumi import\` with id ${earlier.id}); to replace it, set the resource option deleteBeforeReplace: true`,
-    );
-  const vlan = await createOnce({
-    what: `${what} order`,
-    write: async () => {
-      await placeOrder(c.client, container);
-      const [made] = await found();
-      if (!made) throw new Error(`the order was placed but no VLAN carries ${token} yet`);
-      return made;
-    },
-    find: async () => (await found())[0],
-    windowMs: outcomeWindowMs(),
-    nextRun: `The next \`pulumi up\` looks for a VLAN ordered with ${token} before it orders one.`,
+  const vlan = await orderOnce({
+    what,
+    noun: 'VLAN',
+    token,
+    found,
+    handed: (v) => isNoteMarked(v.note),
+    place: () => placeOrder(c.client, container),
   });
-  if (inputs.notes) await editVlan(c.client, vlan.id, { note: inputs.notes });
-  return {
-    id: vlan.id,
-    object: (await findVlan(c.client, vlan.id)) ?? vlan,
-    outs: { creationToken: token },
-  };
+  const outs = { creationToken: token };
+  // A VLAN is ready once ordered; its notes go with the handover, the create's last write.
+  return thenHandOver(
+    vlan,
+    handedMark(c, vlan.id, inputs.notes),
+    { ...inputs, ...outs },
+    async () => ({ id: vlan.id, object: (await findVlan(c.client, vlan.id)) ?? vlan, outs }),
+    (message) =>
+      `${what}: VLAN ${vlan.id} was ordered, then ${message}; it is kept in the stack and the next \`pulumi up\` sets its notes again`,
+  );
 }
 
 /** A replace is a new order, priced beside the old one and how its billing ends. */
@@ -196,7 +204,10 @@ export const vlanProvider = kindProvider(VLAN_FIELDS, {
   checkWithApi,
   create,
   edit: ({ connection, id, inputs }) =>
-    editVlan(connection.client, Number(id), { name: inputs.name ?? '', note: inputs.notes ?? '' }),
+    editVlan(connection.client, Number(id), {
+      name: inputs.name ?? '',
+      note: markedNote(inputs.notes),
+    }),
   plan,
   delete: remove,
   owned: true,

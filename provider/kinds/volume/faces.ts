@@ -1,7 +1,7 @@
 import type { Client } from '../../client';
 import { VOLUME_LISTS, VOLUME_MASK, type Volume, type VolumeType } from '../../managers';
 import type { AdoptionFace, AuditFace, BillingFace, Props } from '../faces';
-import { isProviderTag } from '../../framework/creation-token';
+import { isNoteMarked, isProviderTag, provenanceOf } from '../../framework/creation-token';
 import { REPLACING } from './fields';
 import { owedOnCancel as owedOnCancelOf } from '../billing-ending';
 
@@ -35,9 +35,15 @@ const listOf = (type: VolumeType) => ({
 /** Cancelled: neither billed nor owned once its anniversary comes. */
 const ended = (v: Volume) => v.billingItem?.cancellationDate !== undefined;
 
-/** Ordered by this provider: its order carried a creation token (a property of the volume). */
+/**
+ * Ordered by this provider: its order carried a creation token (a property of the volume); handed
+ * to a state once its notes end with the handed mark.
+ */
 const provenance: AuditFace<Volume>['provenance'] = (v) =>
-  (v.properties ?? []).some((p) => isProviderTag(p.value)) ? 'unfinished' : 'none';
+  provenanceOf(
+    (v.properties ?? []).some((p) => isProviderTag(p.value)),
+    isNoteMarked(v.notes),
+  );
 
 /** The face of one volume type: its audit lists only that type's volumes. */
 export const volumeBilling = (type: VolumeType): BillingFace<Volume> => ({

@@ -1,6 +1,7 @@
 import { types, readFrom, UNSET, type Fields } from '../../framework/fields';
 import { DATACENTER_NAME, TOKEN_FIELDS, rules } from '../../framework/field-rules';
 import type { Volume, VolumeType } from '../../managers';
+import { MARKED_NOTE_MAX, declaredNote } from '../../framework/creation-token';
 
 /**
  * The fields of a block (`BlockVolume`) or file (`FileVolume`) volume, once for both: a block
@@ -110,10 +111,10 @@ const COMMON = {
     input: 'optional',
     output: true,
     normalise: (value) => (value === '' ? undefined : value),
-    rule: rules.text({ maxLength: 1000 }),
+    rule: rules.text({ maxLength: MARKED_NOTE_MAX }),
     change: 'update',
     how: '`editObject`',
-    read: onVolume('notes', (v) => v.notes || UNSET),
+    read: onVolume('notes', (v) => declaredNote(v.notes) || UNSET),
   },
   /**
    * Ids of the account's guests (in the volume's datacenter) allowed to reach it, kept as

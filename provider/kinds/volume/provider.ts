@@ -2,7 +2,9 @@ import { StorageManager, type Volume, type VolumeSizing, type VolumeType } from 
 import { poll } from '../../client/poll';
 import { outcomeWindowMs, freeWriteWindowMs, type Connection } from '../../framework/connection';
 import { writeIdempotent } from '../../framework/exactly-once';
-import { orderOnce } from '../order-once';
+import { orderOnce, thenHandOver } from '../order-once';
+import { isNoteMarked } from '../../framework/creation-token';
+import { noteMark, putMark } from '../../framework/handed-mark';
 import type { InputsOf, StateOf } from '../../framework/fields';
 import {
   goneForStack,
@@ -124,6 +126,15 @@ const resizedTo = (v: Volume, wanted: VolumeSizing) =>
     ? TIERS[v.storageTierLevel ?? ''] === wanted.tierIopsPerGb
     : Number(v.provisionedIops) === wanted.iops);
 
+/** Its handed mark: the last line of its notes (framework/handed-mark.ts). */
+const handedMark = (c: Connection, id: number, notes: string | undefined) =>
+  noteMark(
+    `volume ${id}`,
+    async () => (await storage(c).getVolume(id, 'id,notes')).notes,
+    (note) => storage(c).editNotes(id, note),
+    notes,
+  );
+
 export function volumeProvider(type: VolumeType) {
   const kind = KIND[type];
   const fields = VOLUME_FIELDS[type];
@@ -186,23 +197,23 @@ export function volumeProvider(type: VolumeType) {
       noun: 'volume',
       token,
       found,
-      provisioned: (v) => (v.activeTransactionCount ?? 0) === 0,
+      handed: (v) => isNoteMarked(v.notes),
       place: () => manager.place(container),
     });
     const outs = { creationToken: token };
-    await settled(c, what, volume.id, inputs, request, outs);
-    try {
-      if (inputs.notes) await manager.editNotes(volume.id, inputs.notes);
-      await manager.setGuestAccess(volume.id, inputs.authorizedGuestIds ?? [], true);
-      return { id: volume.id, object: await manager.getVolume(volume.id), outs };
-    } catch (err) {
-      // Ordered and billed: the engine must record it whatever failed after the order.
-      throw initFailure(
-        `${what}: volume ${volume.id} was ordered, then ${(err as Error).message}; it is kept in the stack and the next \`pulumi up\` sets its notes and authorized guests again`,
-        String(volume.id),
-        { ...inputs, ...outs },
-      );
-    }
+    // Its notes go with the handover, the create's last write.
+    return thenHandOver(
+      volume,
+      handedMark(c, volume.id, inputs.notes),
+      { ...inputs, ...outs },
+      async () => {
+        await settled(c, what, volume.id, inputs, request, outs);
+        await manager.setGuestAccess(volume.id, inputs.authorizedGuestIds ?? [], true);
+        return { id: volume.id, object: await manager.getVolume(volume.id), outs };
+      },
+      (message) =>
+        `${what}: volume ${volume.id} was ordered, then ${message}; it is kept in the stack and the next \`pulumi up\` sets its notes and authorized guests again`,
+    );
   }
 
   async function edit({
@@ -233,7 +244,8 @@ export function volumeProvider(type: VolumeType) {
       });
       await settled(c, what, volumeId, inputs, request, {});
     }
-    if (changed.includes('notes')) await manager.editNotes(volumeId, inputs.notes ?? '');
+    // Its notes as declared with the handed mark: a volume a failed create kept is marked now.
+    await putMark(handedMark(c, volumeId, inputs.notes));
     if (changed.includes('authorizedGuestIds')) {
       const now = new Set(inputs.authorizedGuestIds ?? []);
       const before =

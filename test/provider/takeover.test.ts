@@ -1,0 +1,175 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Client } from '../../provider/client';
+import { claimScope, inScope, release, releaseUnanswered } from '../../provider/framework/claims';
+import { OWNED_TAG, isNoteMarked } from '../../provider/framework/creation-token';
+import { PROVIDERS } from '../../provider/kinds';
+import { providerEnv, type Emulator } from '../support/provider-env';
+
+/**
+ * Every kind ordered once through `Product_Order.placeOrder` (order-once.ts) against the world:
+ * an object its create ordered and never handed to a state (the engine never saw the answer, as
+ * when the CLI is killed) is taken over by the next create, provisioned or not, with no second
+ * order; one handed to a state (the resource's current object when a replace orders first) is
+ * refused; a 502 after the order's commit orders once.
+ */
+
+type Bag = Record<string, unknown>;
+type Provider = (typeof PROVIDERS)['Vlan'];
+interface Carrier {
+  id: number;
+  handed: boolean;
+}
+interface Kind {
+  kind: 'Vlan' | 'BlockVolume' | 'FileVolume' | 'DedicatedHost' | 'BareMetalServer';
+  inputs: Bag;
+  /** The live objects carrying `token`, as the emulator holds them. */
+  carrying(client: Client, token: string): Promise<Carrier[]>;
+}
+
+interface Listed {
+  id: number;
+  note?: string;
+  notes?: string;
+  properties?: { value: string }[];
+  tagReferences?: { tag?: { name: string } }[];
+  billingItem?: { notes?: string; cancellationDate?: string };
+}
+const live = (o: Listed) => o.billingItem !== undefined && !o.billingItem.cancellationDate;
+const tags = (o: Listed) => (o.tagReferences ?? []).map((r) => r.tag?.name ?? '');
+const list = async (client: Client, method: string, mask: string) =>
+  ((await client.call('Account', method, { mask })) as Listed[]).filter(live);
+
+/** A kind whose token is a tag: its objects listed by `method`, `also` read for its mark. */
+const tagged =
+  (method: string, also: string, handed: (o: Listed) => boolean): Kind['carrying'] =>
+  async (client, token) =>
+    (
+      await list(
+        client,
+        method,
+        `id,${also},tagReferences.tag.name,billingItem[id,cancellationDate]`,
+      )
+    )
+      .filter((o) => tags(o).includes(token))
+      .map((o) => ({ id: o.id, handed: handed(o) }));
+
+const volume = (kind: 'BlockVolume' | 'FileVolume'): Kind => ({
+  kind,
+  inputs: { datacenter: 'dal10', capacityGb: 20, tierIopsPerGb: 2, notes: 'data' },
+  carrying: async (client, token) =>
+    (
+      await list(
+        client,
+        'getNetworkStorage',
+        'id,notes,properties.value,billingItem[id,cancellationDate]',
+      )
+    )
+      .filter((v) => (v.properties ?? []).some((p) => p.value === token))
+      .map((v) => ({ id: v.id, handed: isNoteMarked(v.notes) })),
+});
+
+const KINDS: Kind[] = [
+  {
+    kind: 'Vlan',
+    inputs: { datacenter: 'dal10', networkSpace: 'PRIVATE', notes: 'db tier' },
+    carrying: async (client, token) =>
+      (await list(client, 'getNetworkVlans', 'id,note,billingItem[id,notes,cancellationDate]'))
+        .filter((v) => v.billingItem?.notes === token)
+        .map((v) => ({ id: v.id, handed: isNoteMarked(v.note) })),
+  },
+  volume('BlockVolume'),
+  volume('FileVolume'),
+  {
+    kind: 'DedicatedHost',
+    inputs: {
+      name: 'dh',
+      domain: 'example.com',
+      datacenter: 'dal10',
+      size: '48_CORES_X_192_RAM_X_1_TB',
+    },
+    carrying: tagged('getDedicatedHosts', 'notes', (h) => isNoteMarked(h.notes)),
+  },
+  {
+    kind: 'BareMetalServer',
+    inputs: {
+      hostname: 'bm',
+      domain: 'example.com',
+      preset: 'S1270_32GB_1X1TBSATA_NORAID',
+      operatingSystemReferenceCode: 'UBUNTU_22_64',
+      datacenter: 'dal10',
+    },
+    carrying: tagged('getHardware', 'id', (s) => tags(s).includes(OWNED_TAG)),
+  },
+];
+
+describe('a create killed after its order is taken over, for every kind ordered once', () => {
+  let emulator: Emulator;
+  let client: Client;
+  before(async () => {
+    ({ emulator, client } = await providerEnv(300));
+    emulator.settings.hardwareStageMs = 200;
+  });
+  after(() => emulator?.close());
+
+  const orders = () => emulator.stats().calls['Product_Order.placeOrder'] ?? 0;
+
+  for (const k of KINDS) {
+    const provider = PROVIDERS[k.kind] as Provider;
+    const checked = async (name: string) => {
+      const result = await provider.check(
+        {},
+        { resourceName: name, identity: `proj/dev/${name}`, provenance: `t/${name}`, ...k.inputs },
+      );
+      assert.deepEqual(result.failures, []);
+      return result.inputs!;
+    };
+
+    it(`${k.kind}: the next create takes over what a killed run ordered (provisioned), then a replace that orders first is refused`, async () => {
+      const inputs = await checked(`${k.kind}-killed`);
+      const token = String(inputs.creationToken);
+      const placed = orders();
+      // The create completes, but its engine never sees the answer (a killed CLI): the provider
+      // takes back what it sent as the handover.
+      const scope = claimScope();
+      const first = await inScope(scope, () => provider.create(inputs));
+      assert.deepEqual(await k.carrying(client, token), [{ id: Number(first.id), handed: true }]);
+      release(scope);
+      await releaseUnanswered();
+      assert.deepEqual(
+        await k.carrying(client, token),
+        [{ id: Number(first.id), handed: false }],
+        'ready, carrying the token, not handed to any state',
+      );
+
+      const again = await provider.create(inputs);
+      assert.equal(again.id, first.id, 'taken over');
+      assert.equal(orders() - placed, 1, 'one order in all');
+      assert.deepEqual(await k.carrying(client, token), [{ id: Number(first.id), handed: true }]);
+      const read = await provider.read(again.id, again.outs!);
+      assert.equal(read.inputs?.notes, inputs.notes, 'the mark is never read back as notes');
+
+      // `--replace` without deleteBeforeReplace: the new create sees the current object.
+      await assert.rejects(
+        provider.create(inputs),
+        new RegExp(`${first.id} carries this resource's creation token and was handed to a state`),
+      );
+      assert.equal(orders() - placed, 1, 'nothing more ordered');
+      await provider.delete(again.id, again.outs!);
+    });
+
+    it(`${k.kind}: a 502 after the order's commit orders once and hands the object over`, async () => {
+      const inputs = await checked(`${k.kind}-502`);
+      const placed = orders();
+      emulator.setFaults({
+        once: { service: 'Product_Order', method: 'placeOrder', fault: 'error-after-commit' },
+      });
+      const made = await provider.create(inputs);
+      assert.equal(orders() - placed, 1, 'one order');
+      assert.deepEqual(await k.carrying(client, String(inputs.creationToken)), [
+        { id: Number(made.id), handed: true },
+      ]);
+      await provider.delete(made.id, made.outs!);
+    });
+  }
+});
