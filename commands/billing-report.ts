@@ -98,7 +98,10 @@ export function billingChange(
       found = of('replace', olds, news, step.replaceReasons ?? step.diffReasons ?? []);
       break;
     case 'update': {
-      const resized = face.resizedBy.filter((f) => news && !same(olds?.[f], news[f]));
+      // A size the program leaves out follows the object (a guest's flavor gives its cores).
+      const resized = face.resizedBy.filter(
+        (f) => news && news[f] !== undefined && !same(olds?.[f], news[f]),
+      );
       found = resized.length > 0 ? of('upgrade', olds, news, resized) : undefined;
       break;
     }

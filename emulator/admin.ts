@@ -22,6 +22,8 @@
  *                                                      (services/account/discounts.ts); {} = list
  *   GET    /_emulator/accounts/<username>/objects     everything that account owns
  *   POST   /_emulator/accounts/<username>/populate    {virtualGuests: n} provisioned guests
+ *   POST   /_emulator/guests/<id>/reclaim             the API reclaims that transient guest: gone
+ *                                                      at once, its hourly billing stopped
  *   POST   /_emulator/compact                         snapshot + truncate the journal now
  */
 import type * as http from 'node:http';
@@ -45,6 +47,8 @@ export interface AdminApi {
   setDiscounts(username: string, discounts: Discounts): Promise<void>;
   objects(username: string): AccountObjects | undefined;
   populate(username: string, virtualGuests: number): Promise<number>;
+  /** The API reclaims a transient guest (services/virtual-guest/model.ts reclaimTransientOps). */
+  reclaimGuest(guestId: number): Promise<void>;
   compact(): Promise<void>;
 }
 
@@ -90,7 +94,9 @@ async function dispatch(
   req: http.IncomingMessage,
 ): Promise<unknown> {
   const parts = path.split('/').slice(2).map(decodeURIComponent); // after '', '_emulator'
-  const key = `${method} ${parts.map((p, i) => (parts[0] === 'accounts' && i === 1 ? ':user' : p)).join('/')}`;
+  const named = (p: string, i: number) =>
+    i === 1 && parts[0] === 'accounts' ? ':user' : i === 1 && parts[0] === 'guests' ? ':id' : p;
+  const key = `${method} ${parts.map(named).join('/')}`;
   switch (key) {
     case 'GET ':
     case 'GET health':
@@ -166,6 +172,13 @@ async function dispatch(
         throw new HttpError(400, 'virtualGuests must be an integer from 1 to 100000');
       }
       return { created: await api.populate(parts[1], n) };
+    }
+    case 'POST guests/:id/reclaim': {
+      const id = Number(parts[1]);
+      if (!Number.isSafeInteger(id) || id < 1)
+        throw new HttpError(400, `${parts[1]} is not a guest id`);
+      await api.reclaimGuest(id);
+      return { reclaimed: id };
     }
     case 'POST compact':
       await api.compact();

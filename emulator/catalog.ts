@@ -293,6 +293,16 @@ export const diskPrice = (gb: number, local: boolean, disk = 0) =>
     `guest_disk${disk}`,
   );
 
+/**
+ * What a transient guest pays of each price: the API may reclaim such a guest at any time, so it
+ * is cheaper (this emulator's model: a fixed share of every hourly fee, rounded to 4 decimals).
+ */
+export const TRANSIENT_SHARE = 0.4;
+export const transientPrice = (price: Price): Price => ({
+  ...price,
+  hourly: Math.round(price.hourly * TRANSIENT_SHARE * 10_000) / 10_000,
+});
+
 export const priceGroupOf = (datacenter: Datacenter) =>
   PRICE_GROUPS.find((g) => g.id === datacenter.priceGroupId);
 

@@ -17,6 +17,7 @@ import { FaultInjector, type FaultOptions, type FaultState } from './faults';
 import { accountObjects, type AccountObjects } from './inventory';
 import { Journal } from './journal';
 import { populateGuests } from './populate';
+import { reclaimTransientOps } from './services/virtual-guest/model';
 import { applySeed, seededAccounts, type SeedName, type SeededAccounts } from './seed';
 import { createHttpServer } from './server';
 import type { Settings } from './services/context';
@@ -121,6 +122,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     setDiscounts,
     objects: (username) => accountObjects(store, username),
     populate,
+    reclaimGuest: (id) => reclaimGuest(store, id),
     compact: async () => {
       await journal?.compact();
     },
@@ -245,6 +247,13 @@ function objectsOf(store: Store, username: string): AccountObjects {
   const objects = accountObjects(store, username);
   if (!objects) throw new Error(`no user named '${username}'`);
   return objects;
+}
+
+/** The API reclaims the transient guest `id` (404 when there is none). */
+async function reclaimGuest(store: Store, id: number): Promise<void> {
+  const guest = store.get('guests', id);
+  if (!guest) throw new Error(`no virtual guest ${id}`);
+  await store.write(reclaimTransientOps(store, guest, Date.now()));
 }
 
 const accountList = (store: Store) =>

@@ -79,6 +79,7 @@ export type SecurityGroup = InstanceType<typeof SecurityGroup>;
 /** The arguments of a SecurityGroup: see its field table (provider/kinds/security-group/fields.ts). */
 export type SecurityGroupArgs = ArgsOf<typeof SECURITY_GROUP_FIELDS>;
 export type { SecurityGroupRuleArgs } from '../provider/kinds/security-group/fields';
+export type { VolumeSnapshotScheduleArgs } from '../provider/kinds/volume/fields';
 export type { SecurityGroupResult } from '../provider/kinds/security-group/lookups';
 export const { getSecurityGroups, getSecurityGroupsOutput } = programForms(SECURITY_GROUP_LOOKUPS);
 

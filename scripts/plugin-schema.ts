@@ -8,6 +8,7 @@ import type { Example, ObjectType, Property, Type } from '../provider/lookups/de
 import { examplesSection, importSection, type SchemaView } from './examples';
 import { fieldDocs, kindDocs, tableDocs } from './field-docs';
 import { SECURITY_GROUP_RULE_FIELDS } from '../provider/kinds/security-group/rule-fields';
+import { SNAPSHOT_SCHEDULE_FIELDS } from '../provider/kinds/volume/schedule-fields';
 
 /**
  * The provider plugin's Pulumi package schema, from the kind registry's field tables (each field's
@@ -50,6 +51,16 @@ const OBJECT_TYPES: Record<string, ObjectTypeSource> = {
     },
     fields: Object.keys(SECURITY_GROUP_RULE_FIELDS),
     description: "A rule of a `SecurityGroup`'s `rules`.",
+  },
+  schedule: {
+    token: `${PACKAGE}:index:VolumeSnapshotSchedule`,
+    table: {
+      fields: SNAPSHOT_SCHEDULE_FIELDS,
+      file: 'provider/kinds/volume/schedule-fields.ts',
+      name: 'SNAPSHOT_SCHEDULE_FIELDS',
+    },
+    fields: Object.keys(SNAPSHOT_SCHEDULE_FIELDS),
+    description: "A snapshot schedule of a `BlockVolume`'s or `FileVolume`'s `snapshotSchedules`.",
   },
 };
 

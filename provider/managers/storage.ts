@@ -21,6 +21,13 @@ export interface VolumeSizing {
   iops?: number;
 }
 
+/** An IP address record of the account, as a volume's authorized addresses need it. */
+export interface AccountIpAddress {
+  id: number;
+  ipAddress: string;
+  subnet?: { addressSpace?: string; datacenter?: { name: string } };
+}
+
 export interface VolumeOrder extends VolumeSizing {
   type: VolumeType;
   datacenter: string;
@@ -29,6 +36,8 @@ export interface VolumeOrder extends VolumeSizing {
   osFormat?: string;
   /** Recorded with the volume: finds it when the order's answer is lost. */
   containerIdentifier: string;
+  /** GB of snapshot space ordered with it (none when undefined). */
+  snapshotGb?: number;
 }
 
 export interface Volume {
@@ -48,6 +57,10 @@ export interface Volume {
   fileNetworkMountAddress?: string;
   activeTransactionCount?: number;
   allowedVirtualGuests?: { id: number }[];
+  allowedIpAddresses?: { id: number; ipAddress: string }[];
+  /** GB of snapshot space, as a decimal string ('0' without). */
+  snapshotCapacityGb?: string;
+  schedules?: SnapshotScheduleRead[];
   billingItem?: {
     id: number;
     hourlyFlag: boolean;
@@ -59,8 +72,23 @@ export interface Volume {
   properties?: { value: string; type?: { keyname: string } }[];
 }
 
+/** A snapshot schedule as the volume lists it: `SNAPSHOT_<TYPE>` and its properties. */
+export interface SnapshotScheduleRead {
+  type?: { keyname: string };
+  properties?: { value: string; type?: { keyname: string } }[];
+}
+
+/** A snapshot schedule as `enableSnapshots` takes it. */
+export interface SnapshotSchedule {
+  type: 'HOURLY' | 'DAILY' | 'WEEKLY';
+  retentionCount: number;
+  minute: number;
+  hour: number;
+  dayOfWeek: string;
+}
+
 export const VOLUME_MASK =
-  'mask[id,username,capacityGb,nasType,notes,createDate,storageType.keyName,storageTierLevel,provisionedIops,osType.keyName,serviceResource.datacenter.name,serviceResourceBackendIpAddress,lunId,fileNetworkMountAddress,activeTransactionCount,allowedVirtualGuests.id,billingItem[id,hourlyFlag,recurringFee,hourlyRecurringFee,cancellationDate,createDate],properties[value,type.keyname]]';
+  'mask[id,username,capacityGb,nasType,notes,createDate,storageType.keyName,storageTierLevel,provisionedIops,osType.keyName,serviceResource.datacenter.name,serviceResourceBackendIpAddress,lunId,fileNetworkMountAddress,activeTransactionCount,allowedVirtualGuests.id,allowedIpAddresses[id,ipAddress],snapshotCapacityGb,schedules[type.keyname,properties[value,type.keyname]],billingItem[id,hourlyFlag,recurringFee,hourlyRecurringFee,cancellationDate,createDate],properties[value,type.keyname]]';
 
 export const STORAGE_PACKAGE_ID = 759;
 
@@ -71,6 +99,7 @@ export const VOLUME_LISTS: Readonly<Record<VolumeType, string>> = {
 };
 export const ORDER_TYPE = 'Svc_Container_Product_Order_Network_Storage_AsAService';
 export const UPGRADE_TYPE = `${ORDER_TYPE}_Upgrade`;
+export const SNAPSHOT_TYPE = 'Svc_Container_Product_Order_Network_Storage_Enterprise_SnapshotSpace';
 
 /** The endurance tiers by IOPS per GB: the tier item's `capacity`. */
 export const ENDURANCE_TIER_CAPACITY: Readonly<Record<string, number>> = {
@@ -88,13 +117,14 @@ interface PackageItem {
   itemCategory?: { categoryCode: string };
   prices: {
     id: number;
+    capacityRestrictionType?: string;
     capacityRestrictionMinimum?: string;
     capacityRestrictionMaximum?: string;
   }[];
 }
 
 const ITEM_MASK =
-  'mask[keyName,capacity,capacityMinimum,capacityMaximum,itemCategory.categoryCode,prices[id,capacityRestrictionMinimum,capacityRestrictionMaximum]]';
+  'mask[keyName,capacity,capacityMinimum,capacityMaximum,itemCategory.categoryCode,prices[id,capacityRestrictionType,capacityRestrictionMinimum,capacityRestrictionMaximum]]';
 
 const within = (n: number, min?: string, max?: string) =>
   min === undefined || max === undefined || (Number(min) <= n && n <= Number(max));
@@ -160,6 +190,38 @@ export function storagePrices(
   return prices;
 }
 
+/**
+ * The snapshot space price of `gb` GB for a volume of `sizing`: among the items of that capacity,
+ * the price restricted to the volume's tier (`STORAGE_TIER_LEVEL`, the tier's capacity) or IOPS
+ * (`IOPS`), as the reference client's `find_saas_snapshot_space_price` picks it. An Error saying
+ * which sizes the package offers when none.
+ */
+export function snapshotPrice(
+  items: PackageItem[],
+  gb: number,
+  sizing: VolumeSizing,
+): { id: number } {
+  const [type, value] =
+    sizing.iops === undefined
+      ? ['STORAGE_TIER_LEVEL', ENDURANCE_TIER_CAPACITY[String(sizing.tierIopsPerGb)]]
+      : ['IOPS', sizing.iops];
+  const fits = (i: PackageItem) =>
+    i.itemCategory?.categoryCode === 'storage_snapshot_space' &&
+    i.prices.some(
+      (p) =>
+        p.capacityRestrictionType === type &&
+        within(value, p.capacityRestrictionMinimum, p.capacityRestrictionMaximum),
+    );
+  const price = items.find((i) => fits(i) && Number(i.capacity) === gb)?.prices[0];
+  if (price) return { id: price.id };
+  const offered = [...new Set(items.filter(fits).map((i) => Number(i.capacity)))].sort(
+    (a, b) => a - b,
+  );
+  throw new Error(
+    `the storage package has no ${gb} GB of snapshot space for this volume (offered: ${offered.join(', ')} GB)`,
+  );
+}
+
 /** The account's block and file volumes. */
 export class StorageManager extends ProductOrderManager {
   private items?: Promise<PackageItem[]>;
@@ -183,9 +245,70 @@ export class StorageManager extends ProductOrderManager {
       volumeSize: order.capacityGb,
       ...(order.iops === undefined ? {} : { iops: order.iops }),
       ...(order.osFormat ? { osFormatType: { keyName: order.osFormat } } : {}),
-      prices: storagePrices(await this.packageItems(), order, order.type),
+      prices: [
+        ...storagePrices(await this.packageItems(), order, order.type),
+        ...(order.snapshotGb
+          ? [snapshotPrice(await this.packageItems(), order.snapshotGb, order)]
+          : []),
+      ],
       containerIdentifier: order.containerIdentifier,
     };
+  }
+
+  /**
+   * Snapshot space for a volume: its first (`upgrade` false) or more of it, as the reference
+   * client's `order_snapshot_space` orders it (the volume's datacenter and billing).
+   */
+  async snapshotContainer(
+    volume: { id: number; datacenter: string; hourly: boolean } & VolumeSizing,
+    gb: number,
+    upgrade: boolean,
+  ): Promise<Record<string, unknown>> {
+    return {
+      complexType: upgrade ? `${SNAPSHOT_TYPE}_Upgrade` : SNAPSHOT_TYPE,
+      packageId: STORAGE_PACKAGE_ID,
+      volumeId: volume.id,
+      location: volume.datacenter,
+      quantity: 1,
+      useHourlyPricing: volume.hourly,
+      prices: [snapshotPrice(await this.packageItems(), gb, volume)],
+    };
+  }
+
+  /** Sets the volume's schedule of its type (`enableSnapshots` replaces one of the same type). */
+  async enableSnapshots(id: number, s: SnapshotSchedule): Promise<void> {
+    await this.client.call('Network_Storage', 'enableSnapshots', {
+      id,
+      args: [s.type, s.retentionCount, s.minute, s.hour, s.dayOfWeek],
+    });
+  }
+
+  async disableSnapshots(id: number, type: string): Promise<void> {
+    await this.client.call('Network_Storage', 'disableSnapshots', { id, args: [type] });
+  }
+
+  /** Allows (`allow`) or removes IP address records (by id); as `setGuestAccess`. */
+  async setIpAccess(id: number, ipIds: number[], allow: boolean): Promise<void> {
+    if (ipIds.length === 0) return;
+    const templates = ipIds.map((ipId) => ({
+      objectType: 'Svc_Network_Subnet_IpAddress',
+      id: ipId,
+    }));
+    const method = allow ? 'allowAccessFromIpAddressList' : 'removeAccessFromIpAddressList';
+    await this.client.call('Network_Storage', method, { id, args: [templates] });
+  }
+
+  /** The account's IP address records of these addresses, with their subnet's space and datacenter. */
+  async findIpAddresses(addresses: string[]): Promise<AccountIpAddress[]> {
+    if (addresses.length === 0) return [];
+    return (await this.client.call('Account', 'getIpAddresses', {
+      mask: 'mask[id,ipAddress,subnet[addressSpace,datacenter.name]]',
+      filter: {
+        ipAddresses: {
+          ipAddress: { operation: 'in', options: [{ name: 'data', value: addresses }] },
+        },
+      },
+    })) as AccountIpAddress[];
   }
 
   async upgradeContainer(id: number, sizing: VolumeSizing): Promise<Record<string, unknown>> {

@@ -33,6 +33,8 @@ export interface VirtualGuest {
   maxCpu?: number;
   maxMemory?: number;
   hourlyBillingFlag?: boolean;
+  /** Transient: cheaper, hourly, and the API may reclaim it at any time. */
+  transientGuestFlag?: boolean;
   localDiskFlag?: boolean;
   privateNetworkOnlyFlag?: boolean;
   notes?: string;
@@ -54,6 +56,8 @@ export interface VirtualGuest {
     /** Set by a cancel: when the billing stops (hourly: the cancel; monthly: the anniversary). */
     cancellationDate?: string;
     nextBillDate?: string;
+    /** The order line: its flavor (`preset.keyName`) when the guest was ordered as one. */
+    orderItem?: { preset?: { keyName?: string } | null } | null;
   } | null;
   networkComponents?: { maxSpeed?: number; speed?: number }[];
   userData?: { value: string }[];
@@ -97,6 +101,11 @@ export interface CreateObjectOptions {
   operatingSystems: PricedOption<{ operatingSystemReferenceCode: string }>[];
   datacenters: PricedOption<{ datacenter: { name: string } }>[];
   networkComponents: PricedOption<{ networkComponents: { maxSpeed: number }[] }>[];
+  /** The flavors (presets), ordered by `supplementalCreateObjectOptions.flavorKeyName`. */
+  flavors?: {
+    flavor: { keyName: string; name?: string };
+    template: { supplementalCreateObjectOptions: { flavorKeyName: string } };
+  }[];
   blockDevices?: PricedOption<{
     blockDevices?: { device?: string | number; diskImage?: { capacity?: number } }[];
     localDiskFlag?: boolean;

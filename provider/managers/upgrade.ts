@@ -10,6 +10,8 @@ import type { VirtualGuest } from './types';
 
 /** The size wanted; a field left out is not changed. */
 export interface UpgradeSpec {
+  /** A flavor's key name (`B1_2X8X25`): its cores, memory and boot disk, instead of `cpus`/`memory`. */
+  flavor?: string;
   cpus?: number;
   /** Memory in MB (the API prices it in GB). */
   memory?: number;
@@ -21,6 +23,8 @@ export interface UpgradeSpec {
 
 /** A guest's size as the API reports it. */
 export interface GuestSize {
+  /** The flavor it was ordered or last upgraded as (none: sized by cores and memory). */
+  flavor?: string;
   cpus?: number;
   memory?: number;
   nicSpeed?: number;
@@ -30,6 +34,7 @@ export interface GuestSize {
 
 export const SIZE_MASK =
   'id,startCpus,maxCpu,maxMemory,networkComponents[maxSpeed],blockDevices[device,diskImage[capacity]],' +
+  'billingItem[id,orderItem[preset[keyName]]],' +
   'activeTransaction[id,transactionStatus[name,friendlyName]]';
 
 const PRICE_MASK = 'id,categories[categoryCode],item[capacity,units,description]';
@@ -46,6 +51,7 @@ export function diskSizes(guest: VirtualGuest): number[] {
 
 export function sizeOf(guest: VirtualGuest): GuestSize {
   return {
+    flavor: guest.billingItem?.orderItem?.preset?.keyName ?? undefined,
     cpus: guest.startCpus ?? guest.maxCpu,
     memory: guest.maxMemory,
     nicSpeed: guest.networkComponents?.[0]?.maxSpeed,
@@ -62,6 +68,8 @@ export function upgradeChanges(id: number, size: GuestSize, spec: UpgradeSpec): 
   const scalar = (label: string, now: number | undefined, wanted: number | undefined) => {
     if (wanted !== undefined && wanted !== now) changes.push(`${label} ${now ?? '?'} -> ${wanted}`);
   };
+  if (spec.flavor !== undefined && spec.flavor !== size.flavor)
+    changes.push(`flavor ${size.flavor ?? 'none'} -> ${spec.flavor}`);
   scalar('cpus', size.cpus, spec.cpus);
   scalar('memory', size.memory, spec.memory);
   scalar('nicSpeed', size.nicSpeed, spec.nicSpeed);
@@ -89,6 +97,7 @@ export function hasSize(size: GuestSize, spec: UpgradeSpec): boolean {
   const same = (now: number | undefined, wanted: number | undefined) =>
     wanted === undefined || now === wanted;
   return (
+    (spec.flavor === undefined || size.flavor === spec.flavor) &&
     same(size.cpus, spec.cpus) &&
     same(size.memory, spec.memory) &&
     same(size.nicSpeed, spec.nicSpeed) &&
@@ -147,6 +156,11 @@ export async function upgradeOrder(
     return price.id;
   };
   const prices: Record<string, unknown>[] = [];
+  // A flavor is ordered by its preset (reference client: `VSManager.upgrade(preset=)`).
+  const preset =
+    spec.flavor !== undefined && spec.flavor !== size.flavor
+      ? { presetId: await presetId(client, id, spec.flavor) }
+      : {};
   if (spec.cpus !== undefined && spec.cpus !== size.cpus)
     prices.push({ id: pick('guest_core', spec.cpus, `${spec.cpus} CPUs`) });
   if (spec.memory !== undefined && spec.memory !== size.memory)
@@ -164,7 +178,27 @@ export async function upgradeOrder(
   return {
     complexType: UPGRADE_CONTAINER,
     virtualGuests: [{ id }],
+    ...preset,
     prices,
     properties: [{ name: 'MAINTENANCE_WINDOW', value: maintenanceWindow() }],
   };
+}
+
+/** The id of the flavor `keyName` among the presets of the guest's package. */
+async function presetId(client: Client, id: number, keyName: string): Promise<number> {
+  const guest = (await client.call('Virtual_Guest', 'getObject', {
+    id,
+    mask: 'id,billingItem[id,package[id]]',
+  })) as { billingItem?: { package?: { id?: number } } };
+  const packageId = guest.billingItem?.package?.id;
+  if (packageId === undefined)
+    throw new UpgradeRefused(`guest ${id} shows no package to find the flavor ${keyName} in`);
+  const presets = (await client.call('Product_Package', 'getActivePresets', {
+    id: packageId,
+    mask: 'id,keyName',
+  })) as { id: number; keyName?: string }[];
+  const found = presets.find((p) => p.keyName === keyName);
+  if (!found)
+    throw new UpgradeRefused(`guest ${id} is not offered the flavor ${keyName} as an upgrade`);
+  return found.id;
 }

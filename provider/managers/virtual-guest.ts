@@ -94,7 +94,8 @@ export const INTERFACE_MASK =
 export const DETAIL_MASK =
   'id,accountId,globalIdentifier,hostname,domain,fullyQualifiedDomainName,startCpus,maxCpu,maxMemory,hourlyBillingFlag,' +
   'localDiskFlag,privateNetworkOnlyFlag,notes,createDate,provisionDate,primaryIpAddress,primaryBackendIpAddress,' +
-  'operatingSystemReferenceCode,datacenter[id,name],powerState,billingItem[id,hourlyRecurringFee,recurringFee],' +
+  'operatingSystemReferenceCode,datacenter[id,name],powerState,transientGuestFlag,' +
+  'billingItem[id,hourlyRecurringFee,recurringFee,orderItem[preset[keyName]]],' +
   'activeTransaction[id,transactionStatus[name,friendlyName]],lastOperatingSystemReload.id,tagReferences[id,tag.name],' +
   'networkComponents[maxSpeed],userData[value],sshKeys[id],blockDevices[device,diskImage[capacity]],' +
   `primaryNetworkComponent[${INTERFACE_MASK}],primaryBackendNetworkComponent[${INTERFACE_MASK}],placementGroupId,` +
@@ -156,6 +157,12 @@ export const TEMPLATE_PARTS = {
   privateSecurityGroupIds: (ids: number[]) => ({
     primaryBackendNetworkComponent: { securityGroupBindings: bindings(ids) },
   }),
+  /** A preset size instead of startCpus and maxMemory (reference client: `flavor`). */
+  flavorKeyName: (flavorKeyName: string) => ({
+    supplementalCreateObjectOptions: { flavorKeyName },
+  }),
+  /** A transient guest (reference client: `transient`): hourly, the API may reclaim it. */
+  transientGuestFlag: () => ({ transientGuestFlag: true }),
   /** Made from an image template instead of an OS code (reference client: `image_id`). */
   imageTemplateId: (globalIdentifier: string) => ({
     blockDeviceTemplateGroup: { globalIdentifier },

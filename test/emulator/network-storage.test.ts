@@ -306,6 +306,153 @@ describe('Network_Storage', () => {
     assert.equal(theirs.faultCode, 'Svc_Exception_ObjectNotFound');
   });
 
+  it('snapshot space: ordered with the volume or later, billed as a child of its item, only grown; schedules need it', async () => {
+    const client = await freshAccount(h.emu);
+    const p = await priceIds(client);
+    const items = await client.call<Row[]>('Product_Package', 'getItems', {
+      id: 759,
+      mask: 'mask[capacity,itemCategory.categoryCode,prices[id,capacityRestrictionType,capacityRestrictionMinimum,capacityRestrictionMaximum]]',
+    });
+    // As the reference client picks it: the item of that capacity, the price of the volume's tier.
+    const space = (gb: number, type: string, value: number) => {
+      const item = items.find(
+        (i) =>
+          i.itemCategory.categoryCode === 'storage_snapshot_space' &&
+          Number(i.capacity) === gb &&
+          i.prices[0].capacityRestrictionType === type &&
+          Number(i.prices[0].capacityRestrictionMinimum) <= value &&
+          value <= Number(i.prices[0].capacityRestrictionMaximum),
+      );
+      assert.ok(item, `${gb} GB of snapshot space for ${type} ${value}`);
+      return { id: item.prices[0].id as number };
+    };
+    const SPACE = 'Svc_Container_Product_Order_Network_Storage_Enterprise_SnapshotSpace';
+    const withSpace = await orderedVolume(client, p, {
+      prices: [...blockOrder(p).prices, space(20, 'STORAGE_TIER_LEVEL', 200)],
+    });
+    const bare = await orderedVolume(client, p);
+    await settled(client, withSpace.id);
+    await settled(client, bare.id);
+    const shown = (id: number) =>
+      client.call<Row>('Network_Storage', 'getObject', {
+        id,
+        mask: 'mask[snapshotCapacityGb,schedules[type.keyname,properties[value,type.keyname]],billingItem[recurringFee,activeChildren[categoryCode,recurringFee]]]',
+      });
+    const a = await shown(withSpace.id);
+    assert.equal(a.snapshotCapacityGb, '20');
+    assert.deepEqual(
+      a.billingItem.activeChildren.map((c: Row) => c.categoryCode),
+      ['storage_snapshot_space'],
+    );
+    const plain = await shown(bare.id);
+    assert.equal(plain.snapshotCapacityGb, '0');
+    assert.ok(Number(a.billingItem.recurringFee) > Number(plain.billingItem.recurringFee));
+
+    const order = (id: number, price: { id: number }, over: Row = {}) => ({
+      args: [
+        {
+          complexType: SPACE,
+          packageId: 759,
+          volumeId: id,
+          location: 'dal10',
+          quantity: 1,
+          useHourlyPricing: false,
+          prices: [price],
+          ...over,
+        },
+      ],
+    });
+    // A schedule needs snapshot space.
+    const noSpace = await fault(client, 'Network_Storage', 'enableSnapshots', {
+      id: bare.id,
+      args: ['DAILY', 7, 0, 2, 'SUNDAY'],
+    });
+    assert.match(noSpace.faultString, /no snapshot space; order snapshot space before/);
+    const wrongTier = await fault(client, 'Product_Order', 'placeOrder', {
+      ...order(bare.id, space(20, 'STORAGE_TIER_LEVEL', 300)),
+    });
+    assert.match(wrongTier.faultString, /not a snapshot space price for a 2 IOPS per GB volume/);
+    const second = await fault(client, 'Product_Order', 'placeOrder', {
+      ...order(withSpace.id, space(40, 'STORAGE_TIER_LEVEL', 200)),
+    });
+    assert.match(
+      second.faultString,
+      /already has 20 GB of snapshot space; order more with .*_Upgrade/,
+    );
+    const smaller = await fault(client, 'Product_Order', 'placeOrder', {
+      ...order(withSpace.id, space(10, 'STORAGE_TIER_LEVEL', 200), {
+        complexType: `${SPACE}_Upgrade`,
+      }),
+    });
+    assert.match(smaller.faultString, /not larger than .* snapshot space can only grow/);
+    await client.call(
+      'Product_Order',
+      'placeOrder',
+      order(bare.id, space(10, 'STORAGE_TIER_LEVEL', 200)),
+    );
+    await client.call('Product_Order', 'placeOrder', {
+      ...order(withSpace.id, space(40, 'STORAGE_TIER_LEVEL', 200), {
+        complexType: `${SPACE}_Upgrade`,
+      }),
+    });
+    assert.equal((await shown(bare.id)).snapshotCapacityGb, '10');
+    assert.equal((await shown(withSpace.id)).snapshotCapacityGb, '40');
+
+    // Schedules: one per type, replaced by a second enable, removed by disable; 50 kept at most.
+    const enable = (...args: unknown[]) =>
+      client.call('Network_Storage', 'enableSnapshots', { id: bare.id, args });
+    await enable('DAILY', 7, 30, 2, 'SUNDAY');
+    await enable('WEEKLY', 4, 0, 3, 'SATURDAY');
+    await enable('DAILY', 5, 0, 1, 'SUNDAY');
+    const tooMany = await fault(client, 'Network_Storage', 'enableSnapshots', {
+      id: bare.id,
+      args: ['HOURLY', 45, 0, 0, 'SUNDAY'],
+    });
+    assert.match(tooMany.faultString, /would keep 54 snapshots; a volume keeps at most 50/);
+    await client.call('Network_Storage', 'disableSnapshots', { id: bare.id, args: ['WEEKLY'] });
+    const [daily] = (await shown(bare.id)).schedules;
+    assert.equal(daily.type.keyname, 'SNAPSHOT_DAILY');
+    assert.deepEqual(
+      Object.fromEntries(daily.properties.map((q: Row) => [q.type.keyname, q.value])),
+      { MINUTE: '0', HOUR: '1', SNAPSHOT_LIMIT: '5' },
+    );
+  });
+
+  it('allows the private addresses of its datacenter by their records; a public one is refused', async () => {
+    const client = await freshAccount(h.emu);
+    const p = await priceIds(client);
+    const guest = await createGuest(client, { datacenter: { name: 'dal10' } });
+    const volume = await orderedVolume(client, p);
+    await settled(client, volume.id);
+    const ips = await client.call<Row[]>('Account', 'getIpAddresses', {
+      mask: 'mask[id,ipAddress,virtualGuest.id,subnet.addressSpace]',
+    });
+    const of = (space: string) =>
+      ips.find((i) => i.virtualGuest?.id === guest.id && i.subnet.addressSpace === space)!;
+    const publicIp = await fault(client, 'Network_Storage', 'allowAccessFromIpAddress', {
+      id: volume.id,
+      args: [{ id: of('PUBLIC').id }],
+    });
+    assert.match(publicIp.faultString, /is public: a volume is reached over the private network/);
+    await client.call('Network_Storage', 'allowAccessFromIpAddressList', {
+      id: volume.id,
+      args: [[{ id: of('PRIVATE').id }]],
+    });
+    const allowed = async () =>
+      (
+        await client.call<Row>('Network_Storage', 'getObject', {
+          id: volume.id,
+          mask: 'allowedIpAddresses.ipAddress',
+        })
+      ).allowedIpAddresses.map((a: Row) => a.ipAddress);
+    assert.deepEqual(await allowed(), [of('PRIVATE').ipAddress]);
+    await client.call('Network_Storage', 'removeAccessFromHostList', {
+      id: volume.id,
+      args: [[{ objectType: 'Svc_Network_Subnet_IpAddress', id: of('PRIVATE').id }]],
+    });
+    assert.deepEqual(await allowed(), []);
+  });
+
   it('edits notes only', async () => {
     const client = await freshAccount(h.emu);
     const volume = await orderedVolume(client, await priceIds(client));

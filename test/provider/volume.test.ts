@@ -164,6 +164,185 @@ describe('BlockVolume and FileVolume providers against the emulator', () => {
     await block.delete(second.id, second.outs!);
   });
 
+  it('check refuses schedules without snapshot space, a smaller space, a malformed schedule, an address not the account’s; nothing ordered', async () => {
+    const before = (await volumes()).length;
+    const daily = { type: 'DAILY', retentionCount: 7, hour: 2 };
+    const noSpace = await block.check({}, declared('s', { snapshotSchedules: [daily] }));
+    assert.match(
+      String(noSpace.failures?.find((f) => f.property === 'snapshotSchedules')?.reason),
+      /need snapshot space.*set snapshotCapacityGb/,
+    );
+    const smaller = await block.check(
+      { snapshotCapacityGb: 40 },
+      declared('s', { snapshotCapacityGb: 20 }),
+    );
+    assert.match(
+      String(smaller.failures?.find((f) => f.property === 'snapshotCapacityGb')?.reason),
+      /20 is less than the volume's 40 GB of snapshot space: snapshot space only grows/,
+    );
+    const dropped = await block.check({ snapshotCapacityGb: 40 }, declared('s'));
+    assert.ok(
+      dropped.failures?.some((f) => f.property === 'snapshotCapacityGb'),
+      'left out',
+    );
+    const malformed = await block.check(
+      {},
+      declared('s', {
+        snapshotCapacityGb: 20,
+        snapshotSchedules: [
+          { type: 'HOURLY', retentionCount: 5, hour: 3 },
+          { type: 'WEEKLY', retentionCount: 60, dayOfWeek: 'FUNDAY' },
+          { type: 'HOURLY', retentionCount: 1 },
+        ],
+      }),
+    );
+    assert.deepEqual(malformed.failures?.map((f) => f.property).sort(), [
+      'snapshotSchedules',
+      'snapshotSchedules[0]',
+      'snapshotSchedules[1].dayOfWeek',
+      'snapshotSchedules[1].retentionCount',
+    ]);
+    const unoffered = await block.check({}, declared('s', { snapshotCapacityGb: 7 }));
+    assert.match(
+      String(unoffered.failures?.find((f) => f.property === 'snapshotCapacityGb')?.reason),
+      /no 7 GB of snapshot space .*offered: 5, 10, 20/,
+    );
+    const stranger = await block.check({}, declared('s', { authorizedIpAddresses: ['10.9.9.9'] }));
+    assert.match(
+      String(stranger.failures?.find((f) => f.property === 'authorizedIpAddresses[0]')?.reason),
+      /10\.9\.9\.9 is not an IP address of this account/,
+    );
+    assert.equal((await volumes()).length, before, 'nothing ordered');
+  });
+
+  it('snapshot space and schedules, and hosts by address: ordered with the volume, grown and kept as declared, drift repaired, adopted with no change', async () => {
+    const host = await guest('backup');
+    const ips = (await client.call('Account', 'getIpAddresses', {
+      mask: 'id,ipAddress,virtualGuest.id,subnet.addressSpace',
+    })) as {
+      id: number;
+      ipAddress: string;
+      virtualGuest?: { id: number };
+      subnet?: { addressSpace: string };
+    }[];
+    const mine = ips.filter((i) => i.virtualGuest?.id === host.id);
+    const privateIp = mine.find((i) => i.subnet?.addressSpace === 'PRIVATE')!;
+    const publicIp = mine.find((i) => i.subnet?.addressSpace === 'PUBLIC')!;
+    const daily = { type: 'DAILY', retentionCount: 7, minute: 30, hour: 2 };
+    const spec = declared('snap', {
+      snapshotCapacityGb: 20,
+      snapshotSchedules: [daily],
+      authorizedIpAddresses: [privateIp.ipAddress],
+    });
+    const publicRefused = await block.check(
+      {},
+      { ...spec, resourceName: 'snap-public', authorizedIpAddresses: [publicIp.ipAddress] },
+    );
+    assert.match(String(publicRefused.failures?.[0]?.reason), /public address/);
+    const checked = await printed(async () => block.check({}, spec));
+    assert.deepEqual(checked.result.failures, []);
+    assert.match(checked.lines, /BILLING create BlockVolume "snap" .*20 GB of snapshot space/);
+    const inputs = checked.result.inputs!;
+    const plain = (await block.check({}, declared('plain'))).inputs!;
+    assert.ok(
+      Number(inputs.estimatedMonthlyCost) > Number(plain.estimatedMonthlyCost),
+      'the snapshot space is priced with the volume',
+    );
+    const { id, outs } = await block.create(inputs);
+    const read = async () =>
+      (await client.call('Network_Storage', 'getObject', {
+        id: Number(id),
+        mask: 'snapshotCapacityGb,schedules[type.keyname,properties[value,type.keyname]],allowedIpAddresses.ipAddress,billingItem[recurringFee,activeChildren[categoryCode,recurringFee]]',
+      })) as Bag & { billingItem: { recurringFee: string; activeChildren: Bag[] } };
+    let v = await read();
+    assert.equal(v.snapshotCapacityGb, '20');
+    assert.deepEqual(
+      v.billingItem.activeChildren.map((c) => c.categoryCode),
+      ['storage_snapshot_space'],
+      'billed as a child of the volume',
+    );
+    assert.deepEqual(
+      (v.allowedIpAddresses as Bag[]).map((a) => a.ipAddress),
+      [privateIp.ipAddress],
+    );
+    assert.deepEqual(outs!.snapshotSchedules, [daily]);
+    assert.equal(outs!.snapshotCapacityGb, 20);
+    assert.deepEqual(outputProblems('BlockVolume', outs!), []);
+
+    // More space (an order on the same volume, priced old and new) and another schedule.
+    const weekly = { type: 'WEEKLY', retentionCount: 4, minute: 0, hour: 3, dayOfWeek: 'SATURDAY' };
+    const grown = (
+      await block.check(outs!, {
+        ...spec,
+        snapshotCapacityGb: 40,
+        snapshotSchedules: [weekly, daily],
+      })
+    ).inputs!;
+    assert.ok(Number(grown.estimatedMonthlyCost) > Number(outs!.estimatedMonthlyCost));
+    const planned = await printed(async () => block.diff(id, outs!, grown));
+    assert.deepEqual(planned.result.replaces, []);
+    assert.match(
+      planned.lines,
+      /BILLING upgrade BlockVolume "snap" in place \(.*20 GB of snapshot space -> .*40 GB of snapshot space\): \$[\d.]+\/hour .* -> \$/,
+    );
+    const updated = await block.update(id, outs!, grown);
+    v = await read();
+    assert.equal(v.snapshotCapacityGb, '40');
+    assert.equal(
+      Number(v.billingItem.recurringFee),
+      grown.estimatedMonthlyCost,
+      'billed as priced',
+    );
+    assert.deepEqual(updated.outs!.snapshotSchedules, [daily, weekly]);
+    assert.equal((await volumes()).length > 0, true);
+
+    // Outside Pulumi: the daily schedule removed, an hourly one added, the address removed.
+    await client.call('Network_Storage', 'disableSnapshots', { id: Number(id), args: ['DAILY'] });
+    await client.call('Network_Storage', 'enableSnapshots', {
+      id: Number(id),
+      args: ['HOURLY', 3, 15, 0, 'SUNDAY'],
+    });
+    await client.call('Network_Storage', 'removeAccessFromIpAddress', {
+      id: Number(id),
+      args: [{ id: privateIp.id }],
+    });
+    const refreshed = (await block.read(id, updated.outs!)).props as Bag;
+    assert.deepEqual(refreshed.snapshotSchedules, [
+      { type: 'HOURLY', retentionCount: 3, minute: 15 },
+      weekly,
+    ]);
+    assert.deepEqual(refreshed.authorizedIpAddresses, []);
+    const repairDiff = await block.diff(id, refreshed, grown);
+    assert.notEqual(repairDiff.changes, false, 'drift shows as a change');
+    assert.deepEqual(repairDiff.fields?.map((f) => f.name).sort(), [
+      'authorizedIpAddresses',
+      'snapshotSchedules',
+    ]);
+    const repaired = await block.update(id, refreshed, grown);
+    assert.deepEqual(repaired.outs!.snapshotSchedules, [daily, weekly]);
+    v = await read();
+    assert.deepEqual(
+      (v.schedules as { type: { keyname: string } }[]).map((s) => s.type.keyname).sort(),
+      ['SNAPSHOT_DAILY', 'SNAPSHOT_WEEKLY'],
+    );
+    assert.deepEqual(
+      (v.allowedIpAddresses as Bag[]).map((a) => a.ipAddress),
+      [privateIp.ipAddress],
+    );
+
+    // Adopted: the import's inputs check and diff with no change.
+    const imported = await block.read(id, {});
+    const adopted = await block.check({}, { ...(imported.inputs as Bag), resourceName: 'snap' });
+    assert.deepEqual(adopted.failures, []);
+    const noChange = await block.diff(id, imported.props as Bag, adopted.inputs!);
+    assert.deepEqual(
+      [noChange.changes, noChange.replaces ?? [], noChange.fields ?? []],
+      [false, [], []],
+      `no change: ${JSON.stringify(noChange)}`,
+    );
+    await block.delete(id, repaired.outs!);
+  });
+
   it('a file volume with performance IOPS, hourly: cancelled at once', async () => {
     const checked = await file.check(
       {},

@@ -57,6 +57,7 @@ it('the inputs whose change replaces the resource say so (willReplaceOnChanges),
   const REPLACING: Record<ResourceKind, string[]> = {
     VirtualGuest: [
       'hourlyBillingFlag',
+      'transientGuestFlag',
       'localDiskFlag',
       'operatingSystemReferenceCode',
       'imageTemplateId',

@@ -14,19 +14,22 @@ import {
   SshKeyManager,
   StorageManager,
   VirtualGuestManager,
+  createTemplate,
   type CreateInstanceSpec,
 } from '../../provider/managers';
 import type { Client } from '../../provider/client';
 import { freshEd25519 } from '../support/ssh-keys';
 import { listVlans, orderContainer, placeOrder } from '../../provider/kinds/vlan/api';
 import { untilIdle } from '../support/idle-guest';
+import { bindOutside, newDedicatedHost } from '../support/guest-network';
 import { orderByHand } from '../support/volumes';
 import { cliFixture, pulumiSvc, writeCalls, type CliFixture, type Emulator } from './cli';
 import { yamlOnPlugin } from './plugin-project';
 
-// An account full of guests, keys, zones and records, a placement group, a VLAN, image templates,
-// a block and a file volume and two security groups with rules, made by hand (over XML-RPC), beside a
-// stack that owns a few: `pulumi-svc audit --import-file` lists exactly the unowned ones,
+// An account full of guests, keys, zones and records, a placement group with two guests, a VLAN,
+// a dedicated host with a guest, image templates, a block and a file volume and two security
+// groups with rules (one bound to a guest), made by hand (over XML-RPC), beside a stack that owns
+// a few: `pulumi-svc audit --import-file` lists exactly the unowned ones,
 // `pulumi import --file` adopts them into a YAML stack on the plugin, and the program it writes,
 // unchanged, has no diff and makes no API write. SVC_ADOPT_SCALE=issue makes the account of
 // issue 31 (50 guests, 5 keys, 3 zones with 20 records); the default is smaller, for this
@@ -194,9 +197,11 @@ async function makeAccount(client: Client, scale: typeof SCALE, ownedZone?: stri
     const record = await dns.createRecord(recordZones[r % recordZones.length], spec);
     handMade.add(`DnsRecord:${record.id}`);
   }
-  const [router] = (await client.call('Virtual_PlacementGroup', 'getAvailableRouters', {
-    mask: 'id',
-  })) as { id: number }[];
+  const router = (
+    (await client.call('Virtual_PlacementGroup', 'getAvailableRouters', {
+      mask: 'id,datacenter.name',
+    })) as { id: number; datacenter: { name: string } }[]
+  ).find((r) => r.datacenter.name === 'dal10')!;
   const group = (await client.call('Virtual_PlacementGroup', 'createObject', {
     args: [{ name: 'hand-spread', backendRouterId: router.id, ruleId: 1 }],
   })) as { id: number };
@@ -206,10 +211,19 @@ async function makeAccount(client: Client, scale: typeof SCALE, ownedZone?: stri
   await placeOrder(client, await orderContainer(client, { ...vlan, containerIdentifier: 'hand' }));
   const [handVlan] = (await listVlans(client)).filter((v) => v.name === 'hand-vlan');
   handMade.add(`Vlan:${handVlan.id}`);
+  const host = await newDedicatedHost(client, 'hand-host', 'dal10');
+  handMade.add(`DedicatedHost:${host}`);
+  // web0 and web2 (dal10) in the placement group, web4 on the dedicated host.
+  const placed: Record<number, Record<string, unknown>> = {
+    0: { placementGroupId: group.id },
+    2: { placementGroupId: group.id },
+    4: { dedicatedHost: { id: host } },
+  };
   const guests = new VirtualGuestManager(client);
   const guestIds: number[] = [];
   for (let i = 0; i < scale.guests; i++) {
-    const guest = await guests.createInstance(handMadeGuest(i, keyIds));
+    const template = { ...createTemplate(handMadeGuest(i, keyIds)), ...placed[i] };
+    const guest = await guests.createFromTemplate(template);
     guestIds.push(guest.id);
     handMade.add(`VirtualGuest:${guest.id}`);
   }
@@ -235,7 +249,16 @@ async function makeAccount(client: Client, scale: typeof SCALE, ownedZone?: stri
     if (note.startsWith('pulumi-svc-')) unfinished.push(template.id);
     else handMade.add(`ImageTemplate:${template.id}`);
   }
-  for (const id of await makeGroups(client)) handMade.add(`SecurityGroup:${id}`);
+  const [web, db] = await makeGroups(client);
+  // Bound to web6's public interface (dal10), once it is provisioned.
+  await bindOutside(
+    client,
+    await untilIdle(client, guestIds[6]),
+    'primaryNetworkComponent',
+    web,
+    500,
+  );
+  for (const id of [web, db]) handMade.add(`SecurityGroup:${id}`);
   // Allowed to the first dal10 guest (web0).
   const volumes = await makeVolumes(client, guestIds[0]);
   volumes.handMade.forEach((k) => handMade.add(k));
@@ -347,11 +370,27 @@ describe('adopting an existing account (audit --import-file, pulumi import --fil
     const held = (await adopter.stack.resources()).filter((r) => r.id && r.type.startsWith('svc:'));
     assert.deepEqual(new Set(held.map((r) => `${r.type.split(':').pop()}:${r.id}`)), handMade);
     assert.doesNotMatch(program, /UBUNTU_24_64|waitForReady|readyTimeoutMinutes|name: ""/);
+    // The guests keep where they are: web0 and web2 in the group, web4 on the host, web6 bound.
+    const count = (field: string) => program.split(`${field}:`).length - 1;
+    assert.deepEqual(
+      ['placementGroupId', 'dedicatedHostId', 'securityGroupIds'].map(count),
+      [2, 1, 1],
+      program,
+    );
 
     const second = await audit([]);
     assert.deepEqual(second.unowned, [], 'a second audit finds nothing unowned');
 
     await adopter.stack.run(['state', 'unprotect', '--all', '--yes']);
+    // The generated program names the group and the host by id, not as dependencies: the
+    // guests go first (the API deletes a group or host only once its guests are gone).
+    const guestUrns = held.filter((r) => r.type === 'svc:index:VirtualGuest').map((r) => r.urn);
+    await adopter.stack.run([
+      'destroy',
+      '--yes',
+      '--skip-preview',
+      ...guestUrns.flatMap((urn) => ['--target', urn]),
+    ]);
     await adopter.stack.destroy();
     const left = await accountKeys(adopter);
     for (const made of handMade) assert.ok(!left.has(made), `${made} was destroyed`);
@@ -371,8 +410,8 @@ describe('adopting an existing account (audit --import-file, pulumi import --fil
 });
 
 /**
- * `Kind:id` of every guest, VLAN and volume still billed, key, zone, record, placement group,
- * template and security group of the account.
+ * `Kind:id` of every guest, VLAN and volume still billed, dedicated host, key, zone, record,
+ * placement group, template and security group of the account.
  */
 async function accountKeys(f: CliFixture): Promise<Set<string>> {
   const volumes = (await new StorageManager(f.client).listVolumes()).filter(
@@ -393,7 +432,11 @@ async function accountKeys(f: CliFixture): Promise<Set<string>> {
     (v) => v.billingItem && !v.billingItem.cancellationDate,
   );
   const templates = await new ImageManager(f.client).listPrivate();
+  const hosts = (await f.client.call('Account', 'getDedicatedHosts', { mask: 'id' })) as {
+    id: number;
+  }[];
   return new Set([
+    ...hosts.map((h) => `DedicatedHost:${h.id}`),
     ...groups.map((g) => `PlacementGroup:${g.id}`),
     ...vlans.map((v) => `Vlan:${v.id}`),
     ...guests.filter((g) => g.billingItem).map((g) => `VirtualGuest:${g.id}`),

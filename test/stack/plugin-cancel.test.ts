@@ -13,13 +13,28 @@ import { startEmulator } from '../../emulator';
 import { Client } from '../../provider/client';
 import { OWNED_TAG } from '../../provider/kinds/virtual-guest/provenance';
 import { asSecret } from '../../provider/plugin/secrets';
-import { VirtualGuestManager, tagNames } from '../../provider/managers';
+import {
+  HardwareManager,
+  VirtualGuestManager,
+  isCancelled,
+  isProvisioned,
+  tagNames,
+} from '../../provider/managers';
 import { killTree } from '../../scripts/processes';
 import { PACKAGE_ROOT } from '../../scripts/pulumi-cli';
 import { writeCalls, type Emulator } from './cli';
 
 const PLUGIN = path.join(PACKAGE_ROOT, 'dist', 'provider', 'plugin', 'main.js');
-const urn = (name: string) => `urn:pulumi:test::cancel::svc:index:VirtualGuest::${name}`;
+const urn = (name: string, kind = 'VirtualGuest') =>
+  `urn:pulumi:test::cancel::svc:index:${kind}::${name}`;
+
+const GUEST = {
+  domain: 'cancel.example.com',
+  datacenter: 'dal10',
+  startCpus: 1,
+  maxMemory: 1024,
+  operatingSystemReferenceCode: 'UBUNTU_LATEST',
+};
 
 type Unary<Req, Res> = (req: Req, done: (err: grpc.ServiceError | null, res: Res) => void) => void;
 const ask = <Req, Res>(method: Unary<Req, Res>, req: Req) =>
@@ -38,10 +53,15 @@ function keptId(err: grpc.ServiceError): string | undefined {
 }
 
 /**
- * In a `describe`: an emulator and the plugin (started as the engine starts it, less the engine's
- * address), configured for it over the protocol, with what the tests ask of them.
+ * In a `describe`: an emulator (or another session's, `shared`) and the plugin (started as the
+ * engine starts it, less the engine's address), configured for it over the protocol, with what
+ * the tests ask of them.
  */
-function pluginSession(provisioningDelayMs: number, settings: Record<string, unknown> = {}) {
+function pluginSession(
+  provisioningDelayMs: number,
+  settings: Record<string, unknown> = {},
+  shared?: () => Emulator,
+) {
   const session = {} as {
     emulator: Emulator;
     plugin: ChildProcess;
@@ -49,7 +69,8 @@ function pluginSession(provisioningDelayMs: number, settings: Record<string, unk
     guests: VirtualGuestManager;
   };
   before(async () => {
-    session.emulator = await startEmulator({ port: 0, seed: 'demo', provisioningDelayMs });
+    session.emulator =
+      shared?.() ?? (await startEmulator({ port: 0, seed: 'demo', provisioningDelayMs }));
     session.plugin = spawn(process.execPath, [PLUGIN], { stdio: ['ignore', 'pipe', 'inherit'] });
     const port = await new Promise<string>((resolve) =>
       session.plugin.stdout!.once('data', (data: Buffer) => resolve(data.toString().trim())),
@@ -72,33 +93,28 @@ function pluginSession(provisioningDelayMs: number, settings: Record<string, unk
   after(async () => {
     session.client?.close();
     if (session.plugin?.pid) killTree(session.plugin.pid);
-    await session.emulator?.close();
+    if (!shared) await session.emulator?.close();
   });
-  /** A create request of a guest named `name`, with the inputs the plugin's Check made. */
-  const createRequest = async (name: string) => {
-    const news = {
-      domain: 'cancel.example.com',
-      datacenter: 'dal10',
-      startCpus: 1,
-      maxMemory: 1024,
-      operatingSystemReferenceCode: 'UBUNTU_LATEST',
-    };
+  /** A create request of a `kind` (a guest) named `name`, with the inputs the plugin's Check made. */
+  const createRequest = async (name: string, kind = 'VirtualGuest', news: object = GUEST) => {
     const request = new provproto.CheckRequest()
-      .setUrn(urn(name))
+      .setUrn(urn(name, kind))
       .setOlds(new Struct())
-      .setNews(Struct.fromJavaScript(news));
+      .setNews(Struct.fromJavaScript(news as Record<string, never>));
     const response = await ask<provproto.CheckRequest, provproto.CheckResponse>(
       session.client.check.bind(session.client),
       request,
     );
     assert.deepEqual(response.getFailuresList(), []);
-    return new provproto.CreateRequest().setUrn(urn(name)).setProperties(response.getInputs());
+    return new provproto.CreateRequest()
+      .setUrn(urn(name, kind))
+      .setProperties(response.getInputs());
   };
   return {
     session,
     createRequest,
-    create: async (name: string) =>
-      ask(session.client.create.bind(session.client), await createRequest(name)),
+    create: async (name: string, kind?: string, news?: object) =>
+      ask(session.client.create.bind(session.client), await createRequest(name, kind, news)),
     orders: () => writeCalls(session.emulator, 'Virtual_Guest.createObject'),
   };
 }
@@ -195,5 +211,61 @@ describe('a create the engine abandons while it marks its guest owned', () => {
     assert.equal(await owned(), false, 'its owned tag is taken back');
     const tags = tagNames(await guests.getInstance(guest.id, 'id,tagReferences.tag.name'));
     assert.ok(tags.includes(token), 'its creation token stays: the next up adopts it');
+  });
+});
+
+// A Ctrl-C while a bare metal server provisions (hours on the real API): the create answers at once
+// with the server kept, and a create of the same resource by another run (its engine never
+// recorded the answer: a second Ctrl-C, a killed CLI) takes that server over: one order in all.
+describe('a bare metal server create cancelled while it provisions', () => {
+  const first = pluginSession(0);
+  const next = pluginSession(0, {}, () => first.session.emulator);
+  const SERVER = {
+    hostname: 'bm',
+    domain: 'cancel.example.com',
+    preset: 'S1270_32GB_1X1TBSATA_NORAID',
+    operatingSystemReferenceCode: 'UBUNTU_22_64',
+    datacenter: 'dal10',
+  };
+
+  it('is taken over by the next run, provisioned or not, with no second order', async () => {
+    const { emulator, client } = first.session;
+    emulator.settings.hardwareStageMs = 1_500; // four stages: provisioned 6 s after its order
+    const orders = () => writeCalls(emulator, 'Product_Order.placeOrder');
+    const waiting = first
+      .create('bm', 'BareMetalServer', SERVER)
+      .catch((err: grpc.ServiceError) => err);
+    while (orders() === 0) await sleep(50);
+    await sleep(500); // in its provisioning wait
+    await ask(client.cancel.bind(client), new Empty());
+    const answer = await waiting;
+    assert.ok(answer instanceof Error, 'the waiting create fails');
+    const id = keptId(answer as grpc.ServiceError);
+    assert.ok(id, 'with the id of its server');
+    assert.match(
+      answer.message,
+      new RegExp(`cancelled after \\d+ s while server ${id} was provisioning`),
+    );
+
+    // The next run (another plugin process, as another \`pulumi up\` starts), once the server is
+    // provisioned (what was refused before as maybe a replace's current server), takes it over.
+    const { username, apiKey } = emulator.credentials;
+    const hardware = new HardwareManager(
+      new Client({ username, apiKey, endpointUrl: emulator.url }),
+    );
+    for (let i = 0; i < 100 && !isProvisioned(await hardware.getServer(Number(id))); i++)
+      await sleep(200);
+    assert.ok(isProvisioned(await hardware.getServer(Number(id))), 'provisioned meanwhile');
+    const again = (await next.create('bm', 'BareMetalServer', SERVER)) as provproto.CreateResponse;
+    assert.equal(again.getId(), id, 'the server the cancelled create ordered, taken over');
+    assert.equal(orders(), 1, 'one order in all');
+    const live = (await hardware.listServers()).filter(
+      (s) => s.hostname === 'bm' && !isCancelled(s),
+    );
+    assert.deepEqual(
+      live.map((s) => [String(s.id), tagNames(s).includes(OWNED_TAG)]),
+      [[id, true]],
+      'one server, handed to the state of the run that took it over',
+    );
   });
 });

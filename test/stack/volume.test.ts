@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { Client } from '../../provider/client';
 import { StorageManager, type Volume } from '../../provider/managers';
-import { cliFixture, type CliFixture, type Emulator } from './cli';
+import { cliFixture, previewBilling, type CliFixture, type Emulator } from './cli';
 import { scenarioPerDoor, type FrontDoor } from './front-door';
 import { yamlProgram } from './plugin-project';
 import { guestTemplate } from '../support/emulator-harness';
@@ -48,8 +48,12 @@ const VOLUME = { datacenter: 'dal10', tierIopsPerGb: 2, osFormat: 'LINUX' };
 /** An hourly performance file volume in dal10. */
 const SHARE = { datacenter: 'dal10', iops: 1000, hourlyBilling: true };
 
+/** Schedules as the program declares them (and the state records them, defaults filled in). */
+const DAILY = { type: 'DAILY', retentionCount: 7, minute: 30, hour: 2 };
+const WEEKLY = { type: 'WEEKLY', retentionCount: 4, minute: 0, hour: 3, dayOfWeek: 'SATURDAY' };
+
 scenarioPerDoor(
-  'BlockVolume and FileVolume through the Pulumi CLI: create, resize in place, drift, import, destroy',
+  'BlockVolume and FileVolume through the Pulumi CLI: create, resize and grow snapshot space in place, schedules and hosts by address kept, drift, import, destroy',
   scenario,
 );
 
@@ -76,8 +80,35 @@ async function scenario(door: FrontDoor, emulator: Emulator): Promise<void> {
     const newVolumes = async () =>
       (await volumes.listVolumes()).filter((v) => !before.includes(v.id));
 
-    const data = { ...VOLUME, capacityGb: 20, authorizedGuestIds: [db] };
-    const share = { ...SHARE, capacityGb: 100, authorizedGuestIds: [db] };
+    // The guest's private address (its record on the account), for the share's hosts by address.
+    const ips = (await f.client.call('Account', 'getIpAddresses', {
+      mask: 'ipAddress,virtualGuest.id,subnet.addressSpace',
+    })) as { ipAddress: string; virtualGuest?: { id: number }; subnet: { addressSpace: string } }[];
+    const dbAddress = ips.find(
+      (i) => i.virtualGuest?.id === db && i.subnet.addressSpace === 'PRIVATE',
+    )!.ipAddress;
+    const addresses = async (volumeId: string) =>
+      ((await volumes.getVolume(Number(volumeId))).allowedIpAddresses ?? []).map(
+        (a) => a.ipAddress,
+      );
+    const schedules = async (volumeId: string) =>
+      ((await volumes.getVolume(Number(volumeId))).schedules ?? [])
+        .map((s) => s.type?.keyname)
+        .sort();
+
+    const data = {
+      ...VOLUME,
+      capacityGb: 20,
+      authorizedGuestIds: [db],
+      snapshotCapacityGb: 20,
+      snapshotSchedules: [DAILY],
+    };
+    const share = {
+      ...SHARE,
+      capacityGb: 100,
+      authorizedGuestIds: [db],
+      authorizedIpAddresses: [dbAddress],
+    };
     await program.write(f, { data, share });
     await f.stack.up();
     const [id] = await f.stateIds('BlockVolume');
@@ -95,26 +126,63 @@ async function scenario(door: FrontDoor, emulator: Emulator): Promise<void> {
     assert.equal((await volumes.getVolume(Number(id))).capacityGb, 20);
     assert.deepEqual(await allowed(id), [db]);
     assert.deepEqual(await allowed(shareId), [db]);
+    assert.equal((await volumes.getVolume(Number(id))).snapshotCapacityGb, '20');
+    assert.deepEqual(await schedules(id), ['SNAPSHOT_DAILY']);
+    assert.deepEqual(await addresses(shareId), [dbAddress]);
 
-    // A larger size: an upgrade order on the same volume, of each kind.
-    const grown = { ...data, capacityGb: 40 };
+    // A larger size and more snapshot space: orders on the same volume, priced in the preview.
+    const grown = {
+      ...data,
+      capacityGb: 40,
+      snapshotCapacityGb: 40,
+      snapshotSchedules: [DAILY, WEEKLY],
+    };
     const grownShare = { ...share, capacityGb: 200 };
     await program.write(f, { data: grown, share: grownShare });
+    const preview = await previewBilling(f);
+    assert.match(
+      preview.messages,
+      /BILLING upgrade BlockVolume "data" in place \(20 GB, 2 IOPS per GB, 20 GB of snapshot space -> 40 GB, 2 IOPS per GB, 40 GB of snapshot space\): \$[\d.]+\/hour \(\$([\d.]+)\/month\) -> \$[\d.]+\/hour \(\$([\d.]+)\/month\)/,
+    );
+    assert.equal(
+      (await volumes.getVolume(Number(id))).snapshotCapacityGb,
+      '20',
+      'a preview orders nothing',
+    );
     await f.stack.up();
     assert.deepEqual(await f.stateIds('BlockVolume'), [id]);
     assert.deepEqual(await f.stateIds('FileVolume'), [shareId]);
     assert.equal((await volumes.getVolume(Number(id))).capacityGb, 40);
     assert.equal((await volumes.getVolume(Number(shareId))).capacityGb, 200);
     assert.equal((await newVolumes()).length, 2, 'no other volume');
+    assert.equal((await volumes.getVolume(Number(id))).snapshotCapacityGb, '40');
+    assert.deepEqual(await schedules(id), ['SNAPSHOT_DAILY', 'SNAPSHOT_WEEKLY']);
 
-    // Out of band over XML-RPC: a second guest allowed on each. Refresh sees it; up removes it.
+    // Out of band over XML-RPC: a second guest allowed on each, the daily schedule disabled, an
+    // hourly one added, the address removed. Refresh sees it; up puts it back as declared.
     for (const volumeId of [id, shareId])
       await f.client.call('Network_Storage', 'allowAccessFromVirtualGuest', {
         id: Number(volumeId),
         args: [{ id: other }],
       });
+    await volumes.disableSnapshots(Number(id), 'DAILY');
+    await volumes.enableSnapshots(Number(id), {
+      type: 'HOURLY',
+      retentionCount: 2,
+      minute: 0,
+      hour: 0,
+      dayOfWeek: 'SUNDAY',
+    });
+    const [shareIp] = (await volumes.getVolume(Number(shareId))).allowedIpAddresses ?? [];
+    await volumes.setIpAccess(Number(shareId), [shareIp.id], false);
     await f.stack.refresh();
     const refreshed = await f.stack.resources();
+    assert.deepEqual(
+      refreshed.find((r) => r.id === id)?.outputs?.snapshotSchedules,
+      [{ type: 'HOURLY', retentionCount: 2, minute: 0 }, WEEKLY],
+      'refresh saw the schedules as they are',
+    );
+    assert.deepEqual(refreshed.find((r) => r.id === shareId)?.outputs?.authorizedIpAddresses, []);
     for (const volumeId of [id, shareId])
       assert.deepEqual(
         refreshed.find((r) => r.id === volumeId)?.outputs?.authorizedGuestIds,
@@ -124,14 +192,24 @@ async function scenario(door: FrontDoor, emulator: Emulator): Promise<void> {
     await f.stack.up();
     assert.deepEqual(await allowed(id), [db]);
     assert.deepEqual(await allowed(shareId), [db]);
+    assert.deepEqual(await schedules(id), ['SNAPSHOT_DAILY', 'SNAPSHOT_WEEKLY']);
+    assert.deepEqual(await addresses(shareId), [dbAddress]);
     await f.stack.preview(['--expect-no-changes']);
 
     // Import (the plugin: Pulumi imports no dynamic resource, README's Limitations): a volume
     // ordered over XML-RPC, then declared as it is: no change.
     let byHand: Volume | undefined;
     if (door.name === 'plugin') {
-      const order = { type: 'block', ...VOLUME, hourly: false, capacityGb: 20 } as const;
+      // With snapshot space and a schedule, set by hand too.
+      const order = {
+        type: 'block',
+        ...VOLUME,
+        hourly: false,
+        capacityGb: 20,
+        snapshotGb: 10,
+      } as const;
       byHand = await orderByHand(volumes, order, `by-hand-${door.name}`);
+      await volumes.enableSnapshots(byHand.id, { ...WEEKLY, type: 'WEEKLY' });
       await f.stack.run([
         'import',
         'svc:index:BlockVolume',
@@ -143,7 +221,12 @@ async function scenario(door: FrontDoor, emulator: Emulator): Promise<void> {
       await program.write(f, {
         data: grown,
         share: grownShare,
-        imported: { ...VOLUME, capacityGb: 20 },
+        imported: {
+          ...VOLUME,
+          capacityGb: 20,
+          snapshotCapacityGb: 10,
+          snapshotSchedules: [WEEKLY],
+        },
       });
       assert.deepEqual((await f.stateIds('BlockVolume')).sort(), [id, String(byHand.id)].sort());
       await f.stack.preview(['--expect-no-changes']);

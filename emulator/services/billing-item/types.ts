@@ -6,7 +6,7 @@
 import { datacenterById, money, monthlyFromHourly } from '../../catalog';
 import { formatApiDate } from '../../dates';
 import { defineType, sameAccount, type ViewContext } from '../../schema';
-import { GUEST_PACKAGE } from '../product-package/model';
+import { GUEST_PACKAGE, flavorByKey } from '../product-package/model';
 import { guestPrices, sized, type GuestRec } from '../virtual-guest/model';
 import { endOfBillingMonth, type BillingItemRec } from './model';
 import { discountsOf } from '../account/discounts';
@@ -44,9 +44,32 @@ function current(b: BillingItemView, ctx: ViewContext): BillingItemView {
   };
 }
 
+/** A volume's snapshot space, billed as a child of the volume's item (its fee part of the item's). */
+function snapshotChild(b: BillingItemView, ctx: ViewContext): BillingItemView[] {
+  if (b.parentId !== undefined || b.categoryCode !== 'storage_as_a_service') return [];
+  const volume =
+    b.resourceTableId === undefined ? undefined : ctx.store.get('volumes', b.resourceTableId);
+  const space = volume?.billingItemId === b.id ? volume.snapshotSpace : undefined;
+  if (!space) return [];
+  return [
+    {
+      id: CHILD_BASE + b.id * 16,
+      accountId: b.accountId,
+      parentId: b.id,
+      categoryCode: 'storage_snapshot_space',
+      description: `${space.gb} GB Storage Space (snapshot space)`,
+      hourlyFlag: b.hourlyFlag,
+      hourlyRecurringFee: money(space.hourly, 4),
+      recurringFee: money(monthlyFromHourly(space.hourly), 2),
+      createDate: space.createDate,
+      cancellationDate: b.cancellationDate,
+    },
+  ];
+}
+
 function children(b: BillingItemView, ctx: ViewContext): BillingItemView[] {
   const guest = guestOf(b, ctx);
-  if (!guest) return [];
+  if (!guest) return snapshotChild(b, ctx);
   return guestPrices(guest, discountsOf(ctx.store, b.accountId))
     .slice(1)
     .map((price, i) => ({
@@ -211,6 +234,9 @@ export function ordersOf(accountId: number, ctx: ViewContext): OrderView[] {
   );
 }
 
+const flavorOf = (o: OrderItemView) =>
+  o.guest.flavorKeyName === undefined ? undefined : flavorByKey(o.guest.flavorKeyName);
+
 defineType<OrderItemView>('Svc_Billing_Order_Item', {
   locals: {
     id: (o) => ORDER_ITEM_BASE + o.item.id,
@@ -222,8 +248,11 @@ defineType<OrderItemView>('Svc_Billing_Order_Item', {
     recurringFee: (o, ctx) => current(o.item, ctx).recurringFee,
     quantity: () => 1,
     itemPriceId: (o) => guestPrices(o.guest)[0].id,
+    presetId: (o) => flavorOf(o)?.id,
   },
   relations: {
+    // The flavor the guest was ordered (or last upgraded) as: how clients read a guest's flavor.
+    preset: { type: 'Svc_Product_Package_Preset', get: flavorOf },
     billingItem: { type: 'Svc_Billing_Item', get: (o) => o.item },
     location: { type: 'Svc_Location', get: (o) => datacenterById(o.guest.datacenterId) },
     package: { type: 'Svc_Product_Package', get: () => GUEST_PACKAGE },

@@ -13,7 +13,12 @@
 import type { Datacenter } from '../../catalog';
 import { table, type RecordsOf, type Store } from '../../store';
 import type { ViewContext } from '../../schema';
-import { ENDURANCE_TIERS, type EnduranceTier } from '../product-package/storage-items';
+import { publicFault } from '../../errors';
+import {
+  ENDURANCE_TIERS,
+  type EnduranceTier,
+  type StorageItem,
+} from '../product-package/storage-items';
 
 export type VolumeKind = 'BLOCK' | 'FILE';
 
@@ -34,6 +39,39 @@ export interface VolumeUpgradeRec {
   size: VolumeSize;
 }
 
+/** Snapshot space ordered for a volume: billed as a child of the volume's billing item. */
+export interface SnapshotSpaceRec {
+  gb: number;
+  /** Its hourly fee, part of the volume's billing item's. */
+  hourly: number;
+  createDate: number;
+  orderId: number;
+}
+
+export const SCHEDULE_TYPES = ['HOURLY', 'DAILY', 'WEEKLY'] as const;
+export type ScheduleType = (typeof SCHEDULE_TYPES)[number];
+export const DAYS = [
+  'SUNDAY',
+  'MONDAY',
+  'TUESDAY',
+  'WEDNESDAY',
+  'THURSDAY',
+  'FRIDAY',
+  'SATURDAY',
+] as const;
+
+/** A snapshot schedule (`enableSnapshots`): one per type, kept until `disableSnapshots`. */
+export interface ScheduleRec {
+  id: number;
+  type: ScheduleType;
+  retentionCount: number;
+  minute: number;
+  hour: number;
+  /** Index into DAYS. */
+  dayOfWeek: number;
+  createDate: number;
+}
+
 export interface VolumeRec extends VolumeSize {
   id: number;
   accountId: number;
@@ -51,8 +89,12 @@ export interface VolumeRec extends VolumeSize {
   orderId: number;
   containerIdentifier?: string;
   allowedGuestIds: number[];
+  /** Svc_Network_Subnet_IpAddress ids allowed to reach it (absent in records made before). */
+  allowedIpIds?: number[];
   backendIp: string;
   upgrade?: VolumeUpgradeRec;
+  snapshotSpace?: SnapshotSpaceRec;
+  schedules?: ScheduleRec[];
 }
 
 export const tables = { volumes: table<VolumeRec>(860001, ['accountId']) };
@@ -97,6 +139,25 @@ export function volumesOf(ctx: ViewContext, accountId: number, kind?: VolumeKind
     .filter((v) => (kind === undefined || v.kind === kind) && isLive(ctx.store, v, ctx.now));
 }
 
+/**
+ * The snapshot space price `item` checked against the volume it is for: restricted to the
+ * volume's tier (`STORAGE_TIER_LEVEL`, the tier item's capacity) or IOPS (`IOPS`), as the
+ * reference client picks it.
+ */
+export function snapshotPriceFor(item: StorageItem, v: VolumeSize): StorageItem {
+  const r = item.restriction;
+  const [type, value] =
+    v.iops === undefined
+      ? (['STORAGE_TIER_LEVEL', tierOf(v.tierIopsPerGb)?.capacity ?? 0] as const)
+      : (['IOPS', v.iops] as const);
+  if (!r || r.type !== type || value < r.min || value > r.max) {
+    throw publicFault(
+      `Price #${item.price.id} (${item.keyName}) is not a snapshot space price for ${v.iops === undefined ? `a ${v.tierIopsPerGb} IOPS per GB volume` : `a ${v.iops} IOPS volume`}; its restriction is ${r ? `${r.type} ${r.min}-${r.max}` : 'none'}.`,
+    );
+  }
+  return item;
+}
+
 /** Performance volumes have an IOPS figure; endurance volumes a tier. */
 export const isPerformance = (v: VolumeSize) => v.iops !== undefined;
 
@@ -107,6 +168,9 @@ export const provisionedIops = (v: VolumeSize) =>
 /** `ENDURANCE_BLOCK_STORAGE`, `PERFORMANCE_FILE_STORAGE`, ... */
 export const storageTypeKey = (v: VolumeRec) =>
   `${isPerformance(v) ? 'PERFORMANCE' : 'ENDURANCE'}_${v.kind}_STORAGE`;
+
+/** What the volume's billing item bills an hour: the volume at `fee`, and its snapshot space. */
+export const billedFee = (v: VolumeRec, fee: number) => fee + (v.snapshotSpace?.hourly ?? 0);
 
 /** The hourly fee of a volume of this size (the per-GB and per-IOPS prices times its figures). */
 export function hourlyFee(size: VolumeSize, prices: { gb: number; iops: number }): number {

@@ -4,7 +4,8 @@
  *
  * - `Svc_Container_Product_Order_Network_Storage_AsAService`: package 759, `location`, `prices`
  *   (the service, block or file, the space, and a tier or IOPS price), `volumeSize`, `iops` for a
- *   performance volume, `osFormatType: {keyName}` for block, `useHourlyPricing`;
+ *   performance volume, `osFormatType: {keyName}` for block, `useHourlyPricing`, and optionally a
+ *   snapshot space price (`storage_snapshot_space`, of the volume's tier or IOPS: ./snapshot-order.ts);
  * - `..._AsAService_Upgrade`: `volume: {id}`, `volumeSize`, `iops`, and the new space and tier or
  *   IOPS prices. A smaller size is refused (a volume only grows); so is an upgrade while the
  *   volume provisions or another upgrade runs.
@@ -31,6 +32,8 @@ import { readLocation } from '../virtual-guest/guest-order-prices';
 import {
   OS_FORMATS,
   backendAddress,
+  billedFee,
+  snapshotPriceFor,
   current,
   hourlyFee,
   isLive,
@@ -45,6 +48,8 @@ import {
 
 export const VOLUME_ORDER = 'Svc_Container_Product_Order_Network_Storage_AsAService';
 export const VOLUME_UPGRADE = 'Svc_Container_Product_Order_Network_Storage_AsAService_Upgrade';
+export const SNAPSHOT_ORDER =
+  'Svc_Container_Product_Order_Network_Storage_Enterprise_SnapshotSpace';
 
 const ORDER_KEYS = new Set([
   'complexType',
@@ -71,7 +76,7 @@ const UPGRADE_KEYS = new Set([
 /** The ordered prices by category, each checked against the storage package. */
 type Ordered = Map<string, StorageItem>;
 
-function checkKeys(c: Record<string, unknown>, known: Set<string>, type: string): void {
+export function checkKeys(c: Record<string, unknown>, known: Set<string>, type: string): void {
   for (const key of Object.keys(c)) {
     if (!known.has(key) && present(c[key]))
       throw publicFault(`${type}.${key} is not modeled by this emulator; leave it out.`);
@@ -84,7 +89,7 @@ function checkKeys(c: Record<string, unknown>, known: Set<string>, type: string)
   }
 }
 
-function readPrices(value: unknown): Ordered {
+export function readPrices(value: unknown): Ordered {
   const ordered: Ordered = new Map();
   for (const [i, entry] of listOf(value ?? [], 'prices').entries()) {
     if (!isStruct(entry)) throw invalidValue(`Invalid value provided for 'prices[${i}]'.`);
@@ -102,7 +107,7 @@ function readPrices(value: unknown): Ordered {
   return ordered;
 }
 
-function need(ordered: Ordered, category: string): StorageItem {
+export function need(ordered: Ordered, category: string): StorageItem {
   const item = ordered.get(category);
   if (!item) throw publicFault(`The order needs a price of the category ${category}.`);
   return item;
@@ -167,16 +172,24 @@ function readIops(space: StorageItem, item: StorageItem, gb: number, value: unkn
   return iops;
 }
 
+/** The hourly price of `item` at the account's discounts. */
+export const hourlyOf = (ctx: AuthedContext, item: StorageItem) =>
+  discounted(item.price, ctx.account.discounts).hourly;
+
 /** The per-GB and per-IOPS hourly prices ordered, at the account's discounts. */
 function unitPrices(ctx: AuthedContext, ordered: Ordered): { gb: number; iops: number } {
   const at = (category: string) => {
     const item = ordered.get(category);
-    return item ? discounted(item.price, ctx.account.discounts).hourly : 0;
+    return item ? hourlyOf(ctx, item) : 0;
   };
   return { gb: at('performance_storage_space'), iops: at('performance_storage_iops') };
 }
 
-function priced(ordered: Ordered, size: VolumeSize, hourly: number): Record<string, unknown> {
+export function priced(
+  ordered: Ordered,
+  size: VolumeSize,
+  hourly: number,
+): Record<string, unknown> {
   return {
     volumeSize: size.capacityGb,
     ...(size.iops === undefined ? {} : { iops: size.iops }),
@@ -193,6 +206,7 @@ interface CheckedVolume {
   osFormat?: string;
   containerIdentifier?: string;
   fee: number;
+  snapshot?: { gb: number; hourly: number };
   verified: Record<string, unknown>;
 }
 
@@ -230,6 +244,11 @@ function checkVolumeOrder(ctx: AuthedContext, c: Record<string, unknown>): Check
   const hourly = present(c.useHourlyPricing)
     ? readFlag(c.useHourlyPricing, 'useHourlyPricing')
     : false;
+  const snapshotItem = ordered.get('storage_snapshot_space');
+  const snapshot = snapshotItem && {
+    gb: snapshotPriceFor(snapshotItem, size).capacity,
+    hourly: hourlyOf(ctx, snapshotItem),
+  };
   const fee = hourlyFee(size, unitPrices(ctx, ordered));
   const verified = {
     complexType: VOLUME_ORDER,
@@ -239,10 +258,10 @@ function checkVolumeOrder(ctx: AuthedContext, c: Record<string, unknown>): Check
     quantity: 1,
     useHourlyPricing: hourly,
     ...(osFormat ? { osFormatType: { keyName: osFormat } } : {}),
-    ...priced(ordered, size, fee),
+    ...priced(ordered, size, fee + (snapshot?.hourly ?? 0)),
   };
   const containerIdentifier = readIdentifier(c.containerIdentifier);
-  return { kind, size, datacenter, hourly, osFormat, containerIdentifier, fee, verified };
+  return { kind, size, datacenter, hourly, osFormat, containerIdentifier, fee, snapshot, verified };
 }
 
 const describe = (kind: VolumeKind, size: VolumeSize) =>
@@ -267,7 +286,9 @@ function placeVolume(ctx: AuthedContext, v: CheckedVolume, orderId: number): Wri
     orderId,
     containerIdentifier: v.containerIdentifier,
     allowedGuestIds: [],
+    allowedIpIds: [],
     backendIp: backendAddress(v.datacenter),
+    ...(v.snapshot ? { snapshotSpace: { ...v.snapshot, createDate: ctx.now, orderId } } : {}),
   };
   return [
     newBillingItem(
@@ -279,7 +300,7 @@ function placeVolume(ctx: AuthedContext, v: CheckedVolume, orderId: number): Wri
         hourlyFlag: v.hourly,
         resourceTableId: id,
       },
-      v.fee,
+      billedFee(volume, v.fee),
     ),
     { put: 'volumes', record: volume },
   ];
@@ -309,6 +330,10 @@ function checkUpgrade(ctx: AuthedContext, c: Record<string, unknown>): CheckedOr
   const volume = upgradableVolume(ctx, c.volume);
   const ordered = readPrices(c.prices);
   need(ordered, 'storage_as_a_service');
+  if (ordered.has('storage_snapshot_space'))
+    throw publicFault(
+      `Snapshot space is ordered with ${SNAPSHOT_ORDER} (or its _Upgrade), not with a volume upgrade.`,
+    );
   const size = readSize(ordered, c);
   if (isPerformance(size) !== isPerformance(volume)) {
     throw publicFault(
@@ -364,7 +389,11 @@ function placeUpgrade(
     { put: 'volumes', record: { ...base, upgrade } },
     {
       put: 'billingItems',
-      record: { ...item, ...recurringFees(fee), description: describe(volume.kind, size) },
+      record: {
+        ...item,
+        ...recurringFees(billedFee(base, fee)),
+        description: describe(volume.kind, size),
+      },
     },
   ];
 }

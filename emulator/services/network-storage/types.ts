@@ -1,7 +1,9 @@
 /**
  * Svc_Network_Storage as the reference client reads a volume (softlayer-python
  * `StorageManager.get_volume_details`' mask): its type, tier or IOPS, size, datacenter, backend
- * address, LUN or mount address, billing item, the guests allowed to reach it, and its running
+ * address, LUN or mount address, billing item, the guests and IP addresses allowed to reach it,
+ * its snapshot space (`snapshotCapacityGb`) and schedules (`schedules`, as `list_volume_schedules`
+ * reads them: a `SNAPSHOT_<TYPE>` type and MINUTE, HOUR, DAY_OF_WEEK, SNAPSHOT_LIMIT properties), and its running
  * transaction; the account lists its block (`iscsiNetworkStorage`), file (`nasNetworkStorage`)
  * and all (`networkStorage`) volumes.
  */
@@ -12,6 +14,7 @@ import { defineType, definePlainType, extendType, type ViewContext } from '../..
 import type { AccountRec } from '../account/model';
 import type { GuestRec } from '../virtual-guest/model';
 import {
+  SCHEDULE_TYPES,
   current,
   isProvisioned,
   provisionedIops,
@@ -20,6 +23,7 @@ import {
   upgradeRunning,
   volumesAllowing,
   volumesOf,
+  type ScheduleRec,
   type VolumeRec,
 } from './model';
 
@@ -82,7 +86,73 @@ const allowedGuests = (v: VolumeRec, ctx: ViewContext) =>
     .map((id) => ctx.store.get('guests', id))
     .filter((g) => g !== undefined && g.accountId === v.accountId);
 
+const allowedIps = (v: VolumeRec, ctx: ViewContext) =>
+  (v.allowedIpIds ?? [])
+    .map((id) => ctx.store.get('ipAddresses', id))
+    .filter((i) => i !== undefined && i.accountId === v.accountId);
+
 const view = (v: VolumeRec, ctx: ViewContext) => current(v, ctx.now);
+
+definePlainType('Svc_Network_Storage_Schedule_Type', ['id', 'keyname', 'name']);
+definePlainType('Svc_Network_Storage_Schedule_Property_Type', ['id', 'keyname', 'name']);
+
+interface ScheduleView {
+  volumeId: number;
+  schedule: ScheduleRec;
+}
+
+interface SchedulePropertyView {
+  id: number;
+  value: string;
+  type: { id: number; keyname: string; name: string };
+}
+
+defineType<SchedulePropertyView>('Svc_Network_Storage_Schedule_Property', {
+  locals: { id: (p) => p.id, value: (p) => p.value },
+  relations: {
+    type: { type: 'Svc_Network_Storage_Schedule_Property_Type', get: (p) => p.type },
+  },
+});
+
+/** The properties a schedule of its type shows: when it runs and how many snapshots it keeps. */
+function scheduleProperties({ schedule: s }: ScheduleView): SchedulePropertyView[] {
+  const shown: [string, number][] = [
+    ['MINUTE', s.minute],
+    ...(s.type === 'HOURLY' ? [] : [['HOUR', s.hour] as [string, number]]),
+    ...(s.type === 'WEEKLY' ? [['DAY_OF_WEEK', s.dayOfWeek] as [string, number]] : []),
+    ['SNAPSHOT_LIMIT', s.retentionCount],
+  ];
+  return shown.map(([keyname, value], i) => ({
+    id: s.id * 10 + i,
+    value: String(value),
+    type: { id: i + 1, keyname, name: keyname.toLowerCase().replace(/_/g, ' ') },
+  }));
+}
+
+defineType<ScheduleView>('Svc_Network_Storage_Schedule', {
+  locals: {
+    id: (v) => v.schedule.id,
+    volumeId: (v) => v.volumeId,
+    name: (v) => `${v.schedule.type.toLowerCase()} snapshots`,
+    active: () => 1,
+    createDate: (v) => formatApiDate(v.schedule.createDate),
+  },
+  relations: {
+    type: {
+      type: 'Svc_Network_Storage_Schedule_Type',
+      get: (v) => ({
+        id: SCHEDULE_TYPES.indexOf(v.schedule.type) + 1,
+        keyname: `SNAPSHOT_${v.schedule.type}`,
+        name: `Snapshot ${v.schedule.type.toLowerCase()}`,
+      }),
+    },
+    properties: {
+      type: 'Svc_Network_Storage_Schedule_Property',
+      many: true,
+      get: scheduleProperties,
+    },
+  },
+});
 const isBlock = (v: VolumeRec) => v.kind === 'BLOCK';
 
 defineType<VolumeRec>('Svc_Network_Storage', {
@@ -128,6 +198,12 @@ defineType<VolumeRec>('Svc_Network_Storage', {
       get: (v, ctx) => ctx.store.get('billingItems', v.billingItemId),
     },
     allowedVirtualGuests: { type: 'Svc_Virtual_Guest', many: true, get: allowedGuests },
+    allowedIpAddresses: { type: 'Svc_Network_Subnet_IpAddress', many: true, get: allowedIps },
+    schedules: {
+      type: 'Svc_Network_Storage_Schedule',
+      many: true,
+      get: (v) => (v.schedules ?? []).map((schedule) => ({ volumeId: v.id, schedule })),
+    },
     activeTransactions: {
       type: 'Svc_Provisioning_Version1_Transaction',
       many: true,
@@ -158,11 +234,13 @@ defineType<VolumeRec>('Svc_Network_Storage', {
     fileNetworkMountAddress: (v) =>
       isBlock(v) ? undefined : `${v.backendIp}:/${v.username}/data01`,
     bytesUsed: (v, ctx) => (isProvisioned(v, ctx.now) ? '0' : undefined),
-    snapshotCapacityGb: () => '0',
+    snapshotCapacityGb: (v) => String(v.snapshotSpace?.gb ?? 0),
     staasVersion: () => '2',
     hasEncryptionAtRest: () => true,
     activeTransactionCount: (v, ctx) => activeTransactions(v, ctx.now).length,
     allowedVirtualGuestCount: (v, ctx) => allowedGuests(v, ctx).length,
+    allowedIpAddressCount: (v, ctx) => allowedIps(v, ctx).length,
+    scheduleCount: (v) => (v.schedules ?? []).length,
   },
 });
 

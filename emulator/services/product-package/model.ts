@@ -291,11 +291,15 @@ export interface PresetView {
   hourlyAvailable?: boolean;
 }
 
-/** Families by memory per core (GB): balanced, compute, memory. */
+/**
+ * Families by memory per core (GB): balanced, compute, memory, and balanced with twice the
+ * memory (B1_2X8X25). A preset's id is its position: new families go at the end.
+ */
 const FAMILIES = [
   { prefix: 'B1', gbPerCore: 2 },
   { prefix: 'C1', gbPerCore: 1 },
   { prefix: 'M1', gbPerCore: 8 },
+  { prefix: 'B1', gbPerCore: 4 },
 ];
 
 function presetsOf(packageId: number): PresetView[] {
@@ -344,6 +348,14 @@ const PRESETS = new Map([
 export const presetsOfPackage = (p: PackageView): PresetView[] => PRESETS.get(p.id) ?? [];
 export const presetById = (id: number) =>
   [...PRESETS.values()].flat().find((preset) => preset.id === id);
+
+/**
+ * The guest flavors (`supplementalCreateObjectOptions.flavorKeyName`): the presets of the public
+ * virtual server package, by key name (`B1_2X4X25`).
+ */
+export const guestFlavors = (): PresetView[] => presetsOfPackage(GUEST_PACKAGE);
+export const flavorByKey = (keyName: string): PresetView | undefined =>
+  guestFlavors().find((p) => p.keyName === keyName.trim().toUpperCase());
 
 export interface RegionView {
   keyname: string;

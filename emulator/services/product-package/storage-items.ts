@@ -6,8 +6,13 @@
  * (`performance_storage_space`: one per endurance tier, `STORAGE_SPACE_FOR_<tier>_IOPS_PER_GB`,
  * and ranges `<min>_<max>_GBS` for performance volumes, each with `capacityMinimum` and
  * `capacityMaximum`) and IOPS items (`performance_storage_iops`, each price restricted to a range
- * of volume sizes). Space and IOPS are priced per GB and per IOPS: a volume pays the price times
- * its size or IOPS. Default prices only (no location groups). Nothing here is stored.
+ * of volume sizes) and snapshot space (`storage_snapshot_space`: an item per size, its `capacity`
+ * the GB; as the reference client's `find_saas_snapshot_space_price` reads them, a size has one
+ * price per endurance tier, restricted `STORAGE_TIER_LEVEL` to that tier's capacity, and one for
+ * performance volumes, restricted `IOPS` to 100-48,000; here each of those prices is its own item
+ * of that capacity, which that lookup finds the same way). Space and IOPS are priced per GB and
+ * per IOPS: a volume pays the price times its size or IOPS; a snapshot space price is for its
+ * whole size. Default prices only (no location groups). Nothing here is stored.
  */
 import type { ItemView, PackageView, PriceView } from './model';
 
@@ -58,8 +63,11 @@ export interface StorageItem extends ItemView {
   tier?: EnduranceTier;
   /** Per GB (space) or per IOPS (iops): the volume pays price x its size or IOPS. */
   per?: 'gb' | 'iops';
-  /** A price valid only for volumes of these sizes (GB). */
-  restriction?: { type: 'STORAGE_SPACE'; min: number; max: number };
+  /**
+   * A price valid only for volumes of these sizes (GB, `STORAGE_SPACE`), of this endurance tier
+   * (its capacity, `STORAGE_TIER_LEVEL`) or of these IOPS figures (`IOPS`).
+   */
+  restriction?: { type: 'STORAGE_SPACE' | 'STORAGE_TIER_LEVEL' | 'IOPS'; min: number; max: number };
 }
 
 function storageItem(
@@ -82,6 +90,40 @@ function storageItem(
     price: { id: priceId, hourly, description, categoryCode: category },
     ...extra,
   };
+}
+
+/** The snapshot space sizes (GB) a volume may have. */
+export const SNAPSHOT_GB = [
+  5, 10, 20, 40, 80, 100, 250, 500, 1000, 2000, 4000, 8000, 12000,
+] as const;
+/** Hourly price of one GB of snapshot space of a performance volume. */
+const SNAPSHOT_PERFORMANCE_GB_HOURLY = 0.00012;
+
+/** One size's snapshot space prices: one per endurance tier, one for performance volumes. */
+function snapshotItems(gb: number, i: number): StorageItem[] {
+  const restricted = [
+    ...ENDURANCE_TIERS.map((tier) => ({
+      rate: tier.gbHourly,
+      what: `${tier.iopsPerGb} IOPS per GB volumes`,
+      restriction: { type: 'STORAGE_TIER_LEVEL' as const, min: tier.capacity, max: tier.capacity },
+    })),
+    {
+      rate: SNAPSHOT_PERFORMANCE_GB_HOURLY,
+      what: 'performance volumes',
+      restriction: { type: 'IOPS' as const, min: PERFORMANCE_IOPS.min, max: PERFORMANCE_IOPS.max },
+    },
+  ];
+  return restricted.map(({ rate, what, restriction }, j) =>
+    storageItem(
+      9759100 + i * 8 + j,
+      196000 + i * 8 + j,
+      `${gb}_GB_SNAPSHOT_SPACE`,
+      `${gb} GB Storage Space (snapshot space, ${what})`,
+      'storage_snapshot_space',
+      gb * rate,
+      { capacity: gb, units: 'GB', restriction },
+    ),
+  );
 }
 
 const tierKey = (tier: EnduranceTier) => String(tier.iopsPerGb).replace('.', '_');
@@ -146,6 +188,7 @@ export const STORAGE_ITEMS: readonly StorageItem[] = [
       },
     ),
   ),
+  ...SNAPSHOT_GB.flatMap(snapshotItems),
 ];
 
 export const STORAGE_PRICES: readonly PriceView[] = STORAGE_ITEMS.map((item) => ({
@@ -164,4 +207,5 @@ export const STORAGE_CATEGORIES: Readonly<Record<string, { id: number; name: str
   storage_tier_level: { id: 762, name: 'Storage Tier Level' },
   performance_storage_space: { id: 763, name: 'Storage Space' },
   performance_storage_iops: { id: 764, name: 'Storage IOPS' },
+  storage_snapshot_space: { id: 765, name: 'Storage Snapshot Space' },
 };

@@ -95,6 +95,7 @@ function checkGuestOrder(ctx: AuthedContext, c: Record<string, unknown>): Checke
     ...image,
     hourly,
     datacenter,
+    flavorKeyName: preset?.keyName,
     privateOnly: false,
     dedicated: false,
     sshKeyIds: keys[i] ?? [],

@@ -33,7 +33,7 @@ import {
   type AuthedContext,
 } from '../context';
 import { volumesAllowing } from '../network-storage/model';
-import { GUEST_PACKAGE } from '../product-package/model';
+import { GUEST_PACKAGE, guestFlavors } from '../product-package/model';
 import { serviceFolder, type MethodDef } from '../service';
 import {
   buildGuest,
@@ -103,6 +103,11 @@ function createOptions(): Record<string, unknown> {
       option(osPrice(os), { operatingSystemReferenceCode: os.referenceCode }),
     ),
     datacenters: DATACENTERS.map((dc) => ({ template: { datacenter: { name: dc.name } } })),
+    // The presets, ordered by `supplementalCreateObjectOptions.flavorKeyName` instead of a size.
+    flavors: guestFlavors().map((f) => ({
+      flavor: { keyName: f.keyName, name: f.keyName.replace('_', '-') },
+      template: { supplementalCreateObjectOptions: { flavorKeyName: f.keyName } },
+    })),
     networkComponents: NETWORK_SPEEDS.map((speed) =>
       option(networkPrice(speed), { networkComponents: [{ maxSpeed: speed }] }),
     ),

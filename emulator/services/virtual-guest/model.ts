@@ -25,6 +25,7 @@ import {
   networkPrice,
   osPrice,
   priceAt,
+  transientPrice,
   type Datacenter,
   type OperatingSystem,
   type Price,
@@ -59,6 +60,8 @@ export interface GuestSize {
   maxMemory: number;
   networkSpeed: number;
   blockDevices: { id: number; device: string; capacity: number }[];
+  /** The flavor it has after the upgrade (none once its cores or memory are sized by prices). */
+  flavorKeyName?: string;
 }
 
 /**
@@ -95,7 +98,11 @@ export interface GuestRec {
   domain: string;
   startCpus: number;
   maxMemory: number;
+  /** The flavor (preset) it was ordered or upgraded as; its cores and memory are the flavor's. */
+  flavorKeyName?: string;
   hourlyBillingFlag: boolean;
+  /** Transient: cheaper, billed hourly, and the API may reclaim it (reclaimTransientOps). */
+  transientGuestFlag?: boolean;
   localDiskFlag: boolean;
   privateNetworkOnlyFlag: boolean;
   dedicatedAccountHostOnlyFlag: boolean;
@@ -169,7 +176,11 @@ export interface GuestOrder {
   domain: string;
   startCpus: number;
   maxMemory: number;
+  /** Ordered as a flavor (its cores, memory and boot disk). */
+  flavorKeyName?: string;
   hourly: boolean;
+  /** A transient guest (priced lower; the API may reclaim it). */
+  transient?: boolean;
   localDisk: boolean;
   privateOnly: boolean;
   dedicated: boolean;
@@ -401,7 +412,9 @@ export function buildGuest(
     domain: order.domain,
     startCpus: order.startCpus,
     maxMemory: order.maxMemory,
+    flavorKeyName: order.flavorKeyName,
     hourlyBillingFlag: order.hourly,
+    transientGuestFlag: order.transient || undefined,
     localDiskFlag: order.localDisk,
     privateNetworkOnlyFlag: order.privateOnly,
     dedicatedAccountHostOnlyFlag: order.dedicated,
@@ -557,6 +570,25 @@ const goneOps = (store: Store, guest: GuestRec): WriteOp[] => [
   ),
 ];
 
+/**
+ * The API reclaims a transient guest (the admin API's `POST /_emulator/guests/<id>/reclaim`, as
+ * the real API does when it needs the capacity back): the guest is gone from the account at once,
+ * whatever it was doing, and its hourly billing stops now.
+ */
+export function reclaimTransientOps(store: Store, guest: GuestRec, now: number): WriteOp[] {
+  if (!guest.transientGuestFlag)
+    throw publicFault(
+      `Virtual guest ${guest.id} is not transient; only transient guests are reclaimed.`,
+    );
+  const billing = store.get('billingItems', guest.billingItemId);
+  return [
+    ...goneOps(store, guest),
+    ...(billing && billing.cancellationDate === undefined
+      ? [{ put: 'billingItems' as const, record: { ...billing, cancellationDate: now } }]
+      : []),
+  ];
+}
+
 /** Removes the guests whose reclaim has ended (before each call: no timers, as for progress). */
 export async function sweepReclaimed(store: Store, now: number): Promise<void> {
   const done = store
@@ -580,7 +612,9 @@ export function guestPrices(g: GuestRec, discounts?: Discounts): Price[] {
     ...g.blockDevices.map((d, i) => diskPrice(d.capacity, g.localDiskFlag, i)),
   ];
   const located = datacenter ? prices.map((p) => priceAt(p, datacenter)) : prices;
-  return located.map((p) => discounted(p, discounts));
+  return located
+    .map((p) => (g.transientGuestFlag ? transientPrice(p) : p))
+    .map((p) => discounted(p, discounts));
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -22,6 +22,7 @@ import {
   networkPrice,
   osPrice,
   priceAt,
+  transientPrice,
   type Datacenter,
 } from '../../catalog';
 import { invalidParams, propertyNotValid, publicFault } from '../../errors';
@@ -46,21 +47,19 @@ import {
 } from '../../validators';
 import type { ChosenVlan, GuestOrder } from './model';
 import type { ImageRec } from '../image-template/model';
+import { flavorByKey, guestFlavors, type PresetView } from '../product-package/model';
 
 const TYPE = 'Svc_Virtual_Guest';
 const MAX_USER_DATA = 64 * 1024;
 const DATA_DEVICES = ['0', '2', '3', '4', '5'];
-const REQUIRED = [
-  'hostname',
-  'domain',
-  'startCpus',
-  'maxMemory',
-  'hourlyBillingFlag',
-  'localDiskFlag',
-] as const;
+const REQUIRED = ['hostname', 'domain', 'hourlyBillingFlag', 'localDiskFlag'] as const;
+/** Required unless the template names a flavor, which sets them. */
+const SIZE = ['startCpus', 'maxMemory'] as const;
 /** Template properties read below (others must be properties of the type, and are ignored). */
 const HANDLED = new Set<string>([
   ...REQUIRED,
+  ...SIZE,
+  'transientGuestFlag',
   'complexType',
   'operatingSystemReferenceCode',
   'datacenter',
@@ -93,11 +92,11 @@ export type ImageFinder = (globalIdentifier: string, datacenterId: number) => Im
  * with `images`; without it images are refused).
  */
 export function checkGuestTemplate(template: unknown, images?: ImageFinder): GuestOrder {
-  const t = checkTemplateShape(template);
-  const size = readSize(t);
+  const { t, flavor } = checkTemplateShape(template);
+  const size = readSize(t, flavor);
   const placement = readPlacement(t, images);
   const extras = readExtras(t);
-  const blockDevices = readBlockDevices(t.blockDevices);
+  const blockDevices = readBlockDevices(t.blockDevices, flavor);
   const postInstallScriptUri = readPostInstallScript(t);
   const network = readInterfaces(t, size.privateOnly);
   const prices = [
@@ -106,7 +105,9 @@ export function checkGuestTemplate(template: unknown, images?: ImageFinder): Gue
     osPrice(placement.os),
     networkPrice(placement.networkSpeed),
     ...blockDevices.map((d, i) => diskPrice(d.capacity, size.localDisk, i)),
-  ].map((price) => priceAt(price, placement.datacenter));
+  ]
+    .map((price) => priceAt(price, placement.datacenter))
+    .map((price) => (size.transient ? transientPrice(price) : price));
   return {
     ...size,
     ...placement,
@@ -125,8 +126,14 @@ export function atAccountPrices(ctx: AuthedContext, order: GuestOrder): GuestOrd
   return { ...order, prices: order.prices.map((price) => discounted(price, discounts)) };
 }
 
-/** Known properties only, the required ones present, and no unmodeled way of ordering. */
-function checkTemplateShape(template: unknown): Record<string, unknown> {
+/**
+ * Known properties only, the required ones present, and no unmodeled way of ordering; the
+ * flavor named in `supplementalCreateObjectOptions.flavorKeyName`, if any.
+ */
+function checkTemplateShape(template: unknown): {
+  t: Record<string, unknown>;
+  flavor?: PresetView;
+} {
   if (!isStruct(template)) throw invalidParams(`the template must be a ${TYPE} struct.`);
   const guestType = typeDef(TYPE);
   for (const key of Object.keys(template)) {
@@ -136,6 +143,16 @@ function checkTemplateShape(template: unknown): Record<string, unknown> {
   }
   const t = template;
   for (const field of REQUIRED) if (!present(t[field])) throw missing(field, TYPE);
+  const flavor = readFlavor(t);
+  for (const field of SIZE) {
+    if (!flavor && !present(t[field])) throw missing(field, TYPE);
+    if (flavor && present(t[field]))
+      throw badValue(
+        field,
+        t[field],
+        `The flavor ${flavor.keyName} (supplementalCreateObjectOptions.flavorKeyName) sets the cores and memory: leave startCpus and maxMemory out.`,
+      );
+  }
   const fromImage = present(t.blockDeviceTemplateGroup);
   if (fromImage === present(t.operatingSystemReferenceCode)) {
     if (!fromImage) throw missing('operatingSystemReferenceCode', TYPE);
@@ -143,21 +160,50 @@ function checkTemplateShape(template: unknown): Record<string, unknown> {
       'Give either operatingSystemReferenceCode or blockDeviceTemplateGroup.globalIdentifier (an image template), not both.',
     );
   }
-  const supplemental = present(t.supplementalCreateObjectOptions)
-    ? structAt(t.supplementalCreateObjectOptions, 'supplementalCreateObjectOptions')
-    : {};
-  if (present(supplemental.flavorKeyName)) {
-    throw publicFault(
-      'Flavors (supplementalCreateObjectOptions.flavorKeyName) are not offered; set startCpus and maxMemory.',
+  return { t, flavor };
+}
+
+/** `supplementalCreateObjectOptions.flavorKeyName`: one of the flavors getCreateObjectOptions lists. */
+function readFlavor(t: Record<string, unknown>): PresetView | undefined {
+  const field = 'supplementalCreateObjectOptions';
+  const supplemental = present(t[field]) ? structAt(t[field], field) : {};
+  if (!present(supplemental.flavorKeyName)) return undefined;
+  const keyName = readString(supplemental.flavorKeyName, `${field}.flavorKeyName`);
+  const flavor = flavorByKey(keyName);
+  if (!flavor)
+    throw notOffered(
+      `${field}.flavorKeyName`,
+      keyName,
+      guestFlavors().map((f) => f.keyName),
     );
-  }
-  return t;
+  return flavor;
 }
 
 const optionalFlagOf = (t: Record<string, unknown>, field: string) =>
   present(t[field]) ? readFlag(t[field], field) : false;
 
-function readSize(t: Record<string, unknown>) {
+/**
+ * A transient guest (`transientGuestFlag`): billed hourly only, never on a dedicated host; the
+ * API may reclaim it at any time.
+ */
+function readTransient(t: Record<string, unknown>, hourly: boolean, dedicated: boolean): boolean {
+  const transient = optionalFlagOf(t, 'transientGuestFlag');
+  if (transient && !hourly)
+    throw badValue(
+      'transientGuestFlag',
+      true,
+      'Transient guests are billed hourly only: set hourlyBillingFlag to true, or leave transientGuestFlag out.',
+    );
+  if (transient && dedicated)
+    throw badValue(
+      'transientGuestFlag',
+      true,
+      'Transient guests cannot run on a dedicated host: leave dedicatedHost and dedicatedAccountHostOnlyFlag out.',
+    );
+  return transient;
+}
+
+function readSize(t: Record<string, unknown>, flavor: PresetView | undefined) {
   const hostname = checkHostname(t.hostname);
   const domain = checkDomain(t.domain);
   if (hostname.length + domain.length + 1 > 253) {
@@ -167,20 +213,24 @@ function readSize(t: Record<string, unknown>) {
       'The fully qualified domain name is limited to 253 characters.',
     );
   }
-  const startCpus = readInt(t.startCpus, 'startCpus');
+  const startCpus = flavor?.cpus ?? readInt(t.startCpus, 'startCpus');
   if (!CPU_OPTIONS.includes(startCpus)) throw notOffered('startCpus', startCpus, CPU_OPTIONS);
-  const maxMemory = readInt(t.maxMemory, 'maxMemory');
+  const maxMemory = flavor?.memory ?? readInt(t.maxMemory, 'maxMemory');
   if (!MEMORY_OPTIONS.includes(maxMemory)) throw notOffered('maxMemory', maxMemory, MEMORY_OPTIONS);
+  const hourly = readFlag(t.hourlyBillingFlag, 'hourlyBillingFlag');
+  // A guest on a dedicated host is on the account's own host.
+  const dedicated = optionalFlagOf(t, 'dedicatedAccountHostOnlyFlag') || present(t.dedicatedHost);
   return {
     hostname,
     domain,
     startCpus,
     maxMemory,
-    hourly: readFlag(t.hourlyBillingFlag, 'hourlyBillingFlag'),
+    flavorKeyName: flavor?.keyName,
+    hourly,
+    transient: readTransient(t, hourly, dedicated),
     localDisk: readFlag(t.localDiskFlag, 'localDiskFlag'),
     privateOnly: optionalFlagOf(t, 'privateNetworkOnlyFlag'),
-    // A guest on a dedicated host is on the account's own host.
-    dedicated: optionalFlagOf(t, 'dedicatedAccountHostOnlyFlag') || present(t.dedicatedHost),
+    dedicated,
   };
 }
 
@@ -351,12 +401,25 @@ function readPostInstallScript(t: Record<string, unknown>): string | undefined {
   return uri;
 }
 
-/** The disks: a boot disk (device 0, added when not given) and data disks on devices 2-5. */
-function readBlockDevices(value: unknown): { device: string; capacity: number }[] {
-  if (!present(value)) return [{ device: '0', capacity: DISK_SIZES[0] }];
+/**
+ * The disks: a boot disk (device 0, added when not given: the flavor's, else the smallest) and
+ * data disks on devices 2-5. A flavor's boot disk is its own size.
+ */
+function readBlockDevices(
+  value: unknown,
+  flavor: PresetView | undefined,
+): { device: string; capacity: number }[] {
+  const boot = { device: '0', capacity: flavor?.disk ?? DISK_SIZES[0] };
+  if (!present(value)) return [boot];
   const devices = listOf(value, 'blockDevices').map(readBlockDevice);
-  if (!devices.some((d) => d.device === '0'))
-    devices.unshift({ device: '0', capacity: DISK_SIZES[0] });
+  const given = devices.find((d) => d.device === '0');
+  if (flavor && given && given.capacity !== flavor.disk)
+    throw badValue(
+      'blockDevices',
+      given.capacity,
+      `The flavor ${flavor.keyName} has a ${flavor.disk} GB boot disk (device 0); leave device 0 out or give that size.`,
+    );
+  if (!given) devices.unshift(boot);
   if (new Set(devices.map((d) => d.device)).size !== devices.length) {
     throw badValue(
       'blockDevices',

@@ -122,7 +122,7 @@ defineType<GuestRec>('Svc_Virtual_Guest', {
     localDiskFlag: (g) => g.localDiskFlag,
     privateNetworkOnlyFlag: (g) => g.privateNetworkOnlyFlag,
     dedicatedAccountHostOnlyFlag: (g) => g.dedicatedAccountHostOnlyFlag,
-    transientGuestFlag: () => false,
+    transientGuestFlag: (g) => g.transientGuestFlag ?? false,
     notes: (g) => g.notes,
     createDate: (g) => formatApiDate(g.createDate),
     modifyDate: (g) => formatApiDate(g.modifyDate),

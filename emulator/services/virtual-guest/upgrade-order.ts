@@ -12,7 +12,12 @@
 import { invalidValue, publicFault } from '../../errors';
 import { isStruct } from '../../validators';
 import { owned, type AuthedContext } from '../context';
-import type { PriceView } from '../product-package/model';
+import {
+  presetById,
+  GUEST_PACKAGE,
+  type PresetView,
+  type PriceView,
+} from '../product-package/model';
 import { discounted } from '../account/discounts';
 import type { OrderOwner } from '../service';
 import {
@@ -63,7 +68,9 @@ function checkUpgradeOrder(ctx: AuthedContext, order: Record<string, unknown>): 
       `Virtual guest ${guest.id} has an active transaction (${status}); it can be upgraded once that has finished.`,
     );
   }
-  const { size, ordered } = orderPrices(guest, items(order.prices, 'prices'));
+  const flavor = order.presetId === undefined ? undefined : readFlavor(order.presetId);
+  const asked = order.prices === undefined && flavor ? [] : items(order.prices, 'prices');
+  const { size, ordered } = orderPrices(guest, asked, flavor);
   const discounts = ctx.account.discounts;
   const atAccount = ordered.map((o) => ({ ...o, price: discounted(o.price, discounts) }));
   return { guest, size, ordered: atAccount, properties };
@@ -77,8 +84,24 @@ interface Sizing {
   added: { slot: number; capacity: number }[];
 }
 
-function orderPrices(guest: GuestRec, asked: unknown[]): Pick<Sizing, 'size' | 'ordered'> {
-  if (asked.length === 0) throw publicFault('An upgrade order needs at least one price.');
+/** `presetId`: a flavor of the guest package (reference client: `VSManager.upgrade(preset=)`). */
+function readFlavor(value: unknown): PresetView {
+  const id = intOf(value, 'presetId');
+  const preset = presetById(id);
+  if (!preset || preset.packageId !== GUEST_PACKAGE.id)
+    throw publicFault(
+      `Invalid preset #${id}: package ${GUEST_PACKAGE.id} has no such active preset.`,
+    );
+  return preset;
+}
+
+function orderPrices(
+  guest: GuestRec,
+  asked: unknown[],
+  flavor: PresetView | undefined,
+): Pick<Sizing, 'size' | 'ordered'> {
+  if (asked.length === 0 && !flavor)
+    throw publicFault('An upgrade order needs at least one price (or a presetId).');
   const offered = upgradePrices(guest, true);
   const sizing: Sizing = {
     size: {
@@ -86,13 +109,60 @@ function orderPrices(guest: GuestRec, asked: unknown[]): Pick<Sizing, 'size' | '
       maxMemory: guest.maxMemory,
       networkSpeed: guest.networkSpeed,
       blockDevices: guest.blockDevices.map((d) => ({ ...d })),
+      flavorKeyName: guest.flavorKeyName,
     },
     ordered: [],
     added: [],
   };
   for (const [i, entry] of asked.entries()) orderPrice(guest, offered, sizing, entry, i);
+  // Cores or memory sized by prices: the guest no longer has a flavor's size.
+  const { size } = sizing;
+  if (size.startCpus !== guest.startCpus || size.maxMemory !== guest.maxMemory)
+    size.flavorKeyName = undefined;
+  if (flavor) orderFlavor(guest, offered, sizing, flavor);
   addDisks(guest, sizing);
-  return { size: sizing.size, ordered: sizing.ordered };
+  return { size, ordered: sizing.ordered };
+}
+
+/**
+ * The prices that take the guest to `flavor`'s cores, memory and boot disk (those it has already
+ * need none); the boot disk only grows.
+ */
+function orderFlavor(
+  guest: GuestRec,
+  offered: PriceView[],
+  { size, ordered }: Sizing,
+  flavor: PresetView,
+): void {
+  const boot = size.blockDevices[0];
+  if (boot && flavor.disk < boot.capacity)
+    throw publicFault(
+      `The flavor ${flavor.keyName} has a ${flavor.disk} GB boot disk and virtual guest ${guest.id} has ${boot.capacity} GB: a disk can only grow.`,
+    );
+  const wanted: [string, number, number | undefined][] = [
+    ['guest_core', flavor.cpus, size.startCpus],
+    ['ram', flavor.memory / 1024, size.maxMemory / 1024],
+    ['guest_disk0', flavor.disk, boot?.capacity],
+  ];
+  for (const [category, capacity, now] of wanted) {
+    if (capacity === now) continue;
+    if (ordered.some((o) => o.category === category))
+      throw publicFault(
+        `Only one price per category: ${category} comes with the flavor ${flavor.keyName}; leave it out of prices.`,
+      );
+    const option = offered.find(
+      (o) => o.categories.includes(category) && o.item.capacity === capacity,
+    );
+    if (!option)
+      throw publicFault(
+        `The flavor ${flavor.keyName} is not an upgrade offered for virtual guest ${guest.id} (${category}).`,
+      );
+    ordered.push({ price: option.price, category });
+  }
+  size.startCpus = flavor.cpus;
+  size.maxMemory = flavor.memory;
+  if (boot) boot.capacity = flavor.disk;
+  size.flavorKeyName = flavor.keyName;
 }
 
 /** Checks `prices[i]` (offered, a category it fills, no shrinking disk) and applies it to the size. */

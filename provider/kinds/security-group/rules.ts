@@ -1,5 +1,6 @@
-import { Failures } from '../../framework/failures';
-import { checkFields, withFieldDefaults, type Bag } from '../../framework/fields';
+import type { Failures } from '../../framework/failures';
+import type { Bag } from '../../framework/fields';
+import { checkObjectList } from '../../framework/object-list';
 import { isUnknown } from '../../framework/unknown';
 import type { SecurityGroupRule, SecurityGroupRuleSpec } from '../../managers';
 import { SECURITY_GROUP_RULE_FIELDS } from './rule-fields';
@@ -35,26 +36,18 @@ export function sameRules(a: unknown, b: unknown): boolean {
 
 /** Checks each rule with the rule table; failures are named `rules[i].field`. */
 export function checkRules(value: unknown, failures: Failures): unknown {
-  if (value === undefined || value === null) return [];
-  if (isUnknown(value) || !Array.isArray(value)) {
-    if (!isUnknown(value)) failures.add('rules', 'rules must be a list of rules');
-    return value;
-  }
-  return value.map((rule: unknown, i) => {
-    if (isUnknown(rule)) return rule;
-    if (!rule || typeof rule !== 'object' || Array.isArray(rule)) {
-      failures.add(`rules[${i}]`, `rules[${i}] must be an object { direction, protocol?, ... }`);
-      return rule;
-    }
-    const unknownKeys = Object.keys(rule).filter((k) => !(k in SECURITY_GROUP_RULE_FIELDS));
-    if (unknownKeys.length > 0)
-      failures.add(`rules[${i}]`, `rules[${i}] has no field ${unknownKeys.join(', ')}`);
-    const checked = withFieldDefaults(SECURITY_GROUP_RULE_FIELDS, {}, rule as Bag);
-    const own = new Failures();
-    checkFields(SECURITY_GROUP_RULE_FIELDS, checked, own);
-    for (const f of own.list) failures.add(`rules[${i}].${f.property}`, `rules[${i}].${f.reason}`);
-    return declaredRule(checked);
-  });
+  const checked = checkObjectList(
+    SECURITY_GROUP_RULE_FIELDS,
+    'rules',
+    value,
+    failures,
+    '{ direction, protocol?, ... }',
+  );
+  return Array.isArray(checked)
+    ? checked.map((rule) =>
+        rule && typeof rule === 'object' && !isUnknown(rule) ? declaredRule(rule as Bag) : rule,
+      )
+    : checked;
 }
 
 /** What makes the group's rules `declared`: rules edited in place, removed and added. */

@@ -56,7 +56,13 @@ function describeOrder(inputs: GuestInputs): string {
   const { startCpus, maxMemory, disks, operatingSystemReferenceCode: os } = inputs;
   const disk = disks === undefined ? '' : `, disks ${shown(disks)} GB`;
   const image = os === undefined ? `image template ${shown(inputs.imageTemplateId)}` : shown(os);
-  return `${shown(startCpus)} CPU, ${shown(maxMemory)} MB${disk}, ${image} in ${describeChoices(inputs)}`;
+  const size =
+    inputs.flavorKeyName === undefined
+      ? `${shown(startCpus)} CPU, ${shown(maxMemory)} MB`
+      : `flavor ${shown(inputs.flavorKeyName)}`;
+  const transient =
+    inputs.transientGuestFlag === true ? ' (transient: the API may reclaim it)' : '';
+  return `${size}${disk}, ${image} in ${describeChoices(inputs)}${transient}`;
 }
 
 /**

@@ -7,6 +7,8 @@ export interface Catalog {
   os: string[];
   datacenters: string[];
   nicSpeeds: number[];
+  /** The flavors' key names (`B1_2X8X25`), sorted. */
+  flavors: string[];
   /** Disk sizes (GB) by position: the boot disk (device 0), then the data disks (devices 2-5). */
   disks: number[][];
 }
@@ -39,7 +41,21 @@ export function toCatalog(options: CreateObjectOptions): Catalog {
       options.networkComponents.map((o) => o.template.networkComponents[0]?.maxSpeed),
     ),
     disks: disks.filter((sizes) => sizes !== undefined),
+    flavors: unique((options.flavors ?? []).map((f) => f.flavor.keyName)).sort(),
   };
+}
+
+/**
+ * A flavor's size, from its key name as the API writes it (`B1_2X8X25`: 2 cores, 8 GB of memory,
+ * a 25 GB boot disk); undefined for a name of another form.
+ */
+export function flavorSize(
+  keyName: string,
+): { cpus: number; memoryMb: number; diskGb: number } | undefined {
+  const match = /_(\d+)X(\d+)X(\d+)$/.exec(keyName);
+  if (!match) return undefined;
+  const [cpus, gb, diskGb] = match.slice(1).map(Number);
+  return { cpus, memoryMb: gb * 1024, diskGb };
 }
 
 let cached: { at: number; catalog: Promise<Catalog> } | undefined;

@@ -13,7 +13,7 @@ import { LIMITS, idProblem } from '../../framework/failures';
 import { boundGroupIds, sameOs, sameUserData, userTags } from './api-forms';
 import { autoHostname, idAsNumber, idAsString, normaliseKeyIds, normaliseTags } from './normalise';
 import { DATACENTERS_RULE, DATACENTER_RULE } from './placement';
-import { IMAGE_ID, OS_CODE, checkAdoptId, diskProblem, tagProblem } from './rules';
+import { FLAVOR, IMAGE_ID, OS_CODE, checkAdoptId, diskProblem, tagProblem } from './rules';
 
 /**
  * Every field of a VirtualGuest, once: the program's arguments and the resource's outputs, the
@@ -171,35 +171,72 @@ export const GUEST_FIELDS = {
     how: '`editObject`',
     read: onGuest('domain', (g) => g.domain),
   },
-  /** CPU count, one the account is offered; a change upgrades the guest in place (it reboots). */
+  /**
+   * CPU count, one the account is offered; a change upgrades the guest in place (it reboots).
+   * Required unless `flavorKeyName` is given; with a flavor it is an output, the flavor's.
+   */
   startCpus: {
     type: types.integer,
-    input: 'required',
+    input: 'optional',
     output: true,
-    rule: rules.integer({ required: true, min: 1, max: 1024 }),
+    rule: rules.integer({ min: 1, max: 1024 }),
     order: true,
     priced: true,
     change: 'upgrade',
     upgradeAs: 'cpus',
     reboots: true,
     how: 'upgrade order (`guest_core`), reboots',
-    read: onGuest('startCpus,maxCpu', (g) => g.startCpus ?? g.maxCpu),
+    read: onGuest('startCpus,maxCpu', (g) => g.startCpus ?? g.maxCpu, { unsetFollowsApi: true }),
+    outputWith: 'flavorKeyName',
   },
   /**
    * Memory in MB, one of the sizes the account is offered; a change upgrades in place (it reboots).
+   * Required unless `flavorKeyName` is given; with a flavor it is an output, the flavor's.
    */
   maxMemory: {
     type: types.integer,
-    input: 'required',
+    input: 'optional',
     output: true,
-    rule: rules.integer({ required: true, min: 1, max: 16 * 1024 * 1024 }),
+    rule: rules.integer({ min: 1, max: 16 * 1024 * 1024 }),
     order: true,
     priced: true,
     change: 'upgrade',
     upgradeAs: 'memory',
     reboots: true,
     how: 'upgrade order (`ram`), reboots',
-    read: onGuest('maxMemory', (g) => g.maxMemory),
+    read: onGuest('maxMemory', (g) => g.maxMemory, { unsetFollowsApi: true }),
+    outputWith: 'flavorKeyName',
+  },
+  /**
+   * A flavor (the API's preset size, e.g. `B1_2X8X25`: 2 cores, 8 GB, a 25 GB boot disk; families
+   * B1 balanced, C1 compute, M1 memory), one the account is offered, instead of `startCpus` and
+   * `maxMemory`. A change to another flavor upgrades the guest in place (it reboots); its boot disk
+   * only grows.
+   */
+  flavorKeyName: {
+    type: types.string,
+    input: 'optional',
+    output: true,
+    rule: rules.text({
+      maxLength: 64,
+      pattern: FLAVOR,
+      patternRule: 'a flavor key name such as B1_2X8X25',
+    }),
+    order: part.flavorKeyName,
+    priced: true,
+    change: 'upgrade',
+    upgradeAs: 'flavor',
+    reboots: true,
+    how: "upgrade order (the flavor's `presetId`), reboots",
+    // Left out, the guest is sized by startCpus and maxMemory: a flavor the API shows is no drift.
+    read: onGuest(
+      'billingItem.orderItem.preset.keyName',
+      (g) =>
+        g.billingItem === undefined
+          ? undefined
+          : (g.billingItem?.orderItem?.preset?.keyName ?? UNSET),
+      { unsetFollowsApi: true },
+    ),
   },
   /** Hourly billing; false orders a monthly guest. Changing it replaces the guest. */
   hourlyBillingFlag: {
@@ -211,6 +248,23 @@ export const GUEST_FIELDS = {
     priced: true,
     change: 'replace',
     read: onGuest('hourlyBillingFlag', (g) => g.hourlyBillingFlag),
+  },
+  /**
+   * A transient guest: cheaper, billed hourly only (not with `hourlyBillingFlag: false`), never on
+   * a dedicated host, and the API may reclaim it at any time. A reclaimed guest is gone: `pulumi
+   * refresh` drops it from the state, and the next `pulumi up` orders a new one (its preview's
+   * BILLING line says so). Changing it replaces the guest.
+   */
+  transientGuestFlag: {
+    ...flag,
+    input: 'optional',
+    output: true,
+    default: false,
+    order: part.transientGuestFlag,
+    priced: true,
+    change: 'replace',
+    reason: 'a guest is transient or not from its order',
+    read: onGuest('transientGuestFlag', (g) => g.transientGuestFlag ?? false),
   },
   /** Local disk, or SAN (false). */
   localDiskFlag: {

@@ -46,6 +46,11 @@ export function importForm(observed: Partial<GuestInputs>, catalog: Catalog): Pa
     delete inputs[vlan];
     delete inputs[subnet];
   }
+  // Sized by a flavor: its cores and memory are the flavor's, not declared beside it.
+  if (inputs.flavorKeyName !== undefined) {
+    delete inputs.startCpus;
+    delete inputs.maxMemory;
+  }
   const os = inputs.operatingSystemReferenceCode;
   return typeof os === 'string'
     ? { ...inputs, operatingSystemReferenceCode: declaredOs(os, catalog.os) }

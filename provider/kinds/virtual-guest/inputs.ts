@@ -2,7 +2,7 @@ import { addPart, isSent, type GuestTemplate } from '../../managers';
 import type { Failures } from '../../framework/failures';
 import { isKnown, isUnknown } from '../../framework/unknown';
 import { fieldsWhere, fieldsChanging, type InputsOf, type StateOf } from '../../framework/fields';
-import type { Catalog } from './catalog';
+import { flavorSize, type Catalog } from './catalog';
 import { GUEST_FIELDS, type GuestField } from './fields';
 
 /** The inputs of a VirtualGuest as stored after `check` (defaults applied, values normalised). */
@@ -44,6 +44,7 @@ export function checkOffered(
     const value = inputs[field];
     if (isKnown(value) && !isUnknown(value)) failures.oneOf(field, value as T, allowed, what);
   };
+  if (typeof inputs.flavorKeyName === 'string') checkFlavor(inputs, catalog, failures);
   if (Number.isInteger(inputs.startCpus))
     offered('startCpus', catalog.cpus, 'a CPU count this account is offered');
   if (Number.isInteger(inputs.maxMemory))
@@ -81,6 +82,30 @@ export function checkOffered(
 }
 
 /**
+ * A flavor the account is offered (the error lists them all), and a declared boot disk that is
+ * the flavor's.
+ */
+function checkFlavor(inputs: Record<string, unknown>, catalog: Catalog, failures: Failures): void {
+  const flavor = inputs.flavorKeyName as string;
+  if (isUnknown(flavor)) return;
+  if (!catalog.flavors.includes(flavor)) {
+    failures.add(
+      'flavorKeyName',
+      `flavorKeyName ${JSON.stringify(flavor)} is not a flavor this account is offered; offered: ${catalog.flavors.join(', ')}`,
+    );
+    return;
+  }
+  const boot = Array.isArray(inputs.disks) ? (inputs.disks as unknown[])[0] : undefined;
+  const size = flavorSize(flavor);
+  if (size && typeof boot === 'number' && boot !== size.diskGb) {
+    failures.add(
+      'disks',
+      `disks[0] ${boot} GB is not the boot disk of flavorKeyName ${flavor} (${size.diskGb} GB): give ${size.diskGb} or leave disks out`,
+    );
+  }
+}
+
+/**
  * `Virtual_Guest.createObject`'s template of the inputs, carrying `tags`: the `order` fields
  * under their own names, then the parts of the others that are sent.
  */
@@ -89,8 +114,10 @@ export function guestTemplate(inputs: GuestInputs, tags: string[]): GuestTemplat
   const template: Record<string, unknown> = {};
   for (const [name, field] of Object.entries(GUEST_FIELDS)) {
     const order = (field as GuestField).order;
-    if (order === true) template[name] = values[name];
-    else if (order && isSent(values[name])) addPart(template, order(values[name] as never));
+    // Left out (a size given as a flavor), a field is not sent: an empty member is no value.
+    if (order === true) {
+      if (values[name] !== undefined && values[name] !== null) template[name] = values[name];
+    } else if (order && isSent(values[name])) addPart(template, order(values[name] as never));
   }
   return template as GuestTemplate;
 }

@@ -1,5 +1,5 @@
 import type { CreateObjectOptions, PricedOption } from '../../managers';
-import { diskDevice } from './catalog';
+import { diskDevice, flavorSize } from './catalog';
 import type { GuestInputs } from './inputs';
 
 /** What a list price is summed from: the priced inputs. */
@@ -7,6 +7,7 @@ export type ListPricedInputs = Pick<
   GuestInputs,
   | 'startCpus'
   | 'maxMemory'
+  | 'flavorKeyName'
   | 'operatingSystemReferenceCode'
   | 'networkSpeed'
   | 'localDiskFlag'
@@ -17,8 +18,21 @@ export type ListPricedInputs = Pick<
  * The list hourly fee of an order with these inputs: the item prices `getCreateObjectOptions`
  * shows (the package's list prices at the default location, whatever the account negotiated).
  * Used only when the API does not quote the order itself; throws naming what it has no price for.
+ * A flavor is priced as its cores, memory and boot disk; a transient guest at the full list price
+ * (the options show no transient price: an upper bound).
  */
-export function listHourlyFee(options: CreateObjectOptions, inputs: ListPricedInputs): number {
+export function listHourlyFee(options: CreateObjectOptions, given: ListPricedInputs): number {
+  const flavor = given.flavorKeyName === undefined ? undefined : flavorSize(given.flavorKeyName);
+  if (given.flavorKeyName !== undefined && !flavor)
+    throw new Error(`the create options list no price for the flavor ${given.flavorKeyName}`);
+  const inputs = flavor
+    ? {
+        ...given,
+        startCpus: flavor.cpus,
+        maxMemory: flavor.memoryMb,
+        disks: [flavor.diskGb, ...(given.disks ?? []).slice(1)],
+      }
+    : given;
   const fee = <T>(what: string, list: PricedOption<T>[] | undefined, match: (t: T) => boolean) => {
     const found = list?.find((o) => match(o.template))?.itemPrice?.hourlyRecurringFee;
     if (found === undefined) throw new Error(`the create options list no price for ${what}`);

@@ -59,6 +59,7 @@ import { checkDedicatedHost, checkHostRules } from './dedicated-host';
 import { checkVlanRules, checkVlans } from './vlans';
 import { checkImageRules, checkImageTemplate } from './image-template';
 import { checkFqdn } from './rules';
+import { checkMachineType } from './machine-type';
 import {
   INTERFACES,
   checkSecurityGroupRules,
@@ -84,7 +85,9 @@ const ADOPTION_FIELDS = [
   'domain',
   'startCpus',
   'maxMemory',
+  'flavorKeyName',
   'hourlyBillingFlag',
+  'transientGuestFlag',
 ] as const;
 
 /** Differences between an existing guest and what the adopting resource declares. */
@@ -113,6 +116,7 @@ function adoptionMismatches(guest: VirtualGuest, inputs: GuestInputs, failures: 
  */
 export function checkGuestRules({ inputs, olds, failures }: CheckRulesRequest<GuestFields>): void {
   checkFqdn(inputs, failures);
+  checkMachineType(inputs, failures);
   checkPlacement(inputs, failures);
   checkSecurityGroupRules(inputs, failures);
   checkVlanRules(inputs, failures);
@@ -241,6 +245,10 @@ async function outputs({
     // Made from an image template: the OS it runs, the template's.
     operatingSystemReferenceCode:
       state.operatingSystemReferenceCode ?? guest.operatingSystemReferenceCode,
+    // Sized by a flavor: its cores and memory, as the guest has them now.
+    ...(state.flavorKeyName
+      ? { startCpus: guest.startCpus ?? guest.maxCpu, maxMemory: guest.maxMemory }
+      : {}),
     ...costOutputs(price),
   };
   const quoted = !String(before?.estimatedCostSource ?? 'account').startsWith('list');

@@ -12,6 +12,8 @@ export const OS_CODE = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
 /** An image template's global identifier (a GUID, as the API writes it). */
 export const IMAGE_ID = /^[A-Za-z0-9][A-Za-z0-9-]*$/;
 export const DATACENTER = /^[a-z0-9][a-z0-9-]*$/i;
+/** A flavor's key name: `B1_2X8X25`. */
+export const FLAVOR = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
 
 export function tagProblem(label: string, tag: unknown): string | undefined {
   if (typeof tag !== 'string') return `${label} must be a string, got ${describeValue(tag)}`;

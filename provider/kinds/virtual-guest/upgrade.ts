@@ -30,12 +30,16 @@ import { replacedBy } from './reload';
 /** The upgrade order's size of the inputs, under the names the field table gives (`upgradeAs`). */
 export const upgradeSpec = (inputs: GuestInputs): UpgradeSpec =>
   Object.fromEntries(
-    UPGRADE_FIELDS.map((field) => [(GUEST_FIELDS[field] as GuestField).upgradeAs, inputs[field]]),
+    // A field left out (null included: a size a flavor gives) is not changed.
+    UPGRADE_FIELDS.map((field) => [
+      (GUEST_FIELDS[field] as GuestField).upgradeAs,
+      inputs[field] ?? undefined,
+    ]),
   ) as UpgradeSpec;
 
 const REBOOTING_FIELDS = fieldsWhere(GUEST_FIELDS, 'reboots', true);
 const REBOOTING_SPEC = REBOOTING_FIELDS.map(
-  (field) => (GUEST_FIELDS[field] as GuestField).upgradeAs as 'cpus' | 'memory',
+  (field) => (GUEST_FIELDS[field] as GuestField).upgradeAs as 'flavor' | 'cpus' | 'memory',
 );
 
 /** Whether going from `olds` to `news` reboots the guest (a CPU or memory change does). */

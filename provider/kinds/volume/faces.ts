@@ -2,23 +2,34 @@ import type { Client } from '../../client';
 import { VOLUME_LISTS, VOLUME_MASK, type Volume, type VolumeType } from '../../managers';
 import type { AdoptionFace, AuditFace, BillingFace, Props } from '../faces';
 import { isNoteMarked, isProviderTag, provenanceOf } from '../../framework/creation-token';
-import { REPLACING } from './fields';
+import { BLOCK_VOLUME_FIELDS, REPLACING } from './fields';
+import { UNSET } from '../../framework/fields';
 import { owedOnCancel as owedOnCancelOf } from '../billing-ending';
 
 /**
- * A volume as the tools see it (../faces.ts): priced from its estimated cost, resized in place
- * by an upgrade order, replaced by another datacenter, billing or OS format, billed by its
+ * A volume as the tools see it (../faces.ts): priced from its estimated cost (its snapshot space
+ * included), resized in place by an upgrade order (a snapshot space order for more of it), replaced by another datacenter, billing or OS format, billed by its
  * billing item, owing the rest of a monthly cycle when cancelled, ordered by this provider when
  * its order carried a creation token (the container identifier among its properties).
  */
 
-const SIZE_FIELDS = ['capacityGb', 'tierIopsPerGb', 'iops'] as const;
-const DRIFT_FIELDS = ['capacityGb', 'authorizedGuestIds'] as const;
+const SIZE_FIELDS = ['capacityGb', 'tierIopsPerGb', 'iops', 'snapshotCapacityGb'] as const;
+const DRIFT_FIELDS = [
+  'capacityGb',
+  'snapshotCapacityGb',
+  'authorizedGuestIds',
+  'authorizedIpAddresses',
+  'snapshotSchedules',
+] as const;
 
-const observed = (v: Volume): Props => ({
-  capacityGb: v.capacityGb,
-  authorizedGuestIds: (v.allowedVirtualGuests ?? []).map((g) => g.id).sort((a, b) => a - b),
-});
+/** What the audit compares with a state's record: each drift field as the table reads it. */
+const observed = (v: Volume): Props =>
+  Object.fromEntries(
+    DRIFT_FIELDS.map((f) => {
+      const value = BLOCK_VOLUME_FIELDS[f].read.from(v as never);
+      return [f, value === UNSET ? undefined : value];
+    }),
+  );
 
 const number = (value: unknown) => (typeof value === 'number' ? value : undefined);
 

@@ -1,7 +1,20 @@
-import { types, readFrom, UNSET, type Fields } from '../../framework/fields';
+import { isIP } from 'node:net';
+import {
+  types,
+  readFrom,
+  valueType,
+  UNSET,
+  type ArgsOf,
+  type Bag,
+  type Fields,
+} from '../../framework/fields';
 import { DATACENTER_NAME, TOKEN_FIELDS, rules } from '../../framework/field-rules';
 import type { Volume, VolumeType } from '../../managers';
 import { MARKED_NOTE_MAX, declaredNote } from '../../framework/creation-token';
+import { SNAPSHOT_SCHEDULE_FIELDS, readSchedules } from './schedule-fields';
+
+/** A snapshot schedule as the program declares it (the schedule table's fields, with their docs). */
+export type VolumeSnapshotScheduleArgs = ArgsOf<typeof SNAPSHOT_SCHEDULE_FIELDS>;
 
 /**
  * The fields of a block (`BlockVolume`) or file (`FileVolume`) volume, once for both: a block
@@ -36,6 +49,10 @@ export const isPerformance = (v: Volume) =>
   v.storageType?.keyName.startsWith('PERFORMANCE') ?? false;
 const sortedIds = (value: unknown) =>
   Array.isArray(value) ? [...value].map(Number).sort((a, b) => a - b) : value;
+const sortedTexts = (value: unknown) => (Array.isArray(value) ? [...value].sort() : value);
+/** Addresses sorted as text: one order for the declared and the API's lists. */
+const sortedAddresses = (list: { ipAddress: string }[] | undefined) =>
+  (list ?? []).map((a) => a.ipAddress).sort();
 
 /** Fields both volume kinds have. */
 const COMMON = {
@@ -140,6 +157,66 @@ const COMMON = {
     how: '`allowAccessFromHostList` / `removeAccessFromHostList`',
     read: onVolume('allowedVirtualGuests.id', (v) =>
       (v.allowedVirtualGuests ?? []).map((g) => g.id).sort((a, b) => a - b),
+    ),
+  },
+  /**
+   * Private IPv4 addresses of the account's hosts (in the volume's datacenter) allowed to reach
+   * it, besides `authorizedGuestIds`: a bare metal server's, or any host's on the account's
+   * private network. Given as addresses, the form a user reads off a host, not as the API's
+   * address record ids: check finds each address's record on the account (and refuses one that
+   * is not the account's, is public, or is in another datacenter). Kept as declared: an address
+   * allowed or removed outside Pulumi is drift that `refresh` shows and `up` puts back.
+   */
+  authorizedIpAddresses: {
+    type: types.list(types.string),
+    input: 'optional',
+    output: true,
+    default: [],
+    normalise: sortedTexts,
+    rule: rules.list({
+      what: 'a list of IPv4 addresses',
+      max: 64,
+      item: (label, value) =>
+        typeof value === 'string' && isIP(value) === 4
+          ? undefined
+          : `${label} must be an IPv4 address such as 10.0.0.5`,
+      text: 'IPv4 addresses of the account',
+    }),
+    change: 'update',
+    how: '`allowAccessFromIpAddressList` / `removeAccessFromIpAddressList`',
+    read: onVolume('allowedIpAddresses.ipAddress', (v) => sortedAddresses(v.allowedIpAddresses)),
+  },
+  /**
+   * GB of snapshot space (one of the sizes the storage package offers: 5, 10, 20, 40, 80, 100,
+   * 250, 500, 1,000, ...): ordered with the volume, or later, or more of it, as an order on the
+   * same volume, priced in the preview. Snapshot space only grows: a smaller size, or leaving it
+   * out once ordered, is refused in check.
+   */
+  snapshotCapacityGb: {
+    type: types.integer,
+    input: 'optional',
+    output: true,
+    rule: rules.integer({ min: 1, max: VOLUME_GB.max }),
+    change: 'upgrade',
+    how: 'a snapshot space order (`..._Enterprise_SnapshotSpace`, or its `_Upgrade`)',
+    read: onVolume('snapshotCapacityGb', (v) => Number(v.snapshotCapacityGb ?? 0) || UNSET),
+  },
+  /**
+   * The volume's snapshot schedules (`type` HOURLY, DAILY or WEEKLY, at most one of each, with
+   * `retentionCount`, `minute`, `hour`, `dayOfWeek`), kept as declared: a schedule added, changed
+   * or removed outside Pulumi is drift that `refresh` shows and `up` puts back. A schedule needs
+   * `snapshotCapacityGb`; the schedules keep 50 snapshots at most in all.
+   */
+  snapshotSchedules: {
+    type: valueType<Bag[]>('schedule[]'),
+    arg: valueType<VolumeSnapshotScheduleArgs[]>('schedule[]'),
+    input: 'optional',
+    output: true,
+    default: [],
+    change: 'update',
+    how: '`enableSnapshots` / `disableSnapshots`',
+    read: onVolume('schedules[type.keyname,properties[value,type.keyname]]', (v) =>
+      readSchedules(v.schedules),
     ),
   },
   /**

@@ -19,9 +19,11 @@ import {
 import { sayOnce } from '../../framework/log';
 import { boundedWait, type OperationRequest } from '../../framework/operation';
 import { initFailure } from '../../framework/runtime-provider';
-import { isKnown } from '../../framework/unknown';
+import { containsUnknown, isKnown } from '../../framework/unknown';
 import { creationToken } from '../../framework/creation-token';
 import { IOPS, REPLACING, TIERS, VOLUME_FIELDS, isPerformance, type VolumeFields } from './fields';
+import { checkSnapshots, growSnapshotSpace, keepSchedules } from './snapshots';
+import { checkAddresses, keepAddresses } from './addresses';
 
 /**
  * `BlockVolume` and `FileVolume`: a volume of the storage-as-a-service package, ordered once
@@ -44,7 +46,7 @@ const sizing = (v: Partial<Inputs>): VolumeSizing => ({
 });
 
 const describeSizing = (v: Partial<Inputs>) =>
-  `${v.capacityGb} GB, ${v.iops === undefined ? `${v.tierIopsPerGb} IOPS per GB` : `${v.iops} IOPS`}`;
+  `${v.capacityGb} GB, ${v.iops === undefined ? `${v.tierIopsPerGb} IOPS per GB` : `${v.iops} IOPS`}${v.snapshotCapacityGb ? `, ${v.snapshotCapacityGb} GB of snapshot space` : ''}`;
 
 const money = (n: unknown, digits: number) =>
   typeof n === 'number' ? `$${n.toFixed(digits)}` : '$(unpriced)';
@@ -58,8 +60,12 @@ function priced(answer: Record<string, unknown>) {
   };
 }
 
-/** Exactly one of tier and IOPS; IOPS in steps, per GB; never a smaller size than before. */
+/**
+ * Exactly one of tier and IOPS; IOPS in steps, per GB; never a smaller size than before; the
+ * snapshot rules (./snapshots.ts), whose schedules it answers in their declared form.
+ */
 export function checkVolumeRules({ inputs, olds, failures }: CheckRulesRequest<VolumeFields>) {
+  const snapshotSchedules = checkSnapshots(inputs, olds, failures) as Inputs['snapshotSchedules'];
   const { tierIopsPerGb, iops, capacityGb } = inputs;
   if ((tierIopsPerGb === undefined) === (iops === undefined)) {
     failures.add(
@@ -85,6 +91,7 @@ export function checkVolumeRules({ inputs, olds, failures }: CheckRulesRequest<V
       `capacityGb ${capacityGb} is smaller than the volume's ${olds.capacityGb} GB: a volume can only grow (the API refuses a smaller size); declare at least ${olds.capacityGb}, or replace the volume`,
     );
   }
+  return { snapshotSchedules };
 }
 
 /** Whether `v` is what an order of `inputs` makes, as far as a replacing field tells. */
@@ -147,6 +154,7 @@ export function volumeProvider(type: VolumeType) {
       hourly: inputs.hourlyBilling,
       osFormat: 'osFormat' in inputs ? String(inputs.osFormat) : undefined,
       containerIdentifier: token,
+      snapshotGb: inputs.snapshotCapacityGb,
       ...sizing(inputs),
     });
   }
@@ -164,6 +172,10 @@ export function volumeProvider(type: VolumeType) {
       )
     )
       return;
+    const addresses = inputs.authorizedIpAddresses ?? [];
+    if (!containsUnknown(addresses) && isKnown(inputs.datacenter))
+      await checkAddresses(c, addresses, inputs.datacenter, failures);
+    if (containsUnknown(inputs.snapshotCapacityGb)) return;
     const token = olds.creationToken ?? creationToken(inputs);
     try {
       // A new order at the declared size is priced as the volume bills once resized to it.
@@ -176,7 +188,11 @@ export function volumeProvider(type: VolumeType) {
       return { creationToken: token, ...price };
     } catch (err) {
       const message = (err as Error).message;
-      const field = /location|datacenter/i.test(message) ? 'datacenter' : 'capacityGb';
+      const field = /location|datacenter/i.test(message)
+        ? 'datacenter'
+        : /snapshot/i.test(message)
+          ? 'snapshotCapacityGb'
+          : 'capacityGb';
       failures.add(field, `${field}: the order cannot be priced: ${message}`);
     }
   }
@@ -209,10 +225,12 @@ export function volumeProvider(type: VolumeType) {
       async () => {
         await settled(c, what, volume.id, inputs, request, outs);
         await manager.setGuestAccess(volume.id, inputs.authorizedGuestIds ?? [], true);
+        await keepAddresses(c, volume.id, inputs.authorizedIpAddresses ?? []);
+        await keepSchedules(c, volume.id, inputs.snapshotSchedules ?? []);
         return { id: volume.id, object: await manager.getVolume(volume.id), outs };
       },
       (message) =>
-        `${what}: volume ${volume.id} was ordered, then ${message}; it is kept in the stack and the next \`pulumi up\` sets its notes and authorized guests again`,
+        `${what}: volume ${volume.id} was ordered, then ${message}; it is kept in the stack and the next \`pulumi up\` sets its notes, authorized hosts and snapshot schedules again`,
     );
   }
 
@@ -244,8 +262,18 @@ export function volumeProvider(type: VolumeType) {
       });
       await settled(c, what, volumeId, inputs, request, {});
     }
+    // Grown before the schedules are set: a schedule needs the space.
+    if (
+      inputs.snapshotCapacityGb !== undefined &&
+      inputs.snapshotCapacityGb !== olds.snapshotCapacityGb
+    )
+      await growSnapshotSpace(c, volumeId, inputs.snapshotCapacityGb, what);
     // Its notes as declared with the handed mark: a volume a failed create kept is marked now.
     await putMark(handedMark(c, volumeId, inputs.notes));
+    if (changed.includes('authorizedIpAddresses'))
+      await keepAddresses(c, volumeId, inputs.authorizedIpAddresses ?? []);
+    if (changed.includes('snapshotSchedules'))
+      await keepSchedules(c, volumeId, inputs.snapshotSchedules ?? []);
     if (changed.includes('authorizedGuestIds')) {
       const now = new Set(inputs.authorizedGuestIds ?? []);
       const before =
@@ -279,7 +307,12 @@ export function volumeProvider(type: VolumeType) {
       sayOnce(
         `BILLING replace ${name(olds)} (changed: ${replaces.join(', ')}): orders a new ${type} volume (${describeSizing(news)} in ${news.datacenter}; ${news.hourlyBilling ? 'hourly' : 'monthly'}) at ${cost(news)}, cancels the old one at ${cost(olds)} (${ending}); the new volume starts empty`,
       );
-    } else if (inPlace.some((f) => f === 'capacityGb' || f === 'tierIopsPerGb' || f === 'iops')) {
+    } else if (
+      inPlace.some(
+        (f) =>
+          f === 'capacityGb' || f === 'tierIopsPerGb' || f === 'iops' || f === 'snapshotCapacityGb',
+      )
+    ) {
       sayOnce(
         `BILLING upgrade ${name(olds)} in place (${describeSizing(olds)} -> ${describeSizing(news)}): ${cost(olds)} -> ${cost(news)}; the same volume, its data kept`,
       );
@@ -318,7 +351,7 @@ export function volumeProvider(type: VolumeType) {
         return goneForStack('was cancelled and ends at its billing anniversary');
       return v;
     },
-    checkRules: checkVolumeRules,
+    checkRules: async (req) => checkVolumeRules(req),
     checkWithApi,
     create,
     edit,

@@ -15,7 +15,7 @@ import (
 // A block (iSCSI) volume of the storage service (`Svc_Network_Storage`), billed.
 //
 // ## Example Usage
-// ### A 100 GB block volume at 2 IOPS per GB for a database guest
+// ### A 100 GB block volume at 2 IOPS per GB for a database guest, with 20 GB of snapshot space: a snapshot every night at 02:30 (7 kept) and every Sunday (4 kept)
 // ```go
 // package main
 //
@@ -34,6 +34,20 @@ import (
 //				TierIopsPerGb: pulumi.Float64(2),
 //				OsFormat: svc.VolumeOsFormat("LINUX"),
 //				AuthorizedGuestIds: pulumi.IntArray{pulumi.Int(12345678)},
+//				SnapshotCapacityGb: pulumi.Int(20),
+//				SnapshotSchedules: svc.VolumeSnapshotScheduleArray{
+//					&svc.VolumeSnapshotScheduleArgs{
+//						Type: svc.SnapshotScheduleType("DAILY"),
+//						RetentionCount: pulumi.Int(7),
+//						Hour: pulumi.Int(2),
+//						Minute: pulumi.Int(30),
+//					},
+//					&svc.VolumeSnapshotScheduleArgs{
+//						Type: svc.SnapshotScheduleType("WEEKLY"),
+//						RetentionCount: pulumi.Int(4),
+//						DayOfWeek: svc.SnapshotDayOfWeek("SUNDAY"),
+//					},
+//				},
 //			})
 //			if err != nil {
 //				return err
@@ -57,6 +71,8 @@ type BlockVolume struct {
 
 	// Ids of the account's guests (in the volume's datacenter) allowed to reach it, kept as declared: a guest allowed or removed outside Pulumi is drift that `refresh` shows and `up` puts back.
 	AuthorizedGuestIds pulumi.IntArrayOutput `pulumi:"authorizedGuestIds"`
+	// Private IPv4 addresses of the account's hosts (in the volume's datacenter) allowed to reach it, besides `authorizedGuestIds`: a bare metal server's, or any host's on the account's private network. Given as addresses, the form a user reads off a host, not as the API's address record ids: check finds each address's record on the account (and refuses one that is not the account's, is public, or is in another datacenter). Kept as declared: an address allowed or removed outside Pulumi is drift that `refresh` shows and `up` puts back.
+	AuthorizedIpAddresses pulumi.StringArrayOutput `pulumi:"authorizedIpAddresses"`
 	// The billing item a cancel goes through.
 	BillingItemId pulumi.IntOutput `pulumi:"billingItemId"`
 	// On delete, cancel a monthly volume at once instead of at its billing anniversary (an hourly volume is always cancelled at once).
@@ -83,6 +99,10 @@ type BlockVolume struct {
 	ProvisionedIops pulumi.IntOutput `pulumi:"provisionedIops"`
 	// How long a create or resize waits for the volume to be ready, in minutes.
 	ReadyTimeoutMinutes pulumi.IntOutput `pulumi:"readyTimeoutMinutes"`
+	// GB of snapshot space (one of the sizes the storage package offers: 5, 10, 20, 40, 80, 100, 250, 500, 1,000, ...): ordered with the volume, or later, or more of it, as an order on the same volume, priced in the preview. Snapshot space only grows: a smaller size, or leaving it out once ordered, is refused in check.
+	SnapshotCapacityGb pulumi.IntPtrOutput `pulumi:"snapshotCapacityGb"`
+	// The volume's snapshot schedules (`type` HOURLY, DAILY or WEEKLY, at most one of each, with `retentionCount`, `minute`, `hour`, `dayOfWeek`), kept as declared: a schedule added, changed or removed outside Pulumi is drift that `refresh` shows and `up` puts back. A schedule needs `snapshotCapacityGb`; the schedules keep 50 snapshots at most in all.
+	SnapshotSchedules VolumeSnapshotScheduleArrayOutput `pulumi:"snapshotSchedules"`
 	// The storage backend's address hosts connect to.
 	TargetAddress pulumi.StringOutput `pulumi:"targetAddress"`
 	// Endurance: IOPS per GB, one of 0.25, 2, 4, 10 (give this or `iops`). Another tier is an upgrade order on the same volume.
@@ -153,6 +173,8 @@ func (BlockVolumeState) ElementType() reflect.Type {
 type blockVolumeArgs struct {
 	// Ids of the account's guests (in the volume's datacenter) allowed to reach it, kept as declared: a guest allowed or removed outside Pulumi is drift that `refresh` shows and `up` puts back.
 	AuthorizedGuestIds []int `pulumi:"authorizedGuestIds"`
+	// Private IPv4 addresses of the account's hosts (in the volume's datacenter) allowed to reach it, besides `authorizedGuestIds`: a bare metal server's, or any host's on the account's private network. Given as addresses, the form a user reads off a host, not as the API's address record ids: check finds each address's record on the account (and refuses one that is not the account's, is public, or is in another datacenter). Kept as declared: an address allowed or removed outside Pulumi is drift that `refresh` shows and `up` puts back.
+	AuthorizedIpAddresses []string `pulumi:"authorizedIpAddresses"`
 	// On delete, cancel a monthly volume at once instead of at its billing anniversary (an hourly volume is always cancelled at once).
 	CancelImmediately *bool `pulumi:"cancelImmediately"`
 	// Size in GB (20-12,000). A larger size is an upgrade order on the same volume; a smaller one is refused in check (the API cannot shrink a volume).
@@ -169,6 +191,10 @@ type blockVolumeArgs struct {
 	OsFormat *VolumeOsFormat `pulumi:"osFormat"`
 	// How long a create or resize waits for the volume to be ready, in minutes.
 	ReadyTimeoutMinutes *int `pulumi:"readyTimeoutMinutes"`
+	// GB of snapshot space (one of the sizes the storage package offers: 5, 10, 20, 40, 80, 100, 250, 500, 1,000, ...): ordered with the volume, or later, or more of it, as an order on the same volume, priced in the preview. Snapshot space only grows: a smaller size, or leaving it out once ordered, is refused in check.
+	SnapshotCapacityGb *int `pulumi:"snapshotCapacityGb"`
+	// The volume's snapshot schedules (`type` HOURLY, DAILY or WEEKLY, at most one of each, with `retentionCount`, `minute`, `hour`, `dayOfWeek`), kept as declared: a schedule added, changed or removed outside Pulumi is drift that `refresh` shows and `up` puts back. A schedule needs `snapshotCapacityGb`; the schedules keep 50 snapshots at most in all.
+	SnapshotSchedules []VolumeSnapshotSchedule `pulumi:"snapshotSchedules"`
 	// Endurance: IOPS per GB, one of 0.25, 2, 4, 10 (give this or `iops`). Another tier is an upgrade order on the same volume.
 	TierIopsPerGb *float64 `pulumi:"tierIopsPerGb"`
 }
@@ -177,6 +203,8 @@ type blockVolumeArgs struct {
 type BlockVolumeArgs struct {
 	// Ids of the account's guests (in the volume's datacenter) allowed to reach it, kept as declared: a guest allowed or removed outside Pulumi is drift that `refresh` shows and `up` puts back.
 	AuthorizedGuestIds pulumi.IntArrayInput
+	// Private IPv4 addresses of the account's hosts (in the volume's datacenter) allowed to reach it, besides `authorizedGuestIds`: a bare metal server's, or any host's on the account's private network. Given as addresses, the form a user reads off a host, not as the API's address record ids: check finds each address's record on the account (and refuses one that is not the account's, is public, or is in another datacenter). Kept as declared: an address allowed or removed outside Pulumi is drift that `refresh` shows and `up` puts back.
+	AuthorizedIpAddresses pulumi.StringArrayInput
 	// On delete, cancel a monthly volume at once instead of at its billing anniversary (an hourly volume is always cancelled at once).
 	CancelImmediately pulumi.BoolPtrInput
 	// Size in GB (20-12,000). A larger size is an upgrade order on the same volume; a smaller one is refused in check (the API cannot shrink a volume).
@@ -193,6 +221,10 @@ type BlockVolumeArgs struct {
 	OsFormat VolumeOsFormatPtrInput
 	// How long a create or resize waits for the volume to be ready, in minutes.
 	ReadyTimeoutMinutes pulumi.IntPtrInput
+	// GB of snapshot space (one of the sizes the storage package offers: 5, 10, 20, 40, 80, 100, 250, 500, 1,000, ...): ordered with the volume, or later, or more of it, as an order on the same volume, priced in the preview. Snapshot space only grows: a smaller size, or leaving it out once ordered, is refused in check.
+	SnapshotCapacityGb pulumi.IntPtrInput
+	// The volume's snapshot schedules (`type` HOURLY, DAILY or WEEKLY, at most one of each, with `retentionCount`, `minute`, `hour`, `dayOfWeek`), kept as declared: a schedule added, changed or removed outside Pulumi is drift that `refresh` shows and `up` puts back. A schedule needs `snapshotCapacityGb`; the schedules keep 50 snapshots at most in all.
+	SnapshotSchedules VolumeSnapshotScheduleArrayInput
 	// Endurance: IOPS per GB, one of 0.25, 2, 4, 10 (give this or `iops`). Another tier is an upgrade order on the same volume.
 	TierIopsPerGb pulumi.Float64PtrInput
 }
@@ -289,6 +321,11 @@ func (o BlockVolumeOutput) AuthorizedGuestIds() pulumi.IntArrayOutput {
 	return o.ApplyT(func(v *BlockVolume) pulumi.IntArrayOutput { return v.AuthorizedGuestIds }).(pulumi.IntArrayOutput)
 }
 
+// Private IPv4 addresses of the account's hosts (in the volume's datacenter) allowed to reach it, besides `authorizedGuestIds`: a bare metal server's, or any host's on the account's private network. Given as addresses, the form a user reads off a host, not as the API's address record ids: check finds each address's record on the account (and refuses one that is not the account's, is public, or is in another datacenter). Kept as declared: an address allowed or removed outside Pulumi is drift that `refresh` shows and `up` puts back.
+func (o BlockVolumeOutput) AuthorizedIpAddresses() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *BlockVolume) pulumi.StringArrayOutput { return v.AuthorizedIpAddresses }).(pulumi.StringArrayOutput)
+}
+
 // The billing item a cancel goes through.
 func (o BlockVolumeOutput) BillingItemId() pulumi.IntOutput {
 	return o.ApplyT(func(v *BlockVolume) pulumi.IntOutput { return v.BillingItemId }).(pulumi.IntOutput)
@@ -352,6 +389,16 @@ func (o BlockVolumeOutput) ProvisionedIops() pulumi.IntOutput {
 // How long a create or resize waits for the volume to be ready, in minutes.
 func (o BlockVolumeOutput) ReadyTimeoutMinutes() pulumi.IntOutput {
 	return o.ApplyT(func(v *BlockVolume) pulumi.IntOutput { return v.ReadyTimeoutMinutes }).(pulumi.IntOutput)
+}
+
+// GB of snapshot space (one of the sizes the storage package offers: 5, 10, 20, 40, 80, 100, 250, 500, 1,000, ...): ordered with the volume, or later, or more of it, as an order on the same volume, priced in the preview. Snapshot space only grows: a smaller size, or leaving it out once ordered, is refused in check.
+func (o BlockVolumeOutput) SnapshotCapacityGb() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *BlockVolume) pulumi.IntPtrOutput { return v.SnapshotCapacityGb }).(pulumi.IntPtrOutput)
+}
+
+// The volume's snapshot schedules (`type` HOURLY, DAILY or WEEKLY, at most one of each, with `retentionCount`, `minute`, `hour`, `dayOfWeek`), kept as declared: a schedule added, changed or removed outside Pulumi is drift that `refresh` shows and `up` puts back. A schedule needs `snapshotCapacityGb`; the schedules keep 50 snapshots at most in all.
+func (o BlockVolumeOutput) SnapshotSchedules() VolumeSnapshotScheduleArrayOutput {
+	return o.ApplyT(func(v *BlockVolume) VolumeSnapshotScheduleArrayOutput { return v.SnapshotSchedules }).(VolumeSnapshotScheduleArrayOutput)
 }
 
 // The storage backend's address hosts connect to.

@@ -15,7 +15,7 @@ import (
 // A file (NFS) volume of the storage service (`Svc_Network_Storage`), billed.
 //
 // ## Example Usage
-// ### A 500 GB file share with 2,000 IOPS, billed by the hour
+// ### A 500 GB file share with 2,000 IOPS, billed by the hour, mounted from a server by its private address, with hourly snapshots
 // ```go
 // package main
 //
@@ -33,6 +33,15 @@ import (
 //				CapacityGb: pulumi.Int(500),
 //				Iops: pulumi.Int(2000),
 //				HourlyBilling: pulumi.Bool(true),
+//				AuthorizedIpAddresses: pulumi.StringArray{pulumi.String("10.0.0.5")},
+//				SnapshotCapacityGb: pulumi.Int(100),
+//				SnapshotSchedules: svc.VolumeSnapshotScheduleArray{
+//					&svc.VolumeSnapshotScheduleArgs{
+//						Type: svc.SnapshotScheduleType("HOURLY"),
+//						RetentionCount: pulumi.Int(24),
+//						Minute: pulumi.Int(15),
+//					},
+//				},
 //			})
 //			if err != nil {
 //				return err
@@ -55,6 +64,8 @@ type FileVolume struct {
 
 	// Ids of the account's guests (in the volume's datacenter) allowed to reach it, kept as declared: a guest allowed or removed outside Pulumi is drift that `refresh` shows and `up` puts back.
 	AuthorizedGuestIds pulumi.IntArrayOutput `pulumi:"authorizedGuestIds"`
+	// Private IPv4 addresses of the account's hosts (in the volume's datacenter) allowed to reach it, besides `authorizedGuestIds`: a bare metal server's, or any host's on the account's private network. Given as addresses, the form a user reads off a host, not as the API's address record ids: check finds each address's record on the account (and refuses one that is not the account's, is public, or is in another datacenter). Kept as declared: an address allowed or removed outside Pulumi is drift that `refresh` shows and `up` puts back.
+	AuthorizedIpAddresses pulumi.StringArrayOutput `pulumi:"authorizedIpAddresses"`
 	// The billing item a cancel goes through.
 	BillingItemId pulumi.IntOutput `pulumi:"billingItemId"`
 	// On delete, cancel a monthly volume at once instead of at its billing anniversary (an hourly volume is always cancelled at once).
@@ -79,6 +90,10 @@ type FileVolume struct {
 	ProvisionedIops pulumi.IntOutput `pulumi:"provisionedIops"`
 	// How long a create or resize waits for the volume to be ready, in minutes.
 	ReadyTimeoutMinutes pulumi.IntOutput `pulumi:"readyTimeoutMinutes"`
+	// GB of snapshot space (one of the sizes the storage package offers: 5, 10, 20, 40, 80, 100, 250, 500, 1,000, ...): ordered with the volume, or later, or more of it, as an order on the same volume, priced in the preview. Snapshot space only grows: a smaller size, or leaving it out once ordered, is refused in check.
+	SnapshotCapacityGb pulumi.IntPtrOutput `pulumi:"snapshotCapacityGb"`
+	// The volume's snapshot schedules (`type` HOURLY, DAILY or WEEKLY, at most one of each, with `retentionCount`, `minute`, `hour`, `dayOfWeek`), kept as declared: a schedule added, changed or removed outside Pulumi is drift that `refresh` shows and `up` puts back. A schedule needs `snapshotCapacityGb`; the schedules keep 50 snapshots at most in all.
+	SnapshotSchedules VolumeSnapshotScheduleArrayOutput `pulumi:"snapshotSchedules"`
 	// The storage backend's address hosts connect to.
 	TargetAddress pulumi.StringOutput `pulumi:"targetAddress"`
 	// Endurance: IOPS per GB, one of 0.25, 2, 4, 10 (give this or `iops`). Another tier is an upgrade order on the same volume.
@@ -146,6 +161,8 @@ func (FileVolumeState) ElementType() reflect.Type {
 type fileVolumeArgs struct {
 	// Ids of the account's guests (in the volume's datacenter) allowed to reach it, kept as declared: a guest allowed or removed outside Pulumi is drift that `refresh` shows and `up` puts back.
 	AuthorizedGuestIds []int `pulumi:"authorizedGuestIds"`
+	// Private IPv4 addresses of the account's hosts (in the volume's datacenter) allowed to reach it, besides `authorizedGuestIds`: a bare metal server's, or any host's on the account's private network. Given as addresses, the form a user reads off a host, not as the API's address record ids: check finds each address's record on the account (and refuses one that is not the account's, is public, or is in another datacenter). Kept as declared: an address allowed or removed outside Pulumi is drift that `refresh` shows and `up` puts back.
+	AuthorizedIpAddresses []string `pulumi:"authorizedIpAddresses"`
 	// On delete, cancel a monthly volume at once instead of at its billing anniversary (an hourly volume is always cancelled at once).
 	CancelImmediately *bool `pulumi:"cancelImmediately"`
 	// Size in GB (20-12,000). A larger size is an upgrade order on the same volume; a smaller one is refused in check (the API cannot shrink a volume).
@@ -160,6 +177,10 @@ type fileVolumeArgs struct {
 	Notes *string `pulumi:"notes"`
 	// How long a create or resize waits for the volume to be ready, in minutes.
 	ReadyTimeoutMinutes *int `pulumi:"readyTimeoutMinutes"`
+	// GB of snapshot space (one of the sizes the storage package offers: 5, 10, 20, 40, 80, 100, 250, 500, 1,000, ...): ordered with the volume, or later, or more of it, as an order on the same volume, priced in the preview. Snapshot space only grows: a smaller size, or leaving it out once ordered, is refused in check.
+	SnapshotCapacityGb *int `pulumi:"snapshotCapacityGb"`
+	// The volume's snapshot schedules (`type` HOURLY, DAILY or WEEKLY, at most one of each, with `retentionCount`, `minute`, `hour`, `dayOfWeek`), kept as declared: a schedule added, changed or removed outside Pulumi is drift that `refresh` shows and `up` puts back. A schedule needs `snapshotCapacityGb`; the schedules keep 50 snapshots at most in all.
+	SnapshotSchedules []VolumeSnapshotSchedule `pulumi:"snapshotSchedules"`
 	// Endurance: IOPS per GB, one of 0.25, 2, 4, 10 (give this or `iops`). Another tier is an upgrade order on the same volume.
 	TierIopsPerGb *float64 `pulumi:"tierIopsPerGb"`
 }
@@ -168,6 +189,8 @@ type fileVolumeArgs struct {
 type FileVolumeArgs struct {
 	// Ids of the account's guests (in the volume's datacenter) allowed to reach it, kept as declared: a guest allowed or removed outside Pulumi is drift that `refresh` shows and `up` puts back.
 	AuthorizedGuestIds pulumi.IntArrayInput
+	// Private IPv4 addresses of the account's hosts (in the volume's datacenter) allowed to reach it, besides `authorizedGuestIds`: a bare metal server's, or any host's on the account's private network. Given as addresses, the form a user reads off a host, not as the API's address record ids: check finds each address's record on the account (and refuses one that is not the account's, is public, or is in another datacenter). Kept as declared: an address allowed or removed outside Pulumi is drift that `refresh` shows and `up` puts back.
+	AuthorizedIpAddresses pulumi.StringArrayInput
 	// On delete, cancel a monthly volume at once instead of at its billing anniversary (an hourly volume is always cancelled at once).
 	CancelImmediately pulumi.BoolPtrInput
 	// Size in GB (20-12,000). A larger size is an upgrade order on the same volume; a smaller one is refused in check (the API cannot shrink a volume).
@@ -182,6 +205,10 @@ type FileVolumeArgs struct {
 	Notes pulumi.StringPtrInput
 	// How long a create or resize waits for the volume to be ready, in minutes.
 	ReadyTimeoutMinutes pulumi.IntPtrInput
+	// GB of snapshot space (one of the sizes the storage package offers: 5, 10, 20, 40, 80, 100, 250, 500, 1,000, ...): ordered with the volume, or later, or more of it, as an order on the same volume, priced in the preview. Snapshot space only grows: a smaller size, or leaving it out once ordered, is refused in check.
+	SnapshotCapacityGb pulumi.IntPtrInput
+	// The volume's snapshot schedules (`type` HOURLY, DAILY or WEEKLY, at most one of each, with `retentionCount`, `minute`, `hour`, `dayOfWeek`), kept as declared: a schedule added, changed or removed outside Pulumi is drift that `refresh` shows and `up` puts back. A schedule needs `snapshotCapacityGb`; the schedules keep 50 snapshots at most in all.
+	SnapshotSchedules VolumeSnapshotScheduleArrayInput
 	// Endurance: IOPS per GB, one of 0.25, 2, 4, 10 (give this or `iops`). Another tier is an upgrade order on the same volume.
 	TierIopsPerGb pulumi.Float64PtrInput
 }
@@ -278,6 +305,11 @@ func (o FileVolumeOutput) AuthorizedGuestIds() pulumi.IntArrayOutput {
 	return o.ApplyT(func(v *FileVolume) pulumi.IntArrayOutput { return v.AuthorizedGuestIds }).(pulumi.IntArrayOutput)
 }
 
+// Private IPv4 addresses of the account's hosts (in the volume's datacenter) allowed to reach it, besides `authorizedGuestIds`: a bare metal server's, or any host's on the account's private network. Given as addresses, the form a user reads off a host, not as the API's address record ids: check finds each address's record on the account (and refuses one that is not the account's, is public, or is in another datacenter). Kept as declared: an address allowed or removed outside Pulumi is drift that `refresh` shows and `up` puts back.
+func (o FileVolumeOutput) AuthorizedIpAddresses() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *FileVolume) pulumi.StringArrayOutput { return v.AuthorizedIpAddresses }).(pulumi.StringArrayOutput)
+}
+
 // The billing item a cancel goes through.
 func (o FileVolumeOutput) BillingItemId() pulumi.IntOutput {
 	return o.ApplyT(func(v *FileVolume) pulumi.IntOutput { return v.BillingItemId }).(pulumi.IntOutput)
@@ -336,6 +368,16 @@ func (o FileVolumeOutput) ProvisionedIops() pulumi.IntOutput {
 // How long a create or resize waits for the volume to be ready, in minutes.
 func (o FileVolumeOutput) ReadyTimeoutMinutes() pulumi.IntOutput {
 	return o.ApplyT(func(v *FileVolume) pulumi.IntOutput { return v.ReadyTimeoutMinutes }).(pulumi.IntOutput)
+}
+
+// GB of snapshot space (one of the sizes the storage package offers: 5, 10, 20, 40, 80, 100, 250, 500, 1,000, ...): ordered with the volume, or later, or more of it, as an order on the same volume, priced in the preview. Snapshot space only grows: a smaller size, or leaving it out once ordered, is refused in check.
+func (o FileVolumeOutput) SnapshotCapacityGb() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *FileVolume) pulumi.IntPtrOutput { return v.SnapshotCapacityGb }).(pulumi.IntPtrOutput)
+}
+
+// The volume's snapshot schedules (`type` HOURLY, DAILY or WEEKLY, at most one of each, with `retentionCount`, `minute`, `hour`, `dayOfWeek`), kept as declared: a schedule added, changed or removed outside Pulumi is drift that `refresh` shows and `up` puts back. A schedule needs `snapshotCapacityGb`; the schedules keep 50 snapshots at most in all.
+func (o FileVolumeOutput) SnapshotSchedules() VolumeSnapshotScheduleArrayOutput {
+	return o.ApplyT(func(v *FileVolume) VolumeSnapshotScheduleArrayOutput { return v.SnapshotSchedules }).(VolumeSnapshotScheduleArrayOutput)
 }
 
 // The storage backend's address hosts connect to.

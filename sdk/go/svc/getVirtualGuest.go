@@ -79,6 +79,8 @@ type LookupVirtualGuestResult struct {
 	EstimatedHourlyCost float64 `pulumi:"estimatedHourlyCost"`
 	// What the guest is billed a month.
 	EstimatedMonthlyCost float64 `pulumi:"estimatedMonthlyCost"`
+	// A flavor (the API's preset size, e.g. `B1_2X8X25`: 2 cores, 8 GB, a 25 GB boot disk; families B1 balanced, C1 compute, M1 memory), one the account is offered, instead of `startCpus` and `maxMemory`. A change to another flavor upgrades the guest in place (it reboots); its boot disk only grows.
+	FlavorKeyName *string `pulumi:"flavorKeyName"`
 	// `<hostname>.<domain>`.
 	FullyQualifiedDomainName string `pulumi:"fullyQualifiedDomainName"`
 	// The guest’s GUID.
@@ -93,8 +95,8 @@ type LookupVirtualGuestResult struct {
 	Id int `pulumi:"id"`
 	// Local disk, or SAN (false).
 	LocalDiskFlag bool `pulumi:"localDiskFlag"`
-	// Memory in MB, one of the sizes the account is offered; a change upgrades in place (it reboots).
-	MaxMemory int `pulumi:"maxMemory"`
+	// Memory in MB, one of the sizes the account is offered; a change upgrades in place (it reboots). Required unless `flavorKeyName` is given; with a flavor it is an output, the flavor's.
+	MaxMemory *int `pulumi:"maxMemory"`
 	// Network port speed in Mbps, one the account is offered; a change upgrades in place.
 	NetworkSpeed *int `pulumi:"networkSpeed"`
 	// Free text kept with the guest.
@@ -115,12 +117,14 @@ type LookupVirtualGuestResult struct {
 	ProvisionDate *string `pulumi:"provisionDate"`
 	// Ids of SSH keys to install (each an `SshKey`'s `keyId`); output ascending.
 	SshKeyIds []int `pulumi:"sshKeyIds"`
-	// CPU count, one the account is offered; a change upgrades the guest in place (it reboots).
-	StartCpus int `pulumi:"startCpus"`
+	// CPU count, one the account is offered; a change upgrades the guest in place (it reboots). Required unless `flavorKeyName` is given; with a flavor it is an output, the flavor's.
+	StartCpus *int `pulumi:"startCpus"`
 	// Provisioning or transaction status.
 	Status string `pulumi:"status"`
 	// Tags, compared the way the API stores them: trimmed, lower-cased, each once, in sorted order (`['Web', ' db ']` is stored and shown as `['db', 'web']`).
 	Tags []string `pulumi:"tags"`
+	// A transient guest: cheaper, billed hourly only (not with `hourlyBillingFlag: false`), never on a dedicated host, and the API may reclaim it at any time. A reclaimed guest is gone: `pulumi refresh` drops it from the state, and the next `pulumi up` orders a new one (its preview's BILLING line says so). Changing it replaces the guest.
+	TransientGuestFlag bool `pulumi:"transientGuestFlag"`
 	// User data for cloud-init, sent and compared exactly as given (never decoded or re-encoded).
 	UserData *string `pulumi:"userData"`
 }
@@ -208,6 +212,11 @@ func (o LookupVirtualGuestResultOutput) EstimatedMonthlyCost() pulumi.Float64Out
 	return o.ApplyT(func(v LookupVirtualGuestResult) float64 { return v.EstimatedMonthlyCost }).(pulumi.Float64Output)
 }
 
+// A flavor (the API's preset size, e.g. `B1_2X8X25`: 2 cores, 8 GB, a 25 GB boot disk; families B1 balanced, C1 compute, M1 memory), one the account is offered, instead of `startCpus` and `maxMemory`. A change to another flavor upgrades the guest in place (it reboots); its boot disk only grows.
+func (o LookupVirtualGuestResultOutput) FlavorKeyName() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v LookupVirtualGuestResult) *string { return v.FlavorKeyName }).(pulumi.StringPtrOutput)
+}
+
 // `<hostname>.<domain>`.
 func (o LookupVirtualGuestResultOutput) FullyQualifiedDomainName() pulumi.StringOutput {
 	return o.ApplyT(func(v LookupVirtualGuestResult) string { return v.FullyQualifiedDomainName }).(pulumi.StringOutput)
@@ -243,9 +252,9 @@ func (o LookupVirtualGuestResultOutput) LocalDiskFlag() pulumi.BoolOutput {
 	return o.ApplyT(func(v LookupVirtualGuestResult) bool { return v.LocalDiskFlag }).(pulumi.BoolOutput)
 }
 
-// Memory in MB, one of the sizes the account is offered; a change upgrades in place (it reboots).
-func (o LookupVirtualGuestResultOutput) MaxMemory() pulumi.IntOutput {
-	return o.ApplyT(func(v LookupVirtualGuestResult) int { return v.MaxMemory }).(pulumi.IntOutput)
+// Memory in MB, one of the sizes the account is offered; a change upgrades in place (it reboots). Required unless `flavorKeyName` is given; with a flavor it is an output, the flavor's.
+func (o LookupVirtualGuestResultOutput) MaxMemory() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v LookupVirtualGuestResult) *int { return v.MaxMemory }).(pulumi.IntPtrOutput)
 }
 
 // Network port speed in Mbps, one the account is offered; a change upgrades in place.
@@ -298,9 +307,9 @@ func (o LookupVirtualGuestResultOutput) SshKeyIds() pulumi.IntArrayOutput {
 	return o.ApplyT(func(v LookupVirtualGuestResult) []int { return v.SshKeyIds }).(pulumi.IntArrayOutput)
 }
 
-// CPU count, one the account is offered; a change upgrades the guest in place (it reboots).
-func (o LookupVirtualGuestResultOutput) StartCpus() pulumi.IntOutput {
-	return o.ApplyT(func(v LookupVirtualGuestResult) int { return v.StartCpus }).(pulumi.IntOutput)
+// CPU count, one the account is offered; a change upgrades the guest in place (it reboots). Required unless `flavorKeyName` is given; with a flavor it is an output, the flavor's.
+func (o LookupVirtualGuestResultOutput) StartCpus() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v LookupVirtualGuestResult) *int { return v.StartCpus }).(pulumi.IntPtrOutput)
 }
 
 // Provisioning or transaction status.
@@ -311,6 +320,11 @@ func (o LookupVirtualGuestResultOutput) Status() pulumi.StringOutput {
 // Tags, compared the way the API stores them: trimmed, lower-cased, each once, in sorted order (`['Web', ' db ']` is stored and shown as `['db', 'web']`).
 func (o LookupVirtualGuestResultOutput) Tags() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v LookupVirtualGuestResult) []string { return v.Tags }).(pulumi.StringArrayOutput)
+}
+
+// A transient guest: cheaper, billed hourly only (not with `hourlyBillingFlag: false`), never on a dedicated host, and the API may reclaim it at any time. A reclaimed guest is gone: `pulumi refresh` drops it from the state, and the next `pulumi up` orders a new one (its preview's BILLING line says so). Changing it replaces the guest.
+func (o LookupVirtualGuestResultOutput) TransientGuestFlag() pulumi.BoolOutput {
+	return o.ApplyT(func(v LookupVirtualGuestResult) bool { return v.TransientGuestFlag }).(pulumi.BoolOutput)
 }
 
 // User data for cloud-init, sent and compared exactly as given (never decoded or re-encoded).

@@ -1207,6 +1207,360 @@ func (in *serverImageChangePtr) ToServerImageChangePtrOutputWithContext(ctx cont
 	return pulumi.ToOutputWithContext(ctx, in).(ServerImageChangePtrOutput)
 }
 
+// WEEKLY: the day of the week (`SUNDAY`, the default, to `SATURDAY`).
+type SnapshotDayOfWeek string
+
+const (
+	// On sundays.
+	SnapshotDayOfWeekSUNDAY = SnapshotDayOfWeek("SUNDAY")
+	// On mondays.
+	SnapshotDayOfWeekMONDAY = SnapshotDayOfWeek("MONDAY")
+	// On tuesdays.
+	SnapshotDayOfWeekTUESDAY = SnapshotDayOfWeek("TUESDAY")
+	// On wednesdays.
+	SnapshotDayOfWeekWEDNESDAY = SnapshotDayOfWeek("WEDNESDAY")
+	// On thursdays.
+	SnapshotDayOfWeekTHURSDAY = SnapshotDayOfWeek("THURSDAY")
+	// On fridays.
+	SnapshotDayOfWeekFRIDAY = SnapshotDayOfWeek("FRIDAY")
+	// On saturdays.
+	SnapshotDayOfWeekSATURDAY = SnapshotDayOfWeek("SATURDAY")
+)
+
+func (SnapshotDayOfWeek) ElementType() reflect.Type {
+	return reflect.TypeOf((*SnapshotDayOfWeek)(nil)).Elem()
+}
+
+func (e SnapshotDayOfWeek) ToSnapshotDayOfWeekOutput() SnapshotDayOfWeekOutput {
+	return pulumi.ToOutput(e).(SnapshotDayOfWeekOutput)
+}
+
+func (e SnapshotDayOfWeek) ToSnapshotDayOfWeekOutputWithContext(ctx context.Context) SnapshotDayOfWeekOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(SnapshotDayOfWeekOutput)
+}
+
+func (e SnapshotDayOfWeek) ToSnapshotDayOfWeekPtrOutput() SnapshotDayOfWeekPtrOutput {
+	return e.ToSnapshotDayOfWeekPtrOutputWithContext(context.Background())
+}
+
+func (e SnapshotDayOfWeek) ToSnapshotDayOfWeekPtrOutputWithContext(ctx context.Context) SnapshotDayOfWeekPtrOutput {
+	return SnapshotDayOfWeek(e).ToSnapshotDayOfWeekOutputWithContext(ctx).ToSnapshotDayOfWeekPtrOutputWithContext(ctx)
+}
+
+func (e SnapshotDayOfWeek) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e SnapshotDayOfWeek) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e SnapshotDayOfWeek) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e SnapshotDayOfWeek) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type SnapshotDayOfWeekOutput struct{ *pulumi.OutputState }
+
+func (SnapshotDayOfWeekOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*SnapshotDayOfWeek)(nil)).Elem()
+}
+
+func (o SnapshotDayOfWeekOutput) ToSnapshotDayOfWeekOutput() SnapshotDayOfWeekOutput {
+	return o
+}
+
+func (o SnapshotDayOfWeekOutput) ToSnapshotDayOfWeekOutputWithContext(ctx context.Context) SnapshotDayOfWeekOutput {
+	return o
+}
+
+func (o SnapshotDayOfWeekOutput) ToSnapshotDayOfWeekPtrOutput() SnapshotDayOfWeekPtrOutput {
+	return o.ToSnapshotDayOfWeekPtrOutputWithContext(context.Background())
+}
+
+func (o SnapshotDayOfWeekOutput) ToSnapshotDayOfWeekPtrOutputWithContext(ctx context.Context) SnapshotDayOfWeekPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v SnapshotDayOfWeek) *SnapshotDayOfWeek {
+		return &v
+	}).(SnapshotDayOfWeekPtrOutput)
+}
+
+func (o SnapshotDayOfWeekOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o SnapshotDayOfWeekOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e SnapshotDayOfWeek) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o SnapshotDayOfWeekOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o SnapshotDayOfWeekOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e SnapshotDayOfWeek) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type SnapshotDayOfWeekPtrOutput struct{ *pulumi.OutputState }
+
+func (SnapshotDayOfWeekPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**SnapshotDayOfWeek)(nil)).Elem()
+}
+
+func (o SnapshotDayOfWeekPtrOutput) ToSnapshotDayOfWeekPtrOutput() SnapshotDayOfWeekPtrOutput {
+	return o
+}
+
+func (o SnapshotDayOfWeekPtrOutput) ToSnapshotDayOfWeekPtrOutputWithContext(ctx context.Context) SnapshotDayOfWeekPtrOutput {
+	return o
+}
+
+func (o SnapshotDayOfWeekPtrOutput) Elem() SnapshotDayOfWeekOutput {
+	return o.ApplyT(func(v *SnapshotDayOfWeek) SnapshotDayOfWeek {
+		if v != nil {
+			return *v
+		}
+		var ret SnapshotDayOfWeek
+		return ret
+	}).(SnapshotDayOfWeekOutput)
+}
+
+func (o SnapshotDayOfWeekPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o SnapshotDayOfWeekPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *SnapshotDayOfWeek) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// SnapshotDayOfWeekInput is an input type that accepts values of the SnapshotDayOfWeek enum
+// A concrete instance of `SnapshotDayOfWeekInput` can be one of the following:
+//
+//	SnapshotDayOfWeekSUNDAY
+//	SnapshotDayOfWeekMONDAY
+//	SnapshotDayOfWeekTUESDAY
+//	SnapshotDayOfWeekWEDNESDAY
+//	SnapshotDayOfWeekTHURSDAY
+//	SnapshotDayOfWeekFRIDAY
+//	SnapshotDayOfWeekSATURDAY
+type SnapshotDayOfWeekInput interface {
+	pulumi.Input
+
+	ToSnapshotDayOfWeekOutput() SnapshotDayOfWeekOutput
+	ToSnapshotDayOfWeekOutputWithContext(context.Context) SnapshotDayOfWeekOutput
+}
+
+var snapshotDayOfWeekPtrType = reflect.TypeOf((**SnapshotDayOfWeek)(nil)).Elem()
+
+type SnapshotDayOfWeekPtrInput interface {
+	pulumi.Input
+
+	ToSnapshotDayOfWeekPtrOutput() SnapshotDayOfWeekPtrOutput
+	ToSnapshotDayOfWeekPtrOutputWithContext(context.Context) SnapshotDayOfWeekPtrOutput
+}
+
+type snapshotDayOfWeekPtr string
+
+func SnapshotDayOfWeekPtr(v string) SnapshotDayOfWeekPtrInput {
+	return (*snapshotDayOfWeekPtr)(&v)
+}
+
+func (*snapshotDayOfWeekPtr) ElementType() reflect.Type {
+	return snapshotDayOfWeekPtrType
+}
+
+func (in *snapshotDayOfWeekPtr) ToSnapshotDayOfWeekPtrOutput() SnapshotDayOfWeekPtrOutput {
+	return pulumi.ToOutput(in).(SnapshotDayOfWeekPtrOutput)
+}
+
+func (in *snapshotDayOfWeekPtr) ToSnapshotDayOfWeekPtrOutputWithContext(ctx context.Context) SnapshotDayOfWeekPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(SnapshotDayOfWeekPtrOutput)
+}
+
+// `HOURLY`, `DAILY` or `WEEKLY`; a volume has at most one schedule of each.
+type SnapshotScheduleType string
+
+const (
+	// A snapshot every hour, at `minute`.
+	SnapshotScheduleTypeHOURLY = SnapshotScheduleType("HOURLY")
+	// A snapshot every day, at `hour`:`minute`.
+	SnapshotScheduleTypeDAILY = SnapshotScheduleType("DAILY")
+	// A snapshot every week, on `dayOfWeek` at `hour`:`minute`.
+	SnapshotScheduleTypeWEEKLY = SnapshotScheduleType("WEEKLY")
+)
+
+func (SnapshotScheduleType) ElementType() reflect.Type {
+	return reflect.TypeOf((*SnapshotScheduleType)(nil)).Elem()
+}
+
+func (e SnapshotScheduleType) ToSnapshotScheduleTypeOutput() SnapshotScheduleTypeOutput {
+	return pulumi.ToOutput(e).(SnapshotScheduleTypeOutput)
+}
+
+func (e SnapshotScheduleType) ToSnapshotScheduleTypeOutputWithContext(ctx context.Context) SnapshotScheduleTypeOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(SnapshotScheduleTypeOutput)
+}
+
+func (e SnapshotScheduleType) ToSnapshotScheduleTypePtrOutput() SnapshotScheduleTypePtrOutput {
+	return e.ToSnapshotScheduleTypePtrOutputWithContext(context.Background())
+}
+
+func (e SnapshotScheduleType) ToSnapshotScheduleTypePtrOutputWithContext(ctx context.Context) SnapshotScheduleTypePtrOutput {
+	return SnapshotScheduleType(e).ToSnapshotScheduleTypeOutputWithContext(ctx).ToSnapshotScheduleTypePtrOutputWithContext(ctx)
+}
+
+func (e SnapshotScheduleType) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e SnapshotScheduleType) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e SnapshotScheduleType) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e SnapshotScheduleType) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type SnapshotScheduleTypeOutput struct{ *pulumi.OutputState }
+
+func (SnapshotScheduleTypeOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*SnapshotScheduleType)(nil)).Elem()
+}
+
+func (o SnapshotScheduleTypeOutput) ToSnapshotScheduleTypeOutput() SnapshotScheduleTypeOutput {
+	return o
+}
+
+func (o SnapshotScheduleTypeOutput) ToSnapshotScheduleTypeOutputWithContext(ctx context.Context) SnapshotScheduleTypeOutput {
+	return o
+}
+
+func (o SnapshotScheduleTypeOutput) ToSnapshotScheduleTypePtrOutput() SnapshotScheduleTypePtrOutput {
+	return o.ToSnapshotScheduleTypePtrOutputWithContext(context.Background())
+}
+
+func (o SnapshotScheduleTypeOutput) ToSnapshotScheduleTypePtrOutputWithContext(ctx context.Context) SnapshotScheduleTypePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v SnapshotScheduleType) *SnapshotScheduleType {
+		return &v
+	}).(SnapshotScheduleTypePtrOutput)
+}
+
+func (o SnapshotScheduleTypeOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o SnapshotScheduleTypeOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e SnapshotScheduleType) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o SnapshotScheduleTypeOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o SnapshotScheduleTypeOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e SnapshotScheduleType) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type SnapshotScheduleTypePtrOutput struct{ *pulumi.OutputState }
+
+func (SnapshotScheduleTypePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**SnapshotScheduleType)(nil)).Elem()
+}
+
+func (o SnapshotScheduleTypePtrOutput) ToSnapshotScheduleTypePtrOutput() SnapshotScheduleTypePtrOutput {
+	return o
+}
+
+func (o SnapshotScheduleTypePtrOutput) ToSnapshotScheduleTypePtrOutputWithContext(ctx context.Context) SnapshotScheduleTypePtrOutput {
+	return o
+}
+
+func (o SnapshotScheduleTypePtrOutput) Elem() SnapshotScheduleTypeOutput {
+	return o.ApplyT(func(v *SnapshotScheduleType) SnapshotScheduleType {
+		if v != nil {
+			return *v
+		}
+		var ret SnapshotScheduleType
+		return ret
+	}).(SnapshotScheduleTypeOutput)
+}
+
+func (o SnapshotScheduleTypePtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o SnapshotScheduleTypePtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *SnapshotScheduleType) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// SnapshotScheduleTypeInput is an input type that accepts values of the SnapshotScheduleType enum
+// A concrete instance of `SnapshotScheduleTypeInput` can be one of the following:
+//
+//	SnapshotScheduleTypeHOURLY
+//	SnapshotScheduleTypeDAILY
+//	SnapshotScheduleTypeWEEKLY
+type SnapshotScheduleTypeInput interface {
+	pulumi.Input
+
+	ToSnapshotScheduleTypeOutput() SnapshotScheduleTypeOutput
+	ToSnapshotScheduleTypeOutputWithContext(context.Context) SnapshotScheduleTypeOutput
+}
+
+var snapshotScheduleTypePtrType = reflect.TypeOf((**SnapshotScheduleType)(nil)).Elem()
+
+type SnapshotScheduleTypePtrInput interface {
+	pulumi.Input
+
+	ToSnapshotScheduleTypePtrOutput() SnapshotScheduleTypePtrOutput
+	ToSnapshotScheduleTypePtrOutputWithContext(context.Context) SnapshotScheduleTypePtrOutput
+}
+
+type snapshotScheduleTypePtr string
+
+func SnapshotScheduleTypePtr(v string) SnapshotScheduleTypePtrInput {
+	return (*snapshotScheduleTypePtr)(&v)
+}
+
+func (*snapshotScheduleTypePtr) ElementType() reflect.Type {
+	return snapshotScheduleTypePtrType
+}
+
+func (in *snapshotScheduleTypePtr) ToSnapshotScheduleTypePtrOutput() SnapshotScheduleTypePtrOutput {
+	return pulumi.ToOutput(in).(SnapshotScheduleTypePtrOutput)
+}
+
+func (in *snapshotScheduleTypePtr) ToSnapshotScheduleTypePtrOutputWithContext(ctx context.Context) SnapshotScheduleTypePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(SnapshotScheduleTypePtrOutput)
+}
+
 // `PUBLIC` (behind a frontend router) or `PRIVATE` (a backend router); a change orders a new VLAN.
 type VlanNetworkSpace string
 
@@ -1573,6 +1927,10 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*SecurityGroupRuleProtocolPtrInput)(nil)).Elem(), SecurityGroupRuleProtocol("tcp"))
 	pulumi.RegisterInputType(reflect.TypeOf((*ServerImageChangeInput)(nil)).Elem(), ServerImageChange("replace"))
 	pulumi.RegisterInputType(reflect.TypeOf((*ServerImageChangePtrInput)(nil)).Elem(), ServerImageChange("replace"))
+	pulumi.RegisterInputType(reflect.TypeOf((*SnapshotDayOfWeekInput)(nil)).Elem(), SnapshotDayOfWeek("SUNDAY"))
+	pulumi.RegisterInputType(reflect.TypeOf((*SnapshotDayOfWeekPtrInput)(nil)).Elem(), SnapshotDayOfWeek("SUNDAY"))
+	pulumi.RegisterInputType(reflect.TypeOf((*SnapshotScheduleTypeInput)(nil)).Elem(), SnapshotScheduleType("HOURLY"))
+	pulumi.RegisterInputType(reflect.TypeOf((*SnapshotScheduleTypePtrInput)(nil)).Elem(), SnapshotScheduleType("HOURLY"))
 	pulumi.RegisterInputType(reflect.TypeOf((*VlanNetworkSpaceInput)(nil)).Elem(), VlanNetworkSpace("PUBLIC"))
 	pulumi.RegisterInputType(reflect.TypeOf((*VlanNetworkSpacePtrInput)(nil)).Elem(), VlanNetworkSpace("PUBLIC"))
 	pulumi.RegisterInputType(reflect.TypeOf((*VolumeOsFormatInput)(nil)).Elem(), VolumeOsFormat("LINUX"))
@@ -1591,6 +1949,10 @@ func init() {
 	pulumi.RegisterOutputType(SecurityGroupRuleProtocolPtrOutput{})
 	pulumi.RegisterOutputType(ServerImageChangeOutput{})
 	pulumi.RegisterOutputType(ServerImageChangePtrOutput{})
+	pulumi.RegisterOutputType(SnapshotDayOfWeekOutput{})
+	pulumi.RegisterOutputType(SnapshotDayOfWeekPtrOutput{})
+	pulumi.RegisterOutputType(SnapshotScheduleTypeOutput{})
+	pulumi.RegisterOutputType(SnapshotScheduleTypePtrOutput{})
 	pulumi.RegisterOutputType(VlanNetworkSpaceOutput{})
 	pulumi.RegisterOutputType(VlanNetworkSpacePtrOutput{})
 	pulumi.RegisterOutputType(VolumeOsFormatOutput{})

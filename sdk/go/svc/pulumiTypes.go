@@ -2611,6 +2611,166 @@ func (o VlanResultArrayOutput) Index(i pulumi.IntInput) VlanResultOutput {
 	}).(VlanResultOutput)
 }
 
+// A snapshot schedule of a `BlockVolume`'s or `FileVolume`'s `snapshotSchedules`.
+type VolumeSnapshotSchedule struct {
+	// WEEKLY: the day of the week (`SUNDAY`, the default, to `SATURDAY`).
+	DayOfWeek *SnapshotDayOfWeek `pulumi:"dayOfWeek"`
+	// DAILY and WEEKLY: the hour of the day (0-23, the datacenter's time; default 0).
+	Hour *int `pulumi:"hour"`
+	// The minute of the hour the snapshot is taken (0-59; default 0).
+	Minute *int `pulumi:"minute"`
+	// How many of this schedule's snapshots are kept (the oldest is deleted); 1-50 in all.
+	RetentionCount int `pulumi:"retentionCount"`
+	// `HOURLY`, `DAILY` or `WEEKLY`; a volume has at most one schedule of each.
+	Type SnapshotScheduleType `pulumi:"type"`
+}
+
+// Defaults sets the appropriate defaults for VolumeSnapshotSchedule
+func (val *VolumeSnapshotSchedule) Defaults() *VolumeSnapshotSchedule {
+	if val == nil {
+		return nil
+	}
+	tmp := *val
+	if tmp.Minute == nil {
+		minute_ := 0
+		tmp.Minute = &minute_
+	}
+	return &tmp
+}
+
+// VolumeSnapshotScheduleInput is an input type that accepts VolumeSnapshotScheduleArgs and VolumeSnapshotScheduleOutput values.
+// You can construct a concrete instance of `VolumeSnapshotScheduleInput` via:
+//
+//	VolumeSnapshotScheduleArgs{...}
+type VolumeSnapshotScheduleInput interface {
+	pulumi.Input
+
+	ToVolumeSnapshotScheduleOutput() VolumeSnapshotScheduleOutput
+	ToVolumeSnapshotScheduleOutputWithContext(context.Context) VolumeSnapshotScheduleOutput
+}
+
+// A snapshot schedule of a `BlockVolume`'s or `FileVolume`'s `snapshotSchedules`.
+type VolumeSnapshotScheduleArgs struct {
+	// WEEKLY: the day of the week (`SUNDAY`, the default, to `SATURDAY`).
+	DayOfWeek SnapshotDayOfWeekPtrInput `pulumi:"dayOfWeek"`
+	// DAILY and WEEKLY: the hour of the day (0-23, the datacenter's time; default 0).
+	Hour pulumi.IntPtrInput `pulumi:"hour"`
+	// The minute of the hour the snapshot is taken (0-59; default 0).
+	Minute pulumi.IntPtrInput `pulumi:"minute"`
+	// How many of this schedule's snapshots are kept (the oldest is deleted); 1-50 in all.
+	RetentionCount pulumi.IntInput `pulumi:"retentionCount"`
+	// `HOURLY`, `DAILY` or `WEEKLY`; a volume has at most one schedule of each.
+	Type SnapshotScheduleTypeInput `pulumi:"type"`
+}
+
+// Defaults sets the appropriate defaults for VolumeSnapshotScheduleArgs
+func (val *VolumeSnapshotScheduleArgs) Defaults() *VolumeSnapshotScheduleArgs {
+	if val == nil {
+		return nil
+	}
+	tmp := *val
+	if tmp.Minute == nil {
+		tmp.Minute = pulumi.IntPtr(0)
+	}
+	return &tmp
+}
+func (VolumeSnapshotScheduleArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*VolumeSnapshotSchedule)(nil)).Elem()
+}
+
+func (i VolumeSnapshotScheduleArgs) ToVolumeSnapshotScheduleOutput() VolumeSnapshotScheduleOutput {
+	return i.ToVolumeSnapshotScheduleOutputWithContext(context.Background())
+}
+
+func (i VolumeSnapshotScheduleArgs) ToVolumeSnapshotScheduleOutputWithContext(ctx context.Context) VolumeSnapshotScheduleOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(VolumeSnapshotScheduleOutput)
+}
+
+// VolumeSnapshotScheduleArrayInput is an input type that accepts VolumeSnapshotScheduleArray and VolumeSnapshotScheduleArrayOutput values.
+// You can construct a concrete instance of `VolumeSnapshotScheduleArrayInput` via:
+//
+//	VolumeSnapshotScheduleArray{ VolumeSnapshotScheduleArgs{...} }
+type VolumeSnapshotScheduleArrayInput interface {
+	pulumi.Input
+
+	ToVolumeSnapshotScheduleArrayOutput() VolumeSnapshotScheduleArrayOutput
+	ToVolumeSnapshotScheduleArrayOutputWithContext(context.Context) VolumeSnapshotScheduleArrayOutput
+}
+
+type VolumeSnapshotScheduleArray []VolumeSnapshotScheduleInput
+
+func (VolumeSnapshotScheduleArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]VolumeSnapshotSchedule)(nil)).Elem()
+}
+
+func (i VolumeSnapshotScheduleArray) ToVolumeSnapshotScheduleArrayOutput() VolumeSnapshotScheduleArrayOutput {
+	return i.ToVolumeSnapshotScheduleArrayOutputWithContext(context.Background())
+}
+
+func (i VolumeSnapshotScheduleArray) ToVolumeSnapshotScheduleArrayOutputWithContext(ctx context.Context) VolumeSnapshotScheduleArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(VolumeSnapshotScheduleArrayOutput)
+}
+
+// A snapshot schedule of a `BlockVolume`'s or `FileVolume`'s `snapshotSchedules`.
+type VolumeSnapshotScheduleOutput struct{ *pulumi.OutputState }
+
+func (VolumeSnapshotScheduleOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*VolumeSnapshotSchedule)(nil)).Elem()
+}
+
+func (o VolumeSnapshotScheduleOutput) ToVolumeSnapshotScheduleOutput() VolumeSnapshotScheduleOutput {
+	return o
+}
+
+func (o VolumeSnapshotScheduleOutput) ToVolumeSnapshotScheduleOutputWithContext(ctx context.Context) VolumeSnapshotScheduleOutput {
+	return o
+}
+
+// WEEKLY: the day of the week (`SUNDAY`, the default, to `SATURDAY`).
+func (o VolumeSnapshotScheduleOutput) DayOfWeek() SnapshotDayOfWeekPtrOutput {
+	return o.ApplyT(func(v VolumeSnapshotSchedule) *SnapshotDayOfWeek { return v.DayOfWeek }).(SnapshotDayOfWeekPtrOutput)
+}
+
+// DAILY and WEEKLY: the hour of the day (0-23, the datacenter's time; default 0).
+func (o VolumeSnapshotScheduleOutput) Hour() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v VolumeSnapshotSchedule) *int { return v.Hour }).(pulumi.IntPtrOutput)
+}
+
+// The minute of the hour the snapshot is taken (0-59; default 0).
+func (o VolumeSnapshotScheduleOutput) Minute() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v VolumeSnapshotSchedule) *int { return v.Minute }).(pulumi.IntPtrOutput)
+}
+
+// How many of this schedule's snapshots are kept (the oldest is deleted); 1-50 in all.
+func (o VolumeSnapshotScheduleOutput) RetentionCount() pulumi.IntOutput {
+	return o.ApplyT(func(v VolumeSnapshotSchedule) int { return v.RetentionCount }).(pulumi.IntOutput)
+}
+
+// `HOURLY`, `DAILY` or `WEEKLY`; a volume has at most one schedule of each.
+func (o VolumeSnapshotScheduleOutput) Type() SnapshotScheduleTypeOutput {
+	return o.ApplyT(func(v VolumeSnapshotSchedule) SnapshotScheduleType { return v.Type }).(SnapshotScheduleTypeOutput)
+}
+
+type VolumeSnapshotScheduleArrayOutput struct{ *pulumi.OutputState }
+
+func (VolumeSnapshotScheduleArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]VolumeSnapshotSchedule)(nil)).Elem()
+}
+
+func (o VolumeSnapshotScheduleArrayOutput) ToVolumeSnapshotScheduleArrayOutput() VolumeSnapshotScheduleArrayOutput {
+	return o
+}
+
+func (o VolumeSnapshotScheduleArrayOutput) ToVolumeSnapshotScheduleArrayOutputWithContext(ctx context.Context) VolumeSnapshotScheduleArrayOutput {
+	return o
+}
+
+func (o VolumeSnapshotScheduleArrayOutput) Index(i pulumi.IntInput) VolumeSnapshotScheduleOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) VolumeSnapshotSchedule {
+		return vs[0].([]VolumeSnapshotSchedule)[vs[1].(int)]
+	}).(VolumeSnapshotScheduleOutput)
+}
+
 // A record of a `DnsZone`'s `records`: a `DnsRecord`'s fields, in its zone.
 type ZoneRecord struct {
 	// The answer: an address for A/AAAA, a name for CNAME/MX/NS/PTR, text for TXT/SPF.
@@ -2807,6 +2967,8 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*VirtualGuestSummaryArrayInput)(nil)).Elem(), VirtualGuestSummaryArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*VlanResultInput)(nil)).Elem(), VlanResultArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*VlanResultArrayInput)(nil)).Elem(), VlanResultArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*VolumeSnapshotScheduleInput)(nil)).Elem(), VolumeSnapshotScheduleArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*VolumeSnapshotScheduleArrayInput)(nil)).Elem(), VolumeSnapshotScheduleArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ZoneRecordInput)(nil)).Elem(), ZoneRecordArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ZoneRecordArrayInput)(nil)).Elem(), ZoneRecordArray{})
 	pulumi.RegisterOutputType(DatacenterOutput{})
@@ -2844,6 +3006,8 @@ func init() {
 	pulumi.RegisterOutputType(VirtualGuestSummaryArrayOutput{})
 	pulumi.RegisterOutputType(VlanResultOutput{})
 	pulumi.RegisterOutputType(VlanResultArrayOutput{})
+	pulumi.RegisterOutputType(VolumeSnapshotScheduleOutput{})
+	pulumi.RegisterOutputType(VolumeSnapshotScheduleArrayOutput{})
 	pulumi.RegisterOutputType(ZoneRecordOutput{})
 	pulumi.RegisterOutputType(ZoneRecordArrayOutput{})
 }

@@ -15,7 +15,7 @@ import (
 // A cloud compute instance (`Svc_Virtual_Guest`), billed while it exists. Created once through `Virtual_Guest.createObject`, then hostname, domain, notes and tags change in place, CPUs, memory, port speed and disks through one upgrade order (same guest, id and addresses); any other change to what was ordered replaces it. `pulumi preview` prints one BILLING line per change with the old and new cost.
 //
 // ## Example Usage
-// ### A monthly guest with an SSH key and a data disk
+// ### A monthly guest of a flavor (2 cores, 4 GB) with an SSH key and a data disk
 // ```go
 // package main
 //
@@ -32,8 +32,7 @@ import (
 //				Hostname: pulumi.String("web"),
 //				Domain: pulumi.String("example.com"),
 //				Datacenter: pulumi.String("dal10"),
-//				StartCpus: pulumi.Int(2),
-//				MaxMemory: pulumi.Int(4096),
+//				FlavorKeyName: pulumi.String("B1_2X4X25"),
 //				HourlyBillingFlag: pulumi.Bool(false),
 //				OperatingSystemReferenceCode: pulumi.String("UBUNTU_LATEST"),
 //				Disks: pulumi.IntArray{pulumi.Int(25), pulumi.Int(100)},
@@ -80,6 +79,8 @@ type VirtualGuest struct {
 	EstimatedHourlyCost pulumi.Float64Output `pulumi:"estimatedHourlyCost"`
 	// What the guest is billed a month.
 	EstimatedMonthlyCost pulumi.Float64Output `pulumi:"estimatedMonthlyCost"`
+	// A flavor (the API's preset size, e.g. `B1_2X8X25`: 2 cores, 8 GB, a 25 GB boot disk; families B1 balanced, C1 compute, M1 memory), one the account is offered, instead of `startCpus` and `maxMemory`. A change to another flavor upgrades the guest in place (it reboots); its boot disk only grows.
+	FlavorKeyName pulumi.StringPtrOutput `pulumi:"flavorKeyName"`
 	// `<hostname>.<domain>`.
 	FullyQualifiedDomainName pulumi.StringOutput `pulumi:"fullyQualifiedDomainName"`
 	// The guest’s GUID.
@@ -94,8 +95,8 @@ type VirtualGuest struct {
 	ImageTemplateId pulumi.StringPtrOutput `pulumi:"imageTemplateId"`
 	// Local disk, or SAN (false).
 	LocalDiskFlag pulumi.BoolOutput `pulumi:"localDiskFlag"`
-	// Memory in MB, one of the sizes the account is offered; a change upgrades in place (it reboots).
-	MaxMemory pulumi.IntOutput `pulumi:"maxMemory"`
+	// Memory in MB, one of the sizes the account is offered; a change upgrades in place (it reboots). Required unless `flavorKeyName` is given; with a flavor it is an output, the flavor's.
+	MaxMemory pulumi.IntPtrOutput `pulumi:"maxMemory"`
 	// Network port speed in Mbps, one the account is offered; a change upgrades in place.
 	NetworkSpeed pulumi.IntPtrOutput `pulumi:"networkSpeed"`
 	// Free text kept with the guest.
@@ -134,12 +135,14 @@ type VirtualGuest struct {
 	SecurityGroupIds pulumi.IntArrayOutput `pulumi:"securityGroupIds"`
 	// Ids of SSH keys to install (each an `SshKey`'s `keyId`); output ascending.
 	SshKeyIds pulumi.IntArrayOutput `pulumi:"sshKeyIds"`
-	// CPU count, one the account is offered; a change upgrades the guest in place (it reboots).
-	StartCpus pulumi.IntOutput `pulumi:"startCpus"`
+	// CPU count, one the account is offered; a change upgrades the guest in place (it reboots). Required unless `flavorKeyName` is given; with a flavor it is an output, the flavor's.
+	StartCpus pulumi.IntPtrOutput `pulumi:"startCpus"`
 	// Provisioning or transaction status.
 	Status pulumi.StringOutput `pulumi:"status"`
 	// Tags, compared the way the API stores them: trimmed, lower-cased, each once, in sorted order (`['Web', ' db ']` is stored and shown as `['db', 'web']`).
 	Tags pulumi.StringArrayOutput `pulumi:"tags"`
+	// A transient guest: cheaper, billed hourly only (not with `hourlyBillingFlag: false`), never on a dedicated host, and the API may reclaim it at any time. A reclaimed guest is gone: `pulumi refresh` drops it from the state, and the next `pulumi up` orders a new one (its preview's BILLING line says so). Changing it replaces the guest.
+	TransientGuestFlag pulumi.BoolOutput `pulumi:"transientGuestFlag"`
 	// User data for cloud-init, sent and compared exactly as given (never decoded or re-encoded).
 	UserData pulumi.StringPtrOutput `pulumi:"userData"`
 	// Wait until the guest is provisioned and has its addresses.
@@ -158,12 +161,6 @@ func NewVirtualGuest(ctx *pulumi.Context,
 	if args.Domain == nil {
 		return nil, errors.New("invalid value for required argument 'Domain'")
 	}
-	if args.MaxMemory == nil {
-		return nil, errors.New("invalid value for required argument 'MaxMemory'")
-	}
-	if args.StartCpus == nil {
-		return nil, errors.New("invalid value for required argument 'StartCpus'")
-	}
 	if args.DedicatedAccountHostOnlyFlag == nil {
 		args.DedicatedAccountHostOnlyFlag = pulumi.BoolPtr(false)
 	}
@@ -178,6 +175,9 @@ func NewVirtualGuest(ctx *pulumi.Context,
 	}
 	if args.ReadyTimeoutMinutes == nil {
 		args.ReadyTimeoutMinutes = pulumi.Float64Ptr(30.0)
+	}
+	if args.TransientGuestFlag == nil {
+		args.TransientGuestFlag = pulumi.BoolPtr(false)
 	}
 	if args.WaitForReady == nil {
 		args.WaitForReady = pulumi.BoolPtr(true)
@@ -232,6 +232,8 @@ type virtualGuestArgs struct {
 	Disks []int `pulumi:"disks"`
 	// Domain of the guest, e.g. `example.com`.
 	Domain string `pulumi:"domain"`
+	// A flavor (the API's preset size, e.g. `B1_2X8X25`: 2 cores, 8 GB, a 25 GB boot disk; families B1 balanced, C1 compute, M1 memory), one the account is offered, instead of `startCpus` and `maxMemory`. A change to another flavor upgrades the guest in place (it reboots); its boot disk only grows.
+	FlavorKeyName *string `pulumi:"flavorKeyName"`
 	// Host name; defaults to the resource name plus a suffix that is stable for this stack.
 	Hostname *string `pulumi:"hostname"`
 	// Hourly billing; false orders a monthly guest. Changing it replaces the guest.
@@ -240,8 +242,8 @@ type virtualGuestArgs struct {
 	ImageTemplateId *string `pulumi:"imageTemplateId"`
 	// Local disk, or SAN (false).
 	LocalDiskFlag *bool `pulumi:"localDiskFlag"`
-	// Memory in MB, one of the sizes the account is offered; a change upgrades in place (it reboots).
-	MaxMemory int `pulumi:"maxMemory"`
+	// Memory in MB, one of the sizes the account is offered; a change upgrades in place (it reboots). Required unless `flavorKeyName` is given; with a flavor it is an output, the flavor's.
+	MaxMemory *int `pulumi:"maxMemory"`
 	// Network port speed in Mbps, one the account is offered; a change upgrades in place.
 	NetworkSpeed *int `pulumi:"networkSpeed"`
 	// Free text kept with the guest.
@@ -270,10 +272,12 @@ type virtualGuestArgs struct {
 	SecurityGroupIds []int `pulumi:"securityGroupIds"`
 	// Ids of SSH keys to install (each an `SshKey`'s `keyId`); output ascending.
 	SshKeyIds []int `pulumi:"sshKeyIds"`
-	// CPU count, one the account is offered; a change upgrades the guest in place (it reboots).
-	StartCpus int `pulumi:"startCpus"`
+	// CPU count, one the account is offered; a change upgrades the guest in place (it reboots). Required unless `flavorKeyName` is given; with a flavor it is an output, the flavor's.
+	StartCpus *int `pulumi:"startCpus"`
 	// Tags, compared the way the API stores them: trimmed, lower-cased, each once, in sorted order (`['Web', ' db ']` is stored and shown as `['db', 'web']`).
 	Tags []string `pulumi:"tags"`
+	// A transient guest: cheaper, billed hourly only (not with `hourlyBillingFlag: false`), never on a dedicated host, and the API may reclaim it at any time. A reclaimed guest is gone: `pulumi refresh` drops it from the state, and the next `pulumi up` orders a new one (its preview's BILLING line says so). Changing it replaces the guest.
+	TransientGuestFlag *bool `pulumi:"transientGuestFlag"`
 	// User data for cloud-init, sent and compared exactly as given (never decoded or re-encoded).
 	UserData *string `pulumi:"userData"`
 	// Wait until the guest is provisioned and has its addresses.
@@ -298,6 +302,8 @@ type VirtualGuestArgs struct {
 	Disks pulumi.IntArrayInput
 	// Domain of the guest, e.g. `example.com`.
 	Domain pulumi.StringInput
+	// A flavor (the API's preset size, e.g. `B1_2X8X25`: 2 cores, 8 GB, a 25 GB boot disk; families B1 balanced, C1 compute, M1 memory), one the account is offered, instead of `startCpus` and `maxMemory`. A change to another flavor upgrades the guest in place (it reboots); its boot disk only grows.
+	FlavorKeyName pulumi.StringPtrInput
 	// Host name; defaults to the resource name plus a suffix that is stable for this stack.
 	Hostname pulumi.StringPtrInput
 	// Hourly billing; false orders a monthly guest. Changing it replaces the guest.
@@ -306,8 +312,8 @@ type VirtualGuestArgs struct {
 	ImageTemplateId pulumi.StringPtrInput
 	// Local disk, or SAN (false).
 	LocalDiskFlag pulumi.BoolPtrInput
-	// Memory in MB, one of the sizes the account is offered; a change upgrades in place (it reboots).
-	MaxMemory pulumi.IntInput
+	// Memory in MB, one of the sizes the account is offered; a change upgrades in place (it reboots). Required unless `flavorKeyName` is given; with a flavor it is an output, the flavor's.
+	MaxMemory pulumi.IntPtrInput
 	// Network port speed in Mbps, one the account is offered; a change upgrades in place.
 	NetworkSpeed pulumi.IntPtrInput
 	// Free text kept with the guest.
@@ -336,10 +342,12 @@ type VirtualGuestArgs struct {
 	SecurityGroupIds pulumi.IntArrayInput
 	// Ids of SSH keys to install (each an `SshKey`'s `keyId`); output ascending.
 	SshKeyIds pulumi.IntArrayInput
-	// CPU count, one the account is offered; a change upgrades the guest in place (it reboots).
-	StartCpus pulumi.IntInput
+	// CPU count, one the account is offered; a change upgrades the guest in place (it reboots). Required unless `flavorKeyName` is given; with a flavor it is an output, the flavor's.
+	StartCpus pulumi.IntPtrInput
 	// Tags, compared the way the API stores them: trimmed, lower-cased, each once, in sorted order (`['Web', ' db ']` is stored and shown as `['db', 'web']`).
 	Tags pulumi.StringArrayInput
+	// A transient guest: cheaper, billed hourly only (not with `hourlyBillingFlag: false`), never on a dedicated host, and the API may reclaim it at any time. A reclaimed guest is gone: `pulumi refresh` drops it from the state, and the next `pulumi up` orders a new one (its preview's BILLING line says so). Changing it replaces the guest.
+	TransientGuestFlag pulumi.BoolPtrInput
 	// User data for cloud-init, sent and compared exactly as given (never decoded or re-encoded).
 	UserData pulumi.StringPtrInput
 	// Wait until the guest is provisioned and has its addresses.
@@ -485,6 +493,11 @@ func (o VirtualGuestOutput) EstimatedMonthlyCost() pulumi.Float64Output {
 	return o.ApplyT(func(v *VirtualGuest) pulumi.Float64Output { return v.EstimatedMonthlyCost }).(pulumi.Float64Output)
 }
 
+// A flavor (the API's preset size, e.g. `B1_2X8X25`: 2 cores, 8 GB, a 25 GB boot disk; families B1 balanced, C1 compute, M1 memory), one the account is offered, instead of `startCpus` and `maxMemory`. A change to another flavor upgrades the guest in place (it reboots); its boot disk only grows.
+func (o VirtualGuestOutput) FlavorKeyName() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *VirtualGuest) pulumi.StringPtrOutput { return v.FlavorKeyName }).(pulumi.StringPtrOutput)
+}
+
 // `<hostname>.<domain>`.
 func (o VirtualGuestOutput) FullyQualifiedDomainName() pulumi.StringOutput {
 	return o.ApplyT(func(v *VirtualGuest) pulumi.StringOutput { return v.FullyQualifiedDomainName }).(pulumi.StringOutput)
@@ -520,9 +533,9 @@ func (o VirtualGuestOutput) LocalDiskFlag() pulumi.BoolOutput {
 	return o.ApplyT(func(v *VirtualGuest) pulumi.BoolOutput { return v.LocalDiskFlag }).(pulumi.BoolOutput)
 }
 
-// Memory in MB, one of the sizes the account is offered; a change upgrades in place (it reboots).
-func (o VirtualGuestOutput) MaxMemory() pulumi.IntOutput {
-	return o.ApplyT(func(v *VirtualGuest) pulumi.IntOutput { return v.MaxMemory }).(pulumi.IntOutput)
+// Memory in MB, one of the sizes the account is offered; a change upgrades in place (it reboots). Required unless `flavorKeyName` is given; with a flavor it is an output, the flavor's.
+func (o VirtualGuestOutput) MaxMemory() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *VirtualGuest) pulumi.IntPtrOutput { return v.MaxMemory }).(pulumi.IntPtrOutput)
 }
 
 // Network port speed in Mbps, one the account is offered; a change upgrades in place.
@@ -620,9 +633,9 @@ func (o VirtualGuestOutput) SshKeyIds() pulumi.IntArrayOutput {
 	return o.ApplyT(func(v *VirtualGuest) pulumi.IntArrayOutput { return v.SshKeyIds }).(pulumi.IntArrayOutput)
 }
 
-// CPU count, one the account is offered; a change upgrades the guest in place (it reboots).
-func (o VirtualGuestOutput) StartCpus() pulumi.IntOutput {
-	return o.ApplyT(func(v *VirtualGuest) pulumi.IntOutput { return v.StartCpus }).(pulumi.IntOutput)
+// CPU count, one the account is offered; a change upgrades the guest in place (it reboots). Required unless `flavorKeyName` is given; with a flavor it is an output, the flavor's.
+func (o VirtualGuestOutput) StartCpus() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *VirtualGuest) pulumi.IntPtrOutput { return v.StartCpus }).(pulumi.IntPtrOutput)
 }
 
 // Provisioning or transaction status.
@@ -633,6 +646,11 @@ func (o VirtualGuestOutput) Status() pulumi.StringOutput {
 // Tags, compared the way the API stores them: trimmed, lower-cased, each once, in sorted order (`['Web', ' db ']` is stored and shown as `['db', 'web']`).
 func (o VirtualGuestOutput) Tags() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *VirtualGuest) pulumi.StringArrayOutput { return v.Tags }).(pulumi.StringArrayOutput)
+}
+
+// A transient guest: cheaper, billed hourly only (not with `hourlyBillingFlag: false`), never on a dedicated host, and the API may reclaim it at any time. A reclaimed guest is gone: `pulumi refresh` drops it from the state, and the next `pulumi up` orders a new one (its preview's BILLING line says so). Changing it replaces the guest.
+func (o VirtualGuestOutput) TransientGuestFlag() pulumi.BoolOutput {
+	return o.ApplyT(func(v *VirtualGuest) pulumi.BoolOutput { return v.TransientGuestFlag }).(pulumi.BoolOutput)
 }
 
 // User data for cloud-init, sent and compared exactly as given (never decoded or re-encoded).

@@ -14,6 +14,8 @@ __all__ = [
     'SecurityGroupRuleEthertype',
     'SecurityGroupRuleProtocol',
     'ServerImageChange',
+    'SnapshotDayOfWeek',
+    'SnapshotScheduleType',
     'VlanNetworkSpace',
     'VolumeOsFormat',
 ]
@@ -149,6 +151,60 @@ class ServerImageChange(_builtins.str, Enum):
     RELOAD = "reload"
     """
     Reinstall this server in place (same id, addresses and bill); its disks are erased.
+    """
+
+
+@pulumi.type_token("svc:index:SnapshotDayOfWeek")
+class SnapshotDayOfWeek(_builtins.str, Enum):
+    """
+    WEEKLY: the day of the week (`SUNDAY`, the default, to `SATURDAY`).
+    """
+    SUNDAY = "SUNDAY"
+    """
+    On sundays.
+    """
+    MONDAY = "MONDAY"
+    """
+    On mondays.
+    """
+    TUESDAY = "TUESDAY"
+    """
+    On tuesdays.
+    """
+    WEDNESDAY = "WEDNESDAY"
+    """
+    On wednesdays.
+    """
+    THURSDAY = "THURSDAY"
+    """
+    On thursdays.
+    """
+    FRIDAY = "FRIDAY"
+    """
+    On fridays.
+    """
+    SATURDAY = "SATURDAY"
+    """
+    On saturdays.
+    """
+
+
+@pulumi.type_token("svc:index:SnapshotScheduleType")
+class SnapshotScheduleType(_builtins.str, Enum):
+    """
+    `HOURLY`, `DAILY` or `WEEKLY`; a volume has at most one schedule of each.
+    """
+    HOURLY = "HOURLY"
+    """
+    A snapshot every hour, at `minute`.
+    """
+    DAILY = "DAILY"
+    """
+    A snapshot every day, at `hour`:`minute`.
+    """
+    WEEKLY = "WEEKLY"
+    """
+    A snapshot every week, on `dayOfWeek` at `hour`:`minute`.
     """
 
 

@@ -24,6 +24,8 @@ __all__ = [
     'FilterOptionDict',
     'SecurityGroupRuleArgs',
     'SecurityGroupRuleArgsDict',
+    'VolumeSnapshotScheduleArgs',
+    'VolumeSnapshotScheduleArgsDict',
     'ZoneRecordArgs',
     'ZoneRecordArgsDict',
 ]
@@ -339,6 +341,120 @@ class SecurityGroupRuleArgs:
     @remote_ip.setter
     def remote_ip(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "remote_ip", value)
+
+
+class VolumeSnapshotScheduleArgsDict(TypedDict):
+    """
+    A snapshot schedule of a `BlockVolume`'s or `FileVolume`'s `snapshotSchedules`.
+    """
+    retention_count: pulumi.Input[_builtins.int]
+    """
+    How many of this schedule's snapshots are kept (the oldest is deleted); 1-50 in all.
+    """
+    type: pulumi.Input['SnapshotScheduleType']
+    """
+    `HOURLY`, `DAILY` or `WEEKLY`; a volume has at most one schedule of each.
+    """
+    day_of_week: NotRequired[pulumi.Input[Optional['SnapshotDayOfWeek']]]
+    """
+    WEEKLY: the day of the week (`SUNDAY`, the default, to `SATURDAY`).
+    """
+    hour: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    DAILY and WEEKLY: the hour of the day (0-23, the datacenter's time; default 0).
+    """
+    minute: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    The minute of the hour the snapshot is taken (0-59; default 0).
+    """
+
+@pulumi.input_type
+class VolumeSnapshotScheduleArgs:
+    def __init__(__self__, *,
+                 retention_count: pulumi.Input[_builtins.int],
+                 type: pulumi.Input['SnapshotScheduleType'],
+                 day_of_week: pulumi.Input[Optional['SnapshotDayOfWeek']] = None,
+                 hour: pulumi.Input[Optional[_builtins.int]] = None,
+                 minute: pulumi.Input[Optional[_builtins.int]] = None):
+        """
+        A snapshot schedule of a `BlockVolume`'s or `FileVolume`'s `snapshotSchedules`.
+
+        :param pulumi.Input[_builtins.int] retention_count: How many of this schedule's snapshots are kept (the oldest is deleted); 1-50 in all.
+        :param pulumi.Input['SnapshotScheduleType'] type: `HOURLY`, `DAILY` or `WEEKLY`; a volume has at most one schedule of each.
+        :param pulumi.Input['SnapshotDayOfWeek'] day_of_week: WEEKLY: the day of the week (`SUNDAY`, the default, to `SATURDAY`).
+        :param pulumi.Input[_builtins.int] hour: DAILY and WEEKLY: the hour of the day (0-23, the datacenter's time; default 0).
+        :param pulumi.Input[_builtins.int] minute: The minute of the hour the snapshot is taken (0-59; default 0).
+        """
+        pulumi.set(__self__, "retention_count", retention_count)
+        pulumi.set(__self__, "type", type)
+        if day_of_week is not None:
+            pulumi.set(__self__, "day_of_week", day_of_week)
+        if hour is not None:
+            pulumi.set(__self__, "hour", hour)
+        if minute is None:
+            minute = 0
+        if minute is not None:
+            pulumi.set(__self__, "minute", minute)
+
+    @_builtins.property
+    @pulumi.getter(name="retentionCount")
+    def retention_count(self) -> pulumi.Input[_builtins.int]:
+        """
+        How many of this schedule's snapshots are kept (the oldest is deleted); 1-50 in all.
+        """
+        return pulumi.get(self, "retention_count")
+
+    @retention_count.setter
+    def retention_count(self, value: pulumi.Input[_builtins.int]):
+        pulumi.set(self, "retention_count", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> pulumi.Input['SnapshotScheduleType']:
+        """
+        `HOURLY`, `DAILY` or `WEEKLY`; a volume has at most one schedule of each.
+        """
+        return pulumi.get(self, "type")
+
+    @type.setter
+    def type(self, value: pulumi.Input['SnapshotScheduleType']):
+        pulumi.set(self, "type", value)
+
+    @_builtins.property
+    @pulumi.getter(name="dayOfWeek")
+    def day_of_week(self) -> pulumi.Input[Optional['SnapshotDayOfWeek']]:
+        """
+        WEEKLY: the day of the week (`SUNDAY`, the default, to `SATURDAY`).
+        """
+        return pulumi.get(self, "day_of_week")
+
+    @day_of_week.setter
+    def day_of_week(self, value: pulumi.Input[Optional['SnapshotDayOfWeek']]):
+        pulumi.set(self, "day_of_week", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def hour(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        DAILY and WEEKLY: the hour of the day (0-23, the datacenter's time; default 0).
+        """
+        return pulumi.get(self, "hour")
+
+    @hour.setter
+    def hour(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "hour", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def minute(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        The minute of the hour the snapshot is taken (0-59; default 0).
+        """
+        return pulumi.get(self, "minute")
+
+    @minute.setter
+    def minute(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "minute", value)
 
 
 class ZoneRecordArgsDict(TypedDict):

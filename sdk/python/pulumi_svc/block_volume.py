@@ -13,7 +13,9 @@ if sys.version_info >= (3, 11):
 else:
     from typing_extensions import NotRequired, TypedDict, TypeAlias
 from . import _utilities
+from . import outputs
 from ._enums import *
+from ._inputs import *
 
 __all__ = ['BlockVolumeArgs', 'BlockVolume']
 
@@ -23,12 +25,15 @@ class BlockVolumeArgs:
                  capacity_gb: pulumi.Input[_builtins.int],
                  datacenter: pulumi.Input[_builtins.str],
                  authorized_guest_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.int]]]] = None,
+                 authorized_ip_addresses: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  cancel_immediately: pulumi.Input[Optional[_builtins.bool]] = None,
                  hourly_billing: pulumi.Input[Optional[_builtins.bool]] = None,
                  iops: pulumi.Input[Optional[_builtins.int]] = None,
                  notes: pulumi.Input[Optional[_builtins.str]] = None,
                  os_format: pulumi.Input[Optional['VolumeOsFormat']] = None,
                  ready_timeout_minutes: pulumi.Input[Optional[_builtins.int]] = None,
+                 snapshot_capacity_gb: pulumi.Input[Optional[_builtins.int]] = None,
+                 snapshot_schedules: pulumi.Input[Optional[Sequence[pulumi.Input['VolumeSnapshotScheduleArgs']]]] = None,
                  tier_iops_per_gb: pulumi.Input[Optional[_builtins.float]] = None):
         """
         The set of arguments for constructing a BlockVolume resource.
@@ -36,18 +41,23 @@ class BlockVolumeArgs:
         :param pulumi.Input[_builtins.int] capacity_gb: Size in GB (20-12,000). A larger size is an upgrade order on the same volume; a smaller one is refused in check (the API cannot shrink a volume).
         :param pulumi.Input[_builtins.str] datacenter: Datacenter short name, e.g. `dal10`; a change replaces the volume (and its data).
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.int]]] authorized_guest_ids: Ids of the account's guests (in the volume's datacenter) allowed to reach it, kept as declared: a guest allowed or removed outside Pulumi is drift that `refresh` shows and `up` puts back.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] authorized_ip_addresses: Private IPv4 addresses of the account's hosts (in the volume's datacenter) allowed to reach it, besides `authorizedGuestIds`: a bare metal server's, or any host's on the account's private network. Given as addresses, the form a user reads off a host, not as the API's address record ids: check finds each address's record on the account (and refuses one that is not the account's, is public, or is in another datacenter). Kept as declared: an address allowed or removed outside Pulumi is drift that `refresh` shows and `up` puts back.
         :param pulumi.Input[_builtins.bool] cancel_immediately: On delete, cancel a monthly volume at once instead of at its billing anniversary (an hourly volume is always cancelled at once).
         :param pulumi.Input[_builtins.bool] hourly_billing: Billed by the hour (true) or the month (false, the default); a change replaces the volume.
         :param pulumi.Input[_builtins.int] iops: Performance: the IOPS figure, 100-48,000 in steps of 100 and at most 50 per GB (give this or `tierIopsPerGb`). Another figure is an upgrade order on the same volume.
         :param pulumi.Input[_builtins.str] notes: Free text kept with the volume.
         :param pulumi.Input['VolumeOsFormat'] os_format: The OS the LUN is formatted for; a change replaces the volume.
         :param pulumi.Input[_builtins.int] ready_timeout_minutes: How long a create or resize waits for the volume to be ready, in minutes.
+        :param pulumi.Input[_builtins.int] snapshot_capacity_gb: GB of snapshot space (one of the sizes the storage package offers: 5, 10, 20, 40, 80, 100, 250, 500, 1,000, ...): ordered with the volume, or later, or more of it, as an order on the same volume, priced in the preview. Snapshot space only grows: a smaller size, or leaving it out once ordered, is refused in check.
+        :param pulumi.Input[Sequence[pulumi.Input['VolumeSnapshotScheduleArgs']]] snapshot_schedules: The volume's snapshot schedules (`type` HOURLY, DAILY or WEEKLY, at most one of each, with `retentionCount`, `minute`, `hour`, `dayOfWeek`), kept as declared: a schedule added, changed or removed outside Pulumi is drift that `refresh` shows and `up` puts back. A schedule needs `snapshotCapacityGb`; the schedules keep 50 snapshots at most in all.
         :param pulumi.Input[_builtins.float] tier_iops_per_gb: Endurance: IOPS per GB, one of 0.25, 2, 4, 10 (give this or `iops`). Another tier is an upgrade order on the same volume.
         """
         pulumi.set(__self__, "capacity_gb", capacity_gb)
         pulumi.set(__self__, "datacenter", datacenter)
         if authorized_guest_ids is not None:
             pulumi.set(__self__, "authorized_guest_ids", authorized_guest_ids)
+        if authorized_ip_addresses is not None:
+            pulumi.set(__self__, "authorized_ip_addresses", authorized_ip_addresses)
         if cancel_immediately is None:
             cancel_immediately = False
         if cancel_immediately is not None:
@@ -68,6 +78,10 @@ class BlockVolumeArgs:
             ready_timeout_minutes = 30
         if ready_timeout_minutes is not None:
             pulumi.set(__self__, "ready_timeout_minutes", ready_timeout_minutes)
+        if snapshot_capacity_gb is not None:
+            pulumi.set(__self__, "snapshot_capacity_gb", snapshot_capacity_gb)
+        if snapshot_schedules is not None:
+            pulumi.set(__self__, "snapshot_schedules", snapshot_schedules)
         if tier_iops_per_gb is not None:
             pulumi.set(__self__, "tier_iops_per_gb", tier_iops_per_gb)
 
@@ -106,6 +120,18 @@ class BlockVolumeArgs:
     @authorized_guest_ids.setter
     def authorized_guest_ids(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.int]]]]):
         pulumi.set(self, "authorized_guest_ids", value)
+
+    @_builtins.property
+    @pulumi.getter(name="authorizedIpAddresses")
+    def authorized_ip_addresses(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        Private IPv4 addresses of the account's hosts (in the volume's datacenter) allowed to reach it, besides `authorizedGuestIds`: a bare metal server's, or any host's on the account's private network. Given as addresses, the form a user reads off a host, not as the API's address record ids: check finds each address's record on the account (and refuses one that is not the account's, is public, or is in another datacenter). Kept as declared: an address allowed or removed outside Pulumi is drift that `refresh` shows and `up` puts back.
+        """
+        return pulumi.get(self, "authorized_ip_addresses")
+
+    @authorized_ip_addresses.setter
+    def authorized_ip_addresses(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "authorized_ip_addresses", value)
 
     @_builtins.property
     @pulumi.getter(name="cancelImmediately")
@@ -180,6 +206,30 @@ class BlockVolumeArgs:
         pulumi.set(self, "ready_timeout_minutes", value)
 
     @_builtins.property
+    @pulumi.getter(name="snapshotCapacityGb")
+    def snapshot_capacity_gb(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        GB of snapshot space (one of the sizes the storage package offers: 5, 10, 20, 40, 80, 100, 250, 500, 1,000, ...): ordered with the volume, or later, or more of it, as an order on the same volume, priced in the preview. Snapshot space only grows: a smaller size, or leaving it out once ordered, is refused in check.
+        """
+        return pulumi.get(self, "snapshot_capacity_gb")
+
+    @snapshot_capacity_gb.setter
+    def snapshot_capacity_gb(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "snapshot_capacity_gb", value)
+
+    @_builtins.property
+    @pulumi.getter(name="snapshotSchedules")
+    def snapshot_schedules(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['VolumeSnapshotScheduleArgs']]]]:
+        """
+        The volume's snapshot schedules (`type` HOURLY, DAILY or WEEKLY, at most one of each, with `retentionCount`, `minute`, `hour`, `dayOfWeek`), kept as declared: a schedule added, changed or removed outside Pulumi is drift that `refresh` shows and `up` puts back. A schedule needs `snapshotCapacityGb`; the schedules keep 50 snapshots at most in all.
+        """
+        return pulumi.get(self, "snapshot_schedules")
+
+    @snapshot_schedules.setter
+    def snapshot_schedules(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['VolumeSnapshotScheduleArgs']]]]):
+        pulumi.set(self, "snapshot_schedules", value)
+
+    @_builtins.property
     @pulumi.getter(name="tierIopsPerGb")
     def tier_iops_per_gb(self) -> pulumi.Input[Optional[_builtins.float]]:
         """
@@ -199,6 +249,7 @@ class BlockVolume(pulumi.CustomResource):
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
                  authorized_guest_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.int]]]] = None,
+                 authorized_ip_addresses: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  cancel_immediately: pulumi.Input[Optional[_builtins.bool]] = None,
                  capacity_gb: pulumi.Input[Optional[_builtins.int]] = None,
                  datacenter: pulumi.Input[Optional[_builtins.str]] = None,
@@ -207,13 +258,15 @@ class BlockVolume(pulumi.CustomResource):
                  notes: pulumi.Input[Optional[_builtins.str]] = None,
                  os_format: pulumi.Input[Optional['VolumeOsFormat']] = None,
                  ready_timeout_minutes: pulumi.Input[Optional[_builtins.int]] = None,
+                 snapshot_capacity_gb: pulumi.Input[Optional[_builtins.int]] = None,
+                 snapshot_schedules: pulumi.Input[Optional[Sequence[pulumi.Input[Union['VolumeSnapshotScheduleArgs', 'VolumeSnapshotScheduleArgsDict']]]]] = None,
                  tier_iops_per_gb: pulumi.Input[Optional[_builtins.float]] = None,
                  __props__=None):
         """
         A block (iSCSI) volume of the storage service (`Svc_Network_Storage`), billed.
 
         ## Example Usage
-        ### A 100 GB block volume at 2 IOPS per GB for a database guest
+        ### A 100 GB block volume at 2 IOPS per GB for a database guest, with 20 GB of snapshot space: a snapshot every night at 02:30 (7 kept) and every Sunday (4 kept)
         ```python
         import pulumi
         import pulumi_svc as svc
@@ -225,6 +278,8 @@ class BlockVolume(pulumi.CustomResource):
             tier_iops_per_gb=2,
             os_format="LINUX",
             authorized_guest_ids=[12345678],
+            snapshot_capacity_gb=20,
+            snapshot_schedules=[{"type": "DAILY", "retention_count": 7, "hour": 2, "minute": 30}, {"type": "WEEKLY", "retention_count": 4, "day_of_week": "SUNDAY"}],
         )
         pulumi.export("volumeId", data.volume_id)
         pulumi.export("targetAddress", data.target_address)
@@ -240,6 +295,7 @@ class BlockVolume(pulumi.CustomResource):
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.int]]] authorized_guest_ids: Ids of the account's guests (in the volume's datacenter) allowed to reach it, kept as declared: a guest allowed or removed outside Pulumi is drift that `refresh` shows and `up` puts back.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] authorized_ip_addresses: Private IPv4 addresses of the account's hosts (in the volume's datacenter) allowed to reach it, besides `authorizedGuestIds`: a bare metal server's, or any host's on the account's private network. Given as addresses, the form a user reads off a host, not as the API's address record ids: check finds each address's record on the account (and refuses one that is not the account's, is public, or is in another datacenter). Kept as declared: an address allowed or removed outside Pulumi is drift that `refresh` shows and `up` puts back.
         :param pulumi.Input[_builtins.bool] cancel_immediately: On delete, cancel a monthly volume at once instead of at its billing anniversary (an hourly volume is always cancelled at once).
         :param pulumi.Input[_builtins.int] capacity_gb: Size in GB (20-12,000). A larger size is an upgrade order on the same volume; a smaller one is refused in check (the API cannot shrink a volume).
         :param pulumi.Input[_builtins.str] datacenter: Datacenter short name, e.g. `dal10`; a change replaces the volume (and its data).
@@ -248,6 +304,8 @@ class BlockVolume(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] notes: Free text kept with the volume.
         :param pulumi.Input['VolumeOsFormat'] os_format: The OS the LUN is formatted for; a change replaces the volume.
         :param pulumi.Input[_builtins.int] ready_timeout_minutes: How long a create or resize waits for the volume to be ready, in minutes.
+        :param pulumi.Input[_builtins.int] snapshot_capacity_gb: GB of snapshot space (one of the sizes the storage package offers: 5, 10, 20, 40, 80, 100, 250, 500, 1,000, ...): ordered with the volume, or later, or more of it, as an order on the same volume, priced in the preview. Snapshot space only grows: a smaller size, or leaving it out once ordered, is refused in check.
+        :param pulumi.Input[Sequence[pulumi.Input[Union['VolumeSnapshotScheduleArgs', 'VolumeSnapshotScheduleArgsDict']]]] snapshot_schedules: The volume's snapshot schedules (`type` HOURLY, DAILY or WEEKLY, at most one of each, with `retentionCount`, `minute`, `hour`, `dayOfWeek`), kept as declared: a schedule added, changed or removed outside Pulumi is drift that `refresh` shows and `up` puts back. A schedule needs `snapshotCapacityGb`; the schedules keep 50 snapshots at most in all.
         :param pulumi.Input[_builtins.float] tier_iops_per_gb: Endurance: IOPS per GB, one of 0.25, 2, 4, 10 (give this or `iops`). Another tier is an upgrade order on the same volume.
         """
         ...
@@ -260,7 +318,7 @@ class BlockVolume(pulumi.CustomResource):
         A block (iSCSI) volume of the storage service (`Svc_Network_Storage`), billed.
 
         ## Example Usage
-        ### A 100 GB block volume at 2 IOPS per GB for a database guest
+        ### A 100 GB block volume at 2 IOPS per GB for a database guest, with 20 GB of snapshot space: a snapshot every night at 02:30 (7 kept) and every Sunday (4 kept)
         ```python
         import pulumi
         import pulumi_svc as svc
@@ -272,6 +330,8 @@ class BlockVolume(pulumi.CustomResource):
             tier_iops_per_gb=2,
             os_format="LINUX",
             authorized_guest_ids=[12345678],
+            snapshot_capacity_gb=20,
+            snapshot_schedules=[{"type": "DAILY", "retention_count": 7, "hour": 2, "minute": 30}, {"type": "WEEKLY", "retention_count": 4, "day_of_week": "SUNDAY"}],
         )
         pulumi.export("volumeId", data.volume_id)
         pulumi.export("targetAddress", data.target_address)
@@ -300,6 +360,7 @@ class BlockVolume(pulumi.CustomResource):
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
                  authorized_guest_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.int]]]] = None,
+                 authorized_ip_addresses: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  cancel_immediately: pulumi.Input[Optional[_builtins.bool]] = None,
                  capacity_gb: pulumi.Input[Optional[_builtins.int]] = None,
                  datacenter: pulumi.Input[Optional[_builtins.str]] = None,
@@ -308,6 +369,8 @@ class BlockVolume(pulumi.CustomResource):
                  notes: pulumi.Input[Optional[_builtins.str]] = None,
                  os_format: pulumi.Input[Optional['VolumeOsFormat']] = None,
                  ready_timeout_minutes: pulumi.Input[Optional[_builtins.int]] = None,
+                 snapshot_capacity_gb: pulumi.Input[Optional[_builtins.int]] = None,
+                 snapshot_schedules: pulumi.Input[Optional[Sequence[pulumi.Input[Union['VolumeSnapshotScheduleArgs', 'VolumeSnapshotScheduleArgsDict']]]]] = None,
                  tier_iops_per_gb: pulumi.Input[Optional[_builtins.float]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
@@ -319,6 +382,7 @@ class BlockVolume(pulumi.CustomResource):
             __props__ = BlockVolumeArgs.__new__(BlockVolumeArgs)
 
             __props__.__dict__["authorized_guest_ids"] = authorized_guest_ids
+            __props__.__dict__["authorized_ip_addresses"] = authorized_ip_addresses
             if cancel_immediately is None:
                 cancel_immediately = False
             __props__.__dict__["cancel_immediately"] = cancel_immediately
@@ -339,6 +403,8 @@ class BlockVolume(pulumi.CustomResource):
             if ready_timeout_minutes is None:
                 ready_timeout_minutes = 30
             __props__.__dict__["ready_timeout_minutes"] = ready_timeout_minutes
+            __props__.__dict__["snapshot_capacity_gb"] = snapshot_capacity_gb
+            __props__.__dict__["snapshot_schedules"] = snapshot_schedules
             __props__.__dict__["tier_iops_per_gb"] = tier_iops_per_gb
             __props__.__dict__["billing_item_id"] = None
             __props__.__dict__["estimated_hourly_cost"] = None
@@ -371,6 +437,7 @@ class BlockVolume(pulumi.CustomResource):
         __props__ = BlockVolumeArgs.__new__(BlockVolumeArgs)
 
         __props__.__dict__["authorized_guest_ids"] = None
+        __props__.__dict__["authorized_ip_addresses"] = None
         __props__.__dict__["billing_item_id"] = None
         __props__.__dict__["cancel_immediately"] = None
         __props__.__dict__["capacity_gb"] = None
@@ -384,6 +451,8 @@ class BlockVolume(pulumi.CustomResource):
         __props__.__dict__["os_format"] = None
         __props__.__dict__["provisioned_iops"] = None
         __props__.__dict__["ready_timeout_minutes"] = None
+        __props__.__dict__["snapshot_capacity_gb"] = None
+        __props__.__dict__["snapshot_schedules"] = None
         __props__.__dict__["target_address"] = None
         __props__.__dict__["tier_iops_per_gb"] = None
         __props__.__dict__["username"] = None
@@ -397,6 +466,14 @@ class BlockVolume(pulumi.CustomResource):
         Ids of the account's guests (in the volume's datacenter) allowed to reach it, kept as declared: a guest allowed or removed outside Pulumi is drift that `refresh` shows and `up` puts back.
         """
         return pulumi.get(self, "authorized_guest_ids")
+
+    @_builtins.property
+    @pulumi.getter(name="authorizedIpAddresses")
+    def authorized_ip_addresses(self) -> pulumi.Output[Sequence[_builtins.str]]:
+        """
+        Private IPv4 addresses of the account's hosts (in the volume's datacenter) allowed to reach it, besides `authorizedGuestIds`: a bare metal server's, or any host's on the account's private network. Given as addresses, the form a user reads off a host, not as the API's address record ids: check finds each address's record on the account (and refuses one that is not the account's, is public, or is in another datacenter). Kept as declared: an address allowed or removed outside Pulumi is drift that `refresh` shows and `up` puts back.
+        """
+        return pulumi.get(self, "authorized_ip_addresses")
 
     @_builtins.property
     @pulumi.getter(name="billingItemId")
@@ -501,6 +578,22 @@ class BlockVolume(pulumi.CustomResource):
         How long a create or resize waits for the volume to be ready, in minutes.
         """
         return pulumi.get(self, "ready_timeout_minutes")
+
+    @_builtins.property
+    @pulumi.getter(name="snapshotCapacityGb")
+    def snapshot_capacity_gb(self) -> pulumi.Output[Optional[_builtins.int]]:
+        """
+        GB of snapshot space (one of the sizes the storage package offers: 5, 10, 20, 40, 80, 100, 250, 500, 1,000, ...): ordered with the volume, or later, or more of it, as an order on the same volume, priced in the preview. Snapshot space only grows: a smaller size, or leaving it out once ordered, is refused in check.
+        """
+        return pulumi.get(self, "snapshot_capacity_gb")
+
+    @_builtins.property
+    @pulumi.getter(name="snapshotSchedules")
+    def snapshot_schedules(self) -> pulumi.Output[Sequence['outputs.VolumeSnapshotSchedule']]:
+        """
+        The volume's snapshot schedules (`type` HOURLY, DAILY or WEEKLY, at most one of each, with `retentionCount`, `minute`, `hour`, `dayOfWeek`), kept as declared: a schedule added, changed or removed outside Pulumi is drift that `refresh` shows and `up` puts back. A schedule needs `snapshotCapacityGb`; the schedules keep 50 snapshots at most in all.
+        """
+        return pulumi.get(self, "snapshot_schedules")
 
     @_builtins.property
     @pulumi.getter(name="targetAddress")

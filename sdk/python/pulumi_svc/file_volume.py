@@ -13,6 +13,9 @@ if sys.version_info >= (3, 11):
 else:
     from typing_extensions import NotRequired, TypedDict, TypeAlias
 from . import _utilities
+from . import outputs
+from ._enums import *
+from ._inputs import *
 
 __all__ = ['FileVolumeArgs', 'FileVolume']
 
@@ -22,11 +25,14 @@ class FileVolumeArgs:
                  capacity_gb: pulumi.Input[_builtins.int],
                  datacenter: pulumi.Input[_builtins.str],
                  authorized_guest_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.int]]]] = None,
+                 authorized_ip_addresses: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  cancel_immediately: pulumi.Input[Optional[_builtins.bool]] = None,
                  hourly_billing: pulumi.Input[Optional[_builtins.bool]] = None,
                  iops: pulumi.Input[Optional[_builtins.int]] = None,
                  notes: pulumi.Input[Optional[_builtins.str]] = None,
                  ready_timeout_minutes: pulumi.Input[Optional[_builtins.int]] = None,
+                 snapshot_capacity_gb: pulumi.Input[Optional[_builtins.int]] = None,
+                 snapshot_schedules: pulumi.Input[Optional[Sequence[pulumi.Input['VolumeSnapshotScheduleArgs']]]] = None,
                  tier_iops_per_gb: pulumi.Input[Optional[_builtins.float]] = None):
         """
         The set of arguments for constructing a FileVolume resource.
@@ -34,17 +40,22 @@ class FileVolumeArgs:
         :param pulumi.Input[_builtins.int] capacity_gb: Size in GB (20-12,000). A larger size is an upgrade order on the same volume; a smaller one is refused in check (the API cannot shrink a volume).
         :param pulumi.Input[_builtins.str] datacenter: Datacenter short name, e.g. `dal10`; a change replaces the volume (and its data).
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.int]]] authorized_guest_ids: Ids of the account's guests (in the volume's datacenter) allowed to reach it, kept as declared: a guest allowed or removed outside Pulumi is drift that `refresh` shows and `up` puts back.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] authorized_ip_addresses: Private IPv4 addresses of the account's hosts (in the volume's datacenter) allowed to reach it, besides `authorizedGuestIds`: a bare metal server's, or any host's on the account's private network. Given as addresses, the form a user reads off a host, not as the API's address record ids: check finds each address's record on the account (and refuses one that is not the account's, is public, or is in another datacenter). Kept as declared: an address allowed or removed outside Pulumi is drift that `refresh` shows and `up` puts back.
         :param pulumi.Input[_builtins.bool] cancel_immediately: On delete, cancel a monthly volume at once instead of at its billing anniversary (an hourly volume is always cancelled at once).
         :param pulumi.Input[_builtins.bool] hourly_billing: Billed by the hour (true) or the month (false, the default); a change replaces the volume.
         :param pulumi.Input[_builtins.int] iops: Performance: the IOPS figure, 100-48,000 in steps of 100 and at most 50 per GB (give this or `tierIopsPerGb`). Another figure is an upgrade order on the same volume.
         :param pulumi.Input[_builtins.str] notes: Free text kept with the volume.
         :param pulumi.Input[_builtins.int] ready_timeout_minutes: How long a create or resize waits for the volume to be ready, in minutes.
+        :param pulumi.Input[_builtins.int] snapshot_capacity_gb: GB of snapshot space (one of the sizes the storage package offers: 5, 10, 20, 40, 80, 100, 250, 500, 1,000, ...): ordered with the volume, or later, or more of it, as an order on the same volume, priced in the preview. Snapshot space only grows: a smaller size, or leaving it out once ordered, is refused in check.
+        :param pulumi.Input[Sequence[pulumi.Input['VolumeSnapshotScheduleArgs']]] snapshot_schedules: The volume's snapshot schedules (`type` HOURLY, DAILY or WEEKLY, at most one of each, with `retentionCount`, `minute`, `hour`, `dayOfWeek`), kept as declared: a schedule added, changed or removed outside Pulumi is drift that `refresh` shows and `up` puts back. A schedule needs `snapshotCapacityGb`; the schedules keep 50 snapshots at most in all.
         :param pulumi.Input[_builtins.float] tier_iops_per_gb: Endurance: IOPS per GB, one of 0.25, 2, 4, 10 (give this or `iops`). Another tier is an upgrade order on the same volume.
         """
         pulumi.set(__self__, "capacity_gb", capacity_gb)
         pulumi.set(__self__, "datacenter", datacenter)
         if authorized_guest_ids is not None:
             pulumi.set(__self__, "authorized_guest_ids", authorized_guest_ids)
+        if authorized_ip_addresses is not None:
+            pulumi.set(__self__, "authorized_ip_addresses", authorized_ip_addresses)
         if cancel_immediately is None:
             cancel_immediately = False
         if cancel_immediately is not None:
@@ -61,6 +72,10 @@ class FileVolumeArgs:
             ready_timeout_minutes = 30
         if ready_timeout_minutes is not None:
             pulumi.set(__self__, "ready_timeout_minutes", ready_timeout_minutes)
+        if snapshot_capacity_gb is not None:
+            pulumi.set(__self__, "snapshot_capacity_gb", snapshot_capacity_gb)
+        if snapshot_schedules is not None:
+            pulumi.set(__self__, "snapshot_schedules", snapshot_schedules)
         if tier_iops_per_gb is not None:
             pulumi.set(__self__, "tier_iops_per_gb", tier_iops_per_gb)
 
@@ -99,6 +114,18 @@ class FileVolumeArgs:
     @authorized_guest_ids.setter
     def authorized_guest_ids(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.int]]]]):
         pulumi.set(self, "authorized_guest_ids", value)
+
+    @_builtins.property
+    @pulumi.getter(name="authorizedIpAddresses")
+    def authorized_ip_addresses(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        Private IPv4 addresses of the account's hosts (in the volume's datacenter) allowed to reach it, besides `authorizedGuestIds`: a bare metal server's, or any host's on the account's private network. Given as addresses, the form a user reads off a host, not as the API's address record ids: check finds each address's record on the account (and refuses one that is not the account's, is public, or is in another datacenter). Kept as declared: an address allowed or removed outside Pulumi is drift that `refresh` shows and `up` puts back.
+        """
+        return pulumi.get(self, "authorized_ip_addresses")
+
+    @authorized_ip_addresses.setter
+    def authorized_ip_addresses(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "authorized_ip_addresses", value)
 
     @_builtins.property
     @pulumi.getter(name="cancelImmediately")
@@ -161,6 +188,30 @@ class FileVolumeArgs:
         pulumi.set(self, "ready_timeout_minutes", value)
 
     @_builtins.property
+    @pulumi.getter(name="snapshotCapacityGb")
+    def snapshot_capacity_gb(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        GB of snapshot space (one of the sizes the storage package offers: 5, 10, 20, 40, 80, 100, 250, 500, 1,000, ...): ordered with the volume, or later, or more of it, as an order on the same volume, priced in the preview. Snapshot space only grows: a smaller size, or leaving it out once ordered, is refused in check.
+        """
+        return pulumi.get(self, "snapshot_capacity_gb")
+
+    @snapshot_capacity_gb.setter
+    def snapshot_capacity_gb(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "snapshot_capacity_gb", value)
+
+    @_builtins.property
+    @pulumi.getter(name="snapshotSchedules")
+    def snapshot_schedules(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['VolumeSnapshotScheduleArgs']]]]:
+        """
+        The volume's snapshot schedules (`type` HOURLY, DAILY or WEEKLY, at most one of each, with `retentionCount`, `minute`, `hour`, `dayOfWeek`), kept as declared: a schedule added, changed or removed outside Pulumi is drift that `refresh` shows and `up` puts back. A schedule needs `snapshotCapacityGb`; the schedules keep 50 snapshots at most in all.
+        """
+        return pulumi.get(self, "snapshot_schedules")
+
+    @snapshot_schedules.setter
+    def snapshot_schedules(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['VolumeSnapshotScheduleArgs']]]]):
+        pulumi.set(self, "snapshot_schedules", value)
+
+    @_builtins.property
     @pulumi.getter(name="tierIopsPerGb")
     def tier_iops_per_gb(self) -> pulumi.Input[Optional[_builtins.float]]:
         """
@@ -180,6 +231,7 @@ class FileVolume(pulumi.CustomResource):
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
                  authorized_guest_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.int]]]] = None,
+                 authorized_ip_addresses: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  cancel_immediately: pulumi.Input[Optional[_builtins.bool]] = None,
                  capacity_gb: pulumi.Input[Optional[_builtins.int]] = None,
                  datacenter: pulumi.Input[Optional[_builtins.str]] = None,
@@ -187,13 +239,15 @@ class FileVolume(pulumi.CustomResource):
                  iops: pulumi.Input[Optional[_builtins.int]] = None,
                  notes: pulumi.Input[Optional[_builtins.str]] = None,
                  ready_timeout_minutes: pulumi.Input[Optional[_builtins.int]] = None,
+                 snapshot_capacity_gb: pulumi.Input[Optional[_builtins.int]] = None,
+                 snapshot_schedules: pulumi.Input[Optional[Sequence[pulumi.Input[Union['VolumeSnapshotScheduleArgs', 'VolumeSnapshotScheduleArgsDict']]]]] = None,
                  tier_iops_per_gb: pulumi.Input[Optional[_builtins.float]] = None,
                  __props__=None):
         """
         A file (NFS) volume of the storage service (`Svc_Network_Storage`), billed.
 
         ## Example Usage
-        ### A 500 GB file share with 2,000 IOPS, billed by the hour
+        ### A 500 GB file share with 2,000 IOPS, billed by the hour, mounted from a server by its private address, with hourly snapshots
         ```python
         import pulumi
         import pulumi_svc as svc
@@ -204,6 +258,9 @@ class FileVolume(pulumi.CustomResource):
             capacity_gb=500,
             iops=2000,
             hourly_billing=True,
+            authorized_ip_addresses=["10.0.0.5"],
+            snapshot_capacity_gb=100,
+            snapshot_schedules=[{"type": "HOURLY", "retention_count": 24, "minute": 15}],
         )
         pulumi.export("volumeId", share.volume_id)
         pulumi.export("mountAddress", share.mount_address)
@@ -218,6 +275,7 @@ class FileVolume(pulumi.CustomResource):
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.int]]] authorized_guest_ids: Ids of the account's guests (in the volume's datacenter) allowed to reach it, kept as declared: a guest allowed or removed outside Pulumi is drift that `refresh` shows and `up` puts back.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] authorized_ip_addresses: Private IPv4 addresses of the account's hosts (in the volume's datacenter) allowed to reach it, besides `authorizedGuestIds`: a bare metal server's, or any host's on the account's private network. Given as addresses, the form a user reads off a host, not as the API's address record ids: check finds each address's record on the account (and refuses one that is not the account's, is public, or is in another datacenter). Kept as declared: an address allowed or removed outside Pulumi is drift that `refresh` shows and `up` puts back.
         :param pulumi.Input[_builtins.bool] cancel_immediately: On delete, cancel a monthly volume at once instead of at its billing anniversary (an hourly volume is always cancelled at once).
         :param pulumi.Input[_builtins.int] capacity_gb: Size in GB (20-12,000). A larger size is an upgrade order on the same volume; a smaller one is refused in check (the API cannot shrink a volume).
         :param pulumi.Input[_builtins.str] datacenter: Datacenter short name, e.g. `dal10`; a change replaces the volume (and its data).
@@ -225,6 +283,8 @@ class FileVolume(pulumi.CustomResource):
         :param pulumi.Input[_builtins.int] iops: Performance: the IOPS figure, 100-48,000 in steps of 100 and at most 50 per GB (give this or `tierIopsPerGb`). Another figure is an upgrade order on the same volume.
         :param pulumi.Input[_builtins.str] notes: Free text kept with the volume.
         :param pulumi.Input[_builtins.int] ready_timeout_minutes: How long a create or resize waits for the volume to be ready, in minutes.
+        :param pulumi.Input[_builtins.int] snapshot_capacity_gb: GB of snapshot space (one of the sizes the storage package offers: 5, 10, 20, 40, 80, 100, 250, 500, 1,000, ...): ordered with the volume, or later, or more of it, as an order on the same volume, priced in the preview. Snapshot space only grows: a smaller size, or leaving it out once ordered, is refused in check.
+        :param pulumi.Input[Sequence[pulumi.Input[Union['VolumeSnapshotScheduleArgs', 'VolumeSnapshotScheduleArgsDict']]]] snapshot_schedules: The volume's snapshot schedules (`type` HOURLY, DAILY or WEEKLY, at most one of each, with `retentionCount`, `minute`, `hour`, `dayOfWeek`), kept as declared: a schedule added, changed or removed outside Pulumi is drift that `refresh` shows and `up` puts back. A schedule needs `snapshotCapacityGb`; the schedules keep 50 snapshots at most in all.
         :param pulumi.Input[_builtins.float] tier_iops_per_gb: Endurance: IOPS per GB, one of 0.25, 2, 4, 10 (give this or `iops`). Another tier is an upgrade order on the same volume.
         """
         ...
@@ -237,7 +297,7 @@ class FileVolume(pulumi.CustomResource):
         A file (NFS) volume of the storage service (`Svc_Network_Storage`), billed.
 
         ## Example Usage
-        ### A 500 GB file share with 2,000 IOPS, billed by the hour
+        ### A 500 GB file share with 2,000 IOPS, billed by the hour, mounted from a server by its private address, with hourly snapshots
         ```python
         import pulumi
         import pulumi_svc as svc
@@ -248,6 +308,9 @@ class FileVolume(pulumi.CustomResource):
             capacity_gb=500,
             iops=2000,
             hourly_billing=True,
+            authorized_ip_addresses=["10.0.0.5"],
+            snapshot_capacity_gb=100,
+            snapshot_schedules=[{"type": "HOURLY", "retention_count": 24, "minute": 15}],
         )
         pulumi.export("volumeId", share.volume_id)
         pulumi.export("mountAddress", share.mount_address)
@@ -275,6 +338,7 @@ class FileVolume(pulumi.CustomResource):
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
                  authorized_guest_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.int]]]] = None,
+                 authorized_ip_addresses: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  cancel_immediately: pulumi.Input[Optional[_builtins.bool]] = None,
                  capacity_gb: pulumi.Input[Optional[_builtins.int]] = None,
                  datacenter: pulumi.Input[Optional[_builtins.str]] = None,
@@ -282,6 +346,8 @@ class FileVolume(pulumi.CustomResource):
                  iops: pulumi.Input[Optional[_builtins.int]] = None,
                  notes: pulumi.Input[Optional[_builtins.str]] = None,
                  ready_timeout_minutes: pulumi.Input[Optional[_builtins.int]] = None,
+                 snapshot_capacity_gb: pulumi.Input[Optional[_builtins.int]] = None,
+                 snapshot_schedules: pulumi.Input[Optional[Sequence[pulumi.Input[Union['VolumeSnapshotScheduleArgs', 'VolumeSnapshotScheduleArgsDict']]]]] = None,
                  tier_iops_per_gb: pulumi.Input[Optional[_builtins.float]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
@@ -293,6 +359,7 @@ class FileVolume(pulumi.CustomResource):
             __props__ = FileVolumeArgs.__new__(FileVolumeArgs)
 
             __props__.__dict__["authorized_guest_ids"] = authorized_guest_ids
+            __props__.__dict__["authorized_ip_addresses"] = authorized_ip_addresses
             if cancel_immediately is None:
                 cancel_immediately = False
             __props__.__dict__["cancel_immediately"] = cancel_immediately
@@ -310,6 +377,8 @@ class FileVolume(pulumi.CustomResource):
             if ready_timeout_minutes is None:
                 ready_timeout_minutes = 30
             __props__.__dict__["ready_timeout_minutes"] = ready_timeout_minutes
+            __props__.__dict__["snapshot_capacity_gb"] = snapshot_capacity_gb
+            __props__.__dict__["snapshot_schedules"] = snapshot_schedules
             __props__.__dict__["tier_iops_per_gb"] = tier_iops_per_gb
             __props__.__dict__["billing_item_id"] = None
             __props__.__dict__["estimated_hourly_cost"] = None
@@ -342,6 +411,7 @@ class FileVolume(pulumi.CustomResource):
         __props__ = FileVolumeArgs.__new__(FileVolumeArgs)
 
         __props__.__dict__["authorized_guest_ids"] = None
+        __props__.__dict__["authorized_ip_addresses"] = None
         __props__.__dict__["billing_item_id"] = None
         __props__.__dict__["cancel_immediately"] = None
         __props__.__dict__["capacity_gb"] = None
@@ -354,6 +424,8 @@ class FileVolume(pulumi.CustomResource):
         __props__.__dict__["notes"] = None
         __props__.__dict__["provisioned_iops"] = None
         __props__.__dict__["ready_timeout_minutes"] = None
+        __props__.__dict__["snapshot_capacity_gb"] = None
+        __props__.__dict__["snapshot_schedules"] = None
         __props__.__dict__["target_address"] = None
         __props__.__dict__["tier_iops_per_gb"] = None
         __props__.__dict__["username"] = None
@@ -367,6 +439,14 @@ class FileVolume(pulumi.CustomResource):
         Ids of the account's guests (in the volume's datacenter) allowed to reach it, kept as declared: a guest allowed or removed outside Pulumi is drift that `refresh` shows and `up` puts back.
         """
         return pulumi.get(self, "authorized_guest_ids")
+
+    @_builtins.property
+    @pulumi.getter(name="authorizedIpAddresses")
+    def authorized_ip_addresses(self) -> pulumi.Output[Sequence[_builtins.str]]:
+        """
+        Private IPv4 addresses of the account's hosts (in the volume's datacenter) allowed to reach it, besides `authorizedGuestIds`: a bare metal server's, or any host's on the account's private network. Given as addresses, the form a user reads off a host, not as the API's address record ids: check finds each address's record on the account (and refuses one that is not the account's, is public, or is in another datacenter). Kept as declared: an address allowed or removed outside Pulumi is drift that `refresh` shows and `up` puts back.
+        """
+        return pulumi.get(self, "authorized_ip_addresses")
 
     @_builtins.property
     @pulumi.getter(name="billingItemId")
@@ -463,6 +543,22 @@ class FileVolume(pulumi.CustomResource):
         How long a create or resize waits for the volume to be ready, in minutes.
         """
         return pulumi.get(self, "ready_timeout_minutes")
+
+    @_builtins.property
+    @pulumi.getter(name="snapshotCapacityGb")
+    def snapshot_capacity_gb(self) -> pulumi.Output[Optional[_builtins.int]]:
+        """
+        GB of snapshot space (one of the sizes the storage package offers: 5, 10, 20, 40, 80, 100, 250, 500, 1,000, ...): ordered with the volume, or later, or more of it, as an order on the same volume, priced in the preview. Snapshot space only grows: a smaller size, or leaving it out once ordered, is refused in check.
+        """
+        return pulumi.get(self, "snapshot_capacity_gb")
+
+    @_builtins.property
+    @pulumi.getter(name="snapshotSchedules")
+    def snapshot_schedules(self) -> pulumi.Output[Sequence['outputs.VolumeSnapshotSchedule']]:
+        """
+        The volume's snapshot schedules (`type` HOURLY, DAILY or WEEKLY, at most one of each, with `retentionCount`, `minute`, `hour`, `dayOfWeek`), kept as declared: a schedule added, changed or removed outside Pulumi is drift that `refresh` shows and `up` puts back. A schedule needs `snapshotCapacityGb`; the schedules keep 50 snapshots at most in all.
+        """
+        return pulumi.get(self, "snapshot_schedules")
 
     @_builtins.property
     @pulumi.getter(name="targetAddress")

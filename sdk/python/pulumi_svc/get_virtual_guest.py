@@ -23,7 +23,7 @@ __all__ = [
 
 @pulumi.output_type
 class GetVirtualGuestResult:
-    def __init__(__self__, create_date=None, datacenter=None, dedicated_account_host_only_flag=None, dedicated_host_id=None, disks=None, domain=None, estimated_cost_source=None, estimated_hourly_cost=None, estimated_monthly_cost=None, fully_qualified_domain_name=None, global_identifier=None, guest_id=None, hostname=None, hourly_billing_flag=None, id=None, local_disk_flag=None, max_memory=None, network_speed=None, notes=None, operating_system_reference_code=None, os_reload_id=None, power_state=None, primary_backend_ip_address=None, primary_ip_address=None, private_network_only=None, provision_date=None, ssh_key_ids=None, start_cpus=None, status=None, tags=None, user_data=None):
+    def __init__(__self__, create_date=None, datacenter=None, dedicated_account_host_only_flag=None, dedicated_host_id=None, disks=None, domain=None, estimated_cost_source=None, estimated_hourly_cost=None, estimated_monthly_cost=None, flavor_key_name=None, fully_qualified_domain_name=None, global_identifier=None, guest_id=None, hostname=None, hourly_billing_flag=None, id=None, local_disk_flag=None, max_memory=None, network_speed=None, notes=None, operating_system_reference_code=None, os_reload_id=None, power_state=None, primary_backend_ip_address=None, primary_ip_address=None, private_network_only=None, provision_date=None, ssh_key_ids=None, start_cpus=None, status=None, tags=None, transient_guest_flag=None, user_data=None):
         if create_date and not isinstance(create_date, str):
             raise TypeError("Expected argument 'create_date' to be a str")
         pulumi.set(__self__, "create_date", create_date)
@@ -51,6 +51,9 @@ class GetVirtualGuestResult:
         if estimated_monthly_cost and not isinstance(estimated_monthly_cost, float):
             raise TypeError("Expected argument 'estimated_monthly_cost' to be a float")
         pulumi.set(__self__, "estimated_monthly_cost", estimated_monthly_cost)
+        if flavor_key_name and not isinstance(flavor_key_name, str):
+            raise TypeError("Expected argument 'flavor_key_name' to be a str")
+        pulumi.set(__self__, "flavor_key_name", flavor_key_name)
         if fully_qualified_domain_name and not isinstance(fully_qualified_domain_name, str):
             raise TypeError("Expected argument 'fully_qualified_domain_name' to be a str")
         pulumi.set(__self__, "fully_qualified_domain_name", fully_qualified_domain_name)
@@ -114,6 +117,9 @@ class GetVirtualGuestResult:
         if tags and not isinstance(tags, list):
             raise TypeError("Expected argument 'tags' to be a list")
         pulumi.set(__self__, "tags", tags)
+        if transient_guest_flag and not isinstance(transient_guest_flag, bool):
+            raise TypeError("Expected argument 'transient_guest_flag' to be a bool")
+        pulumi.set(__self__, "transient_guest_flag", transient_guest_flag)
         if user_data and not isinstance(user_data, str):
             raise TypeError("Expected argument 'user_data' to be a str")
         pulumi.set(__self__, "user_data", user_data)
@@ -191,6 +197,14 @@ class GetVirtualGuestResult:
         return pulumi.get(self, "estimated_monthly_cost")
 
     @_builtins.property
+    @pulumi.getter(name="flavorKeyName")
+    def flavor_key_name(self) -> Optional[_builtins.str]:
+        """
+        A flavor (the API's preset size, e.g. `B1_2X8X25`: 2 cores, 8 GB, a 25 GB boot disk; families B1 balanced, C1 compute, M1 memory), one the account is offered, instead of `startCpus` and `maxMemory`. A change to another flavor upgrades the guest in place (it reboots); its boot disk only grows.
+        """
+        return pulumi.get(self, "flavor_key_name")
+
+    @_builtins.property
     @pulumi.getter(name="fullyQualifiedDomainName")
     def fully_qualified_domain_name(self) -> _builtins.str:
         """
@@ -248,9 +262,9 @@ class GetVirtualGuestResult:
 
     @_builtins.property
     @pulumi.getter(name="maxMemory")
-    def max_memory(self) -> _builtins.int:
+    def max_memory(self) -> Optional[_builtins.int]:
         """
-        Memory in MB, one of the sizes the account is offered; a change upgrades in place (it reboots).
+        Memory in MB, one of the sizes the account is offered; a change upgrades in place (it reboots). Required unless `flavorKeyName` is given; with a flavor it is an output, the flavor's.
         """
         return pulumi.get(self, "max_memory")
 
@@ -336,9 +350,9 @@ class GetVirtualGuestResult:
 
     @_builtins.property
     @pulumi.getter(name="startCpus")
-    def start_cpus(self) -> _builtins.int:
+    def start_cpus(self) -> Optional[_builtins.int]:
         """
-        CPU count, one the account is offered; a change upgrades the guest in place (it reboots).
+        CPU count, one the account is offered; a change upgrades the guest in place (it reboots). Required unless `flavorKeyName` is given; with a flavor it is an output, the flavor's.
         """
         return pulumi.get(self, "start_cpus")
 
@@ -357,6 +371,14 @@ class GetVirtualGuestResult:
         Tags, compared the way the API stores them: trimmed, lower-cased, each once, in sorted order (`['Web', ' db ']` is stored and shown as `['db', 'web']`).
         """
         return pulumi.get(self, "tags")
+
+    @_builtins.property
+    @pulumi.getter(name="transientGuestFlag")
+    def transient_guest_flag(self) -> _builtins.bool:
+        """
+        A transient guest: cheaper, billed hourly only (not with `hourlyBillingFlag: false`), never on a dedicated host, and the API may reclaim it at any time. A reclaimed guest is gone: `pulumi refresh` drops it from the state, and the next `pulumi up` orders a new one (its preview's BILLING line says so). Changing it replaces the guest.
+        """
+        return pulumi.get(self, "transient_guest_flag")
 
     @_builtins.property
     @pulumi.getter(name="userData")
@@ -382,6 +404,7 @@ class AwaitableGetVirtualGuestResult(GetVirtualGuestResult):
             estimated_cost_source=self.estimated_cost_source,
             estimated_hourly_cost=self.estimated_hourly_cost,
             estimated_monthly_cost=self.estimated_monthly_cost,
+            flavor_key_name=self.flavor_key_name,
             fully_qualified_domain_name=self.fully_qualified_domain_name,
             global_identifier=self.global_identifier,
             guest_id=self.guest_id,
@@ -403,6 +426,7 @@ class AwaitableGetVirtualGuestResult(GetVirtualGuestResult):
             start_cpus=self.start_cpus,
             status=self.status,
             tags=self.tags,
+            transient_guest_flag=self.transient_guest_flag,
             user_data=self.user_data)
 
 
@@ -452,6 +476,7 @@ def get_virtual_guest(domain: Optional[_builtins.str] = None,
         estimated_cost_source=pulumi.get(__ret__, 'estimated_cost_source'),
         estimated_hourly_cost=pulumi.get(__ret__, 'estimated_hourly_cost'),
         estimated_monthly_cost=pulumi.get(__ret__, 'estimated_monthly_cost'),
+        flavor_key_name=pulumi.get(__ret__, 'flavor_key_name'),
         fully_qualified_domain_name=pulumi.get(__ret__, 'fully_qualified_domain_name'),
         global_identifier=pulumi.get(__ret__, 'global_identifier'),
         guest_id=pulumi.get(__ret__, 'guest_id'),
@@ -473,6 +498,7 @@ def get_virtual_guest(domain: Optional[_builtins.str] = None,
         start_cpus=pulumi.get(__ret__, 'start_cpus'),
         status=pulumi.get(__ret__, 'status'),
         tags=pulumi.get(__ret__, 'tags'),
+        transient_guest_flag=pulumi.get(__ret__, 'transient_guest_flag'),
         user_data=pulumi.get(__ret__, 'user_data'))
 def get_virtual_guest_output(domain: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
                              hostname: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
@@ -519,6 +545,7 @@ def get_virtual_guest_output(domain: pulumi.Input[Optional[Optional[_builtins.st
         estimated_cost_source=pulumi.get(__response__, 'estimated_cost_source'),
         estimated_hourly_cost=pulumi.get(__response__, 'estimated_hourly_cost'),
         estimated_monthly_cost=pulumi.get(__response__, 'estimated_monthly_cost'),
+        flavor_key_name=pulumi.get(__response__, 'flavor_key_name'),
         fully_qualified_domain_name=pulumi.get(__response__, 'fully_qualified_domain_name'),
         global_identifier=pulumi.get(__response__, 'global_identifier'),
         guest_id=pulumi.get(__response__, 'guest_id'),
@@ -540,4 +567,5 @@ def get_virtual_guest_output(domain: pulumi.Input[Optional[Optional[_builtins.st
         start_cpus=pulumi.get(__response__, 'start_cpus'),
         status=pulumi.get(__response__, 'status'),
         tags=pulumi.get(__response__, 'tags'),
+        transient_guest_flag=pulumi.get(__response__, 'transient_guest_flag'),
         user_data=pulumi.get(__response__, 'user_data')))

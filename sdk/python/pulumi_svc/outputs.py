@@ -31,6 +31,7 @@ __all__ = [
     'TicketStatus',
     'VirtualGuestSummary',
     'VlanResult',
+    'VolumeSnapshotSchedule',
     'ZoneRecord',
 ]
 
@@ -1173,6 +1174,97 @@ class VlanResult(dict):
         The router the VLAN is ordered behind, e.g. `fcr01a.dal10` (public) or `bcr01a.dal10` (private), one of the datacenter's pods (`Network_Pod`); left out, the API chooses. A change orders a new VLAN.
         """
         return pulumi.get(self, "router_hostname")
+
+
+@pulumi.output_type
+class VolumeSnapshotSchedule(dict):
+    """
+    A snapshot schedule of a `BlockVolume`'s or `FileVolume`'s `snapshotSchedules`.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "retentionCount":
+            suggest = "retention_count"
+        elif key == "dayOfWeek":
+            suggest = "day_of_week"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in VolumeSnapshotSchedule. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        VolumeSnapshotSchedule.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        VolumeSnapshotSchedule.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 retention_count: _builtins.int,
+                 type: 'SnapshotScheduleType',
+                 day_of_week: Optional['SnapshotDayOfWeek'] = None,
+                 hour: Optional[_builtins.int] = None,
+                 minute: Optional[_builtins.int] = None):
+        """
+        A snapshot schedule of a `BlockVolume`'s or `FileVolume`'s `snapshotSchedules`.
+
+        :param _builtins.int retention_count: How many of this schedule's snapshots are kept (the oldest is deleted); 1-50 in all.
+        :param 'SnapshotScheduleType' type: `HOURLY`, `DAILY` or `WEEKLY`; a volume has at most one schedule of each.
+        :param 'SnapshotDayOfWeek' day_of_week: WEEKLY: the day of the week (`SUNDAY`, the default, to `SATURDAY`).
+        :param _builtins.int hour: DAILY and WEEKLY: the hour of the day (0-23, the datacenter's time; default 0).
+        :param _builtins.int minute: The minute of the hour the snapshot is taken (0-59; default 0).
+        """
+        pulumi.set(__self__, "retention_count", retention_count)
+        pulumi.set(__self__, "type", type)
+        if day_of_week is not None:
+            pulumi.set(__self__, "day_of_week", day_of_week)
+        if hour is not None:
+            pulumi.set(__self__, "hour", hour)
+        if minute is None:
+            minute = 0
+        if minute is not None:
+            pulumi.set(__self__, "minute", minute)
+
+    @_builtins.property
+    @pulumi.getter(name="retentionCount")
+    def retention_count(self) -> _builtins.int:
+        """
+        How many of this schedule's snapshots are kept (the oldest is deleted); 1-50 in all.
+        """
+        return pulumi.get(self, "retention_count")
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> 'SnapshotScheduleType':
+        """
+        `HOURLY`, `DAILY` or `WEEKLY`; a volume has at most one schedule of each.
+        """
+        return pulumi.get(self, "type")
+
+    @_builtins.property
+    @pulumi.getter(name="dayOfWeek")
+    def day_of_week(self) -> Optional['SnapshotDayOfWeek']:
+        """
+        WEEKLY: the day of the week (`SUNDAY`, the default, to `SATURDAY`).
+        """
+        return pulumi.get(self, "day_of_week")
+
+    @_builtins.property
+    @pulumi.getter
+    def hour(self) -> Optional[_builtins.int]:
+        """
+        DAILY and WEEKLY: the hour of the day (0-23, the datacenter's time; default 0).
+        """
+        return pulumi.get(self, "hour")
+
+    @_builtins.property
+    @pulumi.getter
+    def minute(self) -> Optional[_builtins.int]:
+        """
+        The minute of the hour the snapshot is taken (0-59; default 0).
+        """
+        return pulumi.get(self, "minute")
 
 
 @pulumi.output_type

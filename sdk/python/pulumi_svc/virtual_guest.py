@@ -21,18 +21,18 @@ __all__ = ['VirtualGuestArgs', 'VirtualGuest']
 class VirtualGuestArgs:
     def __init__(__self__, *,
                  domain: pulumi.Input[_builtins.str],
-                 max_memory: pulumi.Input[_builtins.int],
-                 start_cpus: pulumi.Input[_builtins.int],
                  adopt_id: pulumi.Input[Optional[_builtins.str]] = None,
                  datacenter: pulumi.Input[Optional[_builtins.str]] = None,
                  datacenters: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  dedicated_account_host_only_flag: pulumi.Input[Optional[_builtins.bool]] = None,
                  dedicated_host_id: pulumi.Input[Optional[_builtins.int]] = None,
                  disks: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.int]]]] = None,
+                 flavor_key_name: pulumi.Input[Optional[_builtins.str]] = None,
                  hostname: pulumi.Input[Optional[_builtins.str]] = None,
                  hourly_billing_flag: pulumi.Input[Optional[_builtins.bool]] = None,
                  image_template_id: pulumi.Input[Optional[_builtins.str]] = None,
                  local_disk_flag: pulumi.Input[Optional[_builtins.bool]] = None,
+                 max_memory: pulumi.Input[Optional[_builtins.int]] = None,
                  network_speed: pulumi.Input[Optional[_builtins.int]] = None,
                  notes: pulumi.Input[Optional[_builtins.str]] = None,
                  on_image_change: pulumi.Input[Optional['ImageChange']] = None,
@@ -47,7 +47,9 @@ class VirtualGuestArgs:
                  ready_timeout_minutes: pulumi.Input[Optional[_builtins.float]] = None,
                  security_group_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.int]]]] = None,
                  ssh_key_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.int]]]] = None,
+                 start_cpus: pulumi.Input[Optional[_builtins.int]] = None,
                  tags: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 transient_guest_flag: pulumi.Input[Optional[_builtins.bool]] = None,
                  user_data: pulumi.Input[Optional[_builtins.str]] = None,
                  wait_for_ready: pulumi.Input[Optional[_builtins.bool]] = None,
                  wait_for_reclaim: pulumi.Input[Optional[_builtins.bool]] = None):
@@ -55,18 +57,18 @@ class VirtualGuestArgs:
         The set of arguments for constructing a VirtualGuest resource.
 
         :param pulumi.Input[_builtins.str] domain: Domain of the guest, e.g. `example.com`.
-        :param pulumi.Input[_builtins.int] max_memory: Memory in MB, one of the sizes the account is offered; a change upgrades in place (it reboots).
-        :param pulumi.Input[_builtins.int] start_cpus: CPU count, one the account is offered; a change upgrades the guest in place (it reboots).
         :param pulumi.Input[_builtins.str] adopt_id: Take over the account's existing guest with this id instead of ordering one: no new order, the stack owns that guest from then on.
         :param pulumi.Input[_builtins.str] datacenter: e.g. dal10; one the account is offered. Give this or `datacenters`. As an output: where the guest is (with `datacenters`, the datacenter whose order succeeded).
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] datacenters: Datacenters to order the guest in, in order of preference, instead of `datacenter`: when the API answers that one has no room, the next is tried, with the same creation token (one guest at most). The preview prices the first. A change replaces the guest only when it is in none of the new datacenters; otherwise the new list is recorded and nothing is ordered.
         :param pulumi.Input[_builtins.bool] dedicated_account_host_only_flag: Order the guest onto a host that runs only this account's guests (the API chooses the host), priced as the API quotes such an order. Changing it replaces the guest. Not with `dedicatedHostId`, which names the host.
         :param pulumi.Input[_builtins.int] dedicated_host_id: The dedicated host to order the guest onto (a `DedicatedHost`'s `hostId`): one of the account's, in the guest's datacenter, with the guest's cores, memory and disk free on it. The guest is priced as the API quotes an order on that host. Changing it replaces the guest (a guest is placed on a host only when it is ordered). Not with `dedicatedAccountHostOnlyFlag`.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.int]]] disks: Disk sizes in GB, the boot disk first, then up to four data disks. Disks grow and are added in place; shrinking or removing one is refused in check.
+        :param pulumi.Input[_builtins.str] flavor_key_name: A flavor (the API's preset size, e.g. `B1_2X8X25`: 2 cores, 8 GB, a 25 GB boot disk; families B1 balanced, C1 compute, M1 memory), one the account is offered, instead of `startCpus` and `maxMemory`. A change to another flavor upgrades the guest in place (it reboots); its boot disk only grows.
         :param pulumi.Input[_builtins.str] hostname: Host name; defaults to the resource name plus a suffix that is stable for this stack.
         :param pulumi.Input[_builtins.bool] hourly_billing_flag: Hourly billing; false orders a monthly guest. Changing it replaces the guest.
         :param pulumi.Input[_builtins.str] image_template_id: The global identifier of an image template to make the guest from (an `ImageTemplate`'s `globalIdentifier`, the account's own or a public one), instead of `operatingSystemReferenceCode`: the guest runs the template's operating system and disk. It must be available in the guest's datacenter. Changing it replaces the guest; so does a change of `userData` or `sshKeyIds` of such a guest (`onImageChange: reload` reinstalls a stock OS).
         :param pulumi.Input[_builtins.bool] local_disk_flag: Local disk, or SAN (false).
+        :param pulumi.Input[_builtins.int] max_memory: Memory in MB, one of the sizes the account is offered; a change upgrades in place (it reboots). Required unless `flavorKeyName` is given; with a flavor it is an output, the flavor's.
         :param pulumi.Input[_builtins.int] network_speed: Network port speed in Mbps, one the account is offered; a change upgrades in place.
         :param pulumi.Input[_builtins.str] notes: Free text kept with the guest.
         :param pulumi.Input['ImageChange'] on_image_change: What a change of `operatingSystemReferenceCode`, `userData` or `sshKeyIds` does: `replace` orders a new guest (new id, addresses and bill; the old one is cancelled once the new one is ready), `reload` reinstalls this guest in place (same id, addresses and bill; its primary disk is erased and it is down while it reloads).
@@ -81,14 +83,14 @@ class VirtualGuestArgs:
         :param pulumi.Input[_builtins.float] ready_timeout_minutes: How long to wait for readiness, in minutes (fractions allowed).
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.int]]] security_group_ids: Ids of security groups (each a `SecurityGroup`'s `groupId`) bound to the guest's public interface; output ascending. Given at the order; a change attaches and detaches them in place and waits until the API has applied it. Not with `privateNetworkOnly` (no public interface).
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.int]]] ssh_key_ids: Ids of SSH keys to install (each an `SshKey`'s `keyId`); output ascending.
+        :param pulumi.Input[_builtins.int] start_cpus: CPU count, one the account is offered; a change upgrades the guest in place (it reboots). Required unless `flavorKeyName` is given; with a flavor it is an output, the flavor's.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] tags: Tags, compared the way the API stores them: trimmed, lower-cased, each once, in sorted order (`['Web', ' db ']` is stored and shown as `['db', 'web']`).
+        :param pulumi.Input[_builtins.bool] transient_guest_flag: A transient guest: cheaper, billed hourly only (not with `hourlyBillingFlag: false`), never on a dedicated host, and the API may reclaim it at any time. A reclaimed guest is gone: `pulumi refresh` drops it from the state, and the next `pulumi up` orders a new one (its preview's BILLING line says so). Changing it replaces the guest.
         :param pulumi.Input[_builtins.str] user_data: User data for cloud-init, sent and compared exactly as given (never decoded or re-encoded).
         :param pulumi.Input[_builtins.bool] wait_for_ready: Wait until the guest is provisioned and has its addresses.
         :param pulumi.Input[_builtins.bool] wait_for_reclaim: On delete, wait until the API has reclaimed the cancelled guest and it is gone (minutes after the cancel), instead of returning once the cancel is accepted and the billing stops. Off by default: the reclaim bills nothing, and a later `up` never adopts a guest still reclaiming. Turn it on when something after the destroy needs the guest gone (its addresses or hostname freed, an account's guest count).
         """
         pulumi.set(__self__, "domain", domain)
-        pulumi.set(__self__, "max_memory", max_memory)
-        pulumi.set(__self__, "start_cpus", start_cpus)
         if adopt_id is not None:
             pulumi.set(__self__, "adopt_id", adopt_id)
         if datacenter is not None:
@@ -103,6 +105,8 @@ class VirtualGuestArgs:
             pulumi.set(__self__, "dedicated_host_id", dedicated_host_id)
         if disks is not None:
             pulumi.set(__self__, "disks", disks)
+        if flavor_key_name is not None:
+            pulumi.set(__self__, "flavor_key_name", flavor_key_name)
         if hostname is not None:
             pulumi.set(__self__, "hostname", hostname)
         if hourly_billing_flag is None:
@@ -115,6 +119,8 @@ class VirtualGuestArgs:
             local_disk_flag = True
         if local_disk_flag is not None:
             pulumi.set(__self__, "local_disk_flag", local_disk_flag)
+        if max_memory is not None:
+            pulumi.set(__self__, "max_memory", max_memory)
         if network_speed is not None:
             pulumi.set(__self__, "network_speed", network_speed)
         if notes is not None:
@@ -147,8 +153,14 @@ class VirtualGuestArgs:
             pulumi.set(__self__, "security_group_ids", security_group_ids)
         if ssh_key_ids is not None:
             pulumi.set(__self__, "ssh_key_ids", ssh_key_ids)
+        if start_cpus is not None:
+            pulumi.set(__self__, "start_cpus", start_cpus)
         if tags is not None:
             pulumi.set(__self__, "tags", tags)
+        if transient_guest_flag is None:
+            transient_guest_flag = False
+        if transient_guest_flag is not None:
+            pulumi.set(__self__, "transient_guest_flag", transient_guest_flag)
         if user_data is not None:
             pulumi.set(__self__, "user_data", user_data)
         if wait_for_ready is None:
@@ -171,30 +183,6 @@ class VirtualGuestArgs:
     @domain.setter
     def domain(self, value: pulumi.Input[_builtins.str]):
         pulumi.set(self, "domain", value)
-
-    @_builtins.property
-    @pulumi.getter(name="maxMemory")
-    def max_memory(self) -> pulumi.Input[_builtins.int]:
-        """
-        Memory in MB, one of the sizes the account is offered; a change upgrades in place (it reboots).
-        """
-        return pulumi.get(self, "max_memory")
-
-    @max_memory.setter
-    def max_memory(self, value: pulumi.Input[_builtins.int]):
-        pulumi.set(self, "max_memory", value)
-
-    @_builtins.property
-    @pulumi.getter(name="startCpus")
-    def start_cpus(self) -> pulumi.Input[_builtins.int]:
-        """
-        CPU count, one the account is offered; a change upgrades the guest in place (it reboots).
-        """
-        return pulumi.get(self, "start_cpus")
-
-    @start_cpus.setter
-    def start_cpus(self, value: pulumi.Input[_builtins.int]):
-        pulumi.set(self, "start_cpus", value)
 
     @_builtins.property
     @pulumi.getter(name="adoptId")
@@ -269,6 +257,18 @@ class VirtualGuestArgs:
         pulumi.set(self, "disks", value)
 
     @_builtins.property
+    @pulumi.getter(name="flavorKeyName")
+    def flavor_key_name(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        A flavor (the API's preset size, e.g. `B1_2X8X25`: 2 cores, 8 GB, a 25 GB boot disk; families B1 balanced, C1 compute, M1 memory), one the account is offered, instead of `startCpus` and `maxMemory`. A change to another flavor upgrades the guest in place (it reboots); its boot disk only grows.
+        """
+        return pulumi.get(self, "flavor_key_name")
+
+    @flavor_key_name.setter
+    def flavor_key_name(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "flavor_key_name", value)
+
+    @_builtins.property
     @pulumi.getter
     def hostname(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
@@ -315,6 +315,18 @@ class VirtualGuestArgs:
     @local_disk_flag.setter
     def local_disk_flag(self, value: pulumi.Input[Optional[_builtins.bool]]):
         pulumi.set(self, "local_disk_flag", value)
+
+    @_builtins.property
+    @pulumi.getter(name="maxMemory")
+    def max_memory(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Memory in MB, one of the sizes the account is offered; a change upgrades in place (it reboots). Required unless `flavorKeyName` is given; with a flavor it is an output, the flavor's.
+        """
+        return pulumi.get(self, "max_memory")
+
+    @max_memory.setter
+    def max_memory(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "max_memory", value)
 
     @_builtins.property
     @pulumi.getter(name="networkSpeed")
@@ -485,6 +497,18 @@ class VirtualGuestArgs:
         pulumi.set(self, "ssh_key_ids", value)
 
     @_builtins.property
+    @pulumi.getter(name="startCpus")
+    def start_cpus(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        CPU count, one the account is offered; a change upgrades the guest in place (it reboots). Required unless `flavorKeyName` is given; with a flavor it is an output, the flavor's.
+        """
+        return pulumi.get(self, "start_cpus")
+
+    @start_cpus.setter
+    def start_cpus(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "start_cpus", value)
+
+    @_builtins.property
     @pulumi.getter
     def tags(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
         """
@@ -495,6 +519,18 @@ class VirtualGuestArgs:
     @tags.setter
     def tags(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
         pulumi.set(self, "tags", value)
+
+    @_builtins.property
+    @pulumi.getter(name="transientGuestFlag")
+    def transient_guest_flag(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        A transient guest: cheaper, billed hourly only (not with `hourlyBillingFlag: false`), never on a dedicated host, and the API may reclaim it at any time. A reclaimed guest is gone: `pulumi refresh` drops it from the state, and the next `pulumi up` orders a new one (its preview's BILLING line says so). Changing it replaces the guest.
+        """
+        return pulumi.get(self, "transient_guest_flag")
+
+    @transient_guest_flag.setter
+    def transient_guest_flag(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "transient_guest_flag", value)
 
     @_builtins.property
     @pulumi.getter(name="userData")
@@ -546,6 +582,7 @@ class VirtualGuest(pulumi.CustomResource):
                  dedicated_host_id: pulumi.Input[Optional[_builtins.int]] = None,
                  disks: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.int]]]] = None,
                  domain: pulumi.Input[Optional[_builtins.str]] = None,
+                 flavor_key_name: pulumi.Input[Optional[_builtins.str]] = None,
                  hostname: pulumi.Input[Optional[_builtins.str]] = None,
                  hourly_billing_flag: pulumi.Input[Optional[_builtins.bool]] = None,
                  image_template_id: pulumi.Input[Optional[_builtins.str]] = None,
@@ -567,6 +604,7 @@ class VirtualGuest(pulumi.CustomResource):
                  ssh_key_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.int]]]] = None,
                  start_cpus: pulumi.Input[Optional[_builtins.int]] = None,
                  tags: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 transient_guest_flag: pulumi.Input[Optional[_builtins.bool]] = None,
                  user_data: pulumi.Input[Optional[_builtins.str]] = None,
                  wait_for_ready: pulumi.Input[Optional[_builtins.bool]] = None,
                  wait_for_reclaim: pulumi.Input[Optional[_builtins.bool]] = None,
@@ -575,7 +613,7 @@ class VirtualGuest(pulumi.CustomResource):
         A cloud compute instance (`Svc_Virtual_Guest`), billed while it exists. Created once through `Virtual_Guest.createObject`, then hostname, domain, notes and tags change in place, CPUs, memory, port speed and disks through one upgrade order (same guest, id and addresses); any other change to what was ordered replaces it. `pulumi preview` prints one BILLING line per change with the old and new cost.
 
         ## Example Usage
-        ### A monthly guest with an SSH key and a data disk
+        ### A monthly guest of a flavor (2 cores, 4 GB) with an SSH key and a data disk
         ```python
         import pulumi
         import pulumi_svc as svc
@@ -585,8 +623,7 @@ class VirtualGuest(pulumi.CustomResource):
             hostname="web",
             domain="example.com",
             datacenter="dal10",
-            start_cpus=2,
-            max_memory=4096,
+            flavor_key_name="B1_2X4X25",
             hourly_billing_flag=False,
             operating_system_reference_code="UBUNTU_LATEST",
             disks=[25, 100],
@@ -613,11 +650,12 @@ class VirtualGuest(pulumi.CustomResource):
         :param pulumi.Input[_builtins.int] dedicated_host_id: The dedicated host to order the guest onto (a `DedicatedHost`'s `hostId`): one of the account's, in the guest's datacenter, with the guest's cores, memory and disk free on it. The guest is priced as the API quotes an order on that host. Changing it replaces the guest (a guest is placed on a host only when it is ordered). Not with `dedicatedAccountHostOnlyFlag`.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.int]]] disks: Disk sizes in GB, the boot disk first, then up to four data disks. Disks grow and are added in place; shrinking or removing one is refused in check.
         :param pulumi.Input[_builtins.str] domain: Domain of the guest, e.g. `example.com`.
+        :param pulumi.Input[_builtins.str] flavor_key_name: A flavor (the API's preset size, e.g. `B1_2X8X25`: 2 cores, 8 GB, a 25 GB boot disk; families B1 balanced, C1 compute, M1 memory), one the account is offered, instead of `startCpus` and `maxMemory`. A change to another flavor upgrades the guest in place (it reboots); its boot disk only grows.
         :param pulumi.Input[_builtins.str] hostname: Host name; defaults to the resource name plus a suffix that is stable for this stack.
         :param pulumi.Input[_builtins.bool] hourly_billing_flag: Hourly billing; false orders a monthly guest. Changing it replaces the guest.
         :param pulumi.Input[_builtins.str] image_template_id: The global identifier of an image template to make the guest from (an `ImageTemplate`'s `globalIdentifier`, the account's own or a public one), instead of `operatingSystemReferenceCode`: the guest runs the template's operating system and disk. It must be available in the guest's datacenter. Changing it replaces the guest; so does a change of `userData` or `sshKeyIds` of such a guest (`onImageChange: reload` reinstalls a stock OS).
         :param pulumi.Input[_builtins.bool] local_disk_flag: Local disk, or SAN (false).
-        :param pulumi.Input[_builtins.int] max_memory: Memory in MB, one of the sizes the account is offered; a change upgrades in place (it reboots).
+        :param pulumi.Input[_builtins.int] max_memory: Memory in MB, one of the sizes the account is offered; a change upgrades in place (it reboots). Required unless `flavorKeyName` is given; with a flavor it is an output, the flavor's.
         :param pulumi.Input[_builtins.int] network_speed: Network port speed in Mbps, one the account is offered; a change upgrades in place.
         :param pulumi.Input[_builtins.str] notes: Free text kept with the guest.
         :param pulumi.Input['ImageChange'] on_image_change: What a change of `operatingSystemReferenceCode`, `userData` or `sshKeyIds` does: `replace` orders a new guest (new id, addresses and bill; the old one is cancelled once the new one is ready), `reload` reinstalls this guest in place (same id, addresses and bill; its primary disk is erased and it is down while it reloads).
@@ -632,8 +670,9 @@ class VirtualGuest(pulumi.CustomResource):
         :param pulumi.Input[_builtins.float] ready_timeout_minutes: How long to wait for readiness, in minutes (fractions allowed).
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.int]]] security_group_ids: Ids of security groups (each a `SecurityGroup`'s `groupId`) bound to the guest's public interface; output ascending. Given at the order; a change attaches and detaches them in place and waits until the API has applied it. Not with `privateNetworkOnly` (no public interface).
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.int]]] ssh_key_ids: Ids of SSH keys to install (each an `SshKey`'s `keyId`); output ascending.
-        :param pulumi.Input[_builtins.int] start_cpus: CPU count, one the account is offered; a change upgrades the guest in place (it reboots).
+        :param pulumi.Input[_builtins.int] start_cpus: CPU count, one the account is offered; a change upgrades the guest in place (it reboots). Required unless `flavorKeyName` is given; with a flavor it is an output, the flavor's.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] tags: Tags, compared the way the API stores them: trimmed, lower-cased, each once, in sorted order (`['Web', ' db ']` is stored and shown as `['db', 'web']`).
+        :param pulumi.Input[_builtins.bool] transient_guest_flag: A transient guest: cheaper, billed hourly only (not with `hourlyBillingFlag: false`), never on a dedicated host, and the API may reclaim it at any time. A reclaimed guest is gone: `pulumi refresh` drops it from the state, and the next `pulumi up` orders a new one (its preview's BILLING line says so). Changing it replaces the guest.
         :param pulumi.Input[_builtins.str] user_data: User data for cloud-init, sent and compared exactly as given (never decoded or re-encoded).
         :param pulumi.Input[_builtins.bool] wait_for_ready: Wait until the guest is provisioned and has its addresses.
         :param pulumi.Input[_builtins.bool] wait_for_reclaim: On delete, wait until the API has reclaimed the cancelled guest and it is gone (minutes after the cancel), instead of returning once the cancel is accepted and the billing stops. Off by default: the reclaim bills nothing, and a later `up` never adopts a guest still reclaiming. Turn it on when something after the destroy needs the guest gone (its addresses or hostname freed, an account's guest count).
@@ -648,7 +687,7 @@ class VirtualGuest(pulumi.CustomResource):
         A cloud compute instance (`Svc_Virtual_Guest`), billed while it exists. Created once through `Virtual_Guest.createObject`, then hostname, domain, notes and tags change in place, CPUs, memory, port speed and disks through one upgrade order (same guest, id and addresses); any other change to what was ordered replaces it. `pulumi preview` prints one BILLING line per change with the old and new cost.
 
         ## Example Usage
-        ### A monthly guest with an SSH key and a data disk
+        ### A monthly guest of a flavor (2 cores, 4 GB) with an SSH key and a data disk
         ```python
         import pulumi
         import pulumi_svc as svc
@@ -658,8 +697,7 @@ class VirtualGuest(pulumi.CustomResource):
             hostname="web",
             domain="example.com",
             datacenter="dal10",
-            start_cpus=2,
-            max_memory=4096,
+            flavor_key_name="B1_2X4X25",
             hourly_billing_flag=False,
             operating_system_reference_code="UBUNTU_LATEST",
             disks=[25, 100],
@@ -699,6 +737,7 @@ class VirtualGuest(pulumi.CustomResource):
                  dedicated_host_id: pulumi.Input[Optional[_builtins.int]] = None,
                  disks: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.int]]]] = None,
                  domain: pulumi.Input[Optional[_builtins.str]] = None,
+                 flavor_key_name: pulumi.Input[Optional[_builtins.str]] = None,
                  hostname: pulumi.Input[Optional[_builtins.str]] = None,
                  hourly_billing_flag: pulumi.Input[Optional[_builtins.bool]] = None,
                  image_template_id: pulumi.Input[Optional[_builtins.str]] = None,
@@ -720,6 +759,7 @@ class VirtualGuest(pulumi.CustomResource):
                  ssh_key_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.int]]]] = None,
                  start_cpus: pulumi.Input[Optional[_builtins.int]] = None,
                  tags: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 transient_guest_flag: pulumi.Input[Optional[_builtins.bool]] = None,
                  user_data: pulumi.Input[Optional[_builtins.str]] = None,
                  wait_for_ready: pulumi.Input[Optional[_builtins.bool]] = None,
                  wait_for_reclaim: pulumi.Input[Optional[_builtins.bool]] = None,
@@ -743,6 +783,7 @@ class VirtualGuest(pulumi.CustomResource):
             if domain is None and not opts.urn:
                 raise TypeError("Missing required property 'domain'")
             __props__.__dict__["domain"] = domain
+            __props__.__dict__["flavor_key_name"] = flavor_key_name
             __props__.__dict__["hostname"] = hostname
             if hourly_billing_flag is None:
                 hourly_billing_flag = True
@@ -751,8 +792,6 @@ class VirtualGuest(pulumi.CustomResource):
             if local_disk_flag is None:
                 local_disk_flag = True
             __props__.__dict__["local_disk_flag"] = local_disk_flag
-            if max_memory is None and not opts.urn:
-                raise TypeError("Missing required property 'max_memory'")
             __props__.__dict__["max_memory"] = max_memory
             __props__.__dict__["network_speed"] = network_speed
             __props__.__dict__["notes"] = notes
@@ -772,10 +811,11 @@ class VirtualGuest(pulumi.CustomResource):
             __props__.__dict__["ready_timeout_minutes"] = ready_timeout_minutes
             __props__.__dict__["security_group_ids"] = security_group_ids
             __props__.__dict__["ssh_key_ids"] = ssh_key_ids
-            if start_cpus is None and not opts.urn:
-                raise TypeError("Missing required property 'start_cpus'")
             __props__.__dict__["start_cpus"] = start_cpus
             __props__.__dict__["tags"] = tags
+            if transient_guest_flag is None:
+                transient_guest_flag = False
+            __props__.__dict__["transient_guest_flag"] = transient_guest_flag
             __props__.__dict__["user_data"] = user_data
             if wait_for_ready is None:
                 wait_for_ready = True
@@ -827,6 +867,7 @@ class VirtualGuest(pulumi.CustomResource):
         __props__.__dict__["estimated_cost_source"] = None
         __props__.__dict__["estimated_hourly_cost"] = None
         __props__.__dict__["estimated_monthly_cost"] = None
+        __props__.__dict__["flavor_key_name"] = None
         __props__.__dict__["fully_qualified_domain_name"] = None
         __props__.__dict__["global_identifier"] = None
         __props__.__dict__["guest_id"] = None
@@ -857,6 +898,7 @@ class VirtualGuest(pulumi.CustomResource):
         __props__.__dict__["start_cpus"] = None
         __props__.__dict__["status"] = None
         __props__.__dict__["tags"] = None
+        __props__.__dict__["transient_guest_flag"] = None
         __props__.__dict__["user_data"] = None
         __props__.__dict__["wait_for_ready"] = None
         __props__.__dict__["wait_for_reclaim"] = None
@@ -943,6 +985,14 @@ class VirtualGuest(pulumi.CustomResource):
         return pulumi.get(self, "estimated_monthly_cost")
 
     @_builtins.property
+    @pulumi.getter(name="flavorKeyName")
+    def flavor_key_name(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        A flavor (the API's preset size, e.g. `B1_2X8X25`: 2 cores, 8 GB, a 25 GB boot disk; families B1 balanced, C1 compute, M1 memory), one the account is offered, instead of `startCpus` and `maxMemory`. A change to another flavor upgrades the guest in place (it reboots); its boot disk only grows.
+        """
+        return pulumi.get(self, "flavor_key_name")
+
+    @_builtins.property
     @pulumi.getter(name="fullyQualifiedDomainName")
     def fully_qualified_domain_name(self) -> pulumi.Output[_builtins.str]:
         """
@@ -1000,9 +1050,9 @@ class VirtualGuest(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="maxMemory")
-    def max_memory(self) -> pulumi.Output[_builtins.int]:
+    def max_memory(self) -> pulumi.Output[Optional[_builtins.int]]:
         """
-        Memory in MB, one of the sizes the account is offered; a change upgrades in place (it reboots).
+        Memory in MB, one of the sizes the account is offered; a change upgrades in place (it reboots). Required unless `flavorKeyName` is given; with a flavor it is an output, the flavor's.
         """
         return pulumi.get(self, "max_memory")
 
@@ -1160,9 +1210,9 @@ class VirtualGuest(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="startCpus")
-    def start_cpus(self) -> pulumi.Output[_builtins.int]:
+    def start_cpus(self) -> pulumi.Output[Optional[_builtins.int]]:
         """
-        CPU count, one the account is offered; a change upgrades the guest in place (it reboots).
+        CPU count, one the account is offered; a change upgrades the guest in place (it reboots). Required unless `flavorKeyName` is given; with a flavor it is an output, the flavor's.
         """
         return pulumi.get(self, "start_cpus")
 
@@ -1181,6 +1231,14 @@ class VirtualGuest(pulumi.CustomResource):
         Tags, compared the way the API stores them: trimmed, lower-cased, each once, in sorted order (`['Web', ' db ']` is stored and shown as `['db', 'web']`).
         """
         return pulumi.get(self, "tags")
+
+    @_builtins.property
+    @pulumi.getter(name="transientGuestFlag")
+    def transient_guest_flag(self) -> pulumi.Output[_builtins.bool]:
+        """
+        A transient guest: cheaper, billed hourly only (not with `hourlyBillingFlag: false`), never on a dedicated host, and the API may reclaim it at any time. A reclaimed guest is gone: `pulumi refresh` drops it from the state, and the next `pulumi up` orders a new one (its preview's BILLING line says so). Changing it replaces the guest.
+        """
+        return pulumi.get(self, "transient_guest_flag")
 
     @_builtins.property
     @pulumi.getter(name="userData")

@@ -5,7 +5,7 @@ import type { VirtualGuestArgs } from 'pulumi-svc';
 // Everything comes from stack config (project `owner`):
 //   owner:guests    JSON list of guest names; "a/server" puts `server` under a component `a` of
 //                   type owner:index:a (children of one name under parents of one type collide)
-//   owner:guest     JSON object of VirtualGuest arguments over the base spec
+//   owner:guest     JSON object of VirtualGuest arguments over the base spec (null: left out)
 //   owner:options   JSON object of resource options for every guest (replaceOnChanges, protect,
 //                   retainOnDelete, deleteBeforeReplace)
 //   owner:record    JSON object of DnsRecord arguments (a record named `record`)
@@ -17,7 +17,7 @@ import type { VirtualGuestArgs } from 'pulumi-svc';
 // program as YAML: test/stack/front-door.ts).
 const config = new pulumi.Config();
 const names = config.getObject<string[]>('guests') ?? ['server'];
-const overrides = config.getObject<Partial<VirtualGuestArgs>>('guest') ?? {};
+const overrides = config.getObject<Record<string, unknown>>('guest') ?? {};
 const options = config.getObject<pulumi.CustomResourceOptions>('options') ?? {};
 interface Declared {
   kind: string;
@@ -75,16 +75,20 @@ const guests = names.map((spec) => {
   const [group, name] = spec.includes('/') ? spec.split('/') : [undefined, spec];
   const guest = new svc.VirtualGuest(
     name,
-    resolve({
-      domain: 'owner.example.com',
-      // `datacenters` of the overrides takes its place: a guest gives one of the two.
-      ...('datacenters' in overrides ? {} : { datacenter: 'dal10' }),
-      startCpus: 1,
-      maxMemory: 1024,
-      operatingSystemReferenceCode: 'UBUNTU_LATEST',
-      tags: ['owner'],
-      ...overrides,
-    }) as VirtualGuestArgs,
+    resolve(
+      Object.fromEntries(
+        Object.entries({
+          domain: 'owner.example.com',
+          // `datacenters` of the overrides takes its place: a guest gives one of the two.
+          ...('datacenters' in overrides ? {} : { datacenter: 'dal10' }),
+          startCpus: 1,
+          maxMemory: 1024,
+          operatingSystemReferenceCode: 'UBUNTU_LATEST',
+          tags: ['owner'],
+          ...overrides,
+        }).filter(([, value]) => value !== null), // null leaves a base argument out (a flavor's size)
+      ),
+    ) as VirtualGuestArgs,
     { ...options, parent: group ? groupNamed(group) : undefined },
   );
   made.set(name, guest as unknown as Made);
