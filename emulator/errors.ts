@@ -25,6 +25,8 @@ export const FaultCodes = {
   rateLimit: 'Svc_Exception_WebService_RateLimitExceeded',
   public: 'Svc_Exception_Public',
   invalidValue: 'Svc_Exception_InvalidValue',
+  notReady: 'Svc_Exception_NotReady',
+  notSupported: 'Svc_Exception_NotSupported',
   orderItemInvalid: 'Svc_Exception_Order_Item_Invalid',
   orderItemConflict: 'Svc_Exception_Order_Item_Conflict',
   orderMissingCategory: 'Svc_Exception_Order_MissingCategory',
@@ -43,6 +45,12 @@ export const objectNotFound = (id: unknown) =>
 export const publicFault = (message: string) => new ApiFault(FaultCodes.public, message);
 
 export const invalidValue = (message: string) => new ApiFault(FaultCodes.invalidValue, message);
+
+/** The object is busy or not yet available for this (a change pending, provisioning). */
+export const notReady = (message: string) => new ApiFault(FaultCodes.notReady, message);
+
+/** What is asked is not available to this object (a speed above its port's). */
+export const notSupported = (message: string) => new ApiFault(FaultCodes.notSupported, message);
 
 export const propertyNotValid = (property: string, typeName: string) =>
   publicFault(`Property '${property}' not valid for '${typeName}'.`);

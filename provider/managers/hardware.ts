@@ -33,7 +33,8 @@ export interface BareMetalServer {
   memoryCapacity?: number;
   datacenter?: { name: string };
   fixedConfigurationPreset?: { id: number; keyName: string };
-  networkComponents?: { maxSpeed?: number }[];
+  primaryNetworkComponent?: Uplink;
+  primaryBackendNetworkComponent?: Uplink;
   networkVlans?: { id: number; networkSpace?: string }[];
   hardwareStatus?: { status: string };
   activeTransaction?: { id: number; transactionStatus?: { name?: string; friendlyName?: string } };
@@ -50,6 +51,18 @@ export interface BareMetalServer {
   userData?: { value: string }[];
 }
 
+/** One of a server's uplinks: its port's speed, what it runs at, whether ordered redundant. */
+export interface Uplink {
+  maxSpeed?: number;
+  speed?: number;
+  redundancyCapableFlag?: boolean;
+}
+
+/** Which uplink a speed change is for. */
+export type UplinkSide = 'public' | 'private';
+
+const UPLINK_MASK = 'maxSpeed,speed,redundancyCapableFlag';
+
 /**
  * What a list of the account's servers reads (`Account.getHardware` answers `Svc_Hardware`, which
  * has no transactions: whether one is provisioned is its provision date).
@@ -58,7 +71,8 @@ export const HARDWARE_LIST_MASK = [
   'id,hostname,domain,fullyQualifiedDomainName,globalIdentifier,notes',
   'primaryIpAddress,primaryBackendIpAddress,provisionDate,hourlyBillingFlag',
   'operatingSystemReferenceCode,processorPhysicalCoreAmount,memoryCapacity,datacenter.name',
-  'fixedConfigurationPreset[id,keyName],networkComponents.maxSpeed,networkVlans[id,networkSpace]',
+  'fixedConfigurationPreset[id,keyName],networkVlans[id,networkSpace]',
+  `primaryNetworkComponent[${UPLINK_MASK}],primaryBackendNetworkComponent[${UPLINK_MASK}]`,
   'hardwareStatus.status',
   'billingItem[id,hourlyFlag,recurringFee,hourlyRecurringFee,cancellationDate]',
   'tagReferences.tag.name,sshKeys.id,userData.value',
@@ -72,6 +86,8 @@ export interface HardwareOrder {
   preset: string;
   os: string;
   portSpeed: number;
+  /** Redundant uplinks (two bonded ports on each network); left out, single ones. */
+  redundant?: boolean;
   datacenter: string;
   hourly: boolean;
   hostname: string;
@@ -107,9 +123,15 @@ export interface HardwareOptions {
   presets: HardwarePreset[];
   /** OS reference code -> its default price id. */
   operatingSystems: Map<string, number>;
-  /** Port speed (Mbps) -> its default price id. */
+  /** Port speed (Mbps) -> its default price id: single uplinks. */
   portSpeeds: Map<number, number>;
+  /** The same for redundant uplinks. */
+  redundantPortSpeeds: Map<number, number>;
 }
+
+/** The port items a server is ordered with (the package sells unbonded and private-only too). */
+const SINGLE_PORTS = /^\d+_[MG]BPS_PUBLIC_PRIVATE_NETWORK_UPLINKS$/;
+const REDUNDANT_PORTS = /^\d+_[MG]BPS_REDUNDANT_PUBLIC_PRIVATE_NETWORK_UPLINKS$/;
 
 const ITEM_MASK =
   'mask[keyName,capacity,itemCategory.categoryCode,softwareDescription.referenceCode,prices[id,locationGroupId]]';
@@ -159,15 +181,18 @@ export class HardwareManager extends ProductOrderManager {
     ]);
     const operatingSystems = new Map<string, number>();
     const portSpeeds = new Map<number, number>();
+    const redundantPortSpeeds = new Map<number, number>();
     for (const item of items) {
       const price = defaultPrice(item);
       const category = item.itemCategory?.categoryCode;
       if (price === undefined) continue;
       if (category === 'os' && item.softwareDescription)
         operatingSystems.set(item.softwareDescription.referenceCode, price);
-      if (category === 'port_speed') portSpeeds.set(Number(item.capacity), price);
+      if (category !== 'port_speed') continue;
+      if (SINGLE_PORTS.test(item.keyName)) portSpeeds.set(Number(item.capacity), price);
+      if (REDUNDANT_PORTS.test(item.keyName)) redundantPortSpeeds.set(Number(item.capacity), price);
     }
-    return { presets, operatingSystems, portSpeeds };
+    return { presets, operatingSystems, portSpeeds, redundantPortSpeeds };
   }
 
   private names?: Promise<string[]>;
@@ -188,12 +213,15 @@ export class HardwareManager extends ProductOrderManager {
     const options = await this.createOptions();
     const preset = options.presets.find((p) => p.keyName === order.preset);
     const os = options.operatingSystems.get(order.os);
-    const port = options.portSpeeds.get(order.portSpeed);
+    const ports = order.redundant ? options.redundantPortSpeeds : options.portSpeeds;
+    const port = ports.get(order.portSpeed);
     if (!preset) throw new Error(`the bare-metal package has no preset ${order.preset}`);
     if (os === undefined)
       throw new Error(`the bare-metal package has no operating system ${order.os}`);
     if (port === undefined)
-      throw new Error(`the bare-metal package has no ${order.portSpeed} Mbps port`);
+      throw new Error(
+        `the bare-metal package has no ${order.portSpeed} Mbps ${order.redundant ? 'redundant ' : ''}port`,
+      );
     const vlan = (id?: number) => (id === undefined ? {} : { networkVlan: { id } });
     return {
       complexType: HARDWARE_ORDER_TYPE,
@@ -274,6 +302,20 @@ export class HardwareManager extends ProductOrderManager {
           ...(config.osPriceId === undefined ? {} : { itemPrices: [{ id: config.osPriceId }] }),
         },
       ],
+    });
+  }
+
+  /**
+   * Sets one uplink's speed (up to its port's), keeping redundant uplinks redundant (left out,
+   * the API takes the best the server has). The API answers before the switch port is changed:
+   * the caller waits for `speed` to show it; another change meanwhile is refused as busy.
+   */
+  async setPortSpeed(id: number, side: UplinkSide, speed: number, redundant: boolean) {
+    const method =
+      side === 'public' ? 'setPublicNetworkInterfaceSpeed' : 'setPrivateNetworkInterfaceSpeed';
+    await this.client.call('Hardware_Server', method, {
+      id,
+      args: redundant ? [speed, 'redundant'] : [speed],
     });
   }
 

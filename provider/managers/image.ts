@@ -90,6 +90,13 @@ export class ImageManager {
     })) as ImageTemplate[];
   }
 
+  /** The template of this global identifier the account sees: its own, else a public one. */
+  async findByGlobalIdentifier(globalIdentifier: string): Promise<ImageTemplate[]> {
+    const where = { globalIdentifier: { operation: globalIdentifier } };
+    const own = await this.listPrivate(where);
+    return own.length > 0 ? own : this.listPublic(where);
+  }
+
   /** The public templates every account sees, all or those the conditions keep. */
   async listPublic(where: Record<string, unknown> = {}, mask = IMAGE_MASK) {
     return (await this.client.call(GROUP, 'getPublicImages', {

@@ -280,4 +280,89 @@ describe('Hardware_Server ordered through Product_Order', () => {
     await client.call('Billing_Item', 'cancelItem', { id: ready.billingItem.id, args: [true] });
     assert.equal((await servers(client)).length, 0, 'immediate: gone at once');
   });
+
+  it('sets an uplink speed up to its port, in force a stage later (busy meanwhile); redundant only when ordered so, at a price of its own', async () => {
+    h.emu.settings.hardwareStageMs = 50;
+    const client = await freshAccount(h.emu);
+    const c = await catalog(client);
+    const uplinks =
+      'mask[primaryNetworkComponent[maxSpeed,speed,redundancyCapableFlag,redundancyEnabledFlag],primaryBackendNetworkComponent[maxSpeed,speed]]';
+    const read = () =>
+      client.call<Row>('Hardware_Server', 'getObject', { id: made.id, mask: uplinks });
+    const made = await place(client, order(c));
+    await untilStatus(client, made.id, (s) => s.provisionDate !== undefined);
+    const ordered = await read();
+    assert.deepEqual(
+      [ordered.primaryNetworkComponent, ordered.primaryBackendNetworkComponent.speed],
+      [
+        { maxSpeed: 1000, speed: 1000, redundancyCapableFlag: false, redundancyEnabledFlag: false },
+        1000,
+      ],
+    );
+
+    const set = (method: string, args: unknown[]) =>
+      client.callRaw('Hardware_Server', method, { id: made.id, args });
+    const refused = async (method: string, args: unknown[]) => {
+      const res = await set(method, args);
+      assert.ok(res.fault, `${method}(${JSON.stringify(args)}) is refused`);
+      return [String(res.fault.faultCode), String(res.fault.faultString)];
+    };
+    assert.match((await refused('setPublicNetworkInterfaceSpeed', [10000]))[0], /NotSupported/);
+    assert.match((await refused('setPublicNetworkInterfaceSpeed', [250]))[0], /InvalidValue/);
+    assert.match(
+      (await refused('setPublicNetworkInterfaceSpeed', [100, 'redundant']))[1],
+      /'redundant' is not available/,
+    );
+    h.emu.settings.hardwareStageMs = 1000; // long enough to see the change pending
+    assert.equal((await set('setPublicNetworkInterfaceSpeed', [100])).value, true);
+    assert.equal((await read()).primaryNetworkComponent.speed, 1000, 'not yet in force');
+    assert.match((await refused('setPrivateNetworkInterfaceSpeed', [100]))[0], /NotReady/);
+    let done = await read();
+    for (let i = 0; i < 60 && done.primaryNetworkComponent.speed !== 100; i += 1) {
+      await sleep(50);
+      done = await read();
+    }
+    assert.equal(done.primaryNetworkComponent.speed, 100, 'in force a stage later');
+    assert.deepEqual(
+      [done.primaryNetworkComponent.maxSpeed, done.primaryBackendNetworkComponent.speed],
+      [1000, 1000],
+      'the port stays what was ordered; the other uplink is untouched',
+    );
+    assert.equal(
+      (await set('setPublicNetworkInterfaceSpeed', [100])).value,
+      false,
+      'no change needed',
+    );
+
+    // Redundant uplinks: their own item, dearer; ordered so, the server shows it.
+    const items = await client.call<Row[]>('Product_Package', 'getItems', {
+      id: 200,
+      mask: 'mask[keyName,capacity,itemCategory.categoryCode,prices[id,hourlyRecurringFee]]',
+    });
+    const port = (key: string) => items.find((i) => i.keyName === key)!;
+    const single = port('1000_MBPS_PUBLIC_PRIVATE_NETWORK_UPLINKS');
+    const redundant = port('1000_MBPS_REDUNDANT_PUBLIC_PRIVATE_NETWORK_UPLINKS');
+    assert.ok(
+      Number(redundant.prices[0].hourlyRecurringFee) > Number(single.prices[0].hourlyRecurringFee),
+    );
+    h.emu.settings.hardwareStageMs = 50;
+    const both = await place(client, order(c, { prices: [c.os, { id: redundant.prices[0].id }] }));
+    const ready = await untilStatus(client, both.id, (s) => s.provisionDate !== undefined);
+    const flags = await client.call<Row>('Hardware_Server', 'getObject', {
+      id: ready.id,
+      mask: uplinks,
+    });
+    assert.deepEqual(
+      [
+        flags.primaryNetworkComponent.redundancyCapableFlag,
+        flags.primaryNetworkComponent.redundancyEnabledFlag,
+      ],
+      [true, true],
+    );
+    const kept = await client.callRaw('Hardware_Server', 'setPublicNetworkInterfaceSpeed', {
+      id: ready.id,
+      args: [100, 'redundant'],
+    });
+    assert.equal(kept.value, true);
+  });
 });

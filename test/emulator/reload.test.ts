@@ -95,6 +95,61 @@ describe('Virtual_Guest.reloadOperatingSystem', () => {
     assert.equal(after.powerState.keyName, 'RUNNING');
   });
 
+  it('reinstalls from an image template (config.imageTemplateId, its id): the guest runs its OS and shows it; an OS price makes it stock again', async () => {
+    const images = await h.demo.call<any[]>(
+      'Virtual_Guest_Block_Device_Template_Group',
+      'getPublicImages',
+      { mask: 'mask[id,globalIdentifier,name]' },
+    );
+    const debian = images.find((i) => i.name.startsWith('Debian'));
+    const made = await createGuest(h.demo, {
+      hostname: 'from-image',
+      operatingSystemReferenceCode: 'UBUNTU_LATEST',
+    });
+    await sleep(DELAY + 50);
+    const both = await h.demo.callRaw('Virtual_Guest', 'reloadOperatingSystem', {
+      id: made.id,
+      args: [
+        'FORCE',
+        { imageTemplateId: debian.id, itemPrices: [{ id: await osPriceId('UBUNTU_LATEST') }] },
+      ],
+    });
+    assert.match(
+      String(both.fault?.faultString),
+      /itemPrices .* or config.imageTemplateId, not both/,
+    );
+    const unknown = await h.demo.callRaw('Virtual_Guest', 'reloadOperatingSystem', {
+      id: made.id,
+      args: ['FORCE', { imageTemplateId: 999 }],
+    });
+    assert.match(
+      String(unknown.fault?.faultString),
+      /config.imageTemplateId.*no image template 999/,
+    );
+    const shown = () =>
+      h.demo.call<any>('Virtual_Guest', 'getObject', {
+        id: made.id,
+        mask: 'mask[operatingSystemReferenceCode,blockDeviceTemplateGroup.globalIdentifier]',
+      });
+    await h.demo.call('Virtual_Guest', 'reloadOperatingSystem', {
+      id: made.id,
+      args: ['FORCE', { imageTemplateId: debian.id }],
+    });
+    assert.equal((await shown()).blockDeviceTemplateGroup, undefined, 'not until it is done');
+    await sleep(DELAY + 50);
+    const fromImage = await shown();
+    assert.equal(fromImage.blockDeviceTemplateGroup.globalIdentifier, debian.globalIdentifier);
+    assert.match(fromImage.operatingSystemReferenceCode, /^DEBIAN_12/);
+    await h.demo.call('Virtual_Guest', 'reloadOperatingSystem', {
+      id: made.id,
+      args: ['FORCE', { itemPrices: [{ id: await osPriceId('UBUNTU_LATEST') }] }],
+    });
+    await sleep(DELAY + 50);
+    const stock = await shown();
+    assert.equal(stock.blockDeviceTemplateGroup, undefined);
+    assert.match(stock.operatingSystemReferenceCode, /^UBUNTU/);
+  });
+
   it('refuses what it cannot do, naming it', async () => {
     const made = await createGuest(h.demo, { hostname: 'refuse' });
     await assert.rejects(
@@ -117,9 +172,9 @@ describe('Virtual_Guest.reloadOperatingSystem', () => {
     await assert.rejects(
       h.demo.call('Virtual_Guest', 'reloadOperatingSystem', {
         id: made.id,
-        args: ['FORCE', { imageTemplateId: 5 }],
+        args: ['FORCE', { hostname: 'renamed' }],
       }),
-      /config.imageTemplateId is not supported/,
+      /config.hostname is not supported/,
     );
   });
 });

@@ -197,6 +197,104 @@ describe('BareMetalServer provider against the emulator', () => {
     assert.ok(!(await servers()).some((s) => String(s.id) === id), 'hourly: gone at once');
   });
 
+  it('sets a lower port speed in place, waited for, same bill; a speed lowered outside is drift; more than its ports or redundancy replaces, priced', async () => {
+    const uplinks = async (id: string) => {
+      const s = (await client.call('Hardware_Server', 'getObject', {
+        id: Number(id),
+        mask: 'primaryNetworkComponent.speed,primaryBackendNetworkComponent.speed',
+      })) as BareMetalServer;
+      return [s.primaryNetworkComponent?.speed, s.primaryBackendNetworkComponent?.speed];
+    };
+    const sets = () =>
+      (emulator.stats().calls['Hardware_Server.setPublicNetworkInterfaceSpeed'] ?? 0) +
+      (emulator.stats().calls['Hardware_Server.setPrivateNetworkInterfaceSpeed'] ?? 0);
+    const inputs = await checked({}, declared('port'));
+    const { id, outs } = await server.create(inputs);
+    assert.deepEqual(
+      [outs!.networkSpeed, outs!.maxNetworkSpeed, outs!.redundantNetwork],
+      [1000, 1000, false],
+    );
+
+    // 100 Mbps on 1000 Mbps ports: in place, the bill that of the ports it has.
+    const slower = await checked(outs!, {
+      ...declared('port'),
+      provenance: inputs.provenance,
+      networkSpeed: 100,
+    });
+    assert.equal(slower.estimatedHourlyCost, inputs.estimatedHourlyCost, 'the same bill');
+    const plan = await printed(async () => server.diff(id, outs!, slower));
+    assert.deepEqual(plan.result.replaces, []);
+    assert.match(
+      plan.lines,
+      /runs its uplinks at 100 Mbps, set in place \(its ports are 1000 Mbps\): same server and bill/,
+    );
+    const before = sets();
+    const updated = await server.update(id, outs!, slower);
+    assert.deepEqual(
+      await uplinks(id),
+      [100, 100],
+      'both uplinks, in force when the update answers',
+    );
+    assert.equal(sets() - before, 2, 'one change per uplink');
+    assert.deepEqual([updated.outs!.networkSpeed, updated.outs!.maxNetworkSpeed], [100, 1000]);
+
+    // The private uplink lowered outside Pulumi: refresh shows it; the next update puts it back.
+    await client.call('Hardware_Server', 'setPrivateNetworkInterfaceSpeed', {
+      id: Number(id),
+      args: [10],
+    });
+    let drifted = await server.read(id, updated.outs!);
+    for (let i = 0; i < 40 && (drifted.props as Bag).networkSpeed !== 10; i += 1) {
+      await sleep(100);
+      drifted = await server.read(id, updated.outs!);
+    }
+    assert.equal((drifted.props as Bag).networkSpeed, 10, 'the slower uplink is drift');
+    assert.deepEqual((await server.diff(id, drifted.props as Bag, slower)).replaces, []);
+    await server.update(id, drifted.props as Bag, slower);
+    assert.deepEqual(await uplinks(id), [100, 100]);
+
+    // More than its ports, or redundant uplinks: a new server, priced in the preview.
+    const faster = { ...updated.outs!, maxNetworkSpeed: 100 };
+    const replace = await printed(async () =>
+      server.diff(id, faster, { ...slower, networkSpeed: 1000 }),
+    );
+    assert.deepEqual(replace.result.replaces, ['networkSpeed']);
+    const redundant = await checked(updated.outs!, {
+      ...declared('port'),
+      provenance: inputs.provenance,
+      redundantNetwork: true,
+    });
+    assert.ok(
+      (redundant.estimatedHourlyCost as number) > (inputs.estimatedHourlyCost as number),
+      'redundant uplinks cost more',
+    );
+    const both = await printed(async () => server.diff(id, updated.outs!, redundant));
+    assert.deepEqual(both.result.replaces, ['redundantNetwork']);
+    assert.match(
+      both.lines,
+      /BILLING replace BareMetalServer "port" \(id \d+\) \(changed: redundantNetwork\): orders a new bare metal server \(S1270_32GB_1X1TBSATA_NORAID, UBUNTU_22_64, 1000 Mbps redundant in dal10\) at hourly, \$/,
+    );
+    await server.delete(id, updated.outs!);
+
+    // Ordered redundant: its uplinks say so, and a speed change keeps them redundant.
+    const made = await server.create(
+      await checked({}, declared('red', { redundantNetwork: true })),
+    );
+    assert.equal(made.outs!.redundantNetwork, true);
+    const red = await checked(made.outs!, {
+      ...declared('red', { redundantNetwork: true }),
+      provenance: made.outs!.provenance,
+      networkSpeed: 100,
+    });
+    await server.update(made.id, made.outs!, red);
+    const flags = (await client.call('Hardware_Server', 'getObject', {
+      id: Number(made.id),
+      mask: 'primaryNetworkComponent[speed,redundancyEnabledFlag]',
+    })) as { primaryNetworkComponent: { speed: number; redundancyEnabledFlag: boolean } };
+    assert.deepEqual(flags.primaryNetworkComponent, { speed: 100, redundancyEnabledFlag: true });
+    await server.delete(made.id, made.outs!);
+  });
+
   it('a monthly server is cancelled at its anniversary, with what it still owes; cancelImmediately ends it at once', async () => {
     const inputs = await checked(
       {},

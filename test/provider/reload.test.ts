@@ -158,4 +158,70 @@ describe('VirtualGuest onImageChange: reload', () => {
       'a user-data reload that landed is not repeated',
     );
   });
+
+  it('a guest made from an image template, another template declared: reloaded in place from it (by its id), and back to an OS code', async () => {
+    const templates = (await client.call(
+      'Virtual_Guest_Block_Device_Template_Group',
+      'getPublicImages',
+      {
+        mask: 'id,globalIdentifier,name',
+      },
+    )) as { id: number; globalIdentifier: string; name: string }[];
+    const [ubuntu, debian] = ['Ubuntu', 'Debian'].map((name) =>
+      templates.find((t) => t.name.startsWith(name))!,
+    );
+    const { operatingSystemReferenceCode: _os, ...stock } = declared;
+    const program = { ...stock, resourceName: 'tpl', identity: 'proj/dev/tpl' };
+    const first = await provider.check(
+      {},
+      { ...program, imageTemplateId: ubuntu.globalIdentifier },
+    );
+    const made = await provider.create(first.inputs as Bag);
+    const read = async () =>
+      (await client.call('Virtual_Guest', 'getObject', {
+        id: Number(made.id),
+        mask: 'id,operatingSystemReferenceCode,blockDeviceTemplateGroup.globalIdentifier,billingItem.id',
+      })) as VirtualGuest & { billingItem: { id: number } };
+    const before = await read();
+    assert.equal(before.blockDeviceTemplateGroup?.globalIdentifier, ubuntu.globalIdentifier);
+
+    const checked = await provider.check(made.outs as Bag, {
+      ...program,
+      imageTemplateId: debian.globalIdentifier,
+    });
+    assert.deepEqual(checked.failures, []);
+    const news = checked.inputs as Bag;
+    const diff = await provider.diff(made.id, made.outs as Bag, news);
+    assert.deepEqual(diff.replaces ?? [], [], 'reloaded, not replaced');
+    assert.notEqual(diff.changes, false);
+    const replaced = await provider.diff(made.id, made.outs as Bag, {
+      ...news,
+      onImageChange: 'replace',
+    });
+    assert.deepEqual(replaced.replaces, ['imageTemplateId'], 'replace stays the default');
+    const sent = calls('Virtual_Guest.reloadOperatingSystem');
+    const updated = await provider.update(made.id, made.outs as Bag, news);
+    assert.equal(calls('Virtual_Guest.reloadOperatingSystem'), sent + 1, 'one reload');
+    const after = await read();
+    assert.equal(after.id, before.id, 'the same guest');
+    assert.equal(after.billingItem.id, before.billingItem.id, 'the same bill');
+    assert.equal(after.blockDeviceTemplateGroup?.globalIdentifier, debian.globalIdentifier);
+    assert.match(String(after.operatingSystemReferenceCode), /^DEBIAN_12/);
+    assert.equal(updated.outs!.imageTemplateId, debian.globalIdentifier);
+
+    // From the template to an OS code: a stock OS again, still in place.
+    const stockOs = await provider.check(updated.outs as Bag, {
+      ...program,
+      operatingSystemReferenceCode: 'DEBIAN_12_64',
+    });
+    assert.deepEqual(stockOs.failures, []);
+    assert.deepEqual(
+      (await provider.diff(made.id, updated.outs as Bag, stockOs.inputs as Bag)).replaces ?? [],
+      [],
+    );
+    await provider.update(made.id, updated.outs as Bag, stockOs.inputs as Bag);
+    const last = await read();
+    assert.equal(last.id, before.id);
+    assert.equal(last.blockDeviceTemplateGroup?.globalIdentifier ?? undefined, undefined);
+  });
 });

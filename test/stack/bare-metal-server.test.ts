@@ -102,14 +102,16 @@ async function scenario(door: FrontDoor, emulator: Emulator): Promise<void> {
     assert.ok(server.provisionDate, 'provisioned');
     assert.equal(orders() - ordersBefore, 1, 'one order');
 
-    // Names, notes and tags in place, and another OS with onImageChange: reload, reinstalled in
-    // place once: one update of the same server.
+    // Names, notes and tags in place, the uplinks slowed to 100 Mbps on their 1000 Mbps ports,
+    // and another OS with onImageChange: reload, reinstalled in place once: one update of the
+    // same server.
     const reloadsBefore = writeCalls(emulator, RELOAD);
     const edited = {
       ...data,
       hostname: `bm-${door.name}-b`,
       notes: 'db',
       tags: ['web', 'db'],
+      networkSpeed: 100,
       operatingSystemReferenceCode: 'UBUNTU_24_64',
       onImageChange: 'reload',
     };
@@ -122,6 +124,10 @@ async function scenario(door: FrontDoor, emulator: Emulator): Promise<void> {
       [edited.hostname, 'db', 'UBUNTU_24_64'],
     );
     assert.equal(writeCalls(emulator, RELOAD) - reloadsBefore, 1, 'one reload');
+    assert.deepEqual(
+      [now.primaryNetworkComponent?.speed, now.primaryBackendNetworkComponent?.speed],
+      [100, 100],
+    );
     if (door.name === 'plugin') await f.stack.preview(['--expect-no-changes']);
     assert.equal(orders() - ordersBefore, 1, 'still one order, after the next runs');
 

@@ -4,8 +4,8 @@
  * Servers are ordered through Product_Order (./hardware-order.ts) and cancelled through their
  * billing item (./cancel.ts).
  */
-import { invalidParams, invalidValue, publicFault } from '../../errors';
-import { checkDomain, checkHostname, checkNotes } from '../../validators';
+import { invalidParams, invalidValue, notReady, notSupported, publicFault } from '../../errors';
+import { checkDomain, checkHostname, checkNotes, readInt, readString } from '../../validators';
 import {
   expectArgs,
   ok,
@@ -19,7 +19,17 @@ import { serviceFolder } from '../service';
 import { retagged } from '../virtual-guest/model';
 import { CONFIG_KEYS, keyIdsOf, osOfPrices } from '../virtual-guest/reload';
 import { HARDWARE_ORDER, hardwareOrder } from './hardware-order';
-import { isLive, osCodeOf, provisioning, reloadRunning, tables, type HardwareRec } from './model';
+import {
+  isLive,
+  osCodeOf,
+  provisioning,
+  reloadRunning,
+  tables,
+  uplinkChangePending,
+  uplinkState,
+  type HardwareRec,
+  type UplinkSide,
+} from './model';
 import './types';
 
 const loadServer = (ctx: AuthedContext): HardwareRec => {
@@ -59,6 +69,63 @@ function requireIdle(ctx: AuthedContext, server: HardwareRec, what: string): voi
   }
 }
 
+/** The speeds `set*NetworkInterfaceSpeed` takes: -1 the port's maximum, 0 a disconnect. */
+const SANE_SPEEDS = [-1, 0, 10, 100, 1000, 10000];
+const REDUNDANCY = ['redundant', 'degraded'];
+
+/**
+ * `setPublicNetworkInterfaceSpeed(newSpeed, redundancy)` / `setPrivate...`, as the API reference
+ * describes them: a speed up to the one the port was ordered at, redundant only on a server
+ * ordered with redundant uplinks (left out: the best it has); answers whether a change was
+ * needed, and the change is in force only a while later (one provisioning stage here), a second
+ * change meanwhile refused as busy.
+ */
+function setInterfaceSpeed(side: UplinkSide) {
+  return {
+    handler: async (ctx: AuthedContext) => {
+      expectArgs(ctx, ['newSpeed', 'redundancy'], 1);
+      const server = loadServer(ctx);
+      const speed = readInt(ctx.args[0], 'newSpeed');
+      if (!SANE_SPEEDS.includes(speed))
+        throw invalidValue(
+          `newSpeed ${speed} is not a sane value: -1 (maximum available), 0 (disconnect), 10, 100, 1000 or 10000.`,
+        );
+      const given = ctx.args[1] ?? undefined;
+      const redundancy = given === undefined ? undefined : readString(given, 'redundancy');
+      if (redundancy !== undefined && !REDUNDANCY.includes(redundancy))
+        throw invalidValue(`redundancy '${redundancy}' is neither 'redundant' nor 'degraded'.`);
+      const o = server.ordered;
+      if (!o)
+        throw notSupported(`Hardware server ${server.id}: its ${side} network is not available.`);
+      if (provisioning(server, ctx.now).state !== 'done')
+        throw notReady(
+          `Hardware server ${server.id} is not yet available for interface speed changes.`,
+        );
+      if (uplinkChangePending(server, ctx.now))
+        throw notReady(`Hardware server ${server.id}: a change is pending against the server.`);
+      const target = speed === -1 ? o.portSpeed : speed;
+      if (target > o.portSpeed)
+        throw notSupported(
+          `The requested speed ${target} is not available to the server: its port was provisioned at ${o.portSpeed} Mbps.`,
+        );
+      if (redundancy === 'redundant' && !o.redundant)
+        throw notSupported(
+          `The requested redundancy mode 'redundant' is not available to the server: it was ordered without redundant uplinks.`,
+        );
+      const from = uplinkState(o, server, side, ctx.now);
+      const to = {
+        speed: target,
+        redundant: redundancy ? redundancy === 'redundant' : !!o.redundant,
+      };
+      if (from.speed === to.speed && from.redundant === to.redundant) return ok(false);
+      const stageMs = ctx.settings.hardwareStageMs ?? ctx.settings.provisioningDelayMs;
+      const uplinks = { ...server.uplinks, [side]: { from, to, readyAt: ctx.now + stageMs } };
+      await ctx.store.write([{ put: 'hardware', record: { ...server, uplinks } }]);
+      return ok(true);
+    },
+  };
+}
+
 export const hardware = serviceFolder({
   tables,
   orders: { [HARDWARE_ORDER]: hardwareOrder },
@@ -88,6 +155,8 @@ export const hardware = serviceFolder({
             return ok(true);
           },
         },
+        setPublicNetworkInterfaceSpeed: setInterfaceSpeed('public'),
+        setPrivateNetworkInterfaceSpeed: setInterfaceSpeed('private'),
         reloadOperatingSystem: {
           handler: async (ctx) => {
             expectArgs(ctx, ['token', 'config'], 0);

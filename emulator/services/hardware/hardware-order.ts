@@ -331,6 +331,7 @@ function placeServer(
       presetId: o.preset.id,
       osCode: findOs(o.prices.os.item.os!.referenceCode)!.referenceCode,
       portSpeed: o.prices.port_speed.item.capacity,
+      redundant: o.prices.port_speed.item.keyName.includes('_REDUNDANT_'),
       sshKeyIds: o.sshKeyIds,
       userData: spec.userData,
       containerIdentifier: o.containerIdentifier,

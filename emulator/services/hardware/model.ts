@@ -24,6 +24,8 @@ export interface HardwareOrderRec {
   presetId: number;
   osCode: string;
   portSpeed: number;
+  /** Ordered with redundant uplinks (two bonded ports on each network). */
+  redundant?: boolean;
   sshKeyIds: number[];
   userData?: string;
   containerIdentifier?: string;
@@ -51,6 +53,23 @@ export interface HardwareRec {
   tagRefs?: { id: number; tagId: number }[];
   ordered?: HardwareOrderRec;
   reload?: HardwareReloadRec;
+  /** The last speed change of each uplink (`set*NetworkInterfaceSpeed`). */
+  uplinks?: Partial<Record<UplinkSide, UplinkChange>>;
+}
+
+export type UplinkSide = 'public' | 'private';
+
+/** What an uplink runs at: its speed (Mbps) and whether both its ports are active. */
+export interface UplinkState {
+  speed: number;
+  redundant: boolean;
+}
+
+/** A speed change: pending until `readyAt` (the switch port is reconfigured), then in force. */
+export interface UplinkChange {
+  from: UplinkState;
+  to: UplinkState;
+  readyAt: number;
 }
 
 export const tables = { hardware: table<HardwareRec>(200001, ['accountId']) };
@@ -104,3 +123,14 @@ export function osCodeOf(h: HardwareRec, now: number): string | undefined {
   if (h.reload && now >= h.reload.readyAt) return h.reload.osCode;
   return h.ordered?.osCode;
 }
+
+/** What an ordered server's uplink runs at now (a pending change not yet in force). */
+export function uplinkState(o: HardwareOrderRec, h: HardwareRec, side: UplinkSide, now: number) {
+  const change = h.uplinks?.[side];
+  if (!change) return { speed: o.portSpeed, redundant: o.redundant === true };
+  return now >= change.readyAt ? change.to : change.from;
+}
+
+/** Whether a speed change of either uplink is still being applied. */
+export const uplinkChangePending = (h: HardwareRec, now: number) =>
+  Object.values(h.uplinks ?? {}).some((change) => now < change.readyAt);

@@ -17,12 +17,53 @@ import {
   osCodeOf,
   provisioning,
   reloadRunning,
+  uplinkState,
   type HardwareRec,
+  type UplinkSide,
 } from './model';
 
 definePlainType('Svc_Hardware_Status', ['id', 'status']);
 definePlainType('Svc_Hardware_Attribute', ['value']);
-definePlainType('Svc_Network_Component', ['id', 'name', 'port', 'maxSpeed', 'speed']);
+
+/** One uplink of a server: its port's speed (ordered) and what it runs at now. */
+interface Uplink {
+  id: number;
+  name: string;
+  port: number;
+  maxSpeed: number;
+  speed: number;
+  redundancyCapableFlag: boolean;
+  redundancyEnabledFlag: boolean;
+}
+defineType<Uplink>('Svc_Network_Component', {
+  locals: {
+    id: (u) => u.id,
+    name: (u) => u.name,
+    port: (u) => u.port,
+    maxSpeed: (u) => u.maxSpeed,
+    speed: (u) => u.speed,
+  },
+  onDemand: {
+    redundancyCapableFlag: (u) => u.redundancyCapableFlag,
+    redundancyEnabledFlag: (u) => u.redundancyEnabledFlag,
+  },
+});
+
+/** An ordered server's uplink on one network (seeded ones show none). */
+function uplink(h: HardwareRec, side: UplinkSide, ctx: ViewContext): Uplink | undefined {
+  const o = h.ordered;
+  if (!o) return undefined;
+  const now = uplinkState(o, h, side, ctx.now);
+  return {
+    id: h.id * 10 + (side === 'public' ? 1 : 0),
+    name: 'eth',
+    port: side === 'public' ? 1 : 0,
+    maxSpeed: o.portSpeed,
+    speed: now.speed,
+    redundancyCapableFlag: o.redundant === true,
+    redundancyEnabledFlag: now.redundant,
+  };
+}
 
 const PROVISION_GROUP = { name: 'Server Provision', averageTimeToComplete: '240' };
 const RELOAD_GROUP = { name: 'Server OS Reload', averageTimeToComplete: '60' };
@@ -103,22 +144,19 @@ const relations: NonNullable<TypeSpec<HardwareRec>['relations']> = {
         (id) => ctx.store.get('sshKeys', id) ?? { id },
       ),
   },
-  // An ordered server's one uplink at the port speed it was ordered with (seeded ones show none).
+  // Its uplinks at the port speed it was ordered with, or what a speed change set.
   networkComponents: {
     type: 'Svc_Network_Component',
     many: true,
-    get: (h) =>
-      h.ordered
-        ? [
-            {
-              id: h.id * 10,
-              name: 'eth',
-              port: 0,
-              maxSpeed: h.ordered.portSpeed,
-              speed: h.ordered.portSpeed,
-            },
-          ]
-        : [],
+    get: (h, ctx) => (['public', 'private'] as const).flatMap((side) => uplink(h, side, ctx) ?? []),
+  },
+  primaryNetworkComponent: {
+    type: 'Svc_Network_Component',
+    get: (h, ctx) => uplink(h, 'public', ctx),
+  },
+  primaryBackendNetworkComponent: {
+    type: 'Svc_Network_Component',
+    get: (h, ctx) => uplink(h, 'private', ctx),
   },
   fixedConfigurationPreset: {
     type: 'Svc_Product_Package_Preset',

@@ -9,7 +9,7 @@ import { formatApiDate } from '../../dates';
 import { timedTransaction } from '../transaction-view';
 import { defineType, definePlainType, extendType, type ViewContext } from '../../schema';
 import type { AccountRec } from '../account/model';
-import type { GuestRec } from '../virtual-guest/model';
+import { sized, type GuestRec } from '../virtual-guest/model';
 import { isCaptured, visibleImages, type ImageRec } from './model';
 
 definePlainType('Svc_Virtual_Guest_Block_Device_Template_Group_Status', ['keyName', 'name']);
@@ -84,10 +84,13 @@ extendType<GuestRec>('Svc_Virtual_Guest', {
   relations: {
     blockDeviceTemplateGroup: {
       type: 'Svc_Virtual_Guest_Block_Device_Template_Group',
-      get: (g, ctx) =>
-        g.imageTemplateId === undefined
+      // As the guest runs now: a finished reload may have changed its template.
+      get: (g, ctx) => {
+        const id = sized(g, ctx.now).imageTemplateId;
+        return id === undefined
           ? undefined
-          : visibleImages(ctx.store, g.accountId).find((i) => i.id === g.imageTemplateId),
+          : visibleImages(ctx.store, g.accountId).find((i) => i.id === id);
+      },
     },
   },
 });

@@ -16,6 +16,18 @@ export const BARE_METAL_PACKAGE = {
 /** The port speeds a bare-metal server is sold with (Mbps); the guests' 10 Mbps is not. */
 export const HARDWARE_PORT_SPEEDS: readonly number[] = [100, 1000];
 
+/** The API's key name of the redundant uplinks (two bonded ports on each network) of a speed. */
+export const redundantPortKey = (speed: number) =>
+  `${speed}_MBPS_REDUNDANT_PUBLIC_PRIVATE_NETWORK_UPLINKS`;
+
+/** Redundant uplinks, sold at each port speed beside the single ones, dearer. */
+export const redundantPortPrice = (speed: number): Price => ({
+  id: 27_000 + speed,
+  hourly: speed >= 1000 ? 0.1 : 0.03,
+  description: `${speed} Mbps Redundant Public & Private Network Uplinks`,
+  categoryCode: 'port_speed',
+});
+
 export interface HardwarePresetSpec {
   keyName: string;
   description: string;

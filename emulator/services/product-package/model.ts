@@ -36,6 +36,8 @@ import {
   BARE_METAL_PACKAGE,
   HARDWARE_CATEGORIES,
   HARDWARE_PORT_SPEEDS,
+  redundantPortKey,
+  redundantPortPrice,
   HARDWARE_PRESETS,
 } from './hardware-items';
 import { HOST_CATEGORIES, HOST_ITEMS, HOST_PACKAGE, HOST_PRICES } from './host-items';
@@ -201,6 +203,7 @@ export const HARDWARE_ITEMS: readonly ItemView[] = [
       i.category === 'os' ||
       (i.category === 'port_speed' && HARDWARE_PORT_SPEEDS.includes(i.capacity)),
   ),
+  ...HARDWARE_PORT_SPEEDS.map((s) => item(redundantPortPrice(s), redundantPortKey(s), s, 'Mbps')),
 ];
 const HARDWARE_PRICES: readonly PriceView[] = HARDWARE_ITEMS.flatMap(itemPrices);
 /** A price of the bare-metal package (at any location). */

@@ -88,6 +88,8 @@ export interface GuestReloadRec {
   readyAt: number;
   osCode: string;
   sshKeyIds: number[];
+  /** The image template reloaded from; null: reloaded to a stock OS; absent: the guest's kept. */
+  imageTemplateId?: number | null;
 }
 
 export interface GuestRec {
@@ -300,9 +302,14 @@ export const reloadRunning = (g: GuestRec, now: number) =>
 export function sized(g: GuestRec, now: number): GuestRec {
   const upgraded = g.upgrade && now >= g.upgrade.readyAt ? { ...g, ...g.upgrade.size } : g;
   const r = g.reload;
-  return r && now >= r.readyAt
-    ? { ...upgraded, osCode: r.osCode, sshKeyIds: r.sshKeyIds }
-    : upgraded;
+  if (!r || now < r.readyAt) return upgraded;
+  const image = r.imageTemplateId === undefined ? upgraded.imageTemplateId : r.imageTemplateId;
+  return {
+    ...upgraded,
+    osCode: r.osCode,
+    sshKeyIds: r.sshKeyIds,
+    imageTemplateId: image ?? undefined,
+  };
 }
 
 /** Whether the running upgrade changes CPUs or memory (the guest reboots for those). */

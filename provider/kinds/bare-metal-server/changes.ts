@@ -21,6 +21,28 @@ export const REPLACING = fieldsChanging(BARE_METAL_FIELDS, 'replace');
 
 type Props = Partial<Inputs> | Partial<State>;
 
+/** The speeds `set*NetworkInterfaceSpeed` sets in place (Mbps), up to the ports' own. */
+export const SETTABLE_SPEEDS: readonly number[] = [10, 100, 1000, 10000];
+
+/** The speed a server's ports were ordered at (a state from before it was recorded: its speed). */
+export const portsOf = (olds: Props) =>
+  (olds as Partial<State>).maxNetworkSpeed ?? olds.networkSpeed;
+
+/**
+ * Whether a server of `olds` runs at the new speed in place: it exists, and the speed is one the
+ * API sets, up to its ports' (a higher one needs new ports: a new server).
+ */
+export function speedInPlace(olds: Props, news: Props): boolean {
+  const ports = portsOf(olds);
+  const speed = news.networkSpeed;
+  return (
+    ports !== undefined &&
+    typeof speed === 'number' &&
+    speed <= ports &&
+    SETTABLE_SPEEDS.includes(speed)
+  );
+}
+
 /** The changed fields that replace the server (none when a reload makes them all). */
 export function replacedBy(olds: Props, news: Props): FieldName<BareMetalFields>[] {
   const changed: FieldName<BareMetalFields>[] = changedBetween(
@@ -29,6 +51,11 @@ export function replacedBy(olds: Props, news: Props): FieldName<BareMetalFields>
     news,
     REPLACING,
   );
+  if (
+    changedBetween(BARE_METAL_FIELDS, olds, news, ['networkSpeed']).length > 0 &&
+    !speedInPlace(olds, news)
+  )
+    changed.push('networkSpeed');
   if (news.onImageChange !== 'reload') return changed;
   return changed.some((f) => !(RELOAD_FIELDS as readonly string[]).includes(f)) ? changed : [];
 }

@@ -14,6 +14,14 @@ import { OS_CODE, tagProblem } from '../virtual-guest/rules';
 
 const onServer = readFrom<BareMetalServer>();
 
+/** The slower of the server's uplinks (Mbps), when the API shows them. */
+function uplinkSpeed(s: BareMetalServer): number | undefined {
+  const speeds = [s.primaryNetworkComponent, s.primaryBackendNetworkComponent]
+    .map((uplink) => uplink?.speed)
+    .filter((speed): speed is number => speed !== undefined);
+  return speeds.length > 0 ? Math.min(...speeds) : undefined;
+}
+
 /** What `onImageChange` takes. */
 const IMAGE_CHANGES = ['replace', 'reload'] as const;
 
@@ -102,15 +110,40 @@ export const BARE_METAL_FIELDS = {
     change: 'replace',
     read: onServer('datacenter.name', (s) => s.datacenter?.name),
   },
-  /** Uplink port speed in Mbps, one the package sells (100 or 1000); a change replaces the server. */
+  /**
+   * Uplink speed in Mbps. The server is ordered with ports of this speed (one the package sells:
+   * 100 or 1000); a lower one (10, 100, 1000 or 10000, up to `maxNetworkSpeed`) is set in place on
+   * both uplinks and waited for, the bill unchanged; a higher one replaces the server. Read back
+   * as the slower uplink: a speed lowered outside Pulumi is drift `refresh` shows.
+   */
   networkSpeed: {
     type: types.integer,
     input: 'optional',
     output: true,
     default: 1000,
     rule: rules.integer({ min: 1, max: 100_000 }),
+    change: 'update',
+    how: '`setPublicNetworkInterfaceSpeed` / `setPrivateNetworkInterfaceSpeed`, waited for (up to `maxNetworkSpeed`; above it a replace)',
+    read: onServer(
+      `primaryNetworkComponent.speed,primaryBackendNetworkComponent.speed`,
+      uplinkSpeed,
+    ),
+  },
+  /**
+   * Redundant uplinks: two bonded ports on each network, ordered as the package's redundant port
+   * item (dearer). A change replaces the server.
+   */
+  redundantNetwork: {
+    type: types.boolean,
+    input: 'optional',
+    output: true,
+    default: false,
+    rule: rules.flag(),
     change: 'replace',
-    read: onServer('networkComponents.maxSpeed', (s) => s.networkComponents?.[0]?.maxSpeed),
+    read: onServer(
+      'primaryNetworkComponent.redundancyCapableFlag',
+      (s) => s.primaryNetworkComponent && s.primaryNetworkComponent.redundancyCapableFlag === true,
+    ),
   },
   /**
    * Billed by the hour (true, the default) or the month (false: some presets are sold monthly
@@ -275,6 +308,16 @@ export const BARE_METAL_FIELDS = {
     type: types.nullable(types.string),
     output: true,
     read: onServer('provisionDate', (s) => s.provisionDate ?? null),
+  },
+  /**
+   * The speed the server's ports were ordered at (Mbps): the most an in-place change sets, and
+   * what the server is billed for (check keeps it with the inputs).
+   */
+  maxNetworkSpeed: {
+    type: types.integer,
+    output: true,
+    fromCheck: true,
+    read: onServer('primaryNetworkComponent.maxSpeed', (s) => s.primaryNetworkComponent?.maxSpeed),
   },
   /** Physical cores of the preset. */
   cores: {

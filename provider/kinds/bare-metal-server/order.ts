@@ -5,7 +5,7 @@ import type { InputsOf, StateOf } from '../../framework/fields';
 import { containsUnknown, isUnknown } from '../../framework/unknown';
 import { HOURS_PER_MONTH } from '../faces';
 import type { BareMetalFields } from './fields';
-import { reloadedBy } from './changes';
+import { portsOf, reloadedBy, replacedBy } from './changes';
 
 /**
  * A server's order from its inputs, and every input checked against the bare-metal package
@@ -24,6 +24,7 @@ export const PRICED_FIELDS = [
   'operatingSystemReferenceCode',
   'datacenter',
   'networkSpeed',
+  'redundantNetwork',
   'hourlyBilling',
 ] as const;
 
@@ -52,6 +53,7 @@ export function orderOf(inputs: Partial<Inputs>, token: string): HardwareOrder {
     preset: String(inputs.preset),
     os: String(inputs.operatingSystemReferenceCode),
     portSpeed: Number(inputs.networkSpeed),
+    redundant: inputs.redundantNetwork === true,
     datacenter: String(inputs.datacenter),
     hourly: inputs.hourlyBilling !== false,
     hostname: String(known(inputs.hostname) ?? 'preview'),
@@ -74,9 +76,9 @@ const money = (value: unknown, digits: number) =>
 export const describeCost = (v: Partial<State>) =>
   `${v.hourlyBilling === false ? 'monthly' : 'hourly'}, ${money(v.estimatedHourlyCost, 4)}/hour (${money(v.estimatedMonthlyCost, 2)}/month)`;
 
-/** `S1270_32GB_1X1TBSATA_NORAID, UBUNTU_LATEST, 1000 Mbps in dal10`. */
+/** `S1270_32GB_1X1TBSATA_NORAID, UBUNTU_LATEST, 1000 Mbps (redundant) in dal10`. */
 export const describeOrder = (v: Partial<Inputs>) =>
-  `${v.preset}, ${v.operatingSystemReferenceCode}, ${v.networkSpeed} Mbps in ${v.datacenter}`;
+  `${v.preset}, ${v.operatingSystemReferenceCode}, ${v.networkSpeed} Mbps${v.redundantNetwork ? ' redundant' : ''} in ${v.datacenter}`;
 
 const listed = (values: Iterable<unknown>) => [...values].join(', ');
 
@@ -100,10 +102,11 @@ function checkOffered(inputs: Inputs, options: HardwareOptions, failures: Failur
       'operatingSystemReferenceCode',
       `operatingSystemReferenceCode ${JSON.stringify(inputs.operatingSystemReferenceCode)} is not an operating system the bare-metal package sells: one of ${listed(options.operatingSystems.keys())}`,
     );
-  if (!options.portSpeeds.has(inputs.networkSpeed))
+  const ports = inputs.redundantNetwork ? options.redundantPortSpeeds : options.portSpeeds;
+  if (!ports.has(inputs.networkSpeed))
     failures.add(
       'networkSpeed',
-      `networkSpeed ${inputs.networkSpeed} is not a port speed the bare-metal package sells: one of ${listed([...options.portSpeeds.keys()].sort((a, b) => a - b))} (Mbps)`,
+      `networkSpeed ${inputs.networkSpeed} is not a ${inputs.redundantNetwork ? 'redundant port speed (redundantNetwork)' : 'port speed'} the bare-metal package sells: one of ${listed([...ports.keys()].sort((a, b) => a - b))} (Mbps)`,
     );
 }
 
@@ -143,6 +146,17 @@ function fieldOfRefusal(message: string): string {
 }
 
 /**
+ * The order a server's bill is: the inputs, but for a server that stays (nothing replaces it) the
+ * speed its ports were ordered at, whatever speed they are set to run at in place.
+ */
+function billedOrder(inputs: Inputs, olds: Partial<State>): Inputs {
+  const ports = portsOf(olds);
+  return ports !== undefined && replacedBy(olds, inputs).length === 0
+    ? { ...inputs, networkSpeed: ports }
+    : inputs;
+}
+
+/**
  * Checks the order and prices it (undefined: a failure was added, or a priced input is not known
  * yet). A reload keeps the server's bill, so it cannot move to an OS priced otherwise.
  */
@@ -152,7 +166,7 @@ export async function checkOrder(
   olds: Partial<State>,
   token: string,
   failures: Failures,
-): Promise<Cost | undefined> {
+): Promise<(Cost & { maxNetworkSpeed: number }) | undefined> {
   if (containsUnknown(PRICED_FIELDS.map((f) => inputs[f]))) return undefined;
   let options: HardwareOptions;
   try {
@@ -164,7 +178,8 @@ export async function checkOrder(
     );
     return undefined;
   }
-  checkOffered(inputs, options, failures);
+  const billed = billedOrder(inputs, olds);
+  checkOffered(billed, options, failures);
   const datacenters = await manager.datacenters();
   if (!datacenters.includes(inputs.datacenter))
     failures.add(
@@ -175,7 +190,7 @@ export async function checkOrder(
   if (failures.list.length > 0) return undefined;
   let cost: Cost;
   try {
-    const answer = await manager.verify(await manager.orderContainer(orderOf(inputs, token)));
+    const answer = await manager.verify(await manager.orderContainer(orderOf(billed, token)));
     cost = costOf(
       inputs.hourlyBilling,
       answer.postTaxRecurringHourly,
@@ -197,5 +212,5 @@ export async function checkOrder(
       'operatingSystemReferenceCode',
       `operatingSystemReferenceCode ${os} -> ${inputs.operatingSystemReferenceCode} changes the price (${money(olds.estimatedHourlyCost, 4)}/hour -> ${money(cost.estimatedHourlyCost, 4)}/hour), and onImageChange: reload keeps the server's bill; set onImageChange: replace to order a new server at the new price`,
     );
-  return cost;
+  return { ...cost, maxNetworkSpeed: billed.networkSpeed };
 }

@@ -30,7 +30,8 @@ import { containsUnknown } from '../../framework/unknown';
 import { readInputs } from '../../framework/fields';
 import { describeEnding, endingOf } from '../billing-ending';
 import { checkOrder, describeCost, describeOrder, orderOf, type Inputs, type State } from './order';
-import { converge, reloadInPlace, reloadedBy, replacedBy } from './changes';
+import { converge, portsOf, reloadInPlace, reloadedBy, replacedBy } from './changes';
+import { setNetworkSpeed } from './port-speed';
 import { BARE_METAL_FIELDS, type BareMetalFields } from './fields';
 
 /**
@@ -166,15 +167,17 @@ async function create({ connection: c, inputs, request }: CreateRequest<BareMeta
 
 /**
  * Brings the server to the inputs in place: waits for a provisioning an earlier create left
- * running, then its names, notes and tags, then its OS (a reload) when asked.
+ * running, then its names, notes and tags, its uplinks' speed, then its OS (a reload) when asked.
  */
 async function edit({ connection: c, id, inputs, olds, request }: EditRequest<BareMetalFields>) {
   const serverId = Number(id);
+  const what = describe(olds, id);
   await settled(c, serverId, inputs, request, {});
-  await converge(c, serverId, inputs, describe(olds, id));
+  await converge(c, serverId, inputs, what);
   // The state holds it: a server kept by a create that failed (or a cancelled one) is marked now.
   await putMark(handedMark(c, serverId));
-  if (await reloadInPlace(c, serverId, olds, inputs, describe(olds, id)))
+  await setNetworkSpeed(c, serverId, inputs, what, waitMs(inputs, request));
+  if (await reloadInPlace(c, serverId, olds, inputs, what))
     return { object: await settled(c, serverId, inputs, request, {}) };
 }
 
@@ -193,6 +196,10 @@ async function plan({ connection: c, id, olds, news, changed }: PlanRequest<Bare
       `BILLING replace ${describe(olds, id)} (changed: ${replaces.join(', ')}): orders a new bare metal server (${describeOrder(news)}) at ${describeCost(news)}, cancels the old one at ${describeCost(olds)} (${describeEnding(ending)}${immediate}); the new server starts from a fresh install`,
     );
   } else {
+    if (inPlace.includes('networkSpeed'))
+      sayOnce(
+        `${describe(olds, id)} runs its uplinks at ${news.networkSpeed} Mbps, set in place (its ports are ${portsOf(olds)} Mbps): same server and bill`,
+      );
     const reloads = reloadedBy(olds, news);
     if (reloads.length > 0)
       sayOnce(

@@ -306,8 +306,9 @@ export const GUEST_FIELDS = {
    * The global identifier of an image template to make the guest from (an `ImageTemplate`'s
    * `globalIdentifier`, the account's own or a public one), instead of
    * `operatingSystemReferenceCode`: the guest runs the template's operating system and disk. It
-   * must be available in the guest's datacenter. Changing it replaces the guest; so does a change
-   * of `userData` or `sshKeyIds` of such a guest (`onImageChange: reload` reinstalls a stock OS).
+   * must be available in the guest's datacenter. Changing it replaces the guest, or, with
+   * `onImageChange: reload`, reinstalls this guest from the new template in place (as a change of
+   * the OS code does; a reload also goes from a template to an OS code and back).
    */
   imageTemplateId: {
     type: types.string,
@@ -321,7 +322,8 @@ export const GUEST_FIELDS = {
     order: part.imageTemplateId,
     priced: true,
     change: 'replace',
-    reason: 'a guest is made from an image template only when it is ordered',
+    reloads: true,
+    how: 'or in place with `onImageChange: reload` (`reloadOperatingSystem` from the template)',
     read: onGuest('blockDeviceTemplateGroup.globalIdentifier', (g) =>
       g.blockDeviceTemplateGroup === undefined
         ? undefined
@@ -566,7 +568,7 @@ export const GUEST_FIELDS = {
     read: onGuest('sshKeys.id', (g) => g.sshKeys?.map((key) => key.id).sort((a, b) => a - b)),
   },
   /**
-   * What a change of `operatingSystemReferenceCode`, `userData` or `sshKeyIds` does: `replace`
+   * What a change of `operatingSystemReferenceCode`, `imageTemplateId`, `userData` or `sshKeyIds` does: `replace`
    * orders a new guest (new id, addresses and bill; the old one is cancelled once the new one is
    * ready), `reload` reinstalls this guest in place (same id, addresses and bill; its primary disk
    * is erased and it is down while it reloads).

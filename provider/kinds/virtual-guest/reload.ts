@@ -1,5 +1,5 @@
 import { guests } from './guests';
-import { WaitTimeoutError, type VirtualGuest } from '../../managers';
+import { ImageManager, WaitTimeoutError, type VirtualGuest } from '../../managers';
 import { outcomeWindowMs, type Connection } from '../../framework/connection';
 import { createOnce, writeIdempotent } from '../../framework/exactly-once';
 import { changedBetween, fieldsWhere } from '../../framework/fields';
@@ -14,8 +14,9 @@ import { GUEST_FIELDS } from './fields';
 import { REPLACE_FIELDS, type GuestInputs, type GuestProps } from './inputs';
 
 /**
- * `onImageChange: reload`: a change of the OS, user data or SSH keys reinstalls the guest in
- * place (`Virtual_Guest.reloadOperatingSystem`, the user data set first) instead of replacing it:
+ * `onImageChange: reload`: a change of the OS or image template, user data or SSH keys reinstalls
+ * the guest in place (`Virtual_Guest.reloadOperatingSystem`, the user data set first; from the
+ * declared image template when there is one, by its id) instead of replacing it:
  * same id, addresses and billing item; the primary disk is erased. The reload is sent at most
  * once: before sending, the guest is read (a reload of an earlier run may be running or done),
  * and a reload whose answer is lost is looked for (a newer `lastOperatingSystemReload`), never
@@ -34,8 +35,7 @@ export function replacedBy(olds: GuestProps, news: GuestProps) {
     ...changedBetween(GUEST_FIELDS, olds, news, REPLACING),
     ...placementReplaces(olds, news),
   ];
-  // A reload reinstalls a stock OS: a guest made from an image template is replaced instead.
-  if (news.onImageChange !== 'reload' || news.imageTemplateId != null) return changed;
+  if (news.onImageChange !== 'reload') return changed;
   return changed.some((field) => !RELOAD_FIELDS.includes(field)) ? changed : [];
 }
 
@@ -63,13 +63,26 @@ export async function checkReloadPrice(
   price: Price,
   failures: Failures,
 ): Promise<void> {
-  if (!reloadedBy(olds, inputs).includes('operatingSystemReferenceCode')) return;
-  const os = olds.operatingSystemReferenceCode as string;
-  const before = await priceOrder(guests(c), { ...inputs, operatingSystemReferenceCode: os });
+  const fields = reloadedBy(olds, inputs);
+  const field = fields.find((f) => f === 'imageTemplateId' || f === 'operatingSystemReferenceCode');
+  if (!field) return;
+  // The image the guest runs now: its template, else its OS code (an output with a template).
+  const template = olds.imageTemplateId as string | undefined;
+  const image = {
+    imageTemplateId: template,
+    operatingSystemReferenceCode: template
+      ? undefined
+      : (olds.operatingSystemReferenceCode as string | undefined),
+  };
+  const before = await priceOrder(guests(c), { ...inputs, ...image });
   if (Math.abs(before.hourly - price.hourly) < 1e-9) return;
+  const shown = (v: { imageTemplateId?: unknown; operatingSystemReferenceCode?: unknown }) =>
+    v.imageTemplateId
+      ? `image template ${String(v.imageTemplateId)}`
+      : String(v.operatingSystemReferenceCode);
   failures.add(
-    'operatingSystemReferenceCode',
-    `operatingSystemReferenceCode ${os} -> ${inputs.operatingSystemReferenceCode} changes the price ($${before.hourly.toFixed(4)}/hour -> $${price.hourly.toFixed(4)}/hour), and onImageChange: reload keeps the guest's bill; set onImageChange: replace to order a new guest at the new price`,
+    field,
+    `${field}: ${shown(image)} -> ${shown(inputs)} changes the price ($${before.hourly.toFixed(4)}/hour -> $${price.hourly.toFixed(4)}/hour), and onImageChange: reload keeps the guest's bill; set onImageChange: replace to order a new guest at the new price`,
   );
 }
 
@@ -88,10 +101,33 @@ function alreadyReloaded(
   fields: string[],
 ) {
   const os = sameOs(inputs.operatingSystemReferenceCode, guest.operatingSystemReferenceCode);
-  if (!os || !sameKeys(guest, inputs.sshKeyIds)) return false;
+  const template = (inputs.imageTemplateId ?? undefined) === templateOf(guest);
+  if (!os || !template || !sameKeys(guest, inputs.sshKeyIds)) return false;
   if (fields.some((f) => f !== 'userData')) return true;
   const reload = guest.lastOperatingSystemReload?.id ?? null;
   return olds.osReloadId !== undefined && reload !== null && reload !== olds.osReloadId;
+}
+
+/** The global identifier of the template the guest runs from, if any. */
+const templateOf = (guest: VirtualGuest) =>
+  guest.blockDeviceTemplateGroup?.globalIdentifier ?? undefined;
+
+/**
+ * What the reload installs: the declared template (by its id), or the declared OS (its price)
+ * when the guest runs another OS or runs from a template now; else the OS it has.
+ */
+async function imageConfig(c: Connection, guest: VirtualGuest, inputs: GuestInputs) {
+  const template = inputs.imageTemplateId;
+  if (template) {
+    const [found] = await c.use(ImageManager).findByGlobalIdentifier(String(template));
+    if (!found)
+      throw new Error(`imageTemplateId ${String(template)} is no image template this account sees`);
+    return { imageTemplateId: found.id };
+  }
+  const os = inputs.operatingSystemReferenceCode;
+  return sameOs(os, guest.operatingSystemReferenceCode) && templateOf(guest) === undefined
+    ? {}
+    : { itemPrices: [{ id: await osPriceId(c, String(os)) }] };
 }
 
 /** The item price of an OS code (`getCreateObjectOptions`), for the reload's config. */
@@ -134,13 +170,7 @@ export async function reloadInPlace(
     });
   }
   const before = guest.lastOperatingSystemReload?.id;
-  const os = inputs.operatingSystemReferenceCode;
-  const config = {
-    sshKeyIds: inputs.sshKeyIds,
-    ...(sameOs(os, guest.operatingSystemReferenceCode)
-      ? {}
-      : { itemPrices: [{ id: await osPriceId(c, String(os)) }] }),
-  };
+  const config = { sshKeyIds: inputs.sshKeyIds, ...(await imageConfig(c, guest, inputs)) };
   say(`${what}: reloading in place (${fields.join(', ')}); the primary disk is erased`);
   await createOnce({
     what: `${what} OS reload`,

@@ -15,7 +15,7 @@ import (
 // A bare metal server of the bare-metal package (`Svc_Hardware_Server`), billed.
 //
 // ## Example Usage
-// ### An hourly bare metal server, reloaded in place when its OS changes
+// ### An hourly bare metal server on redundant 1 Gbps uplinks, reloaded in place when its OS changes
 // ```go
 // package main
 //
@@ -35,6 +35,7 @@ import (
 //				OperatingSystemReferenceCode: pulumi.String("UBUNTU_LATEST"),
 //				Datacenter: pulumi.String("dal10"),
 //				NetworkSpeed: pulumi.Int(1000),
+//				RedundantNetwork: pulumi.Bool(true),
 //				HourlyBilling: pulumi.Bool(true),
 //				SshKeyIds: pulumi.IntArray{pulumi.Int(12345)},
 //				Tags: pulumi.StringArray{pulumi.String("db")},
@@ -45,6 +46,7 @@ import (
 //			}
 //			ctx.Export("serverId", db.ServerId)
 //			ctx.Export("primaryIpAddress", db.PrimaryIpAddress)
+//			ctx.Export("maxNetworkSpeed", db.MaxNetworkSpeed)
 //			ctx.Export("estimatedMonthlyCost", db.EstimatedMonthlyCost)
 //			return nil
 //		})
@@ -80,9 +82,11 @@ type BareMetalServer struct {
 	Hostname pulumi.StringOutput `pulumi:"hostname"`
 	// Billed by the hour (true, the default) or the month (false: some presets are sold monthly only). A change replaces the server.
 	HourlyBilling pulumi.BoolOutput `pulumi:"hourlyBilling"`
+	// The speed the server's ports were ordered at (Mbps): the most an in-place change sets, and what the server is billed for (check keeps it with the inputs).
+	MaxNetworkSpeed pulumi.IntOutput `pulumi:"maxNetworkSpeed"`
 	// Memory of the preset, in GB.
 	MemoryGb pulumi.IntOutput `pulumi:"memoryGb"`
-	// Uplink port speed in Mbps, one the package sells (100 or 1000); a change replaces the server.
+	// Uplink speed in Mbps. The server is ordered with ports of this speed (one the package sells: 100 or 1000); a lower one (10, 100, 1000 or 10000, up to `maxNetworkSpeed`) is set in place on both uplinks and waited for, the bill unchanged; a higher one replaces the server. Read back as the slower uplink: a speed lowered outside Pulumi is drift `refresh` shows.
 	NetworkSpeed pulumi.IntOutput `pulumi:"networkSpeed"`
 	// Free text kept with the server.
 	Notes pulumi.StringPtrOutput `pulumi:"notes"`
@@ -106,6 +110,8 @@ type BareMetalServer struct {
 	PublicVlanId pulumi.IntPtrOutput `pulumi:"publicVlanId"`
 	// How long a create, a reload or a delete waits for the server's provisioning or transaction, in minutes (a bare metal server takes hours); `customTimeouts` bound it too.
 	ReadyTimeoutMinutes pulumi.Float64Output `pulumi:"readyTimeoutMinutes"`
+	// Redundant uplinks: two bonded ports on each network, ordered as the package's redundant port item (dearer). A change replaces the server.
+	RedundantNetwork pulumi.BoolOutput `pulumi:"redundantNetwork"`
 	// The numeric id (the resource id is the same number as a string).
 	ServerId pulumi.IntOutput `pulumi:"serverId"`
 	// Ids of SSH keys to install (each an `SshKey`'s `keyId`); output ascending.
@@ -155,6 +161,9 @@ func NewBareMetalServer(ctx *pulumi.Context,
 	if args.ReadyTimeoutMinutes == nil {
 		args.ReadyTimeoutMinutes = pulumi.Float64Ptr(480.0)
 	}
+	if args.RedundantNetwork == nil {
+		args.RedundantNetwork = pulumi.BoolPtr(false)
+	}
 	opts = internal.PkgResourceDefaultOpts(opts)
 	var resource BareMetalServer
 	err := ctx.RegisterResource("svc:index:BareMetalServer", name, args, &resource, opts...)
@@ -198,7 +207,7 @@ type bareMetalServerArgs struct {
 	Hostname string `pulumi:"hostname"`
 	// Billed by the hour (true, the default) or the month (false: some presets are sold monthly only). A change replaces the server.
 	HourlyBilling *bool `pulumi:"hourlyBilling"`
-	// Uplink port speed in Mbps, one the package sells (100 or 1000); a change replaces the server.
+	// Uplink speed in Mbps. The server is ordered with ports of this speed (one the package sells: 100 or 1000); a lower one (10, 100, 1000 or 10000, up to `maxNetworkSpeed`) is set in place on both uplinks and waited for, the bill unchanged; a higher one replaces the server. Read back as the slower uplink: a speed lowered outside Pulumi is drift `refresh` shows.
 	NetworkSpeed *int `pulumi:"networkSpeed"`
 	// Free text kept with the server.
 	Notes *string `pulumi:"notes"`
@@ -214,6 +223,8 @@ type bareMetalServerArgs struct {
 	PublicVlanId *int `pulumi:"publicVlanId"`
 	// How long a create, a reload or a delete waits for the server's provisioning or transaction, in minutes (a bare metal server takes hours); `customTimeouts` bound it too.
 	ReadyTimeoutMinutes *float64 `pulumi:"readyTimeoutMinutes"`
+	// Redundant uplinks: two bonded ports on each network, ordered as the package's redundant port item (dearer). A change replaces the server.
+	RedundantNetwork *bool `pulumi:"redundantNetwork"`
 	// Ids of SSH keys to install (each an `SshKey`'s `keyId`); output ascending.
 	SshKeyIds []int `pulumi:"sshKeyIds"`
 	// Tags, stored as the API stores them: trimmed, lower-cased, each once, sorted.
@@ -234,7 +245,7 @@ type BareMetalServerArgs struct {
 	Hostname pulumi.StringInput
 	// Billed by the hour (true, the default) or the month (false: some presets are sold monthly only). A change replaces the server.
 	HourlyBilling pulumi.BoolPtrInput
-	// Uplink port speed in Mbps, one the package sells (100 or 1000); a change replaces the server.
+	// Uplink speed in Mbps. The server is ordered with ports of this speed (one the package sells: 100 or 1000); a lower one (10, 100, 1000 or 10000, up to `maxNetworkSpeed`) is set in place on both uplinks and waited for, the bill unchanged; a higher one replaces the server. Read back as the slower uplink: a speed lowered outside Pulumi is drift `refresh` shows.
 	NetworkSpeed pulumi.IntPtrInput
 	// Free text kept with the server.
 	Notes pulumi.StringPtrInput
@@ -250,6 +261,8 @@ type BareMetalServerArgs struct {
 	PublicVlanId pulumi.IntPtrInput
 	// How long a create, a reload or a delete waits for the server's provisioning or transaction, in minutes (a bare metal server takes hours); `customTimeouts` bound it too.
 	ReadyTimeoutMinutes pulumi.Float64PtrInput
+	// Redundant uplinks: two bonded ports on each network, ordered as the package's redundant port item (dearer). A change replaces the server.
+	RedundantNetwork pulumi.BoolPtrInput
 	// Ids of SSH keys to install (each an `SshKey`'s `keyId`); output ascending.
 	SshKeyIds pulumi.IntArrayInput
 	// Tags, stored as the API stores them: trimmed, lower-cased, each once, sorted.
@@ -395,12 +408,17 @@ func (o BareMetalServerOutput) HourlyBilling() pulumi.BoolOutput {
 	return o.ApplyT(func(v *BareMetalServer) pulumi.BoolOutput { return v.HourlyBilling }).(pulumi.BoolOutput)
 }
 
+// The speed the server's ports were ordered at (Mbps): the most an in-place change sets, and what the server is billed for (check keeps it with the inputs).
+func (o BareMetalServerOutput) MaxNetworkSpeed() pulumi.IntOutput {
+	return o.ApplyT(func(v *BareMetalServer) pulumi.IntOutput { return v.MaxNetworkSpeed }).(pulumi.IntOutput)
+}
+
 // Memory of the preset, in GB.
 func (o BareMetalServerOutput) MemoryGb() pulumi.IntOutput {
 	return o.ApplyT(func(v *BareMetalServer) pulumi.IntOutput { return v.MemoryGb }).(pulumi.IntOutput)
 }
 
-// Uplink port speed in Mbps, one the package sells (100 or 1000); a change replaces the server.
+// Uplink speed in Mbps. The server is ordered with ports of this speed (one the package sells: 100 or 1000); a lower one (10, 100, 1000 or 10000, up to `maxNetworkSpeed`) is set in place on both uplinks and waited for, the bill unchanged; a higher one replaces the server. Read back as the slower uplink: a speed lowered outside Pulumi is drift `refresh` shows.
 func (o BareMetalServerOutput) NetworkSpeed() pulumi.IntOutput {
 	return o.ApplyT(func(v *BareMetalServer) pulumi.IntOutput { return v.NetworkSpeed }).(pulumi.IntOutput)
 }
@@ -458,6 +476,11 @@ func (o BareMetalServerOutput) PublicVlanId() pulumi.IntPtrOutput {
 // How long a create, a reload or a delete waits for the server's provisioning or transaction, in minutes (a bare metal server takes hours); `customTimeouts` bound it too.
 func (o BareMetalServerOutput) ReadyTimeoutMinutes() pulumi.Float64Output {
 	return o.ApplyT(func(v *BareMetalServer) pulumi.Float64Output { return v.ReadyTimeoutMinutes }).(pulumi.Float64Output)
+}
+
+// Redundant uplinks: two bonded ports on each network, ordered as the package's redundant port item (dearer). A change replaces the server.
+func (o BareMetalServerOutput) RedundantNetwork() pulumi.BoolOutput {
+	return o.ApplyT(func(v *BareMetalServer) pulumi.BoolOutput { return v.RedundantNetwork }).(pulumi.BoolOutput)
 }
 
 // The numeric id (the resource id is the same number as a string).

@@ -91,7 +91,7 @@ type VirtualGuest struct {
 	Hostname pulumi.StringOutput `pulumi:"hostname"`
 	// Hourly billing; false orders a monthly guest. Changing it replaces the guest.
 	HourlyBillingFlag pulumi.BoolOutput `pulumi:"hourlyBillingFlag"`
-	// The global identifier of an image template to make the guest from (an `ImageTemplate`'s `globalIdentifier`, the account's own or a public one), instead of `operatingSystemReferenceCode`: the guest runs the template's operating system and disk. It must be available in the guest's datacenter. Changing it replaces the guest; so does a change of `userData` or `sshKeyIds` of such a guest (`onImageChange: reload` reinstalls a stock OS).
+	// The global identifier of an image template to make the guest from (an `ImageTemplate`'s `globalIdentifier`, the account's own or a public one), instead of `operatingSystemReferenceCode`: the guest runs the template's operating system and disk. It must be available in the guest's datacenter. Changing it replaces the guest, or, with `onImageChange: reload`, reinstalls this guest from the new template in place (as a change of the OS code does; a reload also goes from a template to an OS code and back).
 	ImageTemplateId pulumi.StringPtrOutput `pulumi:"imageTemplateId"`
 	// Local disk, or SAN (false).
 	LocalDiskFlag pulumi.BoolOutput `pulumi:"localDiskFlag"`
@@ -101,7 +101,7 @@ type VirtualGuest struct {
 	NetworkSpeed pulumi.IntPtrOutput `pulumi:"networkSpeed"`
 	// Free text kept with the guest.
 	Notes pulumi.StringPtrOutput `pulumi:"notes"`
-	// What a change of `operatingSystemReferenceCode`, `userData` or `sshKeyIds` does: `replace` orders a new guest (new id, addresses and bill; the old one is cancelled once the new one is ready), `reload` reinstalls this guest in place (same id, addresses and bill; its primary disk is erased and it is down while it reloads).
+	// What a change of `operatingSystemReferenceCode`, `imageTemplateId`, `userData` or `sshKeyIds` does: `replace` orders a new guest (new id, addresses and bill; the old one is cancelled once the new one is ready), `reload` reinstalls this guest in place (same id, addresses and bill; its primary disk is erased and it is down while it reloads).
 	OnImageChange ImageChangePtrOutput `pulumi:"onImageChange"`
 	// e.g. UBUNTU_LATEST, DEBIAN_12_64; one the account is offered. Give this or `imageTemplateId`. As an output: the operating system the guest runs (with `imageTemplateId`, the template's).
 	OperatingSystemReferenceCode pulumi.StringPtrOutput `pulumi:"operatingSystemReferenceCode"`
@@ -238,7 +238,7 @@ type virtualGuestArgs struct {
 	Hostname *string `pulumi:"hostname"`
 	// Hourly billing; false orders a monthly guest. Changing it replaces the guest.
 	HourlyBillingFlag *bool `pulumi:"hourlyBillingFlag"`
-	// The global identifier of an image template to make the guest from (an `ImageTemplate`'s `globalIdentifier`, the account's own or a public one), instead of `operatingSystemReferenceCode`: the guest runs the template's operating system and disk. It must be available in the guest's datacenter. Changing it replaces the guest; so does a change of `userData` or `sshKeyIds` of such a guest (`onImageChange: reload` reinstalls a stock OS).
+	// The global identifier of an image template to make the guest from (an `ImageTemplate`'s `globalIdentifier`, the account's own or a public one), instead of `operatingSystemReferenceCode`: the guest runs the template's operating system and disk. It must be available in the guest's datacenter. Changing it replaces the guest, or, with `onImageChange: reload`, reinstalls this guest from the new template in place (as a change of the OS code does; a reload also goes from a template to an OS code and back).
 	ImageTemplateId *string `pulumi:"imageTemplateId"`
 	// Local disk, or SAN (false).
 	LocalDiskFlag *bool `pulumi:"localDiskFlag"`
@@ -248,7 +248,7 @@ type virtualGuestArgs struct {
 	NetworkSpeed *int `pulumi:"networkSpeed"`
 	// Free text kept with the guest.
 	Notes *string `pulumi:"notes"`
-	// What a change of `operatingSystemReferenceCode`, `userData` or `sshKeyIds` does: `replace` orders a new guest (new id, addresses and bill; the old one is cancelled once the new one is ready), `reload` reinstalls this guest in place (same id, addresses and bill; its primary disk is erased and it is down while it reloads).
+	// What a change of `operatingSystemReferenceCode`, `imageTemplateId`, `userData` or `sshKeyIds` does: `replace` orders a new guest (new id, addresses and bill; the old one is cancelled once the new one is ready), `reload` reinstalls this guest in place (same id, addresses and bill; its primary disk is erased and it is down while it reloads).
 	OnImageChange *ImageChange `pulumi:"onImageChange"`
 	// e.g. UBUNTU_LATEST, DEBIAN_12_64; one the account is offered. Give this or `imageTemplateId`. As an output: the operating system the guest runs (with `imageTemplateId`, the template's).
 	OperatingSystemReferenceCode *string `pulumi:"operatingSystemReferenceCode"`
@@ -308,7 +308,7 @@ type VirtualGuestArgs struct {
 	Hostname pulumi.StringPtrInput
 	// Hourly billing; false orders a monthly guest. Changing it replaces the guest.
 	HourlyBillingFlag pulumi.BoolPtrInput
-	// The global identifier of an image template to make the guest from (an `ImageTemplate`'s `globalIdentifier`, the account's own or a public one), instead of `operatingSystemReferenceCode`: the guest runs the template's operating system and disk. It must be available in the guest's datacenter. Changing it replaces the guest; so does a change of `userData` or `sshKeyIds` of such a guest (`onImageChange: reload` reinstalls a stock OS).
+	// The global identifier of an image template to make the guest from (an `ImageTemplate`'s `globalIdentifier`, the account's own or a public one), instead of `operatingSystemReferenceCode`: the guest runs the template's operating system and disk. It must be available in the guest's datacenter. Changing it replaces the guest, or, with `onImageChange: reload`, reinstalls this guest from the new template in place (as a change of the OS code does; a reload also goes from a template to an OS code and back).
 	ImageTemplateId pulumi.StringPtrInput
 	// Local disk, or SAN (false).
 	LocalDiskFlag pulumi.BoolPtrInput
@@ -318,7 +318,7 @@ type VirtualGuestArgs struct {
 	NetworkSpeed pulumi.IntPtrInput
 	// Free text kept with the guest.
 	Notes pulumi.StringPtrInput
-	// What a change of `operatingSystemReferenceCode`, `userData` or `sshKeyIds` does: `replace` orders a new guest (new id, addresses and bill; the old one is cancelled once the new one is ready), `reload` reinstalls this guest in place (same id, addresses and bill; its primary disk is erased and it is down while it reloads).
+	// What a change of `operatingSystemReferenceCode`, `imageTemplateId`, `userData` or `sshKeyIds` does: `replace` orders a new guest (new id, addresses and bill; the old one is cancelled once the new one is ready), `reload` reinstalls this guest in place (same id, addresses and bill; its primary disk is erased and it is down while it reloads).
 	OnImageChange ImageChangePtrInput
 	// e.g. UBUNTU_LATEST, DEBIAN_12_64; one the account is offered. Give this or `imageTemplateId`. As an output: the operating system the guest runs (with `imageTemplateId`, the template's).
 	OperatingSystemReferenceCode pulumi.StringPtrInput
@@ -523,7 +523,7 @@ func (o VirtualGuestOutput) HourlyBillingFlag() pulumi.BoolOutput {
 	return o.ApplyT(func(v *VirtualGuest) pulumi.BoolOutput { return v.HourlyBillingFlag }).(pulumi.BoolOutput)
 }
 
-// The global identifier of an image template to make the guest from (an `ImageTemplate`'s `globalIdentifier`, the account's own or a public one), instead of `operatingSystemReferenceCode`: the guest runs the template's operating system and disk. It must be available in the guest's datacenter. Changing it replaces the guest; so does a change of `userData` or `sshKeyIds` of such a guest (`onImageChange: reload` reinstalls a stock OS).
+// The global identifier of an image template to make the guest from (an `ImageTemplate`'s `globalIdentifier`, the account's own or a public one), instead of `operatingSystemReferenceCode`: the guest runs the template's operating system and disk. It must be available in the guest's datacenter. Changing it replaces the guest, or, with `onImageChange: reload`, reinstalls this guest from the new template in place (as a change of the OS code does; a reload also goes from a template to an OS code and back).
 func (o VirtualGuestOutput) ImageTemplateId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *VirtualGuest) pulumi.StringPtrOutput { return v.ImageTemplateId }).(pulumi.StringPtrOutput)
 }
@@ -548,7 +548,7 @@ func (o VirtualGuestOutput) Notes() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *VirtualGuest) pulumi.StringPtrOutput { return v.Notes }).(pulumi.StringPtrOutput)
 }
 
-// What a change of `operatingSystemReferenceCode`, `userData` or `sshKeyIds` does: `replace` orders a new guest (new id, addresses and bill; the old one is cancelled once the new one is ready), `reload` reinstalls this guest in place (same id, addresses and bill; its primary disk is erased and it is down while it reloads).
+// What a change of `operatingSystemReferenceCode`, `imageTemplateId`, `userData` or `sshKeyIds` does: `replace` orders a new guest (new id, addresses and bill; the old one is cancelled once the new one is ready), `reload` reinstalls this guest in place (same id, addresses and bill; its primary disk is erased and it is down while it reloads).
 func (o VirtualGuestOutput) OnImageChange() ImageChangePtrOutput {
 	return o.ApplyT(func(v *VirtualGuest) ImageChangePtrOutput { return v.OnImageChange }).(ImageChangePtrOutput)
 }

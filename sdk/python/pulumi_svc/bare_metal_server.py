@@ -33,6 +33,7 @@ class BareMetalServerArgs:
                  private_vlan_id: pulumi.Input[Optional[_builtins.int]] = None,
                  public_vlan_id: pulumi.Input[Optional[_builtins.int]] = None,
                  ready_timeout_minutes: pulumi.Input[Optional[_builtins.float]] = None,
+                 redundant_network: pulumi.Input[Optional[_builtins.bool]] = None,
                  ssh_key_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.int]]]] = None,
                  tags: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  user_data: pulumi.Input[Optional[_builtins.str]] = None):
@@ -46,12 +47,13 @@ class BareMetalServerArgs:
         :param pulumi.Input[_builtins.str] preset: The configuration: a preset of the bare-metal package by its key name (`getActivePresets`), e.g. `S1270_32GB_1X1TBSATA_NORAID`; some are billed monthly only. A change replaces the server.
         :param pulumi.Input[_builtins.bool] cancel_immediately: On delete, cancel a monthly server at once instead of at its billing anniversary (what is left of the month is owed either way); an hourly server is always cancelled at once.
         :param pulumi.Input[_builtins.bool] hourly_billing: Billed by the hour (true, the default) or the month (false: some presets are sold monthly only). A change replaces the server.
-        :param pulumi.Input[_builtins.int] network_speed: Uplink port speed in Mbps, one the package sells (100 or 1000); a change replaces the server.
+        :param pulumi.Input[_builtins.int] network_speed: Uplink speed in Mbps. The server is ordered with ports of this speed (one the package sells: 100 or 1000); a lower one (10, 100, 1000 or 10000, up to `maxNetworkSpeed`) is set in place on both uplinks and waited for, the bill unchanged; a higher one replaces the server. Read back as the slower uplink: a speed lowered outside Pulumi is drift `refresh` shows.
         :param pulumi.Input[_builtins.str] notes: Free text kept with the server.
         :param pulumi.Input['ServerImageChange'] on_image_change: What a change of `operatingSystemReferenceCode` or `sshKeyIds` does: `replace` orders a new server (new id, addresses and bill), `reload` reinstalls this one in place (`reloadOperatingSystem`: same id, addresses and bill; its disks are erased).
         :param pulumi.Input[_builtins.int] private_vlan_id: Id of the account's private VLAN for its private uplink; left out, the API picks one.
         :param pulumi.Input[_builtins.int] public_vlan_id: Id of the account's public VLAN (in the server's datacenter) for its public uplink; left out, the API picks one. A change replaces the server.
         :param pulumi.Input[_builtins.float] ready_timeout_minutes: How long a create, a reload or a delete waits for the server's provisioning or transaction, in minutes (a bare metal server takes hours); `customTimeouts` bound it too.
+        :param pulumi.Input[_builtins.bool] redundant_network: Redundant uplinks: two bonded ports on each network, ordered as the package's redundant port item (dearer). A change replaces the server.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.int]]] ssh_key_ids: Ids of SSH keys to install (each an `SshKey`'s `keyId`); output ascending.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] tags: Tags, stored as the API stores them: trimmed, lower-cased, each once, sorted.
         :param pulumi.Input[_builtins.str] user_data: User data for cloud-init, sent exactly as given; a change replaces the server.
@@ -87,6 +89,10 @@ class BareMetalServerArgs:
             ready_timeout_minutes = 480
         if ready_timeout_minutes is not None:
             pulumi.set(__self__, "ready_timeout_minutes", ready_timeout_minutes)
+        if redundant_network is None:
+            redundant_network = False
+        if redundant_network is not None:
+            pulumi.set(__self__, "redundant_network", redundant_network)
         if ssh_key_ids is not None:
             pulumi.set(__self__, "ssh_key_ids", ssh_key_ids)
         if tags is not None:
@@ -182,7 +188,7 @@ class BareMetalServerArgs:
     @pulumi.getter(name="networkSpeed")
     def network_speed(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
-        Uplink port speed in Mbps, one the package sells (100 or 1000); a change replaces the server.
+        Uplink speed in Mbps. The server is ordered with ports of this speed (one the package sells: 100 or 1000); a lower one (10, 100, 1000 or 10000, up to `maxNetworkSpeed`) is set in place on both uplinks and waited for, the bill unchanged; a higher one replaces the server. Read back as the slower uplink: a speed lowered outside Pulumi is drift `refresh` shows.
         """
         return pulumi.get(self, "network_speed")
 
@@ -251,6 +257,18 @@ class BareMetalServerArgs:
         pulumi.set(self, "ready_timeout_minutes", value)
 
     @_builtins.property
+    @pulumi.getter(name="redundantNetwork")
+    def redundant_network(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Redundant uplinks: two bonded ports on each network, ordered as the package's redundant port item (dearer). A change replaces the server.
+        """
+        return pulumi.get(self, "redundant_network")
+
+    @redundant_network.setter
+    def redundant_network(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "redundant_network", value)
+
+    @_builtins.property
     @pulumi.getter(name="sshKeyIds")
     def ssh_key_ids(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.int]]]]:
         """
@@ -306,6 +324,7 @@ class BareMetalServer(pulumi.CustomResource):
                  private_vlan_id: pulumi.Input[Optional[_builtins.int]] = None,
                  public_vlan_id: pulumi.Input[Optional[_builtins.int]] = None,
                  ready_timeout_minutes: pulumi.Input[Optional[_builtins.float]] = None,
+                 redundant_network: pulumi.Input[Optional[_builtins.bool]] = None,
                  ssh_key_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.int]]]] = None,
                  tags: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  user_data: pulumi.Input[Optional[_builtins.str]] = None,
@@ -314,7 +333,7 @@ class BareMetalServer(pulumi.CustomResource):
         A bare metal server of the bare-metal package (`Svc_Hardware_Server`), billed.
 
         ## Example Usage
-        ### An hourly bare metal server, reloaded in place when its OS changes
+        ### An hourly bare metal server on redundant 1 Gbps uplinks, reloaded in place when its OS changes
         ```python
         import pulumi
         import pulumi_svc as svc
@@ -327,6 +346,7 @@ class BareMetalServer(pulumi.CustomResource):
             operating_system_reference_code="UBUNTU_LATEST",
             datacenter="dal10",
             network_speed=1000,
+            redundant_network=True,
             hourly_billing=True,
             ssh_key_ids=[12345],
             tags=["db"],
@@ -334,6 +354,7 @@ class BareMetalServer(pulumi.CustomResource):
         )
         pulumi.export("serverId", db.server_id)
         pulumi.export("primaryIpAddress", db.primary_ip_address)
+        pulumi.export("maxNetworkSpeed", db.max_network_speed)
         pulumi.export("estimatedMonthlyCost", db.estimated_monthly_cost)
         ```
 
@@ -350,7 +371,7 @@ class BareMetalServer(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] domain: Domain of the server, e.g. `example.com`.
         :param pulumi.Input[_builtins.str] hostname: Host name of the server.
         :param pulumi.Input[_builtins.bool] hourly_billing: Billed by the hour (true, the default) or the month (false: some presets are sold monthly only). A change replaces the server.
-        :param pulumi.Input[_builtins.int] network_speed: Uplink port speed in Mbps, one the package sells (100 or 1000); a change replaces the server.
+        :param pulumi.Input[_builtins.int] network_speed: Uplink speed in Mbps. The server is ordered with ports of this speed (one the package sells: 100 or 1000); a lower one (10, 100, 1000 or 10000, up to `maxNetworkSpeed`) is set in place on both uplinks and waited for, the bill unchanged; a higher one replaces the server. Read back as the slower uplink: a speed lowered outside Pulumi is drift `refresh` shows.
         :param pulumi.Input[_builtins.str] notes: Free text kept with the server.
         :param pulumi.Input['ServerImageChange'] on_image_change: What a change of `operatingSystemReferenceCode` or `sshKeyIds` does: `replace` orders a new server (new id, addresses and bill), `reload` reinstalls this one in place (`reloadOperatingSystem`: same id, addresses and bill; its disks are erased).
         :param pulumi.Input[_builtins.str] operating_system_reference_code: e.g. UBUNTU_LATEST, DEBIAN_12_64; one the bare-metal package sells.
@@ -358,6 +379,7 @@ class BareMetalServer(pulumi.CustomResource):
         :param pulumi.Input[_builtins.int] private_vlan_id: Id of the account's private VLAN for its private uplink; left out, the API picks one.
         :param pulumi.Input[_builtins.int] public_vlan_id: Id of the account's public VLAN (in the server's datacenter) for its public uplink; left out, the API picks one. A change replaces the server.
         :param pulumi.Input[_builtins.float] ready_timeout_minutes: How long a create, a reload or a delete waits for the server's provisioning or transaction, in minutes (a bare metal server takes hours); `customTimeouts` bound it too.
+        :param pulumi.Input[_builtins.bool] redundant_network: Redundant uplinks: two bonded ports on each network, ordered as the package's redundant port item (dearer). A change replaces the server.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.int]]] ssh_key_ids: Ids of SSH keys to install (each an `SshKey`'s `keyId`); output ascending.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] tags: Tags, stored as the API stores them: trimmed, lower-cased, each once, sorted.
         :param pulumi.Input[_builtins.str] user_data: User data for cloud-init, sent exactly as given; a change replaces the server.
@@ -372,7 +394,7 @@ class BareMetalServer(pulumi.CustomResource):
         A bare metal server of the bare-metal package (`Svc_Hardware_Server`), billed.
 
         ## Example Usage
-        ### An hourly bare metal server, reloaded in place when its OS changes
+        ### An hourly bare metal server on redundant 1 Gbps uplinks, reloaded in place when its OS changes
         ```python
         import pulumi
         import pulumi_svc as svc
@@ -385,6 +407,7 @@ class BareMetalServer(pulumi.CustomResource):
             operating_system_reference_code="UBUNTU_LATEST",
             datacenter="dal10",
             network_speed=1000,
+            redundant_network=True,
             hourly_billing=True,
             ssh_key_ids=[12345],
             tags=["db"],
@@ -392,6 +415,7 @@ class BareMetalServer(pulumi.CustomResource):
         )
         pulumi.export("serverId", db.server_id)
         pulumi.export("primaryIpAddress", db.primary_ip_address)
+        pulumi.export("maxNetworkSpeed", db.max_network_speed)
         pulumi.export("estimatedMonthlyCost", db.estimated_monthly_cost)
         ```
 
@@ -429,6 +453,7 @@ class BareMetalServer(pulumi.CustomResource):
                  private_vlan_id: pulumi.Input[Optional[_builtins.int]] = None,
                  public_vlan_id: pulumi.Input[Optional[_builtins.int]] = None,
                  ready_timeout_minutes: pulumi.Input[Optional[_builtins.float]] = None,
+                 redundant_network: pulumi.Input[Optional[_builtins.bool]] = None,
                  ssh_key_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.int]]]] = None,
                  tags: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  user_data: pulumi.Input[Optional[_builtins.str]] = None,
@@ -474,6 +499,9 @@ class BareMetalServer(pulumi.CustomResource):
             if ready_timeout_minutes is None:
                 ready_timeout_minutes = 480
             __props__.__dict__["ready_timeout_minutes"] = ready_timeout_minutes
+            if redundant_network is None:
+                redundant_network = False
+            __props__.__dict__["redundant_network"] = redundant_network
             __props__.__dict__["ssh_key_ids"] = ssh_key_ids
             __props__.__dict__["tags"] = tags
             __props__.__dict__["user_data"] = user_data
@@ -482,6 +510,7 @@ class BareMetalServer(pulumi.CustomResource):
             __props__.__dict__["estimated_hourly_cost"] = None
             __props__.__dict__["estimated_monthly_cost"] = None
             __props__.__dict__["fully_qualified_domain_name"] = None
+            __props__.__dict__["max_network_speed"] = None
             __props__.__dict__["memory_gb"] = None
             __props__.__dict__["os_reload_id"] = None
             __props__.__dict__["primary_backend_ip_address"] = None
@@ -521,6 +550,7 @@ class BareMetalServer(pulumi.CustomResource):
         __props__.__dict__["fully_qualified_domain_name"] = None
         __props__.__dict__["hostname"] = None
         __props__.__dict__["hourly_billing"] = None
+        __props__.__dict__["max_network_speed"] = None
         __props__.__dict__["memory_gb"] = None
         __props__.__dict__["network_speed"] = None
         __props__.__dict__["notes"] = None
@@ -534,6 +564,7 @@ class BareMetalServer(pulumi.CustomResource):
         __props__.__dict__["provision_date"] = None
         __props__.__dict__["public_vlan_id"] = None
         __props__.__dict__["ready_timeout_minutes"] = None
+        __props__.__dict__["redundant_network"] = None
         __props__.__dict__["server_id"] = None
         __props__.__dict__["ssh_key_ids"] = None
         __props__.__dict__["status"] = None
@@ -622,6 +653,14 @@ class BareMetalServer(pulumi.CustomResource):
         return pulumi.get(self, "hourly_billing")
 
     @_builtins.property
+    @pulumi.getter(name="maxNetworkSpeed")
+    def max_network_speed(self) -> pulumi.Output[_builtins.int]:
+        """
+        The speed the server's ports were ordered at (Mbps): the most an in-place change sets, and what the server is billed for (check keeps it with the inputs).
+        """
+        return pulumi.get(self, "max_network_speed")
+
+    @_builtins.property
     @pulumi.getter(name="memoryGb")
     def memory_gb(self) -> pulumi.Output[_builtins.int]:
         """
@@ -633,7 +672,7 @@ class BareMetalServer(pulumi.CustomResource):
     @pulumi.getter(name="networkSpeed")
     def network_speed(self) -> pulumi.Output[_builtins.int]:
         """
-        Uplink port speed in Mbps, one the package sells (100 or 1000); a change replaces the server.
+        Uplink speed in Mbps. The server is ordered with ports of this speed (one the package sells: 100 or 1000); a lower one (10, 100, 1000 or 10000, up to `maxNetworkSpeed`) is set in place on both uplinks and waited for, the bill unchanged; a higher one replaces the server. Read back as the slower uplink: a speed lowered outside Pulumi is drift `refresh` shows.
         """
         return pulumi.get(self, "network_speed")
 
@@ -724,6 +763,14 @@ class BareMetalServer(pulumi.CustomResource):
         How long a create, a reload or a delete waits for the server's provisioning or transaction, in minutes (a bare metal server takes hours); `customTimeouts` bound it too.
         """
         return pulumi.get(self, "ready_timeout_minutes")
+
+    @_builtins.property
+    @pulumi.getter(name="redundantNetwork")
+    def redundant_network(self) -> pulumi.Output[_builtins.bool]:
+        """
+        Redundant uplinks: two bonded ports on each network, ordered as the package's redundant port item (dearer). A change replaces the server.
+        """
+        return pulumi.get(self, "redundant_network")
 
     @_builtins.property
     @pulumi.getter(name="serverId")

@@ -66,12 +66,12 @@ class VirtualGuestArgs:
         :param pulumi.Input[_builtins.str] flavor_key_name: A flavor (the API's preset size, e.g. `B1_2X8X25`: 2 cores, 8 GB, a 25 GB boot disk; families B1 balanced, C1 compute, M1 memory), one the account is offered, instead of `startCpus` and `maxMemory`. A change to another flavor upgrades the guest in place (it reboots); its boot disk only grows.
         :param pulumi.Input[_builtins.str] hostname: Host name; defaults to the resource name plus a suffix that is stable for this stack.
         :param pulumi.Input[_builtins.bool] hourly_billing_flag: Hourly billing; false orders a monthly guest. Changing it replaces the guest.
-        :param pulumi.Input[_builtins.str] image_template_id: The global identifier of an image template to make the guest from (an `ImageTemplate`'s `globalIdentifier`, the account's own or a public one), instead of `operatingSystemReferenceCode`: the guest runs the template's operating system and disk. It must be available in the guest's datacenter. Changing it replaces the guest; so does a change of `userData` or `sshKeyIds` of such a guest (`onImageChange: reload` reinstalls a stock OS).
+        :param pulumi.Input[_builtins.str] image_template_id: The global identifier of an image template to make the guest from (an `ImageTemplate`'s `globalIdentifier`, the account's own or a public one), instead of `operatingSystemReferenceCode`: the guest runs the template's operating system and disk. It must be available in the guest's datacenter. Changing it replaces the guest, or, with `onImageChange: reload`, reinstalls this guest from the new template in place (as a change of the OS code does; a reload also goes from a template to an OS code and back).
         :param pulumi.Input[_builtins.bool] local_disk_flag: Local disk, or SAN (false).
         :param pulumi.Input[_builtins.int] max_memory: Memory in MB, one of the sizes the account is offered; a change upgrades in place (it reboots). Required unless `flavorKeyName` is given; with a flavor it is an output, the flavor's.
         :param pulumi.Input[_builtins.int] network_speed: Network port speed in Mbps, one the account is offered; a change upgrades in place.
         :param pulumi.Input[_builtins.str] notes: Free text kept with the guest.
-        :param pulumi.Input['ImageChange'] on_image_change: What a change of `operatingSystemReferenceCode`, `userData` or `sshKeyIds` does: `replace` orders a new guest (new id, addresses and bill; the old one is cancelled once the new one is ready), `reload` reinstalls this guest in place (same id, addresses and bill; its primary disk is erased and it is down while it reloads).
+        :param pulumi.Input['ImageChange'] on_image_change: What a change of `operatingSystemReferenceCode`, `imageTemplateId`, `userData` or `sshKeyIds` does: `replace` orders a new guest (new id, addresses and bill; the old one is cancelled once the new one is ready), `reload` reinstalls this guest in place (same id, addresses and bill; its primary disk is erased and it is down while it reloads).
         :param pulumi.Input[_builtins.str] operating_system_reference_code: e.g. UBUNTU_LATEST, DEBIAN_12_64; one the account is offered. Give this or `imageTemplateId`. As an output: the operating system the guest runs (with `imageTemplateId`, the template's).
         :param pulumi.Input[_builtins.int] placement_group_id: The placement group to order the guest into (its rule, e.g. SPREAD, keeps the group's guests on different hosts); its backend router must be in the guest's datacenter, and it must have room. Changing it replaces the guest (a guest joins a group only when it is ordered).
         :param pulumi.Input[_builtins.bool] private_network_only: Only a private (backend) network interface.
@@ -296,7 +296,7 @@ class VirtualGuestArgs:
     @pulumi.getter(name="imageTemplateId")
     def image_template_id(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        The global identifier of an image template to make the guest from (an `ImageTemplate`'s `globalIdentifier`, the account's own or a public one), instead of `operatingSystemReferenceCode`: the guest runs the template's operating system and disk. It must be available in the guest's datacenter. Changing it replaces the guest; so does a change of `userData` or `sshKeyIds` of such a guest (`onImageChange: reload` reinstalls a stock OS).
+        The global identifier of an image template to make the guest from (an `ImageTemplate`'s `globalIdentifier`, the account's own or a public one), instead of `operatingSystemReferenceCode`: the guest runs the template's operating system and disk. It must be available in the guest's datacenter. Changing it replaces the guest, or, with `onImageChange: reload`, reinstalls this guest from the new template in place (as a change of the OS code does; a reload also goes from a template to an OS code and back).
         """
         return pulumi.get(self, "image_template_id")
 
@@ -356,7 +356,7 @@ class VirtualGuestArgs:
     @pulumi.getter(name="onImageChange")
     def on_image_change(self) -> pulumi.Input[Optional['ImageChange']]:
         """
-        What a change of `operatingSystemReferenceCode`, `userData` or `sshKeyIds` does: `replace` orders a new guest (new id, addresses and bill; the old one is cancelled once the new one is ready), `reload` reinstalls this guest in place (same id, addresses and bill; its primary disk is erased and it is down while it reloads).
+        What a change of `operatingSystemReferenceCode`, `imageTemplateId`, `userData` or `sshKeyIds` does: `replace` orders a new guest (new id, addresses and bill; the old one is cancelled once the new one is ready), `reload` reinstalls this guest in place (same id, addresses and bill; its primary disk is erased and it is down while it reloads).
         """
         return pulumi.get(self, "on_image_change")
 
@@ -653,12 +653,12 @@ class VirtualGuest(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] flavor_key_name: A flavor (the API's preset size, e.g. `B1_2X8X25`: 2 cores, 8 GB, a 25 GB boot disk; families B1 balanced, C1 compute, M1 memory), one the account is offered, instead of `startCpus` and `maxMemory`. A change to another flavor upgrades the guest in place (it reboots); its boot disk only grows.
         :param pulumi.Input[_builtins.str] hostname: Host name; defaults to the resource name plus a suffix that is stable for this stack.
         :param pulumi.Input[_builtins.bool] hourly_billing_flag: Hourly billing; false orders a monthly guest. Changing it replaces the guest.
-        :param pulumi.Input[_builtins.str] image_template_id: The global identifier of an image template to make the guest from (an `ImageTemplate`'s `globalIdentifier`, the account's own or a public one), instead of `operatingSystemReferenceCode`: the guest runs the template's operating system and disk. It must be available in the guest's datacenter. Changing it replaces the guest; so does a change of `userData` or `sshKeyIds` of such a guest (`onImageChange: reload` reinstalls a stock OS).
+        :param pulumi.Input[_builtins.str] image_template_id: The global identifier of an image template to make the guest from (an `ImageTemplate`'s `globalIdentifier`, the account's own or a public one), instead of `operatingSystemReferenceCode`: the guest runs the template's operating system and disk. It must be available in the guest's datacenter. Changing it replaces the guest, or, with `onImageChange: reload`, reinstalls this guest from the new template in place (as a change of the OS code does; a reload also goes from a template to an OS code and back).
         :param pulumi.Input[_builtins.bool] local_disk_flag: Local disk, or SAN (false).
         :param pulumi.Input[_builtins.int] max_memory: Memory in MB, one of the sizes the account is offered; a change upgrades in place (it reboots). Required unless `flavorKeyName` is given; with a flavor it is an output, the flavor's.
         :param pulumi.Input[_builtins.int] network_speed: Network port speed in Mbps, one the account is offered; a change upgrades in place.
         :param pulumi.Input[_builtins.str] notes: Free text kept with the guest.
-        :param pulumi.Input['ImageChange'] on_image_change: What a change of `operatingSystemReferenceCode`, `userData` or `sshKeyIds` does: `replace` orders a new guest (new id, addresses and bill; the old one is cancelled once the new one is ready), `reload` reinstalls this guest in place (same id, addresses and bill; its primary disk is erased and it is down while it reloads).
+        :param pulumi.Input['ImageChange'] on_image_change: What a change of `operatingSystemReferenceCode`, `imageTemplateId`, `userData` or `sshKeyIds` does: `replace` orders a new guest (new id, addresses and bill; the old one is cancelled once the new one is ready), `reload` reinstalls this guest in place (same id, addresses and bill; its primary disk is erased and it is down while it reloads).
         :param pulumi.Input[_builtins.str] operating_system_reference_code: e.g. UBUNTU_LATEST, DEBIAN_12_64; one the account is offered. Give this or `imageTemplateId`. As an output: the operating system the guest runs (with `imageTemplateId`, the template's).
         :param pulumi.Input[_builtins.int] placement_group_id: The placement group to order the guest into (its rule, e.g. SPREAD, keeps the group's guests on different hosts); its backend router must be in the guest's datacenter, and it must have room. Changing it replaces the guest (a guest joins a group only when it is ordered).
         :param pulumi.Input[_builtins.bool] private_network_only: Only a private (backend) network interface.
@@ -1036,7 +1036,7 @@ class VirtualGuest(pulumi.CustomResource):
     @pulumi.getter(name="imageTemplateId")
     def image_template_id(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        The global identifier of an image template to make the guest from (an `ImageTemplate`'s `globalIdentifier`, the account's own or a public one), instead of `operatingSystemReferenceCode`: the guest runs the template's operating system and disk. It must be available in the guest's datacenter. Changing it replaces the guest; so does a change of `userData` or `sshKeyIds` of such a guest (`onImageChange: reload` reinstalls a stock OS).
+        The global identifier of an image template to make the guest from (an `ImageTemplate`'s `globalIdentifier`, the account's own or a public one), instead of `operatingSystemReferenceCode`: the guest runs the template's operating system and disk. It must be available in the guest's datacenter. Changing it replaces the guest, or, with `onImageChange: reload`, reinstalls this guest from the new template in place (as a change of the OS code does; a reload also goes from a template to an OS code and back).
         """
         return pulumi.get(self, "image_template_id")
 
@@ -1076,7 +1076,7 @@ class VirtualGuest(pulumi.CustomResource):
     @pulumi.getter(name="onImageChange")
     def on_image_change(self) -> pulumi.Output[Optional['ImageChange']]:
         """
-        What a change of `operatingSystemReferenceCode`, `userData` or `sshKeyIds` does: `replace` orders a new guest (new id, addresses and bill; the old one is cancelled once the new one is ready), `reload` reinstalls this guest in place (same id, addresses and bill; its primary disk is erased and it is down while it reloads).
+        What a change of `operatingSystemReferenceCode`, `imageTemplateId`, `userData` or `sshKeyIds` does: `replace` orders a new guest (new id, addresses and bill; the old one is cancelled once the new one is ready), `reload` reinstalls this guest in place (same id, addresses and bill; its primary disk is erased and it is down while it reloads).
         """
         return pulumi.get(self, "on_image_change")
 
