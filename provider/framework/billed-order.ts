@@ -1,5 +1,5 @@
 import { types, type Fields } from './fields';
-import { TOKEN_FIELDS, rules } from './field-rules';
+import { TAKEOVER_FIELDS, TOKEN_FIELDS, rules } from './field-rules';
 import { freeWriteWindowMs } from './connection';
 import { writeIdempotent } from './exactly-once';
 import { owedUntilAnniversary, type BillingCycle } from './billing-cycle';
@@ -13,6 +13,7 @@ import { owedUntilAnniversary, type BillingCycle } from './billing-cycle';
 
 export const BILLED_ORDER_FIELDS = {
   ...TOKEN_FIELDS,
+  ...TAKEOVER_FIELDS,
   /**
    * On delete, cancel a monthly order at once instead of at its billing anniversary (an hourly
    * one is always cancelled at once).

@@ -110,3 +110,17 @@ export const TOKEN_FIELDS = {
     keep: true as const,
   },
 };
+
+/**
+ * The object a create takes over instead of ordering one (an earlier unfinished create's), found
+ * by check so the preview and the billing report say so (provider/kinds/order-once.ts).
+ */
+export const TAKEOVER_FIELDS = {
+  adopts: {
+    type: types.integer,
+    input: 'optional' as const,
+    internal: true as const,
+    // Found by check, never taken from the program.
+    normalise: () => undefined,
+  },
+};

@@ -51,6 +51,21 @@ export function earlierOrder<T extends { id: number }>(
   return unfinished[0];
 }
 
+/**
+ * The id of the object a create of these inputs would take over (the one unmarked object carrying
+ * its token), for check to say so in the preview and to record as `adopts`: no new order.
+ */
+export async function takeoverOf<T extends { id: number }>(
+  o: Pick<OrderOnce<T>, 'found' | 'handed'>,
+): Promise<number | undefined> {
+  const unfinished = (await o.found()).filter((object) => !o.handed(object));
+  return unfinished.length === 1 ? unfinished[0].id : undefined;
+}
+
+/** How a preview's BILLING line says a create takes over `noun` `id` instead of ordering. */
+export const takesOver = (noun: string, id: number) =>
+  `takes over ${noun} ${id}, which an earlier unfinished create of it ordered (no new order; it is billed already)`;
+
 /** The object: an earlier unfinished create's, or the one ordered now (see the module comment). */
 export async function orderOnce<T extends { id: number }>(o: OrderOnce<T>): Promise<T> {
   const earlier = earlierOrder(o, await o.found());

@@ -115,7 +115,8 @@ it('a slot directory open to other users is not trusted: nothing is written in i
   const planted = join(tmp, `svc-rate-slots-${process.getuid?.() ?? 'user'}`);
   mkdirSync(planted);
   chmodSync(planted, 0o777);
-  assert.deepEqual(await processes([tmp], 12, 9), { refused: 0, failed: 0 });
+  // 8 calls/s for the reason the shared-slots test gives: the claim is where slots are kept.
+  assert.deepEqual(await processes([tmp], 12, 8), { refused: 0, failed: 0 });
   assert.deepEqual(readdirSync(planted), [], 'no slot file in a directory others can write');
 });
 

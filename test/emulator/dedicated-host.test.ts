@@ -218,6 +218,34 @@ describe('Virtual_DedicatedHost', () => {
     });
     assert.equal(onGuest.dedicatedHost.id, id);
 
+    // An upgrade on the host needs room for what the guest grows by, from its order on.
+    const upgrades = await client.call<Row[]>('Virtual_Guest', 'getUpgradeItemPrices', {
+      id: guest.id,
+      args: [true],
+      mask: 'mask[id, categories.categoryCode, item.capacity]',
+    });
+    const cores = (n: number) => ({
+      complexType: 'Svc_Container_Product_Order_Virtual_Guest_Upgrade',
+      virtualGuests: [{ id: guest.id }],
+      prices: [
+        {
+          id: upgrades.find(
+            (p) => p.categories[0].categoryCode === 'guest_core' && Number(p.item.capacity) === n,
+          )!.id,
+        },
+      ],
+      properties: [{ name: 'MAINTENANCE_WINDOW', value: new Date().toISOString() }],
+    });
+    const tooBig = await client.callRaw('Product_Order', 'verifyOrder', { args: [cores(56)] });
+    assert.equal(tooBig.fault?.faultCode, 'Svc_Exception_Virtual_Host_Pool_InsufficientCapacity');
+    assert.match(tooBig.fault!.faultString, /to upgrade g1: it has 16 cores.*the upgrade needs more: 24 cores/);
+    await client.call('Product_Order', 'placeOrder', { args: [cores(48)] });
+    const grown = await client.call<Row>(DH, 'getObject', {
+      id,
+      mask: 'allocationStatus.cpuAvailable',
+    });
+    assert.equal(grown.allocationStatus.cpuAvailable, 0, 'the upgrade holds its cores at once');
+
     const busy = await client.callRaw(DH, 'deleteObject', { id });
     assert.match(
       busy.fault?.faultString ?? '',

@@ -65,6 +65,11 @@ describe('Virtual_Guest flavors and transient guests', () => {
       /has a 25 GB boot disk/,
     );
     await assert.rejects(createGuest(h.demo, { startCpus: undefined }), /startCpus/);
+    // The memory family is offered where the default prices apply, not in che01.
+    await assert.rejects(
+      createGuest(h.demo, flavor('M1_1X8X25', { datacenter: { name: 'che01' } })),
+      /M1_1X8X25.*flavorKeyName.*is not offered.*B1_2X8X25/,
+    );
   });
 
   it("an upgrade's presetId takes the guest to the flavor (the boot disk only grows)", async () => {

@@ -253,6 +253,22 @@ describe('BareMetalServer provider against the emulator', () => {
     await server.update(id, drifted.props as Bag, slower);
     assert.deepEqual(await uplinks(id), [100, 100]);
 
+    // A change still pending (made outside a moment ago) makes the API refuse another as busy:
+    // the update waits it out, then sets what is left.
+    emulator.settings.hardwareStageMs = 1_000;
+    await client.call('Hardware_Server', 'setPublicNetworkInterfaceSpeed', {
+      id: Number(id),
+      args: [10],
+    });
+    const ten = await checked(updated.outs!, {
+      ...declared('port'),
+      provenance: inputs.provenance,
+      networkSpeed: 10,
+    });
+    await server.update(id, updated.outs!, ten);
+    assert.deepEqual(await uplinks(id), [10, 10]);
+    emulator.settings.hardwareStageMs = STAGE_MS;
+
     // More than its ports, or redundant uplinks: a new server, priced in the preview.
     const faster = { ...updated.outs!, maxNetworkSpeed: 100 };
     const replace = await printed(async () =>

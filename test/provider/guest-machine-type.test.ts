@@ -52,6 +52,12 @@ describe('VirtualGuest machine types: flavorKeyName and transientGuestFlag', () 
       unknown.flavorKeyName,
       /flavorKeyName "Z9_1X1X1" is not a flavor this account is offered; offered: .*B1_2X8X25.*C1_1X1X25.*M1_1X8X25/,
     );
+    const place = await reasons({}, flavored('a', 'M1_1X8X25', { datacenter: 'che01' }));
+    assert.match(
+      place.flavorKeyName,
+      /flavorKeyName M1_1X8X25 is not offered in che01; offered there: B1_1X2X25, .*C1_1X1X25/,
+    );
+    assert.doesNotMatch(place.flavorKeyName, /there: .*M1_/);
     const disk = await reasons({}, flavored('a', 'B1_2X8X25', { disks: [100] }));
     assert.match(
       disk.disks,

@@ -344,6 +344,16 @@ describe("VirtualGuest's network inputs against the emulator", () => {
     // The guest on the host is not counted twice: an update keeps it with no room left.
     const kept = await provider.check(outs!, { ...declared, notes: 'kept' });
     assert.deepEqual(kept.failures, []);
+    // Grown on its host, the guest needs room for what it adds (the upgrade is refused too).
+    await client.call('Virtual_Guest', 'createObject', {
+      args: [guestTemplate({ hostname: 'dh-filler', startCpus: 32, dedicatedHost: { id: host } })],
+    });
+    const grown = await failuresOf({ ...declared, startCpus: 32 }, outs!);
+    assert.match(
+      grown.dedicatedHostId,
+      /has 12 cores, \d+ GB of memory and \d+ GB of disk free; the guest needs 28 more cores/,
+    );
+    assert.deepEqual(await failuresOf({ ...declared, startCpus: 16 }, outs!), {});
     const other = await newDedicatedHost(client, 'dh-other', 'dal10');
     const moved = await checkedGuest({ ...declared, dedicatedHostId: other });
     assert.deepEqual((await provider.diff(id, outs!, moved)).replaces, ['dedicatedHostId']);

@@ -3,7 +3,8 @@ import { after, before, describe, it } from 'node:test';
 import type { Client } from '../../provider/client';
 import { claimScope, inScope, release, releaseUnanswered } from '../../provider/framework/claims';
 import { OWNED_TAG, isNoteMarked } from '../../provider/framework/creation-token';
-import { PROVIDERS } from '../../provider/kinds';
+import { KINDS as REGISTRY, PROVIDERS } from '../../provider/kinds';
+import { printed } from '../support/printed';
 import { providerEnv, type Emulator } from '../support/provider-env';
 
 /**
@@ -141,6 +142,18 @@ describe('a create killed after its order is taken over, for every kind ordered 
         [{ id: Number(first.id), handed: false }],
         'ready, carrying the token, not handed to any state',
       );
+
+      // The preview says so: no new order, and the billing report shows a takeover.
+      const news = { ...inputs, creationToken: undefined, adopts: undefined };
+      const previewed = await printed(() => provider.check({}, news));
+      assert.match(
+        previewed.lines,
+        new RegExp(
+          `BILLING create .* takes over \\S+( host)? ${first.id}, which an earlier unfinished create of it ordered \\(no new order`,
+        ),
+      );
+      assert.equal(previewed.result.inputs?.adopts, Number(first.id));
+      assert.ok(REGISTRY[k.kind].billing!.adopts(previewed.result.inputs));
 
       const again = await provider.create(inputs);
       assert.equal(again.id, first.id, 'taken over');

@@ -292,7 +292,12 @@ export interface PresetView {
   prices: PriceView[];
   /** False for a bare-metal preset billed monthly only. */
   hourlyAvailable?: boolean;
+  /** Where it is offered (the API's `locations`); absent: wherever the package is. */
+  locations?: readonly Datacenter[];
 }
+
+/** The memory family is offered only where the default prices apply (this emulator's model). */
+const M1_LOCATIONS = DATACENTERS.filter((d) => d.priceGroupId === undefined);
 
 /**
  * Families by memory per core (GB): balanced, compute, memory, and balanced with twice the
@@ -323,6 +328,7 @@ function presetsOf(packageId: number): PresetView[] {
           memory,
           disk,
           prices: prices.map((p) => priceView(p, [p.categoryCode])),
+          ...(prefix === 'M1' ? { locations: M1_LOCATIONS } : {}),
         });
       }
     }
@@ -359,6 +365,9 @@ export const presetById = (id: number) =>
 export const guestFlavors = (): PresetView[] => presetsOfPackage(GUEST_PACKAGE);
 export const flavorByKey = (keyName: string): PresetView | undefined =>
   guestFlavors().find((p) => p.keyName === keyName.trim().toUpperCase());
+/** Whether a preset is offered in `datacenter` (its `locations`, or everywhere). */
+export const offeredIn = (preset: PresetView, datacenter: Datacenter): boolean =>
+  !preset.locations || preset.locations.some((d) => d.id === datacenter.id);
 
 export interface RegionView {
   keyname: string;

@@ -136,6 +136,8 @@ defineType<PresetView>('Svc_Product_Package_Preset', {
   },
   relations: {
     prices: { type: 'Svc_Product_Item_Price', many: true, get: (p) => p.prices },
+    // Empty: offered wherever the package is.
+    locations: { type: 'Svc_Location', many: true, get: (p) => p.locations ?? [] },
     categories: {
       type: 'Svc_Product_Item_Category',
       many: true,

@@ -47,7 +47,7 @@ import {
 } from '../../validators';
 import type { ChosenVlan, GuestOrder } from './model';
 import type { ImageRec } from '../image-template/model';
-import { flavorByKey, guestFlavors, type PresetView } from '../product-package/model';
+import { flavorByKey, guestFlavors, offeredIn, type PresetView } from '../product-package/model';
 
 const TYPE = 'Svc_Virtual_Guest';
 const MAX_USER_DATA = 64 * 1024;
@@ -95,6 +95,14 @@ export function checkGuestTemplate(template: unknown, images?: ImageFinder): Gue
   const { t, flavor } = checkTemplateShape(template);
   const size = readSize(t, flavor);
   const placement = readPlacement(t, images);
+  if (flavor && !offeredIn(flavor, placement.datacenter))
+    throw notOffered(
+      'supplementalCreateObjectOptions.flavorKeyName',
+      flavor.keyName,
+      guestFlavors()
+        .filter((f) => offeredIn(f, placement.datacenter))
+        .map((f) => f.keyName),
+    );
   const extras = readExtras(t);
   const blockDevices = readBlockDevices(t.blockDevices, flavor);
   const postInstallScriptUri = readPostInstallScript(t);

@@ -30,6 +30,7 @@ import {
   type GuestSize,
 } from './model';
 import { UPGRADE, container, placeUpgrade, type CheckedUpgrade } from './upgrade-receipt';
+import { checkHostGrowth } from '../dedicated-host/model';
 
 export { UPGRADE };
 
@@ -231,6 +232,8 @@ function addDisks(guest: GuestRec, { size, added }: Sizing): void {
 export const upgradeOrder: OrderOwner = {
   check: (ctx, order) => {
     const checked = checkUpgradeOrder(ctx, order);
+    // The API refuses an upgrade its dedicated host has no room for when it verifies.
+    checkHostGrowth(ctx, checked.guest, checked.size);
     return {
       verified: container(checked),
       place: (placing, orderId) => ({

@@ -1,6 +1,6 @@
 import { hardwareStatus, type BareMetalServer } from '../../managers';
 import { UNSET, types, readFrom, valueType, type Fields } from '../../framework/fields';
-import { TOKEN_FIELDS, rules } from '../../framework/field-rules';
+import { TAKEOVER_FIELDS, TOKEN_FIELDS, rules } from '../../framework/field-rules';
 import { LIMITS, idProblem } from '../../framework/failures';
 import { sameOs, sameUserData, userTags } from '../virtual-guest/api-forms';
 import { normaliseKeyIds, normaliseTags } from '../virtual-guest/normalise';
@@ -42,6 +42,7 @@ const vlanField = (space: 'PUBLIC' | 'PRIVATE', what: string) => ({
 
 export const BARE_METAL_FIELDS = {
   ...TOKEN_FIELDS,
+  ...TAKEOVER_FIELDS,
   /** Host name of the server. */
   hostname: {
     type: types.string,

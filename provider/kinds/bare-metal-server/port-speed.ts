@@ -38,7 +38,14 @@ export async function setNetworkSpeed(
   const speed = inputs.networkSpeed;
   const deadline = Date.now() + timeoutMs;
   const left = () => Math.max(0, deadline - Date.now());
-  for (const side of ['public', 'private'] as const) {
+  // One read when nothing is to change (every update of the server comes here). An uplink the
+  // API does not show has no speed to set.
+  const server = await manager.getServer(id);
+  const sides = (['public', 'private'] as const).filter((side) => {
+    const now = speedOf(server, side);
+    return now !== undefined && now !== speed;
+  });
+  for (const side of sides) {
     const atSpeed = async () => speedOf(await manager.getServer(id), side) === speed;
     for (;;) {
       if (await atSpeed()) break;

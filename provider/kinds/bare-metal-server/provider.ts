@@ -10,7 +10,7 @@ import {
 import { poll } from '../../client/poll';
 import { freeWriteWindowMs, type Connection } from '../../framework/connection';
 import { writeIdempotent } from '../../framework/exactly-once';
-import { orderOnce, thenHandOver } from '../order-once';
+import { orderOnce, takesOver, thenHandOver } from '../order-once';
 import { OWNED_TAG } from '../../framework/creation-token';
 import { putMark, tagMark } from '../../framework/handed-mark';
 import { creationToken } from '../../framework/creation-token';
@@ -115,9 +115,7 @@ async function checkWithApi({
   const adopts = unfinished.length === 1 ? unfinished[0].id : undefined;
   if (!replacing.has(identityOf(inputs))) {
     const verb =
-      adopts === undefined
-        ? 'orders a new bare metal server'
-        : `takes over server ${adopts}, which an earlier unfinished create of it ordered (no new order; it is billed already)`;
+      adopts === undefined ? 'orders a new bare metal server' : takesOver('server', adopts);
     sayOnce(
       `BILLING create ${name(inputs)} ${verb}: ${describeOrder(inputs)}; ${describeCost({ ...inputs, ...price })}`,
     );

@@ -27,7 +27,8 @@ export const DEDICATED_HOST_BILLING: BillingFace<DedicatedHost> = {
     monthly: number(props?.estimatedMonthlyCost),
     source: 'account',
   }),
-  adopts: () => false,
+  // `adopts`: check found the host an earlier unfinished create of this resource ordered.
+  adopts: (inputs) => inputs?.adopts !== undefined,
   owedOnCancel: (client, id, now) => owedOnCancel(client, 'Virtual_DedicatedHost', id, now),
   audit: {
     list: { service: 'Account', method: 'getDedicatedHosts', mask: DEDICATED_HOST_MASK },

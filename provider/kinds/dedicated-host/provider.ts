@@ -1,7 +1,7 @@
 import { DedicatedHostManager, type DedicatedHost, type HostSize } from '../../managers';
 import { cancelBilled, costText, pricedOrder } from '../../framework/billed-order';
 import { describeEnding, endingOf } from '../billing-ending';
-import { orderOnce, thenHandOver } from '../order-once';
+import { orderOnce, takeoverOf, takesOver, thenHandOver } from '../order-once';
 import { noteMark } from '../../framework/handed-mark';
 import type { Connection } from '../../framework/connection';
 import { creationToken, isNoteMarked, markedNote } from '../../framework/creation-token';
@@ -75,11 +75,12 @@ async function checkWithApi({
   try {
     const container = await manager.orderContainer(orderOf(inputs as Inputs, token));
     const price = pricedOrder(await manager.verify(container));
-    if (Object.keys(olds).length === 0)
-      sayOnce(
-        `BILLING create ${name(inputs)} orders a new dedicated host: ${sizeText(size)} in ${inputs.datacenter}; ${billing(inputs.hourlyBilling)}, ${costText(price)}`,
-      );
-    return { creationToken: token, ...price };
+    if (Object.keys(olds).length > 0) return { creationToken: token, ...price };
+    const adopts = await takeoverOf(earlier(c, inputs as Inputs, token));
+    sayOnce(
+      `BILLING create ${name(inputs)} ${adopts === undefined ? 'orders a new dedicated host' : takesOver('dedicated host', adopts)}: ${sizeText(size)} in ${inputs.datacenter}; ${billing(inputs.hourlyBilling)}, ${costText(price)}`,
+    );
+    return { creationToken: token, adopts, ...price };
   } catch (err) {
     const message = (err as Error).message;
     const field = /location|datacenter|router/i.test(message) ? 'datacenter' : 'size';
@@ -91,6 +92,15 @@ async function checkWithApi({
 const orderedAs = (h: DedicatedHost, inputs: Inputs) =>
   h.datacenter?.name === inputs.datacenter &&
   (h.billingItem?.hourlyFlag ?? false) === inputs.hourlyBilling;
+
+/** The live hosts carrying the token that an order of `inputs` makes, and which were handed over. */
+const earlier = (c: Connection, inputs: Inputs, token: string) => ({
+  found: async () =>
+    (await hosts(c).findByToken(token)).filter(
+      (h) => !h.billingItem?.cancellationDate && orderedAs(h, inputs),
+    ),
+  handed: (h: DedicatedHost) => isNoteMarked(h.notes),
+});
 
 /** Its handed mark: the last line of its notes (framework/handed-mark.ts). */
 const handedMark = (c: Connection, id: number, notes: string | undefined) =>
@@ -106,16 +116,11 @@ async function create({ connection: c, inputs }: CreateRequest<Fields>) {
   const manager = hosts(c);
   const what = name(inputs);
   const container = await manager.orderContainer(orderOf(inputs, token));
-  const found = async () =>
-    (await manager.findByToken(token)).filter(
-      (h) => !h.billingItem?.cancellationDate && orderedAs(h, inputs),
-    );
   const host = await orderOnce({
     what,
     noun: 'dedicated host',
     token,
-    found,
-    handed: (h) => isNoteMarked(h.notes),
+    ...earlier(c, inputs, token),
     place: () => manager.place(container),
   });
   const outs = { creationToken: token };

@@ -27,6 +27,7 @@ interface Host {
 const MASK = 'id,name,datacenter.name,allocationStatus[cpuAvailable,memoryAvailable,diskAvailable]';
 
 interface HostInputs {
+  adoptId?: unknown;
   dedicatedHostId?: unknown;
   dedicatedAccountHostOnlyFlag?: unknown;
   startCpus?: unknown;
@@ -35,6 +36,20 @@ interface HostInputs {
   datacenter?: unknown;
   datacenters?: unknown;
 }
+
+/** The guest is on its host already (an update, an adoption): it takes no new room there. */
+const onItAlready = (inputs: HostInputs, olds: HostInputs) =>
+  olds.dedicatedHostId === inputs.dedicatedHostId || isKnown(inputs.adoptId);
+
+/**
+ * The inputs a guest that exists is quoted by: one on a dedicated host as an order onto a host
+ * of the account's own (the API refuses an order onto its very host when the host is full, and
+ * that guest takes no new room there). What it is billed is its billing item's.
+ */
+export const quotedInPlace = <T extends HostInputs>(inputs: T): T =>
+  typeof inputs.dedicatedHostId === 'number'
+    ? { ...inputs, dedicatedHostId: undefined, dedicatedAccountHostOnlyFlag: true }
+    : inputs;
 
 /** A named host and the flag are two ways of saying where: one at most. */
 export function checkHostRules(inputs: HostInputs, failures: Failures): void {
@@ -57,7 +72,8 @@ function needs(inputs: HostInputs): { cpu: number; memory: number; disk: number 
 
 /**
  * The host is the account's, in the datacenter the guest is ordered in (each of `datacenters`),
- * with room for the guest when it is not on it yet.
+ * with room for the guest when it is not on it yet, or for what it grows by when it is (an
+ * upgrade of its size is an order the host must have room for too).
  */
 export async function checkDedicatedHost(
   c: Connection,
@@ -82,15 +98,18 @@ export async function checkDedicatedHost(
     );
   const wanted = needs(inputs);
   const free = host.allocationStatus;
-  if (olds.dedicatedHostId === id || !wanted || !free) return;
+  if (isKnown(inputs.adoptId)) return;
+  const on = onItAlready(inputs, olds) ? needs(olds) : undefined;
+  if (!wanted || !free || (onItAlready(inputs, olds) && !on)) return;
+  const more = (what: 'cpu' | 'memory' | 'disk') => wanted[what] - (on?.[what] ?? 0);
   const short = [
-    ['cores', wanted.cpu, free.cpuAvailable],
-    ['GB of memory', wanted.memory, free.memoryAvailable],
-    ['GB of disk', wanted.disk, free.diskAvailable],
+    ['cores', more('cpu'), free.cpuAvailable],
+    ['GB of memory', more('memory'), free.memoryAvailable],
+    ['GB of disk', more('disk'), free.diskAvailable],
   ].filter(([, want, left]) => left !== undefined && (want as number) > (left as number));
   if (short.length > 0)
     failures.add(
       FIELD,
-      `${FIELD}: ${named} has ${free.cpuAvailable} cores, ${free.memoryAvailable} GB of memory and ${free.diskAvailable} GB of disk free; the guest needs ${short.map(([what, want]) => `${want} ${what}`).join(', ')} (startCpus ${inputs.startCpus}, maxMemory ${inputs.maxMemory}, disks ${JSON.stringify(inputs.disks ?? API_ORDER_DEFAULTS.disks)}): choose a host with room, or a smaller guest`,
+      `${FIELD}: ${named} has ${free.cpuAvailable} cores, ${free.memoryAvailable} GB of memory and ${free.diskAvailable} GB of disk free; the guest needs ${short.map(([what, want]) => `${want}${on ? ' more' : ''} ${what}`).join(', ')} (startCpus ${inputs.startCpus}, maxMemory ${inputs.maxMemory}, disks ${JSON.stringify(inputs.disks ?? API_ORDER_DEFAULTS.disks)}): choose a host with room, or a smaller guest`,
     );
 }

@@ -10,6 +10,7 @@ import { HOURS_PER_MONTH } from '../faces';
 import { PRICED_FIELDS, guestTemplate, type GuestInputs } from './inputs';
 import { listHourlyFee } from './list-price';
 import { choices } from './placement';
+import { quotedInPlace } from './dedicated-host';
 
 /**
  * What a guest costs, as the API prices it for this account: an order is priced by
@@ -137,7 +138,7 @@ export async function guestPrice(
   guest: VirtualGuest,
   inputs: PricedInputs,
 ): Promise<Price> {
-  return billedPrice(guest) ?? (await priceOrder(guests, inputs));
+  return billedPrice(guest) ?? (await priceOrder(guests, quotedInPlace(inputs)));
 }
 
 /** A price as the guest's cost outputs (and the inputs `check` prices them into). */

@@ -55,11 +55,12 @@ import { billedPrice, costOutputs, guestPrice, priceOrder } from './pricing';
 import { importForm } from './import-form';
 import { checkPlacement, placementMismatch } from './placement';
 import { checkPlacementGroup } from './placement-group';
-import { checkDedicatedHost, checkHostRules } from './dedicated-host';
+import { checkDedicatedHost, checkHostRules, quotedInPlace } from './dedicated-host';
 import { checkVlanRules, checkVlans } from './vlans';
 import { checkImageRules, checkImageTemplate } from './image-template';
 import { checkFqdn } from './rules';
 import { checkMachineType } from './machine-type';
+import { checkFlavorLocation } from './flavor-locations';
 import {
   INTERFACES,
   checkSecurityGroupRules,
@@ -147,6 +148,7 @@ async function checkWithApi({
     return;
   }
   checkOffered(inputs, offered, failures);
+  await checkFlavorLocation(c, inputs, failures);
   await checkSecurityGroupsExist(c, inputs, failures);
   await checkPlacementGroup(c, inputs, olds, failures);
   await checkDedicatedHost(c, inputs, olds, failures);
@@ -164,7 +166,8 @@ async function checkWithApi({
   const known = inputs;
   let price;
   try {
-    price = await priceOrder(guests(c), known);
+    const placed = Object.keys(olds).length > 0 || isKnown(known.adoptId);
+    price = await priceOrder(guests(c), placed ? quotedInPlace(known) : known);
   } catch (err) {
     failures.add('startCpus', `the API cannot price this order: ${(err as Error).message}`);
     return;

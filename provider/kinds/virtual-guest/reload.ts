@@ -10,6 +10,7 @@ import { progressOf, readyWaitMs } from './observe';
 import type { OperationRequest } from '../../framework/operation';
 import { PLACEMENT_FIELDS, placementReplaces } from './placement';
 import { priceOrder, type Price } from './pricing';
+import { quotedInPlace } from './dedicated-host';
 import { GUEST_FIELDS } from './fields';
 import { REPLACE_FIELDS, type GuestInputs, type GuestProps } from './inputs';
 
@@ -74,7 +75,7 @@ export async function checkReloadPrice(
       ? undefined
       : (olds.operatingSystemReferenceCode as string | undefined),
   };
-  const before = await priceOrder(guests(c), { ...inputs, ...image });
+  const before = await priceOrder(guests(c), { ...quotedInPlace(inputs), ...image });
   if (Math.abs(before.hourly - price.hourly) < 1e-9) return;
   const shown = (v: { imageTemplateId?: unknown; operatingSystemReferenceCode?: unknown }) =>
     v.imageTemplateId

@@ -28,7 +28,8 @@ export const VLAN_BILLING: BillingFace<Vlan> = {
     monthly: number(props?.estimatedMonthlyCost),
     source: 'account',
   }),
-  adopts: () => false,
+  // `adopts`: check found the VLAN an earlier unfinished create of this resource ordered.
+  adopts: (inputs) => inputs?.adopts !== undefined,
   owedOnCancel: (client: Client, id: number, now: number) =>
     owedOnCancel(client, 'Network_Vlan', id, now),
   audit: {

@@ -1,6 +1,6 @@
 import { MARKED_NOTE_MAX, declaredNote } from '../../framework/creation-token';
 import { types, readFrom, UNSET, type Fields } from '../../framework/fields';
-import { DATACENTER_NAME, TOKEN_FIELDS, rules } from '../../framework/field-rules';
+import { DATACENTER_NAME, TAKEOVER_FIELDS, TOKEN_FIELDS, rules } from '../../framework/field-rules';
 import { NETWORK_SPACES, type Vlan } from './api';
 
 /** Every field of a Vlan, once (see framework/fields.ts). */
@@ -12,6 +12,7 @@ export const REPLACING = ['datacenter', 'networkSpace', 'routerHostname'] as con
 
 export const VLAN_FIELDS = {
   ...TOKEN_FIELDS,
+  ...TAKEOVER_FIELDS,
   /** Datacenter short name, e.g. `dal10`; a change orders a new VLAN. */
   datacenter: {
     type: types.string,

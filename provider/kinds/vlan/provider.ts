@@ -2,7 +2,7 @@ import { SvcAPIError } from '../../client';
 import { freeWriteWindowMs, type Connection } from '../../framework/connection';
 import { writeIdempotent } from '../../framework/exactly-once';
 import { noteMark } from '../../framework/handed-mark';
-import { orderOnce, thenHandOver } from '../order-once';
+import { orderOnce, takeoverOf, takesOver, thenHandOver } from '../order-once';
 import type { InputsOf, StateOf } from '../../framework/fields';
 import {
   goneForStack,
@@ -80,11 +80,12 @@ async function checkWithApi({
       estimatedHourlyCost: Number(answer.postTaxRecurringHourly ?? 0),
       estimatedMonthlyCost: Number(answer.postTaxRecurringMonthly ?? 0),
     };
-    if (Object.keys(olds).length === 0)
-      sayOnce(
-        `BILLING create ${name(inputs)} orders ${describeOrder(inputs)}; monthly, ${money(price.estimatedMonthlyCost)}/month`,
-      );
-    return { creationToken: token, ...price };
+    if (Object.keys(olds).length > 0) return { creationToken: token, ...price };
+    const adopts = await takeoverOf(earlier(c, inputs, token));
+    sayOnce(
+      `BILLING create ${name(inputs)} ${adopts === undefined ? `orders ${describeOrder(inputs)}` : takesOver('VLAN', adopts)}; monthly, ${money(price.estimatedMonthlyCost)}/month`,
+    );
+    return { creationToken: token, adopts, ...price };
   } catch (err) {
     const message = (err as Error).message;
     const field = message.startsWith('routerHostname')
@@ -105,6 +106,18 @@ const orderedAs = (v: Vlan, inputs: Partial<Inputs>) =>
   (inputs.routerHostname === undefined ||
     v.primaryRouter?.fullyQualifiedDomainName === inputs.routerHostname);
 
+/**
+ * The live VLANs carrying the token that an order of `inputs` makes (the token is the URN's, so
+ * what replaces a VLAN tells a replace's new one apart), and which were handed to a state.
+ */
+const earlier = (c: Connection, inputs: Partial<Inputs>, token: string) => ({
+  found: async () =>
+    (await vlansOrderedWith(c.client, token)).filter(
+      (v) => !v.billingItem?.cancellationDate && orderedAs(v, inputs),
+    ),
+  handed: (v: Vlan) => isNoteMarked(v.note),
+});
+
 /** Its handed mark: the last line of its note (framework/handed-mark.ts). */
 const handedMark = (c: Connection, id: number, notes: string | undefined) =>
   noteMark(
@@ -118,17 +131,11 @@ async function create({ connection: c, inputs }: CreateRequest<Fields>) {
   const token = inputs.creationToken ?? creationToken(inputs);
   const what = name(inputs);
   const container = await order(c, inputs, token);
-  // The token is the URN's: only a live VLAN ordered as these inputs order is a candidate.
-  const found = async () =>
-    (await vlansOrderedWith(c.client, token)).filter(
-      (v) => !v.billingItem?.cancellationDate && orderedAs(v, inputs),
-    );
   const vlan = await orderOnce({
     what,
     noun: 'VLAN',
     token,
-    found,
-    handed: (v) => isNoteMarked(v.note),
+    ...earlier(c, inputs, token),
     place: () => placeOrder(c.client, container),
   });
   const outs = { creationToken: token };

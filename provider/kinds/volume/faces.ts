@@ -73,7 +73,8 @@ export const volumeBilling = (type: VolumeType): BillingFace<Volume> => ({
     monthly: number(props?.estimatedMonthlyCost),
     source: 'account',
   }),
-  adopts: () => false,
+  // `adopts`: check found the volume an earlier unfinished create of this resource ordered.
+  adopts: (inputs) => inputs?.adopts !== undefined,
   owedOnCancel,
   audit: {
     list: listOf(type),

@@ -8,7 +8,7 @@ import {
   type Bag,
   type Fields,
 } from '../../framework/fields';
-import { DATACENTER_NAME, TOKEN_FIELDS, rules } from '../../framework/field-rules';
+import { DATACENTER_NAME, TAKEOVER_FIELDS, TOKEN_FIELDS, rules } from '../../framework/field-rules';
 import type { Volume, VolumeType } from '../../managers';
 import { MARKED_NOTE_MAX, declaredNote } from '../../framework/creation-token';
 import { SNAPSHOT_SCHEDULE_FIELDS, readSchedules } from './schedule-fields';
@@ -57,6 +57,7 @@ const sortedAddresses = (list: { ipAddress: string }[] | undefined) =>
 /** Fields both volume kinds have. */
 const COMMON = {
   ...TOKEN_FIELDS,
+  ...TAKEOVER_FIELDS,
   /** Datacenter short name, e.g. `dal10`; a change replaces the volume (and its data). */
   datacenter: {
     type: types.string,

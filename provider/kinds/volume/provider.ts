@@ -2,7 +2,7 @@ import { StorageManager, type Volume, type VolumeSizing, type VolumeType } from 
 import { poll } from '../../client/poll';
 import { outcomeWindowMs, freeWriteWindowMs, type Connection } from '../../framework/connection';
 import { writeIdempotent } from '../../framework/exactly-once';
-import { orderOnce, thenHandOver } from '../order-once';
+import { orderOnce, takeoverOf, takesOver, thenHandOver } from '../order-once';
 import { isNoteMarked } from '../../framework/creation-token';
 import { noteMark, putMark } from '../../framework/handed-mark';
 import type { InputsOf, StateOf } from '../../framework/fields';
@@ -133,6 +133,19 @@ const resizedTo = (v: Volume, wanted: VolumeSizing) =>
     ? TIERS[v.storageTierLevel ?? ''] === wanted.tierIopsPerGb
     : Number(v.provisionedIops) === wanted.iops);
 
+/**
+ * The live volumes carrying the token that an order of `inputs` makes (the token is the URN's, so
+ * a replacement's create sees the volume it replaces, which differs in what replaces it), and
+ * which were handed to a state.
+ */
+const earlier = (c: Connection, inputs: Partial<Inputs>, token: string) => ({
+  found: async () =>
+    (await storage(c).findByIdentifier(token)).filter(
+      (v) => !v.billingItem?.cancellationDate && orderedAs(v, inputs),
+    ),
+  handed: (v: Volume) => isNoteMarked(v.notes),
+});
+
 /** Its handed mark: the last line of its notes (framework/handed-mark.ts). */
 const handedMark = (c: Connection, id: number, notes: string | undefined) =>
   noteMark(
@@ -180,12 +193,12 @@ export function volumeProvider(type: VolumeType) {
     try {
       // A new order at the declared size is priced as the volume bills once resized to it.
       const price = priced(await storage(c).verify(await order(c, inputs, token)));
-      if (Object.keys(olds).length === 0) {
-        sayOnce(
-          `BILLING create ${name(inputs)} orders a new ${type} volume: ${describeSizing(inputs)} in ${inputs.datacenter}; ${inputs.hourlyBilling ? 'hourly' : 'monthly'}, ${cost(price)}`,
-        );
-      }
-      return { creationToken: token, ...price };
+      if (Object.keys(olds).length > 0) return { creationToken: token, ...price };
+      const adopts = await takeoverOf(earlier(c, inputs, token));
+      sayOnce(
+        `BILLING create ${name(inputs)} ${adopts === undefined ? `orders a new ${type} volume` : takesOver('volume', adopts)}: ${describeSizing(inputs)} in ${inputs.datacenter}; ${inputs.hourlyBilling ? 'hourly' : 'monthly'}, ${cost(price)}`,
+      );
+      return { creationToken: token, adopts, ...price };
     } catch (err) {
       const message = (err as Error).message;
       const field = /location|datacenter/i.test(message)
@@ -202,18 +215,11 @@ export function volumeProvider(type: VolumeType) {
     const manager = storage(c);
     const container = await order(c, inputs, token);
     const what = name(inputs);
-    // The token is the URN's, so a replacement's create sees the volume it replaces: only a live
-    // one ordered as these inputs order (what replaces a volume differs) is a candidate.
-    const found = async () =>
-      (await manager.findByIdentifier(token)).filter(
-        (v) => !v.billingItem?.cancellationDate && orderedAs(v, inputs),
-      );
     const volume = await orderOnce({
       what,
       noun: 'volume',
       token,
-      found,
-      handed: (v) => isNoteMarked(v.notes),
+      ...earlier(c, inputs, token),
       place: () => manager.place(container),
     });
     const outs = { creationToken: token };
