@@ -9,9 +9,12 @@ Seeded random sequences of up, input changes, --replace, refresh, destroy and SI
 CLI, through the Pulumi CLI, against an emulator injecting slow commits past the client timeout,
 lost responses, 5xx before and after the commit, resets, the rate limit and full datacenters
 (test/stack/chaos.ts; some programs declare datacenters to fall back on), on the dynamic
-resources (a TypeScript program, the default) or the plugin (a YAML program). Prints one row per
-sequence, the seeds and steps of any that broke an invariant, and the totals as its last line
-(one JSON object).`;
+resources (a TypeScript program, the default) or the plugin (a YAML program). Beside two guests
+and a DNS record, each sequence declares members of the billed kinds (a VLAN, a dedicated host,
+a security group bound to the guests, a bare metal server, block and file volumes authorized to a
+guest, an image template) and adds, changes in place, replaces and removes them as it goes
+(test/stack/chaos-population.ts). Prints one row per sequence, the seeds and steps of any that
+broke an invariant, and the totals as its last line (one JSON object; \`kinds\`: those declared).`;
 
 /** See USAGE. */
 async function main(): Promise<void> {
@@ -73,6 +76,7 @@ async function main(): Promise<void> {
     maxExtraUps: Math.max(0, ...results.map((r) => r.extraUps)),
     userDecisions: sum('userDecisions'),
     checkpointsRestored: sum('checkpointsRestored'),
+    kinds: [...new Set(results.flatMap((r) => r.kinds))].sort(),
     broken: results.filter((r) => r.problems.length > 0).map((r) => r.seed),
   });
 }

@@ -16,10 +16,29 @@ import {
 import { killTree, livePids } from '../../scripts/processes';
 import { DOORS, ownerUrn, providersEnded, type FrontDoor, type OwnerProgram } from './front-door';
 import { checkpointLost, restoreFromHistory } from './lost-checkpoint';
+import {
+  POPULATION,
+  applyMutation,
+  baseline,
+  checkAfterDestroy,
+  checkMembers,
+  declare,
+  describeMutation,
+  handMade as makeByHand,
+  mutate,
+  noProblems,
+  writesOf,
+  type Context,
+  type Mutation,
+  type Tally,
+  type Version,
+} from './chaos-population';
 
 /**
- * Seeded, randomized sequences of Pulumi operations on the owner program (two guests and a DNS
- * record), through either front door (test/stack/front-door.ts), while the emulator injects faults around the commit of writes, with the CLI
+ * Seeded, randomized sequences of Pulumi operations on the owner program (two guests, a DNS
+ * record, and members of every billed kind the sequence adds, changes in place, replaces and
+ * removes as it goes: chaos-population.ts), through either front door (test/stack/front-door.ts),
+ * while the emulator injects faults around the commit of writes, with the CLI
  * killed (SIGKILL) at random moments. After each sequence the stack settles (at most two more
  * `pulumi up --refresh`), then the invariants of the ownership protocol are checked against the
  * emulator's objects and the state:
@@ -29,7 +48,9 @@ import { checkpointLost, restoreFromHistory } from './lost-checkpoint';
  * - an id that was once in the state and is still live is in the state (else: lost from state);
  * - every id in the state is live, and no two resources share one;
  * - nothing the stack does not own (look-alike guests, another backend's guest of the same name,
- *   another account's guests, an identical DNS record made by hand) was changed or deleted.
+ *   another account's guests, an identical DNS record made by hand) was changed or deleted;
+ * - the same for each member's kind, from what the emulator holds of it: no more live objects
+ *   than declared, none outside the state, and its look-alike made by hand untouched.
  */
 
 const NAMES = ['g0', 'g1'];
@@ -64,7 +85,8 @@ const OPERATIONS: Operation[] = [
   'kill-destroy',
 ];
 
-export interface ChaosResult {
+/** The invariants' counts (Tally: duplicates, orphans, wrong deletes, ids lost, dead or shared). */
+export interface ChaosResult extends Tally {
   seed: number;
   /** The front door the sequence went through. */
   door: string;
@@ -72,12 +94,6 @@ export interface ChaosResult {
   steps: string[];
   operations: number;
   faultsInjected: number;
-  duplicates: number;
-  orphans: number;
-  wrongDeletes: number;
-  lostFromState: number;
-  deadInState: number;
-  sharedIds: number;
   /** `up` runs the settling needed after the sequence (at most 2; 3 = did not settle). */
   extraUps: number;
   /** Leftovers the provider refused to adopt, cancelled by hand as its message suggests. */
@@ -87,7 +103,8 @@ export interface ChaosResult {
    * the backend's history as README's "A lost checkpoint" says.
    */
   checkpointsRestored: number;
-  problems: string[];
+  /** The kinds of the members the sequence declared at some point. */
+  kinds: string[];
 }
 
 interface Program {
@@ -95,13 +112,29 @@ interface Program {
   notes: string;
   /** Datacenters to try in turn instead of `datacenter: dal10` (the base spec's). */
   datacenters?: string[];
+  /** The members declared, and how each stands. */
+  members: Map<string, Version>;
 }
 
-const ownerProgram = ({ cpus, notes, datacenters }: Program): OwnerProgram => ({
-  guests: NAMES,
-  guest: { startCpus: cpus, notes, tags: ['owner'], ...(datacenters ? { datacenters } : {}) },
-  record: RECORD,
-});
+const ownerProgram = (
+  { cpus, notes, datacenters, members }: Program,
+  context?: Context,
+): OwnerProgram => {
+  // Until the hand-made guests the image template captures exist, the members are left out.
+  const { resources, guest } = context ? declare(members, context) : { resources: {}, guest: {} };
+  return {
+    guests: NAMES,
+    guest: {
+      startCpus: cpus,
+      notes,
+      tags: ['owner'],
+      ...(datacenters ? { datacenters } : {}),
+      ...guest,
+    },
+    record: RECORD,
+    resources,
+  };
+};
 
 /** The alternatives a sequence's program may declare; dal10 is where guests are otherwise. */
 const FALLBACK = ['dal10', 'dal12'];
@@ -152,7 +185,8 @@ function faultsFor(random: Random): FaultOptions {
 
 function describeFaults(faults: FaultOptions, full?: string): string {
   const once = (Array.isArray(faults.once) ? faults.once : []).map(
-    (o) => `${o.fault}@${o.service}.${o.method}`,
+    (o) =>
+      `${o.fault}${o.fault === 'error-after-commit' && o.status ? ` ${o.status}` : ''}@${o.service}.${o.method}`,
   );
   const noise = faults.http500Rate ? 'noise' : '';
   const limit = faults.rateLimitPerSecond ? `limit ${faults.rateLimitPerSecond}/s` : '';
@@ -171,34 +205,68 @@ export interface PlannedStep {
   target?: string;
   /** A datacenter with no room during the step (the API's capacity fault for every order). */
   fullDatacenter?: string;
+  /** A change to the members the program declares, made before the step's operation. */
+  mutation?: Mutation;
 }
 
 export interface Plan {
   steps: PlannedStep[];
   /** The program declares `datacenters` (FALLBACK) instead of `datacenter`. */
   fallback: boolean;
+  /** The members the program declares at first (chaos-population.ts). */
+  population: string[];
+}
+
+/**
+ * One-shot faults on the writes of the members declared: none to two; an error after the commit
+ * is a 502 (a proxy's) or a 500.
+ */
+function memberFaults(
+  random: Random,
+  statuses: Random,
+  declared: ReadonlySet<string>,
+): OnceFault[] {
+  const writes = writesOf(declared);
+  if (writes.length === 0) return [];
+  return Array.from({ length: Math.floor(random() * 3) }, () => {
+    const [service, method] = pick(random, writes);
+    const fault = pick(random, ONCE_KINDS);
+    const status = statuses() < 0.5 ? 502 : 500;
+    return { service, method, fault, delayMs: 3000, status };
+  });
 }
 
 /**
  * The steps of a sequence: everything random is drawn here, from the seed alone. Where the
  * datacenters are full, and whether the program falls back, come from a generator of their own,
- * so the operations and faults of a seed stay those it had before they were added.
+ * and so do the members, their mutations and their faults (and the status of their errors after
+ * the commit), so the operations and the guests' faults of a seed stay those it had before they
+ * were added.
  */
 export function plan(seed: number, steps?: number): Plan {
   const random = mulberry32(seed);
   const rooms = mulberry32(seed ^ 0x5eed_dc);
+  const kinds = mulberry32(seed ^ 0xb111_ed);
+  const statuses = mulberry32(seed ^ 0x502);
   const length = steps ?? 3 + Math.floor(random() * 4);
+  const population = POPULATION.filter(() => kinds() < 0.5).map((m) => m.name);
+  const declared = new Set(population);
   return {
     fallback: rooms() < 0.6,
+    population,
     steps: Array.from({ length }, () => {
       const operation = pick(random, OPERATIONS);
+      const faults = faultsFor(random);
+      const mutation = kinds() < 0.75 ? mutate(kinds, declared) : undefined;
+      const once = [...(faults.once as OnceFault[]), ...memberFaults(kinds, statuses, declared)];
       return {
         operation,
-        faults: faultsFor(random),
+        faults: { ...faults, once },
         killAtMs: 500 + Math.floor(random() * 9500),
         changeFirst: random() < 0.5,
         target: pick(random, NAMES),
         fullDatacenter: rooms() < 0.3 ? pick(rooms, FALLBACK) : undefined,
+        mutation,
       };
     }),
   };
@@ -217,7 +285,7 @@ export async function runSequence(
   seed: number,
   options: { steps?: number; log?: (line: string) => void; door?: FrontDoor } = {},
 ): Promise<ChaosResult> {
-  const { steps, fallback } = plan(seed, options.steps);
+  const { steps, fallback, population } = plan(seed, options.steps);
   const log = options.log ?? (() => undefined);
   const door = options.door ?? DOORS.dynamic;
   const result: ChaosResult = {
@@ -226,22 +294,29 @@ export async function runSequence(
     steps: [],
     operations: 0,
     faultsInjected: 0,
-    duplicates: 0,
-    orphans: 0,
-    wrongDeletes: 0,
-    lostFromState: 0,
-    deadInState: 0,
-    sharedIds: 0,
+    ...noProblems(),
     extraUps: 0,
     userDecisions: 0,
     checkpointsRestored: 0,
-    problems: [],
+    kinds: [],
   };
-  const program: Program = { cpus: 1, notes: 'n0', datacenters: fallback ? FALLBACK : undefined };
+  const members = new Map(population.map((name) => [name, { changes: 0, flipped: false }]));
+  const program: Program = {
+    cpus: 1,
+    notes: 'n0',
+    datacenters: fallback ? FALLBACK : undefined,
+    members,
+  };
   const f = await door.owner(ownerProgram(program), {
     provisioningDelayMs: 1500,
     config: { 'svc:timeout': { value: '2' }, 'svc:outcomeWindow': { value: '10' } },
   });
+  // A bare metal server is provisioned in four stages: about 1 s in all.
+  f.emulator.settings.hardwareStageMs = 250;
+  const kinds = new Set<string>();
+  const declaredKinds = () => {
+    for (const name of members.keys()) kinds.add(POPULATION.find((m) => m.name === name)!.kind);
+  };
   const step = (line: string) => {
     result.steps.push(line);
     log(`  [${door.name} seed ${seed}] ${line}`);
@@ -287,6 +362,9 @@ export async function runSequence(
       ...tagNames(await guests.getInstance(otherBackend.id, 'id,tagReferences.tag.name')),
       OWNED_TAG,
     ]);
+    // What the image template captures, and each member's look-alike (chaos-population.ts).
+    const context = await makeByHand(f.client);
+    const before = await baseline(f.client);
     const [zone] = (await f.client.call('Dns_Domain', 'getByDomainName', {
       args: ['example.com'],
       mask: 'id',
@@ -302,21 +380,25 @@ export async function runSequence(
       const all = (await f.client.call('Account', 'getVirtualGuests', {
         mask: 'id,hostname,domain,notes,startCpus,tagReferences.tag.name',
       })) as VirtualGuest[];
-      return [lookAlike.id, otherBackend.id, unfinishedElsewhere.id].map((id) => {
-        const g = all.find((x) => x.id === id);
-        return { id, text: g ? guestText(g) : 'gone' };
-      });
+      return [lookAlike.id, otherBackend.id, unfinishedElsewhere.id, ...context.sources].map(
+        (id) => {
+          const g = all.find((x) => x.id === id);
+          return { id, text: g ? guestText(g) : 'gone' };
+        },
+      );
     };
     const decoysBefore = await decoys();
 
     const seen = new Set<string>();
+    const seenOf = new Map(POPULATION.map((m) => [m.kind, new Set<string>()]));
     const stateIds = async () => {
       const resources = await f.stack.resources();
       const of = (type: string) =>
         resources.filter((r) => r.type.endsWith(`:${type}`) && r.id).map((r) => r.id!);
       const guestIds = of('VirtualGuest');
       for (const id of guestIds) seen.add(id);
-      return { guestIds, recordIds: of('DnsRecord') };
+      for (const [kind, ids] of seenOf) for (const id of of(kind)) ids.add(id);
+      return { guestIds, recordIds: of('DnsRecord'), of };
     };
     const marker = f.stack.env.SVC_FIXTURE;
     const reap = async () => {
@@ -352,10 +434,25 @@ export async function runSequence(
       await reap();
       return outcome === 'kill' ? `killed after ${at} ms` : 'finished before the kill';
     };
-    const setProgram = () => door.setOwner(f, ownerProgram(program));
+    const setProgram = () => door.setOwner(f, ownerProgram(program, context));
+    await setProgram();
+    declaredKinds();
 
     for (const [i, step_] of steps.entries()) {
-      const { operation, faults, killAtMs = 0, changeFirst, target, fullDatacenter } = step_;
+      const {
+        operation,
+        faults,
+        killAtMs = 0,
+        changeFirst,
+        target,
+        fullDatacenter,
+        mutation,
+      } = step_;
+      if (mutation) {
+        applyMutation(members, mutation);
+        declaredKinds();
+        await setProgram();
+      }
       f.emulator.setFaults(null);
       f.emulator.setFaults(faults);
       f.emulator.settings.datacenterCapacity = fullDatacenter ? { [fullDatacenter]: 0 } : undefined;
@@ -404,8 +501,9 @@ export async function runSequence(
         default:
           outcome = await attempt(['up', '--yes', '--non-interactive', '--skip-preview']);
       }
+      const changed = mutation ? `${describeMutation(mutation)}; ` : '';
       step(
-        `${operation} (cpus ${program.cpus}, notes ${program.notes}; ${describeFaults(faults, fullDatacenter)}): ${outcome}`,
+        `${changed}${operation} (cpus ${program.cpus}, notes ${program.notes}; ${describeFaults(faults, fullDatacenter)}): ${outcome}`,
       );
       if (await checkpointLost(f.stack)) {
         await reap();
@@ -459,7 +557,8 @@ export async function runSequence(
     }
 
     // The invariants.
-    const { guestIds, recordIds } = await stateIds();
+    const { guestIds, recordIds, of } = await stateIds();
+    await checkMembers(f.client, before, of, members, seenOf, result);
     const live = (
       (await f.client.call('Account', 'getVirtualGuests', {
         mask: 'id,hostname,domain,notes,startCpus,tagReferences.tag.name',
@@ -544,9 +643,11 @@ export async function runSequence(
       result.wrongDeletes += 1;
       result.problems.push("another account's guests changed");
     }
+    await checkAfterDestroy(f.client, before, result);
   } catch (err) {
     result.problems.push(`the harness failed: ${(err as Error).message.slice(0, 400)}`);
   } finally {
+    result.kinds = [...kinds];
     await f.close();
   }
   return result;
@@ -566,7 +667,8 @@ export function describeFailure(result: ChaosResult): string {
 /**
  * The chaos sequences of `seeds` as tests through `door` (chaos.test.ts, chaos-plugin.test.ts):
  * between them they must kill the CLI during an up and a destroy, replace a guest with --replace
- * and by an ordered change, and destroy, all under faults around the commit of writes.
+ * and by an ordered change, and destroy, all under faults around the commit of writes; and
+ * declare every member of the population, and add, change in place, replace and remove members.
  */
 export function chaosTests(door: FrontDoor, seeds: readonly number[]): void {
   describe(`chaos: seeded random operations under faults through the Pulumi CLI (${door.name})`, () => {
@@ -583,6 +685,21 @@ export function chaosTests(door: FrontDoor, seeds: readonly number[]): void {
       assert.ok(
         plans.some((p) => !p.fallback && full(p)),
         'dal10 full under datacenter',
+      );
+      const mutations = plans.flatMap((p) => p.steps.flatMap((s) => s.mutation ?? []));
+      for (const change of ['add', 'in-place', 'replace', 'remove'] as const)
+        assert.ok(
+          mutations.some((m) => m.change === change),
+          `a member ${change}`,
+        );
+      const declared = new Set([
+        ...plans.flatMap((p) => p.population),
+        ...mutations.map((m) => m.member),
+      ]);
+      assert.deepEqual(
+        POPULATION.filter((m) => !declared.has(m.name)).map((m) => m.kind),
+        [],
+        'every kind declared',
       );
     });
 

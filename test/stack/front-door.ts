@@ -23,8 +23,10 @@ export type DoorName = 'dynamic' | 'plugin';
 /**
  * The owner program (test/stack/programs/owner): guests (a name `a/server` puts `server` under
  * a component `a`), arguments over the base spec of every guest, resource options for every
- * guest, a DNS record `record`, a ticket update `note`. Through the dynamic door it is stack
- * config of that TypeScript program; through the plugin it is written as a YAML program.
+ * guest, a DNS record `record`, a ticket update `note`, and more resources of any kind by name.
+ * In the guests' arguments and the resources' properties a string `${name.output}` is an output
+ * of another of them (YAML's own syntax). Through the dynamic door it is stack config of that
+ * TypeScript program; through the plugin it is written as a YAML program.
  */
 export interface OwnerProgram {
   guests?: string[];
@@ -32,6 +34,14 @@ export interface OwnerProgram {
   options?: Record<string, unknown>;
   record?: Record<string, unknown> | null;
   ticket?: Record<string, unknown> | null;
+  resources?: Record<string, OwnerResource>;
+}
+
+/** A resource of the owner program besides its guests: `kind` as in `svc:index:<kind>`. */
+export interface OwnerResource {
+  kind: string;
+  properties: Record<string, unknown>;
+  options?: Record<string, unknown>;
 }
 
 /** Options of a fixture besides its program (the program's own config is the door's). */
@@ -60,6 +70,7 @@ const withDefaults = (program: OwnerProgram): Required<OwnerProgram> => ({
   options: {},
   record: null,
   ticket: null,
+  resources: {},
   ...program,
 });
 
@@ -110,7 +121,7 @@ const dynamic: FrontDoor = {
  * names and options; its `ids` output lists the guests' ids.
  */
 function ownerYaml(program: OwnerProgram): string {
-  const { guests, guest, options, record, ticket } = withDefaults(program);
+  const { guests, guest, options, record, ticket, resources: more } = withDefaults(program);
   const resources: Record<string, object> = {};
   for (const name of guests) {
     if (name.includes('/')) throw new Error(`${name}: a YAML program has no component parents`);
@@ -122,6 +133,12 @@ function ownerYaml(program: OwnerProgram): string {
   }
   if (record) resources.record = { type: 'svc:index:DnsRecord', properties: record };
   if (ticket) resources.note = { type: 'svc:index:TicketUpdate', properties: ticket };
+  for (const [name, { kind, properties, options: given }] of Object.entries(more))
+    resources[name] = {
+      type: `svc:index:${kind}`,
+      properties,
+      ...(given ? { options: given } : {}),
+    };
   const project = {
     name: 'owner',
     runtime: 'yaml',
