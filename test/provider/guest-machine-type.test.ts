@@ -5,7 +5,13 @@ import type { VirtualGuest } from '../../provider/managers';
 import { virtualGuestProvider as provider } from '../../provider/kinds/virtual-guest/provider';
 import { admin } from '../support/emulator-client';
 import { printed } from '../support/printed';
-import { checkedGuest, declaredGuest, providerEnv, type Emulator } from '../support/provider-env';
+import {
+  checkedGuest,
+  declaredGuest,
+  flavoredGuest,
+  providerEnv,
+  type Emulator,
+} from '../support/provider-env';
 
 type Bag = Record<string, unknown>;
 
@@ -21,10 +27,8 @@ describe('VirtualGuest machine types: flavorKeyName and transientGuestFlag', () 
   before(async () => ({ emulator, client } = await providerEnv(200)));
   after(() => emulator?.close());
 
-  const flavored = (name: string, flavorKeyName: string, extra: Bag = {}) => {
-    const { startCpus: _c, maxMemory: _m, ...rest } = declaredGuest(name, 'flavor.example.com');
-    return { ...rest, flavorKeyName, ...extra };
-  };
+  const flavored = (name: string, flavorKeyName: string, extra: Bag = {}) =>
+    flavoredGuest(name, 'flavor.example.com', flavorKeyName, extra);
   const guestsInDomain = async (domain: string) =>
     (
       (await client.call('Account', 'getVirtualGuests', {

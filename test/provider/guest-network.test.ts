@@ -2,7 +2,13 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Client } from '../../provider/client';
 import { virtualGuestProvider as provider } from '../../provider/kinds/virtual-guest/provider';
-import { checkedGuest, declaredGuest, providerEnv, type Emulator } from '../support/provider-env';
+import {
+  checkedGuest,
+  declaredGuest,
+  flavoredGuest,
+  providerEnv,
+  type Emulator,
+} from '../support/provider-env';
 import {
   bindOutside,
   guestBindings,
@@ -40,6 +46,12 @@ describe("VirtualGuest's network inputs against the emulator", () => {
     const calls = emulator.stats().calls;
     return ['Virtual_Guest.createObject', 'Product_Order.placeOrder'].map((m) => calls[m] ?? 0);
   };
+
+  /** A guest of the base image with these cores ordered straight onto the host, taking its room. */
+  const fillHost = (host: number, startCpus: number) =>
+    client.call('Virtual_Guest', 'createObject', {
+      args: [guestTemplate({ hostname: 'dh-filler', startCpus, dedicatedHost: { id: host } })],
+    });
 
   it('check names the field of a group on no interface, of another account or missing, before any order', async () => {
     const { username, apiKey } = emulator.accounts.other;
@@ -345,9 +357,7 @@ describe("VirtualGuest's network inputs against the emulator", () => {
     const kept = await provider.check(outs!, { ...declared, notes: 'kept' });
     assert.deepEqual(kept.failures, []);
     // Grown on its host, the guest needs room for what it adds (the upgrade is refused too).
-    await client.call('Virtual_Guest', 'createObject', {
-      args: [guestTemplate({ hostname: 'dh-filler', startCpus: 32, dedicatedHost: { id: host } })],
-    });
+    await fillHost(host, 32);
     const grown = await failuresOf({ ...declared, startCpus: 32 }, outs!);
     assert.match(
       grown.dedicatedHostId,
@@ -365,6 +375,40 @@ describe("VirtualGuest's network inputs against the emulator", () => {
     assert.ok(
       (await provider.diff(id, outs!, flagged)).replaces?.includes('dedicatedAccountHostOnlyFlag'),
     );
+    await provider.delete(id, outs!);
+  });
+
+  it("check refuses a flavor guest onto a dedicated host without room for the flavor's size, naming what is free, before any order", async () => {
+    const host = await newDedicatedHost(client, 'dh-flavor', 'dal10');
+    await fillHost(host, 48);
+    const before = writes();
+    const refused = await failuresOf(
+      flavoredGuest('dh-flavor', 'example.com', 'B1_2X8X25', { dedicatedHostId: host }),
+    );
+    assert.match(
+      refused.dedicatedHostId,
+      new RegExp(
+        `dedicated host ${host} \\("dh-flavor"\\) has 0 cores, \\d+ GB of memory and \\d+ GB of disk free; the guest needs 2 cores \\(flavorKeyName B1_2X8X25\\)`,
+      ),
+    );
+    assert.deepEqual(writes(), before, 'nothing ordered');
+  });
+
+  it('check refuses a flavor upgrade the dedicated host has no room for, counting the flavor the guest has there', async () => {
+    const host = await newDedicatedHost(client, 'dh-flavor-up', 'dal10');
+    const declared = flavoredGuest('dh-flavor-up', 'example.com', 'B1_2X8X25', {
+      dedicatedHostId: host,
+    });
+    const { id, outs } = await provider.create(await checkedGuest(declared));
+    await fillHost(host, 32);
+    await fillHost(host, 12);
+    // 2 cores are left: 8 cores need 6 more than the guest's 2, and 4 cores only the 2 free.
+    const grown = await failuresOf({ ...declared, flavorKeyName: 'B1_8X16X25' }, outs!);
+    assert.match(
+      grown.dedicatedHostId,
+      /has 2 cores, \d+ GB of memory and \d+ GB of disk free; the guest needs 6 more cores \(flavorKeyName B1_8X16X25\)/,
+    );
+    assert.deepEqual(await failuresOf({ ...declared, flavorKeyName: 'B1_4X8X25' }, outs!), {});
     await provider.delete(id, outs!);
   });
 

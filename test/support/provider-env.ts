@@ -72,6 +72,17 @@ export function declaredGuest(
   };
 }
 
+/** A guest sized by a flavor: `declaredGuest`'s inputs with the flavor in place of its cores and memory. */
+export function flavoredGuest(
+  name: string,
+  domain: string,
+  flavorKeyName: string,
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
+  const { startCpus: _c, maxMemory: _m, ...rest } = declaredGuest(name, domain);
+  return { ...rest, flavorKeyName, ...extra };
+}
+
 /** `check` of a create with these inputs, which must pass: the inputs it stores. */
 export async function checkedGuest(inputs: Record<string, unknown>) {
   const result = await virtualGuestProvider.check({}, inputs);

@@ -1,3 +1,4 @@
+import { isKnown } from '../../framework/unknown';
 import type { CreateObjectOptions } from '../../managers';
 
 /** What the account may order, flattened for validation (prices come from pricing.ts). */
@@ -56,6 +57,31 @@ export function flavorSize(
   if (!match) return undefined;
   const [cpus, gb, diskGb] = match.slice(1).map(Number);
   return { cpus, memoryMb: gb * 1024, diskGb };
+}
+
+/** The fields a guest's size is given by: a flavor, or cores, memory and disks. */
+interface Sized {
+  flavorKeyName?: unknown;
+  startCpus?: unknown;
+  maxMemory?: unknown;
+  disks?: unknown;
+}
+
+/**
+ * The inputs with their flavor's size in place (its cores, memory and boot disk; the later disks
+ * kept), as what is priced and placed; as they are without a flavor, or one of another form.
+ */
+export function withFlavorSize<T extends Sized>(inputs: T): T {
+  const name = inputs.flavorKeyName;
+  const size = typeof name === 'string' && isKnown(name) ? flavorSize(name) : undefined;
+  if (!size) return inputs;
+  const later = Array.isArray(inputs.disks) ? (inputs.disks as unknown[]).slice(1) : [];
+  return {
+    ...inputs,
+    startCpus: size.cpus,
+    maxMemory: size.memoryMb,
+    disks: [size.diskGb, ...later],
+  };
 }
 
 let cached: { at: number; catalog: Promise<Catalog> } | undefined;

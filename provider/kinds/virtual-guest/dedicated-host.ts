@@ -2,6 +2,7 @@ import type { Connection } from '../../framework/connection';
 import type { Failures } from '../../framework/failures';
 import { isKnown } from '../../framework/unknown';
 import { findObject } from './account-object';
+import { withFlavorSize } from './catalog';
 import { API_ORDER_DEFAULTS } from './import-form';
 import { choices } from './placement';
 
@@ -30,6 +31,7 @@ interface HostInputs {
   adoptId?: unknown;
   dedicatedHostId?: unknown;
   dedicatedAccountHostOnlyFlag?: unknown;
+  flavorKeyName?: unknown;
   startCpus?: unknown;
   maxMemory?: unknown;
   disks?: unknown;
@@ -61,13 +63,28 @@ export function checkHostRules(inputs: HostInputs, failures: Failures): void {
     );
 }
 
-/** What a guest of these inputs takes of a host: cores, memory (GB), disk (GB). */
-function needs(inputs: HostInputs): { cpu: number; memory: number; disk: number } | undefined {
+/**
+ * What a guest of these inputs takes of a host: cores, memory (GB), disk (GB); a flavor's are
+ * its cores, memory and boot disk (a flavor guest gives neither `startCpus` nor `maxMemory`).
+ */
+function needs(given: HostInputs): { cpu: number; memory: number; disk: number } | undefined {
+  const inputs = withFlavorSize(given);
   const disks = Array.isArray(inputs.disks) ? inputs.disks : API_ORDER_DEFAULTS.disks;
   const { startCpus: cpu, maxMemory } = inputs;
   if (typeof cpu !== 'number' || typeof maxMemory !== 'number' || !disks.every(isKnown))
     return undefined;
   return { cpu, memory: maxMemory / 1024, disk: (disks as number[]).reduce((a, b) => a + b, 0) };
+}
+
+/** How the inputs give the guest's size, for the error: its flavor, or its cores and memory. */
+function sizeOf(inputs: HostInputs): string {
+  const flavor = inputs.flavorKeyName;
+  const size =
+    flavor !== undefined
+      ? `flavorKeyName ${flavor}`
+      : `startCpus ${inputs.startCpus}, maxMemory ${inputs.maxMemory}`;
+  const disks = inputs.disks ?? (flavor === undefined ? API_ORDER_DEFAULTS.disks : undefined);
+  return disks === undefined ? size : `${size}, disks ${JSON.stringify(disks)}`;
 }
 
 /**
@@ -110,6 +127,6 @@ export async function checkDedicatedHost(
   if (short.length > 0)
     failures.add(
       FIELD,
-      `${FIELD}: ${named} has ${free.cpuAvailable} cores, ${free.memoryAvailable} GB of memory and ${free.diskAvailable} GB of disk free; the guest needs ${short.map(([what, want]) => `${want}${on ? ' more' : ''} ${what}`).join(', ')} (startCpus ${inputs.startCpus}, maxMemory ${inputs.maxMemory}, disks ${JSON.stringify(inputs.disks ?? API_ORDER_DEFAULTS.disks)}): choose a host with room, or a smaller guest`,
+      `${FIELD}: ${named} has ${free.cpuAvailable} cores, ${free.memoryAvailable} GB of memory and ${free.diskAvailable} GB of disk free; the guest needs ${short.map(([what, want]) => `${want}${on ? ' more' : ''} ${what}`).join(', ')} (${sizeOf(inputs)}): choose a host with room, or a smaller guest`,
     );
 }

@@ -1,5 +1,5 @@
 import type { CreateObjectOptions, PricedOption } from '../../managers';
-import { diskDevice, flavorSize } from './catalog';
+import { diskDevice, flavorSize, withFlavorSize } from './catalog';
 import type { GuestInputs } from './inputs';
 
 /** What a list price is summed from: the priced inputs. */
@@ -22,17 +22,9 @@ export type ListPricedInputs = Pick<
  * (the options show no transient price: an upper bound).
  */
 export function listHourlyFee(options: CreateObjectOptions, given: ListPricedInputs): number {
-  const flavor = given.flavorKeyName === undefined ? undefined : flavorSize(given.flavorKeyName);
-  if (given.flavorKeyName !== undefined && !flavor)
+  if (given.flavorKeyName !== undefined && !flavorSize(given.flavorKeyName))
     throw new Error(`the create options list no price for the flavor ${given.flavorKeyName}`);
-  const inputs = flavor
-    ? {
-        ...given,
-        startCpus: flavor.cpus,
-        maxMemory: flavor.memoryMb,
-        disks: [flavor.diskGb, ...(given.disks ?? []).slice(1)],
-      }
-    : given;
+  const inputs = withFlavorSize(given);
   const fee = <T>(what: string, list: PricedOption<T>[] | undefined, match: (t: T) => boolean) => {
     const found = list?.find((o) => match(o.template))?.itemPrice?.hourlyRecurringFee;
     if (found === undefined) throw new Error(`the create options list no price for ${what}`);
