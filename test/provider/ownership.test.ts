@@ -2,10 +2,14 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { DEFAULT_RETRY, type Client } from '../../provider/client';
 import { configure } from '../../provider/framework/connection';
+import { PROVIDERS } from '../../provider/kinds';
 import { dnsRecordProvider as dns } from '../../provider/kinds/dns-record/provider';
 import { dnsZoneProvider as zones } from '../../provider/kinds/dns-zone/provider';
+import { placementGroupProvider as placementGroups } from '../../provider/kinds/placement-group/provider';
+import { securityGroupProvider as securityGroups } from '../../provider/kinds/security-group/provider';
 import { sshKeyProvider as keys } from '../../provider/kinds/ssh-key/provider';
 import { ticketUpdateProvider as tickets } from '../../provider/kinds/ticket-update/provider';
+import { vlanProvider as vlans } from '../../provider/kinds/vlan/provider';
 import { virtualGuestProvider as provider } from '../../provider/kinds/virtual-guest/provider';
 import { creationToken } from '../../provider/framework/creation-token';
 import { OWNED_TAG } from '../../provider/kinds/virtual-guest/provenance';
@@ -413,6 +417,40 @@ describe('ownership protocol: every kind records its account', () => {
       kind: 'SshKey',
       provider: keys,
       inputs: { label: 'owned-key', publicKey: freshEd25519() },
+    },
+    {
+      kind: 'SecurityGroup',
+      provider: securityGroups,
+      inputs: { name: 'owned-group', rules: [{ direction: 'egress' }] },
+    },
+    {
+      kind: 'PlacementGroup',
+      provider: placementGroups,
+      inputs: { name: 'owned-spread', datacenter: 'dal10' },
+    },
+    {
+      kind: 'Vlan',
+      provider: vlans,
+      inputs: {
+        resourceName: 'owned-vlan',
+        identity: 'proj/dev/owned-vlan',
+        datacenter: 'dal10',
+        networkSpace: 'PRIVATE',
+        cancelImmediately: true,
+      },
+    },
+    {
+      kind: 'BlockVolume',
+      provider: PROVIDERS.BlockVolume,
+      inputs: {
+        resourceName: 'owned-disk',
+        identity: 'proj/dev/owned-disk',
+        datacenter: 'dal10',
+        capacityGb: 20,
+        tierIopsPerGb: 2,
+        osFormatType: 'LINUX',
+        hourlyBillingFlag: true,
+      },
     },
   ] as const;
 
