@@ -238,7 +238,10 @@ describe('Virtual_DedicatedHost', () => {
     });
     const tooBig = await client.callRaw('Product_Order', 'verifyOrder', { args: [cores(56)] });
     assert.equal(tooBig.fault?.faultCode, 'Svc_Exception_Virtual_Host_Pool_InsufficientCapacity');
-    assert.match(tooBig.fault!.faultString, /to upgrade g1: it has 16 cores.*the upgrade needs more: 24 cores/);
+    assert.match(
+      tooBig.fault!.faultString,
+      /to upgrade g1: it has 16 cores.*the upgrade needs more: 24 cores/,
+    );
     await client.call('Product_Order', 'placeOrder', { args: [cores(48)] });
     const grown = await client.call<Row>(DH, 'getObject', {
       id,
