@@ -19,6 +19,7 @@ import {
 } from './fields';
 import { say } from './log';
 import type { OperationRequest } from './operation';
+import { noteHeld } from './held-objects';
 import { accountIdOf, requireOwner } from './owner';
 import { initFailure, type FieldDiff, type RuntimeProvider } from './runtime-provider';
 
@@ -285,6 +286,7 @@ export function kindProvider<F extends Fields, O extends object>(
      * provider protocol carries no detailed diff; the plugin sends `fields`).
      */
     async diff(id, olds, declared, request) {
+      noteHeld(olds, id);
       const news = withDefaultsTheStateHolds(fields, olds, declared);
       const changed = changedBetween(fields, olds, news, changes) as FieldName<F>[];
       if (changed.length === 0) return { changes: false };
@@ -325,6 +327,7 @@ export function kindProvider<F extends Fields, O extends object>(
 
     /** A refresh reads against the stored properties; an import (no properties) by the id alone. */
     async read(id, props = {}, request) {
+      noteHeld(props, id);
       const c = connect();
       const what = describe(props, id);
       const accountId = ops.owned ? await requireOwner(c, props, what, 'refresh') : undefined;
@@ -354,6 +357,7 @@ export function kindProvider<F extends Fields, O extends object>(
     },
 
     async update(id, olds, news, request) {
+      noteHeld(olds, id);
       const c = connect();
       const what = describe(olds, id);
       if (ops.owned) await requireOwner(c, olds, what, 'update');
@@ -382,6 +386,7 @@ export function kindProvider<F extends Fields, O extends object>(
     },
 
     async delete(id, props, request) {
+      noteHeld(props, id);
       const c = connect();
       if (ops.owned) await requireOwner(c, props, describe(props, id), 'delete');
       const said = await ops.delete({ connection: c, id, state: asState(props), request });

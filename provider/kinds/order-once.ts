@@ -1,6 +1,7 @@
 import { outcomeWindowMs } from '../framework/connection';
 import { createOnce } from '../framework/exactly-once';
 import { handOver, type HandedMark } from '../framework/handed-mark';
+import { isHeld } from '../framework/held-objects';
 import { say } from '../framework/log';
 import { initFailure } from '../framework/runtime-provider';
 
@@ -33,20 +34,27 @@ export interface OrderOnce<T extends { id: number }> {
   place(): Promise<unknown>;
 }
 
+/** Whether an object was handed to a state: it carries the mark, or a state is known to hold it. */
+const handedTo =
+  <T extends { id: number }>(o: Pick<OrderOnce<T>, 'token' | 'handed'>) =>
+  (object: T) =>
+    o.handed(object) || isHeld(o.token, object.id);
+
 /** What an earlier create left: the unmarked object to take over, if any; else a refusal. */
 export function earlierOrder<T extends { id: number }>(
-  o: Pick<OrderOnce<T>, 'what' | 'noun' | 'handed'>,
+  o: Pick<OrderOnce<T>, 'what' | 'noun' | 'token' | 'handed'>,
   found: T[],
 ): T | undefined {
-  const unfinished = found.filter((object) => !o.handed(object));
+  const handed = handedTo(o);
+  const unfinished = found.filter((object) => !handed(object));
   if (unfinished.length > 1)
     throw new Error(
       `${o.what}: ${o.noun}s ${unfinished.map((c) => c.id).join(', ')} all carry this resource's creation token and none was handed to a state; nothing was ordered. Import the one to keep (\`pulumi import\`) and cancel the others`,
     );
-  const [handed] = found.filter(o.handed);
-  if (unfinished.length === 0 && handed)
+  const [current] = found.filter(handed);
+  if (unfinished.length === 0 && current)
     throw new Error(
-      `${o.what}: ${o.noun} ${handed.id} carries this resource's creation token and was handed to a state by a completed create: it is this resource's ${o.noun} (a replace that orders the new ${o.noun} before it deletes the old one), or one a state let go. Nothing was ordered. To replace it, set the resource option deleteBeforeReplace: true; to keep it, import it (\`pulumi import\` with id ${handed.id})`,
+      `${o.what}: ${o.noun} ${current.id} carries this resource's creation token and was handed to a state by a completed create: it is this resource's ${o.noun} (a replace that orders the new ${o.noun} before it deletes the old one), or one a state let go. Nothing was ordered. To replace it, set the resource option deleteBeforeReplace: true; to keep it, import it (\`pulumi import\` with id ${current.id})`,
     );
   return unfinished[0];
 }
@@ -56,9 +64,10 @@ export function earlierOrder<T extends { id: number }>(
  * its token), for check to say so in the preview and to record as `adopts`: no new order.
  */
 export async function takeoverOf<T extends { id: number }>(
-  o: Pick<OrderOnce<T>, 'found' | 'handed'>,
+  o: Pick<OrderOnce<T>, 'found' | 'token' | 'handed'>,
 ): Promise<number | undefined> {
-  const unfinished = (await o.found()).filter((object) => !o.handed(object));
+  const handed = handedTo(o);
+  const unfinished = (await o.found()).filter((object) => !handed(object));
   return unfinished.length === 1 ? unfinished[0].id : undefined;
 }
 
@@ -75,7 +84,8 @@ export async function orderOnce<T extends { id: number }>(o: OrderOnce<T>): Prom
     );
     return earlier;
   }
-  const unmarked = async () => (await o.found()).filter((object) => !o.handed(object));
+  const handed = handedTo(o);
+  const unmarked = async () => (await o.found()).filter((object) => !handed(object));
   return createOnce({
     what: `${o.what} order`,
     write: async () => {

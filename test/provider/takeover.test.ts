@@ -171,6 +171,35 @@ describe('a create killed after its order is taken over, for every kind ordered 
       await provider.delete(again.id, again.outs!);
     });
 
+    it(`${k.kind}: a replace of an object its state holds without the mark (made before the mark) refuses it, never takes it over`, async () => {
+      const inputs = await checked(`${k.kind}-unmarked`);
+      const token = String(inputs.creationToken);
+      const scope = claimScope();
+      const current = await inScope(scope, () => provider.create(inputs));
+      release(scope);
+      await releaseUnanswered();
+      assert.deepEqual(await k.carrying(client, token), [
+        { id: Number(current.id), handed: false },
+      ]);
+      const placed = orders();
+      // The engine diffs the resource it holds before it replaces it (`--replace`), then creates
+      // the new half with the same token: the current object must not be taken for a killed run's.
+      await provider.diff(current.id, current.outs!, inputs);
+      await assert.rejects(
+        provider.create(inputs),
+        new RegExp(
+          `${current.id} carries this resource's creation token and was handed to a state`,
+        ),
+      );
+      assert.equal(orders(), placed, 'nothing ordered');
+      assert.deepEqual(
+        await k.carrying(client, token),
+        [{ id: Number(current.id), handed: false }],
+        'the current object is untouched',
+      );
+      await provider.delete(current.id, current.outs!);
+    });
+
     it(`${k.kind}: a 502 after the order's commit orders once and hands the object over`, async () => {
       const inputs = await checked(`${k.kind}-502`);
       const placed = orders();

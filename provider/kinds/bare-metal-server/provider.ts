@@ -10,7 +10,7 @@ import {
 import { poll } from '../../client/poll';
 import { freeWriteWindowMs, type Connection } from '../../framework/connection';
 import { writeIdempotent } from '../../framework/exactly-once';
-import { orderOnce, takesOver, thenHandOver } from '../order-once';
+import { orderOnce, takeoverOf, takesOver, thenHandOver } from '../order-once';
 import { OWNED_TAG } from '../../framework/creation-token';
 import { putMark, tagMark } from '../../framework/handed-mark';
 import { creationToken } from '../../framework/creation-token';
@@ -108,11 +108,9 @@ async function checkWithApi({
   const token = olds.creationToken ?? creationToken(inputs);
   const price = await checkOrder(hardware(c), inputs, olds, token, failures);
   if (!price || Object.keys(olds).length > 0) return price && { creationToken: token, ...price };
-  const earlier = containsUnknown(Object.values(inputs))
-    ? []
-    : (await hardware(c).listTagged(token)).filter((s) => !isCancelled(s));
-  const unfinished = earlier.filter((s) => !handed(s));
-  const adopts = unfinished.length === 1 ? unfinished[0].id : undefined;
+  const adopts = containsUnknown(Object.values(inputs))
+    ? undefined
+    : await takeoverOf(earlier(c, inputs as Inputs, token));
   if (!replacing.has(identityOf(inputs))) {
     const verb =
       adopts === undefined ? 'orders a new bare metal server' : takesOver('server', adopts);
@@ -131,21 +129,23 @@ const handedMark = (c: Connection, id: number) =>
     (tags) => hardware(c).setTags(id, tags),
   );
 
-const handed = (s: BareMetalServer) => tagNames(s).includes(OWNED_TAG);
+/** The live servers carrying the token that an order of `inputs` makes, and which were handed. */
+const earlier = (c: Connection, inputs: Inputs, token: string) => ({
+  token,
+  found: async () =>
+    (await hardware(c).listTagged(token)).filter((s) => !isCancelled(s) && orderedAs(s, inputs)),
+  handed: (s: BareMetalServer) => tagNames(s).includes(OWNED_TAG),
+});
 
 async function create({ connection: c, inputs, request }: CreateRequest<BareMetalFields>) {
   const token = inputs.creationToken ?? creationToken(inputs);
   const manager = hardware(c);
   const what = name(inputs);
   const container = await manager.orderContainer(orderOf(inputs, token));
-  const found = async () =>
-    (await manager.listTagged(token)).filter((s) => !isCancelled(s) && orderedAs(s, inputs));
   const server = await orderOnce({
     what,
     noun: 'server',
-    token,
-    found,
-    handed,
+    ...earlier(c, inputs, token),
     place: () => manager.place(container),
   });
   const outs = { creationToken: token };

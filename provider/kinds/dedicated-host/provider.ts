@@ -5,7 +5,7 @@ import { orderOnce, takeoverOf, takesOver, thenHandOver } from '../order-once';
 import { noteMark } from '../../framework/handed-mark';
 import type { Connection } from '../../framework/connection';
 import { creationToken, isNoteMarked, markedNote } from '../../framework/creation-token';
-import type { InputsOf, StateOf } from '../../framework/fields';
+import { readInputs, type InputsOf, type StateOf } from '../../framework/fields';
 import {
   goneForStack,
   kindProvider,
@@ -89,12 +89,14 @@ async function checkWithApi({
 }
 
 /** Whether `h` is what an order of `inputs` makes, as far as a replacing field tells. */
-const orderedAs = (h: DedicatedHost, inputs: Inputs) =>
-  h.datacenter?.name === inputs.datacenter &&
-  (h.billingItem?.hourlyFlag ?? false) === inputs.hourlyBilling;
+const orderedAs = (h: DedicatedHost, inputs: Inputs) => {
+  const read = readInputs(DEDICATED_HOST_FIELDS, h, inputs);
+  return REPLACING.every((field) => read[field] === inputs[field]);
+};
 
 /** The live hosts carrying the token that an order of `inputs` makes, and which were handed over. */
 const earlier = (c: Connection, inputs: Inputs, token: string) => ({
+  token,
   found: async () =>
     (await hosts(c).findByToken(token)).filter(
       (h) => !h.billingItem?.cancellationDate && orderedAs(h, inputs),
@@ -119,7 +121,6 @@ async function create({ connection: c, inputs }: CreateRequest<Fields>) {
   const host = await orderOnce({
     what,
     noun: 'dedicated host',
-    token,
     ...earlier(c, inputs, token),
     place: () => manager.place(container),
   });

@@ -111,6 +111,7 @@ const orderedAs = (v: Vlan, inputs: Partial<Inputs>) =>
  * what replaces a VLAN tells a replace's new one apart), and which were handed to a state.
  */
 const earlier = (c: Connection, inputs: Partial<Inputs>, token: string) => ({
+  token,
   found: async () =>
     (await vlansOrderedWith(c.client, token)).filter(
       (v) => !v.billingItem?.cancellationDate && orderedAs(v, inputs),
@@ -134,7 +135,6 @@ async function create({ connection: c, inputs }: CreateRequest<Fields>) {
   const vlan = await orderOnce({
     what,
     noun: 'VLAN',
-    token,
     ...earlier(c, inputs, token),
     place: () => placeOrder(c.client, container),
   });

@@ -139,6 +139,7 @@ const resizedTo = (v: Volume, wanted: VolumeSizing) =>
  * which were handed to a state.
  */
 const earlier = (c: Connection, inputs: Partial<Inputs>, token: string) => ({
+  token,
   found: async () =>
     (await storage(c).findByIdentifier(token)).filter(
       (v) => !v.billingItem?.cancellationDate && orderedAs(v, inputs),
@@ -218,7 +219,6 @@ export function volumeProvider(type: VolumeType) {
     const volume = await orderOnce({
       what,
       noun: 'volume',
-      token,
       ...earlier(c, inputs, token),
       place: () => manager.place(container),
     });
