@@ -88,6 +88,20 @@ describe('Vlan provider against the emulator', () => {
     }
   });
 
+  it('an update of a VLAN whose create failed before its name, note and mark were written finishes them', async () => {
+    const inputs = await checked({ ...base('unfinished'), name: 'db', notes: 'kept' });
+    const { id, outs } = await provider.create(inputs);
+    // As a create that failed right after the order leaves it: no name, no note, no mark.
+    await client.call('Network_Vlan', 'editObject', {
+      id: Number(id),
+      args: [{ name: '', note: '' }],
+    });
+    await provider.update(id, outs!, inputs);
+    const made = (await ordered()).find((v) => String(v.id) === id)!;
+    assert.deepEqual([made.name, made.note], ['db', markedNote('kept')]);
+    await provider.delete(id, { ...outs!, cancelImmediately: true });
+  });
+
   it('imports, edits name and notes in place, replaces on the network space, cancels at the anniversary or at once', async () => {
     const inputs = await checked({ ...base('life'), name: 'web' });
     const { id, outs } = await provider.create(inputs);

@@ -136,10 +136,16 @@ async function create({ connection: c, inputs }: CreateRequest<Fields>) {
   );
 }
 
-async function edit({ connection: c, id, inputs, changed }: EditRequest<Fields>) {
+/**
+ * Its name and notes as declared, the notes with the handed mark: written when the host shows
+ * otherwise, so an update of one a failed create kept in the state finishes that create.
+ */
+async function edit({ connection: c, id, inputs }: EditRequest<Fields>) {
+  const now = await hosts(c).getHost(Number(id), 'id,name,notes');
+  const notes = markedNote(inputs.notes);
   const changes = {
-    ...(changed.includes('name') ? { name: inputs.name } : {}),
-    ...(changed.includes('notes') ? { notes: markedNote(inputs.notes) } : {}),
+    ...(inputs.name !== undefined && now.name !== inputs.name ? { name: inputs.name } : {}),
+    ...(now.notes !== notes ? { notes } : {}),
   };
   if (Object.keys(changes).length > 0) await hosts(c).edit(Number(id), changes);
 }
@@ -191,6 +197,7 @@ export const dedicatedHostProvider = kindProvider(DEDICATED_HOST_FIELDS, {
   checkWithApi,
   create,
   edit,
+  editAlways: true,
   plan,
   delete: remove,
   owned: true,

@@ -9,6 +9,7 @@ import {
   kindProvider,
   type CheckWithApiRequest,
   type CreateRequest,
+  type EditRequest,
   type DeleteRequest,
   type PlanRequest,
 } from '../../framework/kind-provider';
@@ -119,6 +120,17 @@ const earlier = (c: Connection, inputs: Partial<Inputs>, token: string) => ({
   handed: (v: Vlan) => isNoteMarked(v.note),
 });
 
+/**
+ * Its name and note as declared, the note with the handed mark: written when the VLAN shows
+ * otherwise, so an update of one a failed create kept in the state finishes that create.
+ */
+async function edit({ connection: c, id, inputs }: EditRequest<Fields>) {
+  const wanted = { name: inputs.name ?? '', note: markedNote(inputs.notes) };
+  const now = await findVlan(c.client, Number(id), 'id,name,note');
+  if ((now?.name ?? '') !== wanted.name || now?.note !== wanted.note)
+    await editVlan(c.client, Number(id), wanted);
+}
+
 /** Its handed mark: the last line of its note (framework/handed-mark.ts). */
 const handedMark = (c: Connection, id: number, notes: string | undefined) =>
   noteMark(
@@ -210,11 +222,9 @@ export const vlanProvider = kindProvider(VLAN_FIELDS, {
   },
   checkWithApi,
   create,
-  edit: ({ connection, id, inputs }) =>
-    editVlan(connection.client, Number(id), {
-      name: inputs.name ?? '',
-      note: markedNote(inputs.notes),
-    }),
+  edit,
+  // Every update: one a failed create kept in the state gets its name, note and mark.
+  editAlways: true,
   plan,
   delete: remove,
   owned: true,
