@@ -132,8 +132,9 @@ async function makeGroups(client: Client): Promise<number[]> {
 }
 
 /**
- * A block volume (monthly, endurance, with notes and a guest allowed) and a file volume (hourly,
- * performance) ordered by hand, and a volume whose order carried this provider's creation
+ * Two block volumes (one monthly, endurance, with notes and a guest allowed; one hourly,
+ * performance, with snapshot space and a schedule) and a file volume (hourly, performance)
+ * ordered by hand, and a volume whose order carried this provider's creation
  * token, which no import takes.
  */
 async function makeVolumes(client: Client, guestId: number) {
@@ -146,6 +147,19 @@ async function makeVolumes(client: Client, guestId: number) {
   );
   await storage.editNotes(block.id, 'made by hand');
   await storage.setGuestAccess(block.id, [guestId], true);
+  // The second block volume keeps snapshots: space ordered with it and a daily schedule.
+  const snapshotted = await orderByHand(
+    storage,
+    { ...common, type: 'block', iops: 1000, osFormat: 'LINUX', hourly: true, snapshotGb: 10 },
+    'hand-block-snapshots',
+  );
+  await storage.enableSnapshots(snapshotted.id, {
+    type: 'DAILY',
+    retentionCount: 7,
+    minute: 30,
+    hour: 2,
+    dayOfWeek: 'SUNDAY',
+  });
   const file = await orderByHand(
     storage,
     { ...common, type: 'file', iops: 500, hourly: true },
@@ -157,14 +171,14 @@ async function makeVolumes(client: Client, guestId: number) {
     TOKEN,
   );
   return {
-    handMade: [`BlockVolume:${block.id}`, `FileVolume:${file.id}`],
+    handMade: [`BlockVolume:${block.id}`, `BlockVolume:${snapshotted.id}`, `FileVolume:${file.id}`],
     tagged: `FileVolume:${tagged.id}`,
   };
 }
 
 /**
  * An account's objects made by hand over XML-RPC (`scale` of each kind; records also in
- * `ownedZone`, a stack's zone; two groups and two volumes), and two guests and a volume with
+ * `ownedZone`, a stack's zone; two groups and three volumes), and two guests and a volume with
  * this provider's tags (`Kind:id`), which no import takes.
  */
 async function makeAccount(client: Client, scale: typeof SCALE, ownedZone?: string) {
@@ -370,11 +384,18 @@ describe('adopting an existing account (audit --import-file, pulumi import --fil
     const held = (await adopter.stack.resources()).filter((r) => r.id && r.type.startsWith('svc:'));
     assert.deepEqual(new Set(held.map((r) => `${r.type.split(':').pop()}:${r.id}`)), handMade);
     assert.doesNotMatch(program, /UBUNTU_24_64|waitForReady|readyTimeoutMinutes|name: ""/);
-    // The guests keep where they are: web0 and web2 in the group, web4 on the host, web6 bound.
+    // The guests keep where they are: web0 and web2 in the group, web4 on the host, web6 bound;
+    // the second block volume keeps its snapshot space and schedule.
     const count = (field: string) => program.split(`${field}:`).length - 1;
     assert.deepEqual(
-      ['placementGroupId', 'dedicatedHostId', 'securityGroupIds'].map(count),
-      [2, 1, 1],
+      [
+        'placementGroupId',
+        'dedicatedHostId',
+        'securityGroupIds',
+        'snapshotCapacityGb',
+        'snapshotSchedules',
+      ].map(count),
+      [2, 1, 1, 1, 1],
       program,
     );
 
