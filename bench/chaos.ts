@@ -73,7 +73,6 @@ async function main(): Promise<void> {
     lostFromState: sum('lostFromState'),
     deadInState: sum('deadInState'),
     sharedIds: sum('sharedIds'),
-    untokenedLeftovers: results.reduce((total, r) => total + r.untokenedLeftovers.length, 0),
     maxExtraUps: Math.max(0, ...results.map((r) => r.extraUps)),
     userDecisions: sum('userDecisions'),
     checkpointsRestored: sum('checkpointsRestored'),

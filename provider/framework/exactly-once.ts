@@ -121,26 +121,6 @@ async function send<T>(what: string, write: () => Promise<T>): Promise<T> {
   }
 }
 
-/**
- * What a create whose answer was lost made, for a `find` of an object that carries no token:
- * among the objects listed now, the one not there before the write (`before`, their ids) that
- * `matches` what the write asked for. Two such (another create of the same name ran alongside)
- * cannot say which is this write's: none is taken, and the Error says what to do.
- */
-export function madeSince<T extends { id: number }>(
-  what: string,
-  before: ReadonlySet<number>,
-  listed: readonly T[],
-  matches: (object: T) => boolean,
-): T | undefined {
-  const made = listed.filter((o) => !before.has(o.id) && matches(o));
-  if (made.length > 1)
-    throw new Error(
-      `${what}: objects ${made.map((o) => o.id).join(', ')} of this name appeared while its answer was lost; which one is this resource's is unknown, so none is taken. Import the right one (\`pulumi import\`) and delete the other`,
-    );
-  return made[0];
-}
-
 /** Sends a creating write once; see the module comment for what a failure leads to. */
 export async function createOnce<T>(options: CreateOnce<T>): Promise<T> {
   let made: T;

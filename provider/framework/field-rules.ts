@@ -1,4 +1,5 @@
 import { isKnown } from './unknown';
+import { TOKEN_TAG_PREFIX } from './creation-token';
 import { types, type Rule } from './fields';
 import type { ListRule, NumberRule, StringRule } from './failures';
 
@@ -20,6 +21,15 @@ export const DATACENTER_NAME: StringRule = {
   maxLength: 20,
   pattern: /^[a-z]{3}[0-9]{2}$/,
   patternRule: 'a datacenter short name such as dal10',
+};
+
+/**
+ * A text field a create writes the creation token into until its handover (a security group's
+ * description, a placement group's name): what a program writes there must not look like one.
+ */
+export const NOT_A_TOKEN: StringRule = {
+  pattern: new RegExp(`^(?!${TOKEN_TAG_PREFIX})`),
+  patternRule: `text not starting with ${TOKEN_TAG_PREFIX} (the provider's creation tokens)`,
 };
 
 export const rules = {
@@ -45,9 +55,11 @@ export const rules = {
     check: (failures, name, value) => failures.items(name, value, rule),
     text: [`at most ${n(rule.max)}`, rule.text].filter(Boolean).join(', '),
   }),
-  hostname: (required: boolean): Rule => ({
-    check: (failures, name, value) => failures.hostname(name, value, required),
-    text: 'one DNS label, at most 63 characters',
+  hostname: (required: boolean, also: StringRule = {}): Rule => ({
+    check: (failures, name, value) => {
+      if (failures.hostname(name, value, required)) failures.string(name, value, also);
+    },
+    text: ['one DNS label, at most 63 characters', also.patternRule].filter(Boolean).join(', '),
   }),
   domain: (required: boolean): Rule => ({
     check: (failures, name, value) => failures.domain(name, value, required),

@@ -105,3 +105,27 @@ export function noteMark(
     takeOff: async () => setNote(declaredNote(await noteNow())),
   };
 }
+
+/**
+ * The mark of an object with no place of its own for a token (a security group, a placement
+ * group): one of its text fields holds the token while the create runs, and the handover writes
+ * the declared value over it. Such an object carries the token only while it is unfinished, so
+ * the mark is the token's absence; a gone object carries no mark.
+ */
+export function tokenFieldMark(
+  what: string,
+  token: string,
+  fieldNow: () => Promise<string | undefined | null>,
+  setField: (value: string) => Promise<void>,
+  declared: string,
+): HandedMark {
+  return {
+    what,
+    isOn: async () => {
+      const value = await fieldNow();
+      return value !== null && (value ?? '') !== token;
+    },
+    put: () => setField(declared),
+    takeOff: () => setField(token),
+  };
+}

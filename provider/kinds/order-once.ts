@@ -1,4 +1,4 @@
-import { outcomeWindowMs } from '../framework/connection';
+import { freeWriteWindowMs, outcomeWindowMs } from '../framework/connection';
 import { createOnce } from '../framework/exactly-once';
 import { handOver, type HandedMark } from '../framework/handed-mark';
 import { isHeld } from '../framework/held-objects';
@@ -9,7 +9,8 @@ import { initFailure } from '../framework/runtime-provider';
  * A billed object ordered exactly once through `Product_Order.placeOrder` with a creation token
  * the object carries (a volume's container identifier, a server's tag), for every kind ordered
  * that way, and handed to a state with a mark (framework/handed-mark.ts) as the create's last
- * write.
+ * write. A free object whose create carries the token in a text field until the handover (a
+ * security or placement group: `free`) is made once the same way.
  *
  * Before ordering, the live objects carrying the token are looked for. One without the mark is
  * what an earlier create of the resource ordered and never handed to a state (a killed CLI, a
@@ -32,7 +33,15 @@ export interface OrderOnce<T extends { id: number }> {
   handed(object: T): boolean;
   /** Places the order (a write, sent once). */
   place(): Promise<unknown>;
+  /** A free object (a security group): its messages say made and deleted, not ordered and cancelled. */
+  free?: true;
 }
+
+/** How the messages of `o` say the object came to be and goes away. */
+const words = (o: { free?: true }) =>
+  o.free
+    ? { made: 'made', order: 'create', orders: 'makes', cancel: 'delete' }
+    : { made: 'ordered', order: 'order', orders: 'orders', cancel: 'cancel' };
 
 /** Whether an object was handed to a state: it carries the mark, or a state is known to hold it. */
 const handedTo =
@@ -42,19 +51,20 @@ const handedTo =
 
 /** What an earlier create left: the unmarked object to take over, if any; else a refusal. */
 export function earlierOrder<T extends { id: number }>(
-  o: Pick<OrderOnce<T>, 'what' | 'noun' | 'token' | 'handed'>,
+  o: Pick<OrderOnce<T>, 'what' | 'noun' | 'token' | 'handed' | 'free'>,
   found: T[],
 ): T | undefined {
+  const { made, cancel } = words(o);
   const handed = handedTo(o);
   const unfinished = found.filter((object) => !handed(object));
   if (unfinished.length > 1)
     throw new Error(
-      `${o.what}: ${o.noun}s ${unfinished.map((c) => c.id).join(', ')} all carry this resource's creation token and none was handed to a state; nothing was ordered. Import the one to keep (\`pulumi import\`) and cancel the others`,
+      `${o.what}: ${o.noun}s ${unfinished.map((c) => c.id).join(', ')} all carry this resource's creation token and none was handed to a state; nothing was ${made}. Import the one to keep (\`pulumi import\`) and ${cancel} the others`,
     );
   const [current] = found.filter(handed);
   if (unfinished.length === 0 && current)
     throw new Error(
-      `${o.what}: ${o.noun} ${current.id} carries this resource's creation token and was handed to a state by a completed create: it is this resource's ${o.noun} (a replace that orders the new ${o.noun} before it deletes the old one), or one a state let go. Nothing was ordered. To replace it, set the resource option deleteBeforeReplace: true; to keep it, import it (\`pulumi import\` with id ${current.id})`,
+      `${o.what}: ${o.noun} ${current.id} carries this resource's creation token and was handed to a state by a completed create: it is this resource's ${o.noun} (a replace that orders the new ${o.noun} before it deletes the old one), or one a state let go. Nothing was ${made}. To replace it, set the resource option deleteBeforeReplace: true; to keep it, import it (\`pulumi import\` with id ${current.id})`,
     );
   return unfinished[0];
 }
@@ -77,26 +87,28 @@ export const takesOver = (noun: string, id: number) =>
 
 /** The object: an earlier unfinished create's, or the one ordered now (see the module comment). */
 export async function orderOnce<T extends { id: number }>(o: OrderOnce<T>): Promise<T> {
+  const { made, order, orders } = words(o);
   const earlier = earlierOrder(o, await o.found());
   if (earlier) {
     say(
-      `${o.what}: ${o.noun} ${earlier.id} was ordered by an earlier unfinished create of this resource; taking it over, no new order`,
+      `${o.what}: ${o.noun} ${earlier.id} was ${made} by an earlier unfinished create of this resource; taking it over, no new ${order}`,
     );
     return earlier;
   }
   const handed = handedTo(o);
   const unmarked = async () => (await o.found()).filter((object) => !handed(object));
   return createOnce({
-    what: `${o.what} order`,
+    what: `${o.what} ${order}`,
     write: async () => {
       await o.place();
-      const [made] = await unmarked();
-      if (!made) throw new Error(`the order was placed but no ${o.noun} carries ${o.token} yet`);
-      return made;
+      const [object] = await unmarked();
+      if (!object) throw new Error(`the ${order} was sent but no ${o.noun} carries ${o.token} yet`);
+      return object;
     },
     find: async () => (await unmarked())[0],
-    windowMs: outcomeWindowMs(),
-    nextRun: `The next \`pulumi up\` looks for a ${o.noun} ordered with ${o.token} before it orders one.`,
+    // A free object shows at once; an order can take minutes to be provisioned.
+    windowMs: o.free ? freeWriteWindowMs() : outcomeWindowMs(),
+    nextRun: `The next \`pulumi up\` looks for a ${o.noun} ${made} with ${o.token} before it ${orders} one.`,
   });
 }
 

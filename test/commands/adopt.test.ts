@@ -10,6 +10,7 @@ import {
 import { parseAuditArgs } from '../../commands/audit-command';
 import { audit, formatAudit } from '../../commands/audit';
 import { declaredOs } from '../../provider/kinds/virtual-guest/import-form';
+import type { PlacementGroup } from '../../provider/kinds/placement-group/fields';
 import { OWNED_TAG } from '../../provider/kinds/virtual-guest/provenance';
 import type {
   DnsZone,
@@ -54,6 +55,11 @@ const KEYS: SshKey[] = [
 const GROUPS: SecurityGroup[] = [
   { id: 40, name: 'Web Tier' },
   { id: 41, name: 'owned' },
+  { id: 42, name: 'web', description: 'pulumi-svc-0123456789abcdef01234567' }, // an unfinished create
+];
+// An unfinished create's group, named by its token.
+const PLACEMENT_GROUPS: PlacementGroup[] = [
+  { id: 60, name: 'pulumi-svc-0123456789abcdef01234567' },
 ];
 const IMAGES: ImageTemplate[] = [
   { id: 50, name: 'Web Base', note: 'nginx' },
@@ -76,6 +82,7 @@ const ACCOUNT: AccountObjects = {
   DnsRecord: ZONES.flatMap((zone) => ADOPTION_FACES.DnsRecord.objectsIn!(zone)),
   SecurityGroup: GROUPS,
   ImageTemplate: IMAGES,
+  PlacementGroup: PLACEMENT_GROUPS,
 };
 
 const STATES = [
@@ -114,7 +121,9 @@ describe('what no stack owns, as a bulk import file', () => {
     assert.deepEqual(
       unowned.SecurityGroup.map((g) => g.id),
       [40],
+      'a group described by a creation token is an unfinished create, not adopted',
     );
+    assert.deepEqual(unowned.PlacementGroup, [], 'nor one named by a creation token');
     assert.deepEqual(
       unowned.ImageTemplate.map((t) => t.id),
       [50],

@@ -2,6 +2,12 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Client } from '../../provider/client';
 import { listVlans, orderContainer, placeOrder } from '../../provider/kinds/vlan/api';
 import {
+  createGroup as createPlacementGroup,
+  listGroups as listPlacementGroups,
+  routersIn,
+  ruleId,
+} from '../../provider/kinds/placement-group/api';
+import {
   DedicatedHostManager,
   HardwareManager,
   ImageManager,
@@ -54,13 +60,6 @@ export interface Member {
   name: string;
   /** What its in-place change does and what its replacing change does, for the steps' log. */
   changes: { inPlace: string; replace: string };
-  /**
-   * Set for a kind whose create carries no creation token (SecurityGroup: free, unbilled): a create
-   * killed after the API made its object leaves it, and the next `up` makes another. Such an object
-   * not in the state is counted as an `untokenedLeftover` (README's Limitations), never excused as
-   * anything else: one in the state follows every other check.
-   */
-  untokened?: true;
   /** The API writes its lifecycle sends (service, method): where a step's faults may land. */
   writes: readonly (readonly [string, string])[];
   resource(version: Version, context: Context): OwnerResource;
@@ -154,10 +153,10 @@ const HTTPS = { direction: 'ingress', protocol: 'tcp', portRangeMin: 443, portRa
 const group: Member = {
   kind: 'SecurityGroup',
   name: 'web',
-  untokened: true,
   changes: { inPlace: 'a rule and the description', replace: 'bound to the guests or unbound' },
   writes: [
     ['Network_SecurityGroup', 'createObject'],
+    ['Network_SecurityGroup', 'editObject'],
     ['Network_SecurityGroup', 'addRules'],
     ['Network_SecurityGroup', 'attachNetworkComponents'],
     ['Network_SecurityGroup', 'detachNetworkComponents'],
@@ -179,6 +178,37 @@ const group: Member = {
     })),
   byHand: async (client) => {
     await new SecurityGroupManager(client).createGroup({ name: 'web', description: 'v0' });
+  },
+};
+
+/** Free, made with its token as its name until the handover; flipped, in another datacenter. */
+const placement: Member = {
+  kind: 'PlacementGroup',
+  name: 'spread',
+  changes: { inPlace: 'renamed', replace: 'another datacenter' },
+  writes: [
+    ['Virtual_PlacementGroup', 'createObject'],
+    ['Virtual_PlacementGroup', 'editObject'],
+    ['Virtual_PlacementGroup', 'deleteObject'],
+  ],
+  resource: ({ changes, flipped }) => ({
+    kind: 'PlacementGroup',
+    properties: { name: `spread-${changes}`, datacenter: flipped ? 'dal12' : 'dal10' },
+  }),
+  held: async (client) =>
+    (await listPlacementGroups(client)).map((g) => ({
+      id: g.id,
+      cancelled: false,
+      text: text(g.name, g.backendRouterId),
+    })),
+  byHand: async (client) => {
+    const [router] = await routersIn(client, 'dal10');
+    const rule = await ruleId(client, 'SPREAD');
+    await createPlacementGroup(client, {
+      name: 'spread-0',
+      backendRouterId: router.id,
+      ruleId: rule,
+    });
   },
 };
 
@@ -333,7 +363,16 @@ export async function handMade(client: Client): Promise<Context> {
 }
 
 /** The population, in the order a sequence's program declares them. */
-export const POPULATION: readonly Member[] = [vlan, host, group, metal, data, share, image];
+export const POPULATION: readonly Member[] = [
+  vlan,
+  host,
+  group,
+  placement,
+  metal,
+  data,
+  share,
+  image,
+];
 
 /**
  * The owner program's resources for the members declared, and what the guests add to their
@@ -361,8 +400,6 @@ export interface Tally {
   lostFromState: number;
   deadInState: number;
   sharedIds: number;
-  /** Objects of an `untokened` kind a killed create left, not in the state (`Kind id`). */
-  untokenedLeftovers: string[];
   problems: string[];
 }
 
@@ -373,7 +410,6 @@ export const noProblems = (): Tally => ({
   lostFromState: 0,
   deadInState: 0,
   sharedIds: 0,
-  untokenedLeftovers: [],
   problems: [],
 });
 
@@ -409,12 +445,7 @@ export async function checkMembers(
   for (const member of POPULATION) {
     const ids = state(member.kind);
     const inState = new Set(ids);
-    const live = (await stacks(client, member, before)).filter((h) => {
-      const leftover = member.untokened && !inState.has(String(h.id));
-      const key = `${member.kind} ${h.id}`;
-      if (leftover && !tally.untokenedLeftovers.includes(key)) tally.untokenedLeftovers.push(key);
-      return !leftover;
-    });
+    const live = await stacks(client, member, before);
     const liveIds = new Set(live.map((h) => String(h.id)));
     const excess = live.length - (declared.has(member.name) ? 1 : 0);
     if (excess > 0) {
@@ -454,7 +485,6 @@ export async function checkMembers(
 export async function checkAfterDestroy(client: Client, before: Baseline, tally: Tally) {
   for (const member of POPULATION) {
     for (const h of await stacks(client, member, before)) {
-      if (tally.untokenedLeftovers.includes(`${member.kind} ${h.id}`)) continue;
       tally.orphans += 1;
       tally.problems.push(`${member.kind} ${h.id} of the stack is live after destroy`);
     }

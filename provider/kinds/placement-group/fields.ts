@@ -1,5 +1,5 @@
 import { types, readFrom, type Fields } from '../../framework/fields';
-import { DATACENTER_NAME, rules } from '../../framework/field-rules';
+import { DATACENTER_NAME, NOT_A_TOKEN, TOKEN_FIELDS, rules } from '../../framework/field-rules';
 
 /** Every field of a PlacementGroup, once (see framework/fields.ts). */
 
@@ -27,12 +27,13 @@ const onGroup = readFrom<PlacementGroup>();
 export const PLACEMENT_RULES = ['SPREAD'] as const;
 
 export const PLACEMENT_GROUP_FIELDS = {
+  ...TOKEN_FIELDS,
   /** The group's name on the account: one DNS label (letters, digits, hyphens). */
   name: {
     type: types.string,
     input: 'required',
     output: true,
-    rule: rules.hostname(true),
+    rule: rules.hostname(true, NOT_A_TOKEN),
     change: 'update',
     how: '`editObject`',
     read: onGroup('name', (g) => g.name ?? ''),

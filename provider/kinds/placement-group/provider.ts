@@ -1,6 +1,9 @@
 import type { StateOf } from '../../framework/fields';
 import { freeWriteWindowMs, type Connection } from '../../framework/connection';
-import { createOnce, madeSince, writeIdempotent } from '../../framework/exactly-once';
+import { creationToken } from '../../framework/creation-token';
+import { writeIdempotent } from '../../framework/exactly-once';
+import { tokenFieldMark } from '../../framework/handed-mark';
+import { orderOnce, thenHandOver } from '../order-once';
 import {
   kindProvider,
   type CheckWithApiRequest,
@@ -26,6 +29,11 @@ import {
  * router and the rule are fixed when the group is made, so a change of them replaces it. The API
  * deletes only an empty group, and a guest leaves a group only when it is cancelled: a delete of
  * a group that still holds guests is refused, naming them.
+ *
+ * Made exactly once: a group has no place for a token but its name, so the create names it by the
+ * resource's creation token, and the handover (the create's last write, a claim) renames it as
+ * declared. A group still named by the token is an unfinished create's (a killed CLI, a lost
+ * answer), which the next create takes over.
  */
 
 type Fields = typeof PLACEMENT_GROUP_FIELDS;
@@ -56,42 +64,60 @@ async function routerFor(
 }
 
 /** The datacenter and router must offer groups: said in preview, before anything is made. */
-async function checkWithApi({ connection: c, inputs, failures }: CheckWithApiRequest<Fields>) {
+async function checkWithApi({
+  connection: c,
+  inputs,
+  olds,
+  failures,
+}: CheckWithApiRequest<Fields>) {
+  const derived = { creationToken: olds.creationToken ?? creationToken(inputs) };
   if (![inputs.datacenter, inputs.backendRouterId].every((v) => v === undefined || isKnown(v)))
-    return;
+    return derived;
   try {
     await routerFor(c, inputs);
   } catch (err) {
     const message = (err as Error).message;
     failures.add(message.startsWith('backendRouterId') ? 'backendRouterId' : 'datacenter', message);
   }
+  return derived;
 }
 
 async function create({ connection: c, inputs }: CreateRequest<Fields>) {
-  const { name } = inputs;
-  const what = `PlacementGroup ${JSON.stringify(name)}`;
+  const what = `PlacementGroup ${JSON.stringify(inputs.name)}`;
+  const token = inputs.creationToken ?? creationToken(inputs);
   const router = await routerFor(c, inputs);
-  const template = {
-    name,
-    backendRouterId: router.id,
-    ruleId: await ruleId(c.client, inputs.rule),
-  };
-  const before = new Set((await listGroups(c.client)).map((g) => g.id));
-  const made = await createOnce({
+  const group = await orderOnce({
     what,
-    write: () => createGroup(c.client, template),
-    // A group of this name behind this router that was not there before the write is this write's.
-    find: async () =>
-      madeSince(
-        what,
-        before,
-        await listGroups(c.client),
-        (g) => g.name === name && g.backendRouterId === router.id,
-      ),
-    windowMs: freeWriteWindowMs(),
-    nextRun: 'The next `pulumi up` makes another group; delete the one left over by hand.',
+    noun: 'group',
+    token,
+    free: true,
+    // Only an unfinished create's group is named by the token: the handover renames it.
+    found: async () => (await listGroups(c.client)).filter((g) => g.name === token),
+    handed: () => false,
+    place: async () =>
+      createGroup(c.client, {
+        name: token,
+        backendRouterId: router.id,
+        ruleId: await ruleId(c.client, inputs.rule),
+      }),
   });
-  return { id: made.id, object: (await findGroup(c.client, made.id)) ?? made };
+  const mark = tokenFieldMark(
+    `placement group ${group.id}`,
+    token,
+    async () => (await findGroup(c.client, group.id))?.name ?? null,
+    (name) => renameGroup(c.client, group.id, name),
+    inputs.name,
+  );
+  const outs = { creationToken: token };
+  const made = await thenHandOver(
+    group,
+    mark,
+    { ...inputs, ...outs },
+    async () => (await findGroup(c.client, group.id)) ?? group,
+    (message) => `${what} (id ${group.id}) was made, then reading it failed: ${message}`,
+  );
+  // The handover wrote the declared name over the token: the group as it is now.
+  return { id: group.id, object: { ...made, name: inputs.name }, outs };
 }
 
 /** The guests a group holds, as a person finds them. */

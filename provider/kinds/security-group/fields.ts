@@ -6,7 +6,7 @@ import {
   type ArgsOf,
   type Fields,
 } from '../../framework/fields';
-import { rules } from '../../framework/field-rules';
+import { NOT_A_TOKEN, TOKEN_FIELDS, rules } from '../../framework/field-rules';
 import type { SecurityGroup, SecurityGroupRuleSpec } from '../../managers';
 import type { SECURITY_GROUP_RULE_FIELDS } from './rule-fields';
 import { declaredRule, sameRules } from './rules';
@@ -22,6 +22,7 @@ const RULES_MASK =
   'rules[id,direction,ethertype,protocol,portRangeMin,portRangeMax,remoteIp,remoteGroupId]';
 
 export const SECURITY_GROUP_FIELDS = {
+  ...TOKEN_FIELDS,
   /** The group's name on the account. */
   name: {
     type: types.string,
@@ -38,7 +39,7 @@ export const SECURITY_GROUP_FIELDS = {
     input: 'optional',
     output: true,
     normalise: (value) => (value === '' ? undefined : value),
-    rule: rules.text({ maxLength: 255 }),
+    rule: rules.text({ maxLength: 255, ...NOT_A_TOKEN }),
     change: 'update',
     how: '`editObject`',
     read: onGroup('description', (g) => g.description || UNSET),

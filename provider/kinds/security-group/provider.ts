@@ -1,7 +1,9 @@
-import { initFailure } from '../../framework/runtime-provider';
 import type { StateOf } from '../../framework/fields';
 import { freeWriteWindowMs, type Connection } from '../../framework/connection';
-import { createOnce, madeSince, writeIdempotent } from '../../framework/exactly-once';
+import { writeIdempotent } from '../../framework/exactly-once';
+import { creationToken } from '../../framework/creation-token';
+import { tokenFieldMark } from '../../framework/handed-mark';
+import { orderOnce, thenHandOver } from '../order-once';
 import {
   kindProvider,
   type CreateRequest,
@@ -28,6 +30,11 @@ import { checkRules, isEmptyPlan, planRules, sameRules } from './rules';
  * error says which guests to detach it from first and how (a `VirtualGuest` of a stack detaches
  * its groups itself before it is cancelled, so a destroy of both never meets this). A group
  * another group's rule names waits for that rule to go, bounded (`untilUnreferred`).
+ *
+ * Made exactly once: a group has no place for a token but its description, so the create writes
+ * the resource's creation token there, and the handover (the create's last write, a claim) writes
+ * the declared description over it. A group still described by the token is an unfinished
+ * create's (a killed CLI, a lost answer), which the next create takes over with its rules.
  */
 
 type Fields = typeof SECURITY_GROUP_FIELDS;
@@ -67,29 +74,41 @@ async function syncRules(
 
 async function create({ connection: c, inputs }: CreateRequest<Fields>) {
   const manager = groups(c);
-  const { name } = inputs;
-  const what = `SecurityGroup ${JSON.stringify(name)}`;
-  const before = new Set((await manager.listGroups('id')).map((g) => g.id));
-  const group = await createOnce({
+  const token = inputs.creationToken ?? creationToken(inputs);
+  const what = `SecurityGroup ${JSON.stringify(inputs.name)}`;
+  const group = await orderOnce({
     what,
-    write: () => manager.createGroup({ name, description: inputs.description }),
-    // A group of this name that was not there before the write is this write's; two of them
-    // (another create of the same name ran alongside) cannot say which is.
-    find: async () => madeSince(what, before, await manager.listGroups(), (g) => g.name === name),
-    windowMs: freeWriteWindowMs(),
-    nextRun: 'The next `pulumi up` creates another group; delete the one left over by hand.',
+    noun: 'group',
+    token,
+    free: true,
+    // Only an unfinished create's group carries the token: the handover writes it over.
+    found: async () =>
+      (await manager.listGroups('id,description')).filter((g) => g.description === token),
+    handed: () => false,
+    place: () => manager.createGroup({ name: inputs.name, description: token }),
   });
-  try {
-    await syncRules(c, group.id, `${what} (id ${group.id})`, inputs.rules);
-    return { id: group.id, object: await manager.getGroup(group.id) };
-  } catch (err) {
-    // The group exists: the engine must record it whatever failed after it was made.
-    throw initFailure(
-      `${what} (id ${group.id}) was made, then setting its rules failed: ${(err as Error).message}. It is kept in the stack; the next \`pulumi up\` sets its rules again`,
-      String(group.id),
-      { ...inputs, rules: [] },
-    );
-  }
+  const where = `${what} (id ${group.id})`;
+  const outs = { creationToken: token };
+  const mark = tokenFieldMark(
+    `group ${group.id}`,
+    token,
+    async () => (await manager.findGroup(group.id))?.description ?? null,
+    (description) => manager.editGroup(group.id, { description }),
+    inputs.description ?? '',
+  );
+  const made = await thenHandOver(
+    group,
+    mark,
+    { ...inputs, ...outs, rules: [] },
+    async () => {
+      await syncRules(c, group.id, where, inputs.rules);
+      return manager.getGroup(group.id);
+    },
+    (message) =>
+      `${where} was made, then setting its rules failed: ${message}. It is kept in the stack; the next \`pulumi up\` sets its rules again`,
+  );
+  // The handover wrote the declared description over the token: the group as it is now.
+  return { id: group.id, object: { ...made, description: inputs.description }, outs };
 }
 
 async function edit({ connection: c, id, inputs, changed }: EditRequest<Fields>) {
@@ -186,8 +205,9 @@ export const securityGroupProvider = kindProvider(SECURITY_GROUP_FIELDS, {
   edit,
   delete: remove,
   // Each rule is checked with the rule table (failures named `rules[i].field`).
-  checkRules: async ({ inputs, failures }) => ({
+  checkRules: async ({ inputs, olds, failures }) => ({
     rules: checkRules(inputs.rules, failures) as SecurityGroupRuleSpec[],
+    creationToken: olds.creationToken ?? creationToken(inputs),
   }),
   owned: true,
 });
