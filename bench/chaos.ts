@@ -11,7 +11,7 @@ lost responses, 5xx before and after the commit, resets, the rate limit and full
 (test/stack/chaos.ts; some programs declare datacenters to fall back on), on the dynamic
 resources (a TypeScript program, the default) or the plugin (a YAML program). Beside two guests
 and a DNS record, each sequence declares members of the billed kinds (a VLAN, a dedicated host,
-a security group bound to the guests, a bare metal server, block and file volumes authorized to a
+a security group bound to the guests, a placement group, a bare metal server, block and file volumes authorized to a
 guest, an image template) and adds, changes in place, replaces and removes them as it goes
 (test/stack/chaos-population.ts). Prints one row per sequence, the seeds and steps of any that
 broke an invariant, and the totals as its last line (one JSON object; \`kinds\`: those declared).`;
