@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { billingChange, type PreviewStep } from '../../commands/billing-report';
 import { BudgetLedger } from '../../policy/budget';
-import { checkedGuest, declaredGuest, providerEnv, type Emulator } from '../support/provider-env';
+import { checkedGuest, flavoredGuest, providerEnv, type Emulator } from '../support/provider-env';
 
 type Bag = Record<string, unknown>;
 const TYPE = 'svc:index:VirtualGuest';
@@ -25,10 +25,8 @@ describe('billing report and budget of flavors and transient guests', () => {
   before(async () => ({ emulator } = await providerEnv(100)));
   after(() => emulator?.close());
 
-  const flavored = async (flavorKeyName: string, extra: Bag = {}) => {
-    const { startCpus: _c, maxMemory: _m, ...rest } = declaredGuest('web', 'bill.example.com');
-    return checkedGuest({ ...rest, flavorKeyName, ...extra });
-  };
+  const flavored = (flavorKeyName: string, extra: Bag = {}) =>
+    checkedGuest(flavoredGuest('web', 'bill.example.com', flavorKeyName, extra));
 
   it('an upgrade between flavors is priced old and new; a tag change bills nothing; transient is cheaper', async () => {
     const small = await flavored('B1_2X8X25');

@@ -1,7 +1,7 @@
 import type { EarlyAnswer, KindCapabilities } from '../../framework/capabilities';
 import { connect } from '../../framework/connection';
 import { initFailure } from '../../framework/runtime-provider';
-import { claim, earlierAttempt } from './create';
+import { earlierAttempt, handOverGuest } from './create';
 import type { GuestInputs } from './inputs';
 import { virtualGuestProvider } from './provider';
 import type { GUEST_FIELDS } from './fields';
@@ -42,7 +42,7 @@ function cancelledCreate(inputs: GuestInputs, started: number): EarlyAnswer {
         `VirtualGuest "${name}": cancelled before it had a guest. No guest carries its creation token ${token ?? '(none)'}: nothing was ordered, or an order whose answer was lost has not shown yet; the next \`pulumi up\` looks for that token before it orders`,
       );
     }
-    await claim(c, found);
+    await handOverGuest(c, found);
     const read = await virtualGuestProvider.read(String(found), inputs);
     const message = `VirtualGuest "${name}": cancelled after ${seconds(Date.now() - started)} while guest ${found} was not ready yet; the guest is kept in the stack (id ${found}) and the next \`pulumi up\` waits for it again (no new order)`;
     throw initFailure(message, String(found), {

@@ -9,9 +9,8 @@ import {
 import { changedFields } from '../../framework/compare';
 import { initFailure } from '../../framework/runtime-provider';
 import { freeWriteWindowMs, outcomeWindowMs, type Connection } from '../../framework/connection';
-import { claimSent } from '../../framework/claims';
-import { createOnce, lookFor, writeIdempotent } from '../../framework/exactly-once';
-import { requireEngine } from '../../framework/engine-watch';
+import { createOnce, writeIdempotent } from '../../framework/exactly-once';
+import { handOver, tagMark } from '../../framework/handed-mark';
 import { say } from '../../framework/log';
 import { accountIdOf } from '../../framework/owner';
 import { describeCost, type BilledCost } from './billing';
@@ -202,54 +201,23 @@ async function orderInTurn(c: Connection, inputs: GuestInputs, token: string) {
 const tagsNow = async (c: Connection, id: number) =>
   tagNames(await guests(c).getInstance(id, 'id,tagReferences.tag.name'));
 
-/**
- * Marks the guest as handed to a state (the owned tag), keeping all its other tags (`known`: as
- * just read, else they are read now). Done last, right before the engine records the id, so that
- * a create killed before it leaves a guest the next attempt can still recognise as its own. The
- * claim is registered before its write goes out: if the engine is gone before the create answers,
- * the provider takes it back (framework/claims.ts).
- */
-export async function claim(c: Connection, id: number, known?: VirtualGuest): Promise<void> {
-  const tags = known ? tagNames(known) : await tagsNow(c, id);
-  if (tags.includes(OWNED_TAG)) return;
-  // Asked before the claim is registered (the write gate asks again): an engine already gone
-  // stops the provider with no claim of this create to take back.
-  await requireEngine();
-  claimSent({ what: `guest ${id}`, release: () => releaseClaim(c, id) });
-  await writeIdempotent({
-    what: `guest ${id}: marking it owned`,
-    write: () => guests(c).setTags(id, [...tags, OWNED_TAG]),
-    done: async () => (await tagsNow(c, id)).includes(OWNED_TAG),
-    windowMs: freeWriteWindowMs(),
-  });
-}
+/** Its handed mark: the owned tag beside its token (framework/handed-mark.ts). */
+const handedMark = (c: Connection, id: number) =>
+  tagMark(
+    `guest ${id}`,
+    () => tagsNow(c, id),
+    (tags) => guests(c).setTags(id, tags),
+  );
 
 /**
- * Takes back the owned tag of a guest whose create never answered its engine. Its claim may still
- * be on its way (a slow commit lands after the client gave up), so the tag is waited for as long
- * as the claim itself would have been looked for, then removed; a claim that never shows was
- * never made.
+ * Marks the guest handed to a state (the owned tag, its other tags kept), with the claim
+ * registered before the write (framework/handed-mark.ts). Done last, right before the engine
+ * records the id, so that a create killed before it leaves a guest the next attempt can still
+ * recognise as its own. `known`: the guest as just read, which spares a read when it is marked.
  */
-export async function releaseClaim(
-  c: Connection,
-  id: number,
-  windowMs = freeWriteWindowMs(),
-): Promise<void> {
-  const { found: tags } = await lookFor(async () => {
-    const tags = await tagsNow(c, id);
-    return tags.includes(OWNED_TAG) ? tags : undefined;
-  }, windowMs);
-  if (!tags) return;
-  await writeIdempotent({
-    what: `guest ${id}: taking back its owned mark`,
-    write: () =>
-      guests(c).setTags(
-        id,
-        tags.filter((tag) => tag !== OWNED_TAG),
-      ),
-    done: async () => !(await tagsNow(c, id)).includes(OWNED_TAG),
-    windowMs,
-  });
+export async function handOverGuest(c: Connection, id: number, known?: VirtualGuest) {
+  if (known && isOwned(known)) return;
+  await handOver(handedMark(c, id));
 }
 
 /**
@@ -306,10 +274,10 @@ export function createGuest(
       accountId = await accountIdOf(c, guest);
       if (!ordered) await converge(c, id, inputs);
       const settled = await settle(id);
-      await claim(c, id, settled);
+      await handOverGuest(c, id, settled);
       return { id, guest: settled, outs: { creationToken: token, accountId } };
     } catch (err) {
-      await claim(c, id).catch((claimErr: Error) =>
+      await handOverGuest(c, id).catch((claimErr: Error) =>
         say(
           `VirtualGuest "${inputs.resourceName}" (id ${id}): could not mark it owned yet (${claimErr.message}); the next \`pulumi up\` does`,
         ),

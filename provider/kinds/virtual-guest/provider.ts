@@ -42,7 +42,7 @@ import {
 } from './billing';
 import { endingOf as sharedEnding } from '../billing-ending';
 import { catalogFrom, type Catalog } from './catalog';
-import { claim, converge, createGuest, earlierAttempt } from './create';
+import { converge, createGuest, earlierAttempt, handOverGuest } from './create';
 import {
   ORDER_FIELDS,
   PRICED_FIELDS,
@@ -334,7 +334,7 @@ async function edit({
   await reloadInPlace(c, guestId, olds, inputs, request);
   const guest = await guests(c).getInstance(guestId, DETAIL_MASK);
   // With the tags just read: the same read serves the outputs.
-  await claim(c, guestId, guest);
+  await handOverGuest(c, guestId, guest);
   return { object: isReady(guest) ? guest : await settle(c, guestId, inputs, request) };
 }
 
