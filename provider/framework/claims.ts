@@ -30,6 +30,11 @@ export interface Claim {
 export interface ClaimScope {
   readonly claims: Set<Claim>;
   answered: boolean;
+  /**
+   * Resolves once the call's writes on their way have been answered (each bounded by the client's
+   * timeout): a claim's write still on its way can land after its release has stopped looking.
+   */
+  readonly settled?: () => Promise<void>;
 }
 
 const current = new AsyncLocalStorage<ClaimScope>();
@@ -46,8 +51,8 @@ export const isRelease = (): boolean => releasing.getStore() === true;
 const open = new Set<ClaimScope>();
 const releases = new Set<Promise<void>>();
 
-export function claimScope(): ClaimScope {
-  const scope: ClaimScope = { claims: new Set(), answered: false };
+export function claimScope(settled?: () => Promise<void>): ClaimScope {
+  const scope: ClaimScope = { claims: new Set(), answered: false, settled };
   open.add(scope);
   return scope;
 }
@@ -102,6 +107,7 @@ export function release(
 export async function releaseUnanswered(
   report: (line: string) => void = () => undefined,
 ): Promise<void> {
-  for (const scope of [...open]) release(scope, report);
+  // Each once its writes on their way have landed: the engine is gone, so no new one is sent.
+  for (const scope of [...open]) release(scope, report, scope.settled?.());
   await Promise.allSettled([...releases]);
 }

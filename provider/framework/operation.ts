@@ -60,7 +60,7 @@ export class Operation implements OperationRequest {
     options: OperationOptions = {},
   ) {
     if (options.timeoutSeconds) this.deadline = Date.now() + options.timeoutSeconds * 1000;
-    if (options.claims) this.claims = claimScope();
+    if (options.claims) this.claims = claimScope(() => this.writesSettled());
   }
 
   /** The engine cancelled the call: it writes nothing more (`why` says so to whoever tries). */

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Client } from '../../provider/client';
 import { claimScope, inScope, release, releaseUnanswered } from '../../provider/framework/claims';
+import { Operation } from '../../provider/framework/operation';
 import { PROVIDERS } from '../../provider/kinds';
 import { routersIn, ruleId as spreadRule } from '../../provider/kinds/placement-group/api';
 import { providerEnv, type Emulator } from '../support/provider-env';
@@ -178,6 +179,49 @@ describe('a free group a killed create left is taken over, never made twice', ()
         failure?.reason ?? '',
         new RegExp(`^${k.field} .*must be .*not starting with pulumi-svc-`),
       );
+    });
+  }
+});
+
+describe('the engine gone while a handover is on its way: the release waits for it', () => {
+  let emulator: Emulator;
+  let client: Client;
+  // A take-back looks for the mark for at most the outcome window (here 1 s); the handover's
+  // write below lands 3 s after it was sent, the CLI having been killed meanwhile.
+  before(async () => ({ emulator, client } = await providerEnv(200, { 'svc:outcomeWindow': '1' })));
+  after(() => emulator?.close());
+
+  for (const k of KINDS) {
+    const provider = PROVIDERS[k.kind] as Provider;
+    const creates = () => emulator.stats().calls[`${k.service}.createObject`] ?? 0;
+
+    it(`${k.kind}: the token is put back once the late handover lands; the next create takes the group over`, async () => {
+      const name = `${k.kind}-late`;
+      const checked = await provider.check(
+        {},
+        { resourceName: name, identity: `proj/dev/${name}`, provenance: `t/${name}`, ...k.inputs },
+      );
+      const inputs = checked.inputs!;
+      const token = String(inputs.creationToken);
+      emulator.setFaults({
+        once: { service: k.service, method: 'editObject', fault: 'latency', delayMs: 3000 },
+      });
+      const made = creates();
+      const delayed = () => emulator.stats().faultsInjected.latency ?? 0;
+      const delayedBefore = delayed();
+      // The door's call, which never answers its engine (a killed CLI).
+      const call = new Operation('create', { claims: true });
+      const creating = call.run(() => provider.create(inputs));
+      while (delayed() === delayedBefore) await new Promise((r) => setTimeout(r, 20));
+      await releaseUnanswered(); // what the provider does once it finds its engine gone
+      const first = await creating;
+      const group = (await k.list(client)).find((g) => g.id === Number(first.id))!;
+      assert.equal(group[k.field], token, 'the late handover was taken back');
+
+      const again = await provider.create(inputs);
+      assert.equal(again.id, first.id, 'taken over');
+      assert.equal(creates() - made, 1, 'one group made in all');
+      await provider.delete(again.id, again.outs!);
     });
   }
 });
