@@ -22,8 +22,8 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 export interface Claim {
   /** What was claimed, for messages (`guest 1234`). */
   readonly what: string;
-  /** Waits (bounded) for the claim's write to land, then takes the mark back. */
-  release(): Promise<void>;
+  /** Waits (bounded) for the claim's write to land, then takes the mark back; false: it never landed. */
+  release(): Promise<boolean | void>;
 }
 
 /** The claims of one engine call; once it has answered, they are the engine's. */
@@ -32,7 +32,8 @@ export interface ClaimScope {
   answered: boolean;
   /**
    * Resolves once the call's writes on their way have been answered (each bounded by the client's
-   * timeout): a claim's write still on its way can land after its release has stopped looking.
+   * timeout and its rate-limit retries): a claim's write still on its way can land after its
+   * release has stopped looking.
    */
   readonly settled?: () => Promise<void>;
 }
@@ -88,12 +89,13 @@ export function release(
       Promise.all(
         claims.map((claim) =>
           claim.release().then(
-            () =>
+            (landed) =>
               report(
-                `${claim.what}: its create never reached the state; its owned mark is taken back`,
+                landed === false
+                  ? `${claim.what}: its create never reached the state; its mark never landed`
+                  : `${claim.what}: its create never reached the state; its mark is taken back`,
               ),
-            (err: Error) =>
-              report(`${claim.what}: could not take its owned mark back (${err.message})`),
+            (err: Error) => report(`${claim.what}: could not take its mark back (${err.message})`),
           ),
         ),
       ),

@@ -94,4 +94,6 @@ export async function requireEngine(): Promise<void> {
     say(`the Pulumi engine at ${watched.engine} is gone; stopping before anything else is written`);
     await stopRun();
   }
+  // Another check may have found it gone meanwhile: its release must see every write that went.
+  if (stopping) await stopping;
 }

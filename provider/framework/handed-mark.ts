@@ -60,15 +60,16 @@ const writeMark = (mark: HandedMark) =>
  * be on its way (a slow commit), so the mark is waited for as long as the claim itself would have
  * been looked for; one that never shows was never made.
  */
-export async function takeBack(mark: HandedMark, windowMs = freeWriteWindowMs()): Promise<void> {
+export async function takeBack(mark: HandedMark, windowMs = freeWriteWindowMs()): Promise<boolean> {
   const { found } = await lookFor(async () => ((await mark.isOn()) ? true : undefined), windowMs);
-  if (!found) return;
+  if (!found) return false;
   await writeIdempotent({
     what: `${mark.what}: taking back its handed mark`,
     write: mark.takeOff,
     done: async () => !(await mark.isOn()),
     windowMs,
   });
+  return true;
 }
 
 /** The mark as a tag among the object's tags, the provider's others (its token) kept. */

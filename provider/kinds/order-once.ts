@@ -33,15 +33,30 @@ export interface OrderOnce<T extends { id: number }> {
   handed(object: T): boolean;
   /** Places the order (a write, sent once). */
   place(): Promise<unknown>;
-  /** A free object (a security group): its messages say made and deleted, not ordered and cancelled. */
+  /**
+   * A free object whose token stands in a text field until the handover (a security or placement
+   * group): only an unfinished create's carries it, and the messages say made, not ordered.
+   */
   free?: true;
 }
 
-/** How the messages of `o` say the object came to be and goes away. */
+/** How the messages of `o` say the object came to be. */
 const words = (o: { free?: true }) =>
   o.free
-    ? { made: 'made', order: 'create', orders: 'makes', cancel: 'delete' }
-    : { made: 'ordered', order: 'order', orders: 'orders', cancel: 'cancel' };
+    ? { made: 'made', order: 'create', orders: 'makes' }
+    : { made: 'ordered', order: 'order', orders: 'orders' };
+
+/** What to do when several unfinished objects carry the token. */
+const keepOne = (o: { free?: true; noun: string }) =>
+  o.free
+    ? `Delete all but one: the next \`pulumi up\` takes that ${o.noun} over`
+    : 'Import the one to keep (`pulumi import`) and cancel the others';
+
+/** Why the object carrying the token that a state holds is refused. */
+const heldOne = (o: { free?: true; noun: string }, id: number) =>
+  o.free
+    ? `is held by a state (its create failed before it was handed over): it is this resource's ${o.noun} (a replace that makes the new ${o.noun} before it deletes the old one). Nothing was made. To replace it, set the resource option deleteBeforeReplace: true`
+    : `was handed to a state by a completed create: it is this resource's ${o.noun} (a replace that orders the new ${o.noun} before it deletes the old one), or one a state let go. Nothing was ordered. To replace it, set the resource option deleteBeforeReplace: true; to keep it, import it (\`pulumi import\` with id ${id})`;
 
 /** Whether an object was handed to a state: it carries the mark, or a state is known to hold it. */
 const handedTo =
@@ -54,17 +69,17 @@ export function earlierOrder<T extends { id: number }>(
   o: Pick<OrderOnce<T>, 'what' | 'noun' | 'token' | 'handed' | 'free'>,
   found: T[],
 ): T | undefined {
-  const { made, cancel } = words(o);
+  const { made } = words(o);
   const handed = handedTo(o);
   const unfinished = found.filter((object) => !handed(object));
   if (unfinished.length > 1)
     throw new Error(
-      `${o.what}: ${o.noun}s ${unfinished.map((c) => c.id).join(', ')} all carry this resource's creation token and none was handed to a state; nothing was ${made}. Import the one to keep (\`pulumi import\`) and ${cancel} the others`,
+      `${o.what}: ${o.noun}s ${unfinished.map((c) => c.id).join(', ')} all carry this resource's creation token and none was handed to a state; nothing was ${made}. ${keepOne(o)}`,
     );
   const [current] = found.filter(handed);
   if (unfinished.length === 0 && current)
     throw new Error(
-      `${o.what}: ${o.noun} ${current.id} carries this resource's creation token and was handed to a state by a completed create: it is this resource's ${o.noun} (a replace that orders the new ${o.noun} before it deletes the old one), or one a state let go. Nothing was ${made}. To replace it, set the resource option deleteBeforeReplace: true; to keep it, import it (\`pulumi import\` with id ${current.id})`,
+      `${o.what}: ${o.noun} ${current.id} carries this resource's creation token and ${heldOne(o, current.id)}`,
     );
   return unfinished[0];
 }
@@ -127,8 +142,6 @@ export async function thenHandOver<R>(
   let result: R;
   try {
     result = await rest();
-    await handOver(mark);
-    return result;
   } catch (err) {
     const error = err as Error & { id?: unknown };
     await handOver(mark).catch((markErr: Error) =>
@@ -139,4 +152,14 @@ export async function thenHandOver<R>(
     if (error.id !== undefined) throw err; // an initFailure already, its message said
     throw initFailure(failed(error.message), String(object.id), kept);
   }
+  try {
+    await handOver(mark);
+  } catch (err) {
+    throw initFailure(
+      `${mark.what} was made, then handing it to the state failed: ${(err as Error).message}. It is kept in the stack; the next \`pulumi up\` hands it over`,
+      String(object.id),
+      kept,
+    );
+  }
+  return result;
 }

@@ -137,8 +137,9 @@ async function releaseHandover(c: Connection, id: number, token: string) {
     const t = await images(c).findTemplate(id);
     return t && t.note !== token ? t : undefined;
   }, freeWriteWindowMs());
-  if (!found) return;
+  if (!found) return false;
   await images(c).edit(id, { note: token });
+  return true;
 }
 
 async function create({ connection: c, inputs, request }: CreateRequest<Fields>) {

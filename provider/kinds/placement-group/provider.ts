@@ -91,8 +91,13 @@ async function create({ connection: c, inputs }: CreateRequest<Fields>) {
     noun: 'group',
     token,
     free: true,
-    // Only an unfinished create's group is named by the token: the handover renames it.
-    found: async () => (await listGroups(c.client)).filter((g) => g.name === token),
+    // Only an unfinished create's group is named by the token (the handover renames it); one
+    // behind another router or with another rule is not what these inputs make.
+    found: async () =>
+      (await listGroups(c.client)).filter(
+        (g) =>
+          g.name === token && g.backendRouterId === router.id && g.rule?.keyName === inputs.rule,
+      ),
     handed: () => false,
     place: async () =>
       createGroup(c.client, {
@@ -104,7 +109,10 @@ async function create({ connection: c, inputs }: CreateRequest<Fields>) {
   const mark = tokenFieldMark(
     `placement group ${group.id}`,
     token,
-    async () => (await findGroup(c.client, group.id))?.name ?? null,
+    async () => {
+      const now = await findGroup(c.client, group.id);
+      return now ? (now.name ?? '') : null;
+    },
     (name) => renameGroup(c.client, group.id, name),
     inputs.name,
   );
@@ -147,9 +155,14 @@ export const placementGroupProvider = kindProvider(PLACEMENT_GROUP_FIELDS, {
   fetch: ({ connection, id }) => findGroup(connection.client, Number(id)),
   checkWithApi,
   create,
-  edit: async ({ connection, id, inputs, changed }) => {
-    if (changed.includes('name')) await renameGroup(connection.client, Number(id), inputs.name);
+  // The name as declared, written when the group shows otherwise (so an update of one whose
+  // create failed before its handover finishes that create).
+  edit: async ({ connection, id, inputs }) => {
+    const now = await findGroup(connection.client, Number(id));
+    if (now && now.name !== inputs.name)
+      await renameGroup(connection.client, Number(id), inputs.name);
   },
+  editAlways: true,
   delete: remove,
   owned: true,
 });

@@ -92,8 +92,13 @@ async function create({ connection: c, inputs }: CreateRequest<Fields>) {
   const mark = tokenFieldMark(
     `group ${group.id}`,
     token,
-    async () => (await manager.findGroup(group.id))?.description ?? null,
-    (description) => manager.editGroup(group.id, { description }),
+    async () => {
+      const now = await manager.findGroup(group.id);
+      // The API leaves an empty description out of its answer.
+      return now ? (now.description ?? '') : null;
+    },
+    // With the declared name: a group an earlier create left may bear an older one.
+    (description) => manager.editGroup(group.id, { name: inputs.name, description }),
     inputs.description ?? '',
   );
   const made = await thenHandOver(
@@ -107,17 +112,21 @@ async function create({ connection: c, inputs }: CreateRequest<Fields>) {
     (message) =>
       `${where} was made, then setting its rules failed: ${message}. It is kept in the stack; the next \`pulumi up\` sets its rules again`,
   );
-  // The handover wrote the declared description over the token: the group as it is now.
-  return { id: group.id, object: { ...made, description: inputs.description }, outs };
+  // The handover wrote the declared name and description over the token: the group as it is now.
+  const handed = { ...made, name: inputs.name, description: inputs.description };
+  return { id: group.id, object: handed, outs };
 }
 
+/**
+ * Name and description as declared, written when the group shows otherwise (so an update of one
+ * whose create failed before its handover finishes that create), then the rules.
+ */
 async function edit({ connection: c, id, inputs, changed }: EditRequest<Fields>) {
   const manager = groups(c);
-  if (changed.includes('name') || changed.includes('description'))
-    await manager.editGroup(Number(id), {
-      name: inputs.name,
-      description: inputs.description ?? '',
-    });
+  const wanted = { name: inputs.name, description: inputs.description ?? '' };
+  const now = await manager.findGroup(Number(id));
+  if (now && (now.name !== wanted.name || (now.description ?? '') !== wanted.description))
+    await manager.editGroup(Number(id), wanted);
   if (changed.includes('rules')) await syncRules(c, Number(id), describe(inputs, id), inputs.rules);
   return { object: await manager.getGroup(Number(id)) };
 }
@@ -203,6 +212,7 @@ export const securityGroupProvider = kindProvider(SECURITY_GROUP_FIELDS, {
   fetch: ({ connection, id }) => groups(connection).findGroup(Number(id)),
   create,
   edit,
+  editAlways: true,
   delete: remove,
   // Each rule is checked with the rule table (failures named `rules[i].field`).
   checkRules: async ({ inputs, olds, failures }) => ({
