@@ -1,3 +1,4 @@
+import { sameJson } from '../framework/compare';
 import { freeWriteWindowMs, outcomeWindowMs } from '../framework/connection';
 import { createOnce } from '../framework/exactly-once';
 import { handOver, type HandedMark } from '../framework/handed-mark';
@@ -20,6 +21,13 @@ import { initFailure } from '../framework/runtime-provider';
  * replace that orders before it deletes, with the same token), which a takeover would then
  * cancel, so it is refused; several unmarked ones are refused. An order whose answer is lost is
  * looked for by its token, never placed twice.
+ *
+ * What an order makes is told apart by the fields that replace the object (`differs`): a handed
+ * object that differs in them is the one a replace replaces (or one a state let go) and is left
+ * alone. An unmarked one that differs is still this resource's unfinished order (a killed `up`,
+ * then a change of what the object is ordered as, such as a datacenter taken from a guest that
+ * landed elsewhere since): it cannot be taken over, and ordering another would leave it billed
+ * outside every state, so the create refuses and says what differs.
  */
 export interface OrderOnce<T extends { id: number }> {
   /** `BlockVolume "data"`, for messages. */
@@ -27,10 +35,15 @@ export interface OrderOnce<T extends { id: number }> {
   /** `volume`, `server`. */
   noun: string;
   token: string;
-  /** The live objects carrying the token that an order of these inputs would make. */
+  /** The live objects carrying the token, whatever they were ordered as. */
   found(): Promise<T[]>;
   /** Whether it carries the handed mark (as `found` read it). */
   handed(object: T): boolean;
+  /**
+   * How the object differs from what an order of these inputs makes, in the fields that replace
+   * it (`differences`); none when it is what the order makes. Absent: every carrier is.
+   */
+  differs?(object: T): string[];
   /** Places the order (a write, sent once). */
   place(): Promise<unknown>;
   /**
@@ -40,11 +53,11 @@ export interface OrderOnce<T extends { id: number }> {
   free?: true;
 }
 
-/** How the messages of `o` say the object came to be. */
+/** How the messages of `o` say the object came to be and goes away. */
 const words = (o: { free?: true }) =>
   o.free
-    ? { made: 'made', order: 'create', orders: 'makes' }
-    : { made: 'ordered', order: 'order', orders: 'orders' };
+    ? { made: 'made', order: 'create', orders: 'makes', cancel: 'delete' }
+    : { made: 'ordered', order: 'order', orders: 'orders', cancel: 'cancel' };
 
 /** What to do when several unfinished objects carry the token. */
 const keepOne = (o: { free?: true; noun: string }) =>
@@ -64,19 +77,43 @@ const handedTo =
   (object: T) =>
     o.handed(object) || isHeld(o.token, object.id);
 
+/** A field that replaces the object: as the object shows it, and as declared. */
+export type OrderedField = [field: string, seen: unknown, declared: unknown];
+
+/**
+ * `field "seen" (declared "wanted")` for each of the fields whose value as the object shows it
+ * differs from the declared one (`false`: a field not compared): what `differs` answers.
+ */
+export const differences = (fields: (OrderedField | false)[]) =>
+  fields
+    .filter((f): f is OrderedField => f !== false)
+    .filter(([, seen, declared]) => !sameJson(seen, declared))
+    .map(
+      ([field, seen, declared]) =>
+        `${field} ${JSON.stringify(seen ?? null)} (declared ${JSON.stringify(declared ?? null)})`,
+    );
+
 /** What an earlier create left: the unmarked object to take over, if any; else a refusal. */
 export function earlierOrder<T extends { id: number }>(
-  o: Pick<OrderOnce<T>, 'what' | 'noun' | 'token' | 'handed' | 'free'>,
+  o: Pick<OrderOnce<T>, 'what' | 'noun' | 'token' | 'handed' | 'differs' | 'free'>,
   found: T[],
 ): T | undefined {
-  const { made } = words(o);
+  const { made, order, cancel } = words(o);
   const handed = handedTo(o);
+  const differs = (object: T) => o.differs?.(object) ?? [];
   const unfinished = found.filter((object) => !handed(object));
   if (unfinished.length > 1)
     throw new Error(
       `${o.what}: ${o.noun}s ${unfinished.map((c) => c.id).join(', ')} all carry this resource's creation token and none was handed to a state; nothing was ${made}. ${keepOne(o)}`,
     );
-  const [current] = found.filter(handed);
+  const [left] = unfinished;
+  const unlike = left ? differs(left) : [];
+  if (unlike.length > 0)
+    throw new Error(
+      `${o.what}: ${o.noun} ${left.id} was ${made} by an earlier unfinished create of this resource (it carries its creation token) but not as the resource declares now: ${unlike.join(', ')}. It is not taken over and nothing is ${made}, as another ${order} would leave it billed outside every state: declare what it has, or import it (\`pulumi import\` with id ${left.id}), or ${cancel} ${o.noun} ${left.id} if it is not wanted`,
+    );
+  // A handed object of another shape is the one a replace replaces: no concern of this create.
+  const [current] = found.filter((object) => handed(object) && differs(object).length === 0);
   if (unfinished.length === 0 && current)
     throw new Error(
       `${o.what}: ${o.noun} ${current.id} carries this resource's creation token and ${heldOne(o, current.id)}`,
@@ -84,21 +121,35 @@ export function earlierOrder<T extends { id: number }>(
   return unfinished[0];
 }
 
-/**
- * The id of the object a create of these inputs would take over (the one unmarked object carrying
- * its token), for check to say so in the preview and to record as `adopts`: no new order.
- */
-export async function takeoverOf<T extends { id: number }>(
-  o: Pick<OrderOnce<T>, 'found' | 'token' | 'handed'>,
-): Promise<number | undefined> {
-  const handed = handedTo(o);
-  const unfinished = (await o.found()).filter((object) => !handed(object));
-  return unfinished.length === 1 ? unfinished[0].id : undefined;
+/** What a create of these inputs would do with what earlier creates left, as check sees it. */
+export interface EarlierCreate {
+  /** The object it takes over (no new order), for check to record as `adopts`. */
+  adopts?: number;
+  /** Why it would order nothing at all (earlierOrder's refusal). */
+  refusal?: string;
 }
 
-/** How a preview's BILLING line says a create takes over `noun` `id` instead of ordering. */
-export const takesOver = (noun: string, id: number) =>
-  `takes over ${noun} ${id}, which an earlier unfinished create of it ordered (no new order; it is billed already)`;
+/** What a create of these inputs would do with what earlier creates left (see `orderOnce`). */
+export async function takeoverOf<T extends { id: number }>(
+  o: Pick<OrderOnce<T>, 'what' | 'noun' | 'found' | 'token' | 'handed' | 'differs' | 'free'>,
+): Promise<EarlierCreate> {
+  try {
+    return { adopts: earlierOrder(o, await o.found())?.id };
+  } catch (err) {
+    return { refusal: (err as Error).message };
+  }
+}
+
+/**
+ * How a preview's BILLING line says what a create does: `orders` (a new order), the takeover of
+ * what an earlier unfinished create ordered, or nothing, and why.
+ */
+export const createVerb = (noun: string, earlier: EarlierCreate, orders: string) =>
+  earlier.refusal !== undefined
+    ? `orders nothing (${earlier.refusal})`
+    : earlier.adopts === undefined
+      ? orders
+      : `takes over ${noun} ${earlier.adopts}, which an earlier unfinished create of it ordered (no new order; it is billed already)`;
 
 /** The object: an earlier unfinished create's, or the one ordered now (see the module comment). */
 export async function orderOnce<T extends { id: number }>(o: OrderOnce<T>): Promise<T> {

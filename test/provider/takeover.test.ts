@@ -12,7 +12,8 @@ import { providerEnv, type Emulator } from '../support/provider-env';
  * an object its create ordered and never handed to a state (the engine never saw the answer, as
  * when the CLI is killed) is taken over by the next create, provisioned or not, with no second
  * order; one handed to a state (the resource's current object when a replace orders first) is
- * refused; a 502 after the order's commit orders once.
+ * refused; one whose ordered fields the resource no longer declares is refused, not ordered again;
+ * a 502 after the order's commit orders once.
  */
 
 type Bag = Record<string, unknown>;
@@ -117,13 +118,26 @@ describe('a create killed after its order is taken over, for every kind ordered 
 
   for (const k of KINDS) {
     const provider = PROVIDERS[k.kind] as Provider;
-    const checked = async (name: string) => {
-      const result = await provider.check(
-        {},
-        { resourceName: name, identity: `proj/dev/${name}`, provenance: `t/${name}`, ...k.inputs },
-      );
+    const declared = (name: string, extra: Bag = {}) => ({
+      resourceName: name,
+      identity: `proj/dev/${name}`,
+      provenance: `t/${name}`,
+      ...k.inputs,
+      ...extra,
+    });
+    const checked = async (name: string, extra: Bag = {}) => {
+      const result = await provider.check({}, declared(name, extra));
       assert.deepEqual(result.failures, []);
       return result.inputs!;
+    };
+    /** Ordered by a create whose engine never saw the answer: not handed to any state. */
+    const orderedByKilledRun = async (name: string) => {
+      const inputs = await checked(name);
+      const scope = claimScope();
+      const made = await inScope(scope, () => provider.create(inputs));
+      release(scope);
+      await releaseUnanswered();
+      return { inputs, token: String(inputs.creationToken), made };
     };
 
     it(`${k.kind}: the next create takes over what a killed run ordered (provisioned), then a replace that orders first is refused`, async () => {
@@ -172,12 +186,7 @@ describe('a create killed after its order is taken over, for every kind ordered 
     });
 
     it(`${k.kind}: a replace of an object its state holds without the mark (made before the mark) refuses it, never takes it over`, async () => {
-      const inputs = await checked(`${k.kind}-unmarked`);
-      const token = String(inputs.creationToken);
-      const scope = claimScope();
-      const current = await inScope(scope, () => provider.create(inputs));
-      release(scope);
-      await releaseUnanswered();
+      const { inputs, token, made: current } = await orderedByKilledRun(`${k.kind}-unmarked`);
       assert.deepEqual(await k.carrying(client, token), [
         { id: Number(current.id), handed: false },
       ]);
@@ -198,6 +207,33 @@ describe('a create killed after its order is taken over, for every kind ordered 
         'the current object is untouched',
       );
       await provider.delete(current.id, current.outs!);
+    });
+
+    it(`${k.kind}: what a killed run ordered is refused once the resource declares another datacenter, and nothing else is ordered`, async () => {
+      const { inputs, token, made: first } = await orderedByKilledRun(`${k.kind}-moved`);
+      const placed = orders();
+      // Its datacenter comes from a guest that has moved since (a fallback, a destroy and an up).
+      const previewed = await printed(() =>
+        provider.check({}, declared(`${k.kind}-moved`, { datacenter: 'dal12' })),
+      );
+      const moved = previewed.result.inputs!;
+      assert.equal(moved.creationToken, token, 'the same resource, one token');
+      const refusal = new RegExp(
+        `${first.id} was ordered by an earlier unfinished create of this resource .* but not as the resource declares now: datacenter "dal10" \\(declared "dal12"\\)\\. It is not taken over and nothing is ordered`,
+      );
+      await assert.rejects(provider.create(moved), refusal);
+      assert.equal(orders(), placed, 'nothing ordered: no second object beside the first');
+      assert.deepEqual(await k.carrying(client, token), [{ id: Number(first.id), handed: false }]);
+      // The preview said so.
+      assert.match(previewed.lines, /BILLING create .* orders nothing \(/);
+      assert.match(previewed.lines, refusal);
+      assert.equal(moved.adopts, undefined);
+
+      // Declared as it was ordered again, it is taken over.
+      const again = await provider.create(inputs);
+      assert.equal(again.id, first.id);
+      assert.equal(orders(), placed);
+      await provider.delete(again.id, again.outs!);
     });
 
     it(`${k.kind}: a 502 after the order's commit orders once and hands the object over`, async () => {

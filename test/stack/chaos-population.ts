@@ -7,6 +7,7 @@ import {
   routersIn,
   ruleId,
 } from '../../provider/kinds/placement-group/api';
+import { cancelBillingItem } from '../../provider/managers/billing-item';
 import {
   DedicatedHostManager,
   HardwareManager,
@@ -67,6 +68,11 @@ export interface Member {
   held(client: Client): Promise<Held[]>;
   /** Makes a look-alike by hand; resolves once it is ready. */
   byHand(client: Client, context: Context): Promise<void>;
+  /**
+   * A billed kind ordered once: what a refused leftover is called in the provider's message
+   * (`cancel volume 12 if it is not wanted`), and the service it is cancelled through.
+   */
+  leftover?: { noun: string; service: string };
 }
 
 const DOMAIN = 'owner.example.com';
@@ -91,6 +97,7 @@ const vlan: Member = {
   name: 'net',
   changes: { inPlace: 'renamed', replace: 'another network space' },
   writes: [ORDER, CANCEL, ['Network_Vlan', 'editObject']],
+  leftover: { noun: 'VLAN', service: 'Network_Vlan' },
   resource: ({ changes, flipped }) => ({
     kind: 'Vlan',
     properties: {
@@ -121,6 +128,7 @@ const host: Member = {
   name: 'host',
   changes: { inPlace: 'renamed', replace: 'another domain' },
   writes: [ORDER, CANCEL, ['Virtual_DedicatedHost', 'editObject']],
+  leftover: { noun: 'dedicated host', service: 'Virtual_DedicatedHost' },
   resource: ({ changes, flipped }) => ({
     kind: 'DedicatedHost',
     properties: {
@@ -225,6 +233,7 @@ const metal: Member = {
     ['Hardware_Server', 'reloadOperatingSystem'],
     ['Hardware_Server', 'editObject'],
   ],
+  leftover: { noun: 'server', service: 'Hardware_Server' },
   resource: ({ changes, flipped }) => ({
     kind: 'BareMetalServer',
     properties: {
@@ -279,6 +288,7 @@ function volume(
     name,
     changes: { inPlace: 'resized', replace },
     writes: [ORDER, CANCEL, ['Network_Storage', 'allowAccessFromHostList']],
+    leftover: { noun: 'volume', service: 'Network_Storage' },
     resource: ({ changes, flipped }) => ({
       kind,
       properties: {
@@ -360,6 +370,35 @@ export async function handMade(client: Client): Promise<Context> {
   const context: Context = { sources: [await source('source-a'), await source('source-b')] };
   for (const member of POPULATION) await member.byHand(client, context);
   return context;
+}
+
+/**
+ * What a user does with the leftovers the provider refused in `message` (a killed create's
+ * object whose ordered fields the program no longer declares), as the message suggests: cancels
+ * each at once through its billing item. Returns what was cancelled (`volume 12`).
+ */
+export async function cancelRefused(client: Client, message: string): Promise<string[]> {
+  const cancelled: string[] = [];
+  const kinds = new Map(
+    POPULATION.flatMap((m) => (m.leftover ? [[m.leftover.noun, m.leftover.service]] : [])),
+  );
+  for (const [noun, service] of kinds) {
+    const named = new RegExp(`cancel ${noun} (\\d+) if it is not wanted`, 'g');
+    for (const id of new Set([...message.matchAll(named)].map((m) => Number(m[1])))) {
+      const { billingItem } = (await client.call(service, 'getObject', {
+        id,
+        mask: 'id,billingItem.id',
+      })) as { billingItem?: { id: number } };
+      if (billingItem)
+        await cancelBillingItem(client, billingItem.id, {
+          immediate: true,
+          associated: true,
+          reason: 'a leftover the provider refused',
+        });
+      cancelled.push(`${noun} ${id}`);
+    }
+  }
+  return cancelled;
 }
 
 /** The population, in the order a sequence's program declares them. */

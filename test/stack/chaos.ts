@@ -20,6 +20,7 @@ import {
   POPULATION,
   applyMutation,
   baseline,
+  cancelRefused,
   checkAfterDestroy,
   checkMembers,
   declare,
@@ -539,8 +540,8 @@ export async function runSequence(
       } catch (err) {
         const message = (err as Error).message;
         // The provider names each leftover it will not adopt (its ordered fields changed since
-        // the unfinished create; one per guest resource): the user cancels them, as the
-        // messages suggest.
+        // the unfinished create; one per resource, a guest or a member): the user cancels them,
+        // as the messages suggest.
         const leftovers = [
           ...new Set(
             [...message.matchAll(/cancel guest (\d+) if it is not wanted/g)].map((m) => m[1]),
@@ -550,8 +551,11 @@ export async function runSequence(
           result.userDecisions += 1;
           await guests.cancelInstance(Number(id));
         }
+        const refused = await cancelRefused(f.client, message);
+        result.userDecisions += refused.length;
+        const cancelled = [...leftovers.map((id) => `guest ${id}`), ...refused];
         step(
-          `settle up ${result.extraUps}: failed${leftovers.length > 0 ? `; cancelled leftover(s) ${leftovers.join(', ')}` : ''}`,
+          `settle up ${result.extraUps}: failed${cancelled.length > 0 ? `; cancelled leftover(s) ${cancelled.join(', ')}` : ''}`,
         );
       }
     }

@@ -10,7 +10,7 @@ import {
 import { poll } from '../../client/poll';
 import { freeWriteWindowMs, type Connection } from '../../framework/connection';
 import { writeIdempotent } from '../../framework/exactly-once';
-import { orderOnce, takeoverOf, takesOver, thenHandOver } from '../order-once';
+import { createVerb, differences, orderOnce, takeoverOf, thenHandOver } from '../order-once';
 import { OWNED_TAG } from '../../framework/creation-token';
 import { putMark, tagMark } from '../../framework/handed-mark';
 import { creationToken } from '../../framework/creation-token';
@@ -94,9 +94,12 @@ async function settled(
   return value;
 }
 
-/** Whether `s` is what an order of `inputs` makes, as far as what replaces a server tells. */
-const orderedAs = (s: BareMetalServer, inputs: Inputs) =>
-  replacedBy(readInputs(BARE_METAL_FIELDS, s, inputs) as Partial<Inputs>, inputs).length === 0;
+/** How `s` differs from what an order of `inputs` makes, in what replaces a server. */
+const orderedOtherwise = (s: BareMetalServer, inputs: Inputs) => {
+  const read = readInputs(BARE_METAL_FIELDS, s, inputs);
+  const declared: Record<string, unknown> = inputs;
+  return differences(replacedBy(read, inputs).map((f) => [f, read[f], declared[f]]));
+};
 
 /** Checks every input against the package and prices the order; says what a create bills. */
 async function checkWithApi({
@@ -108,12 +111,12 @@ async function checkWithApi({
   const token = olds.creationToken ?? creationToken(inputs);
   const price = await checkOrder(hardware(c), inputs, olds, token, failures);
   if (!price || Object.keys(olds).length > 0) return price && { creationToken: token, ...price };
-  const adopts = containsUnknown(Object.values(inputs))
-    ? undefined
+  const taken = containsUnknown(Object.values(inputs))
+    ? {}
     : await takeoverOf(earlier(c, inputs as Inputs, token));
+  const adopts = taken.adopts;
   if (!replacing.has(identityOf(inputs))) {
-    const verb =
-      adopts === undefined ? 'orders a new bare metal server' : takesOver('server', adopts);
+    const verb = createVerb('server', taken, 'orders a new bare metal server');
     sayOnce(
       `BILLING create ${name(inputs)} ${verb}: ${describeOrder(inputs)}; ${describeCost({ ...inputs, ...price })}`,
     );
@@ -129,12 +132,14 @@ const handedMark = (c: Connection, id: number) =>
     (tags) => hardware(c).setTags(id, tags),
   );
 
-/** The live servers carrying the token that an order of `inputs` makes, and which were handed. */
+/** The live servers carrying the token, which were handed, and how each differs from the order. */
 const earlier = (c: Connection, inputs: Inputs, token: string) => ({
+  what: name(inputs),
+  noun: 'server',
   token,
-  found: async () =>
-    (await hardware(c).listTagged(token)).filter((s) => !isCancelled(s) && orderedAs(s, inputs)),
+  found: async () => (await hardware(c).listTagged(token)).filter((s) => !isCancelled(s)),
   handed: (s: BareMetalServer) => tagNames(s).includes(OWNED_TAG),
+  differs: (s: BareMetalServer) => orderedOtherwise(s, inputs),
 });
 
 async function create({ connection: c, inputs, request }: CreateRequest<BareMetalFields>) {
@@ -143,8 +148,6 @@ async function create({ connection: c, inputs, request }: CreateRequest<BareMeta
   const what = name(inputs);
   const container = await manager.orderContainer(orderOf(inputs, token));
   const server = await orderOnce({
-    what,
-    noun: 'server',
     ...earlier(c, inputs, token),
     place: () => manager.place(container),
   });

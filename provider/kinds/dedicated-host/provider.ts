@@ -1,7 +1,7 @@
 import { DedicatedHostManager, type DedicatedHost, type HostSize } from '../../managers';
 import { cancelBilled, costText, pricedOrder } from '../../framework/billed-order';
 import { describeEnding, endingOf } from '../billing-ending';
-import { orderOnce, takeoverOf, takesOver, thenHandOver } from '../order-once';
+import { createVerb, differences, orderOnce, takeoverOf, thenHandOver } from '../order-once';
 import { noteMark } from '../../framework/handed-mark';
 import type { Connection } from '../../framework/connection';
 import { creationToken, isNoteMarked, markedNote } from '../../framework/creation-token';
@@ -76,11 +76,11 @@ async function checkWithApi({
     const container = await manager.orderContainer(orderOf(inputs as Inputs, token));
     const price = pricedOrder(await manager.verify(container));
     if (Object.keys(olds).length > 0) return { creationToken: token, ...price };
-    const adopts = await takeoverOf(earlier(c, inputs as Inputs, token));
+    const taken = await takeoverOf(earlier(c, inputs as Inputs, token));
     sayOnce(
-      `BILLING create ${name(inputs)} ${adopts === undefined ? 'orders a new dedicated host' : takesOver('dedicated host', adopts)}: ${sizeText(size)} in ${inputs.datacenter}; ${billing(inputs.hourlyBilling)}, ${costText(price)}`,
+      `BILLING create ${name(inputs)} ${createVerb('dedicated host', taken, 'orders a new dedicated host')}: ${sizeText(size)} in ${inputs.datacenter}; ${billing(inputs.hourlyBilling)}, ${costText(price)}`,
     );
-    return { creationToken: token, adopts, ...price };
+    return { creationToken: token, adopts: taken.adopts, ...price };
   } catch (err) {
     const message = (err as Error).message;
     const field = /location|datacenter|router/i.test(message) ? 'datacenter' : 'size';
@@ -88,20 +88,21 @@ async function checkWithApi({
   }
 }
 
-/** Whether `h` is what an order of `inputs` makes, as far as a replacing field tells. */
-const orderedAs = (h: DedicatedHost, inputs: Inputs) => {
+/** How `h` differs from what an order of `inputs` makes, in what replaces a host. */
+const orderedOtherwise = (h: DedicatedHost, inputs: Inputs) => {
   const read = readInputs(DEDICATED_HOST_FIELDS, h, inputs);
-  return REPLACING.every((field) => read[field] === inputs[field]);
+  return differences(REPLACING.map((field) => [field, read[field], inputs[field]]));
 };
 
-/** The live hosts carrying the token that an order of `inputs` makes, and which were handed over. */
+/** The live hosts carrying the token, which were handed over, and how each differs from the order. */
 const earlier = (c: Connection, inputs: Inputs, token: string) => ({
+  what: name(inputs),
+  noun: 'dedicated host',
   token,
   found: async () =>
-    (await hosts(c).findByToken(token)).filter(
-      (h) => !h.billingItem?.cancellationDate && orderedAs(h, inputs),
-    ),
+    (await hosts(c).findByToken(token)).filter((h) => !h.billingItem?.cancellationDate),
   handed: (h: DedicatedHost) => isNoteMarked(h.notes),
+  differs: (h: DedicatedHost) => orderedOtherwise(h, inputs),
 });
 
 /** Its handed mark: the last line of its notes (framework/handed-mark.ts). */
@@ -119,8 +120,6 @@ async function create({ connection: c, inputs }: CreateRequest<Fields>) {
   const what = name(inputs);
   const container = await manager.orderContainer(orderOf(inputs, token));
   const host = await orderOnce({
-    what,
-    noun: 'dedicated host',
     ...earlier(c, inputs, token),
     place: () => manager.place(container),
   });

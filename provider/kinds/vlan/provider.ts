@@ -2,7 +2,7 @@ import { SvcAPIError } from '../../client';
 import { freeWriteWindowMs, type Connection } from '../../framework/connection';
 import { writeIdempotent } from '../../framework/exactly-once';
 import { noteMark } from '../../framework/handed-mark';
-import { orderOnce, takeoverOf, takesOver, thenHandOver } from '../order-once';
+import { createVerb, differences, orderOnce, takeoverOf, thenHandOver } from '../order-once';
 import type { InputsOf, StateOf } from '../../framework/fields';
 import {
   goneForStack,
@@ -82,11 +82,11 @@ async function checkWithApi({
       estimatedMonthlyCost: Number(answer.postTaxRecurringMonthly ?? 0),
     };
     if (Object.keys(olds).length > 0) return { creationToken: token, ...price };
-    const adopts = await takeoverOf(earlier(c, inputs, token));
+    const taken = await takeoverOf(earlier(c, inputs, token));
     sayOnce(
-      `BILLING create ${name(inputs)} ${adopts === undefined ? `orders ${describeOrder(inputs)}` : takesOver('VLAN', adopts)}; monthly, ${money(price.estimatedMonthlyCost)}/month`,
+      `BILLING create ${name(inputs)} ${createVerb('VLAN', taken, `orders ${describeOrder(inputs)}`)}; monthly, ${money(price.estimatedMonthlyCost)}/month`,
     );
-    return { creationToken: token, adopts, ...price };
+    return { creationToken: token, adopts: taken.adopts, ...price };
   } catch (err) {
     const message = (err as Error).message;
     const field = message.startsWith('routerHostname')
@@ -100,24 +100,31 @@ async function checkWithApi({
   }
 }
 
-/** Whether `v` is what an order of `inputs` makes, as far as a replacing field tells. */
-const orderedAs = (v: Vlan, inputs: Partial<Inputs>) =>
-  v.primaryRouter?.datacenter?.name === inputs.datacenter &&
-  v.networkSpace === inputs.networkSpace &&
-  (inputs.routerHostname === undefined ||
-    v.primaryRouter?.fullyQualifiedDomainName === inputs.routerHostname);
+/** How `v` differs from what an order of `inputs` makes, in what replaces a VLAN. */
+const orderedOtherwise = (v: Vlan, inputs: Partial<Inputs>) =>
+  differences([
+    ['datacenter', v.primaryRouter?.datacenter?.name, inputs.datacenter],
+    ['networkSpace', v.networkSpace, inputs.networkSpace],
+    inputs.routerHostname !== undefined && [
+      'routerHostname',
+      v.primaryRouter?.fullyQualifiedDomainName,
+      inputs.routerHostname,
+    ],
+  ]);
 
 /**
- * The live VLANs carrying the token that an order of `inputs` makes (the token is the URN's, so
- * what replaces a VLAN tells a replace's new one apart), and which were handed to a state.
+ * The live VLANs carrying the token, which were handed to a state, and how each differs from
+ * what an order of `inputs` makes (the token is the URN's, so what replaces a VLAN tells a
+ * replace's new one apart).
  */
 const earlier = (c: Connection, inputs: Partial<Inputs>, token: string) => ({
+  what: name(inputs),
+  noun: 'VLAN',
   token,
   found: async () =>
-    (await vlansOrderedWith(c.client, token)).filter(
-      (v) => !v.billingItem?.cancellationDate && orderedAs(v, inputs),
-    ),
+    (await vlansOrderedWith(c.client, token)).filter((v) => !v.billingItem?.cancellationDate),
   handed: (v: Vlan) => isNoteMarked(v.note),
+  differs: (v: Vlan) => orderedOtherwise(v, inputs),
 });
 
 /**
@@ -145,8 +152,6 @@ async function create({ connection: c, inputs }: CreateRequest<Fields>) {
   const what = name(inputs);
   const container = await order(c, inputs, token);
   const vlan = await orderOnce({
-    what,
-    noun: 'VLAN',
     ...earlier(c, inputs, token),
     place: () => placeOrder(c.client, container),
   });

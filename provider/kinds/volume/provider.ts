@@ -2,7 +2,7 @@ import { StorageManager, type Volume, type VolumeSizing, type VolumeType } from 
 import { poll } from '../../client/poll';
 import { outcomeWindowMs, freeWriteWindowMs, type Connection } from '../../framework/connection';
 import { writeIdempotent } from '../../framework/exactly-once';
-import { orderOnce, takeoverOf, takesOver, thenHandOver } from '../order-once';
+import { createVerb, differences, orderOnce, takeoverOf, thenHandOver } from '../order-once';
 import { isNoteMarked } from '../../framework/creation-token';
 import { noteMark, putMark } from '../../framework/handed-mark';
 import type { InputsOf, StateOf } from '../../framework/fields';
@@ -94,12 +94,20 @@ export function checkVolumeRules({ inputs, olds, failures }: CheckRulesRequest<V
   return { snapshotSchedules };
 }
 
-/** Whether `v` is what an order of `inputs` makes, as far as a replacing field tells. */
-const orderedAs = (v: Volume, inputs: Partial<Inputs>) =>
-  v.serviceResource?.datacenter?.name === inputs.datacenter &&
-  (v.billingItem?.hourlyFlag ?? false) === (inputs.hourlyBilling ?? false) &&
-  isPerformance(v) === (inputs.iops !== undefined) &&
-  (!('osFormat' in inputs) || v.osType?.keyName === inputs.osFormat);
+const storageKind = (performance: boolean) => (performance ? 'performance' : 'endurance');
+
+/** How `v` differs from what an order of `inputs` makes, in what replaces a volume. */
+const orderedOtherwise = (v: Volume, inputs: Partial<Inputs>) =>
+  differences([
+    ['datacenter', v.serviceResource?.datacenter?.name, inputs.datacenter],
+    ['hourlyBilling', v.billingItem?.hourlyFlag ?? false, inputs.hourlyBilling ?? false],
+    [
+      'storage (iops or tierIopsPerGb)',
+      storageKind(isPerformance(v)),
+      storageKind(inputs.iops !== undefined),
+    ],
+    'osFormat' in inputs && ['osFormat', v.osType?.keyName, inputs.osFormat],
+  ]);
 
 /** Waits until the volume's transactions are done; the id is kept when the wait runs out. */
 async function settled(
@@ -134,17 +142,18 @@ const resizedTo = (v: Volume, wanted: VolumeSizing) =>
     : Number(v.provisionedIops) === wanted.iops);
 
 /**
- * The live volumes carrying the token that an order of `inputs` makes (the token is the URN's, so
- * a replacement's create sees the volume it replaces, which differs in what replaces it), and
- * which were handed to a state.
+ * The live volumes carrying the token, which were handed to a state, and how each differs from
+ * what an order of `inputs` makes (the token is the URN's, so a replacement's create sees the
+ * volume it replaces, which differs in what replaces it).
  */
-const earlier = (c: Connection, inputs: Partial<Inputs>, token: string) => ({
+const earlier = (c: Connection, inputs: Partial<Inputs>, token: string, what: string) => ({
+  what,
+  noun: 'volume',
   token,
   found: async () =>
-    (await storage(c).findByIdentifier(token)).filter(
-      (v) => !v.billingItem?.cancellationDate && orderedAs(v, inputs),
-    ),
+    (await storage(c).findByIdentifier(token)).filter((v) => !v.billingItem?.cancellationDate),
   handed: (v: Volume) => isNoteMarked(v.notes),
+  differs: (v: Volume) => orderedOtherwise(v, inputs),
 });
 
 /** Its handed mark: the last line of its notes (framework/handed-mark.ts). */
@@ -195,11 +204,11 @@ export function volumeProvider(type: VolumeType) {
       // A new order at the declared size is priced as the volume bills once resized to it.
       const price = priced(await storage(c).verify(await order(c, inputs, token)));
       if (Object.keys(olds).length > 0) return { creationToken: token, ...price };
-      const adopts = await takeoverOf(earlier(c, inputs, token));
+      const taken = await takeoverOf(earlier(c, inputs, token, name(inputs)));
       sayOnce(
-        `BILLING create ${name(inputs)} ${adopts === undefined ? `orders a new ${type} volume` : takesOver('volume', adopts)}: ${describeSizing(inputs)} in ${inputs.datacenter}; ${inputs.hourlyBilling ? 'hourly' : 'monthly'}, ${cost(price)}`,
+        `BILLING create ${name(inputs)} ${createVerb('volume', taken, `orders a new ${type} volume`)}: ${describeSizing(inputs)} in ${inputs.datacenter}; ${inputs.hourlyBilling ? 'hourly' : 'monthly'}, ${cost(price)}`,
       );
-      return { creationToken: token, adopts, ...price };
+      return { creationToken: token, adopts: taken.adopts, ...price };
     } catch (err) {
       const message = (err as Error).message;
       const field = /location|datacenter/i.test(message)
@@ -217,9 +226,7 @@ export function volumeProvider(type: VolumeType) {
     const container = await order(c, inputs, token);
     const what = name(inputs);
     const volume = await orderOnce({
-      what,
-      noun: 'volume',
-      ...earlier(c, inputs, token),
+      ...earlier(c, inputs, token, what),
       place: () => manager.place(container),
     });
     const outs = { creationToken: token };
