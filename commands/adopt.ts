@@ -7,7 +7,9 @@ import type { StackState } from './pulumi';
  * What of the account no stack owns, and Pulumi's bulk import file for it (`pulumi import
  * --file`). Each adoptable kind says through its adoption face (provider/kinds/faces.ts) how its
  * objects are listed, which of them may be adopted (a guest with this provider's tags is the
- * audit's orphan, never adopted; a zone's SOA record is the zone's own), which ids a state holds
+ * audit's orphan, never adopted; a zone's SOA record is the zone's own), which are an unfinished
+ * create's leftovers (a free kind's object still carrying a creation token: never adopted, the
+ * audit lists them apart), which ids a state holds
  * (a zone's state its records' too), how its entry is named and which filters describe it. An
  * object is owned when an audited state holds its id. Objects without this provider's tags carry
  * nothing more, so one a stack of another backend (or one not named with `--stack`) holds looks
@@ -66,18 +68,50 @@ function ownedKeys(states: StackState[], faces: AdoptionFaces): Set<string> {
   return owned;
 }
 
-/** The account's objects that no audited stack owns and that may be adopted, per kind. */
-export function unownedObjects(
+/** The account's objects that no audited stack owns and that `keep` keeps, per kind. */
+function notOwned(
   states: StackState[],
   account: AccountObjects,
-  faces: AdoptionFaces = ADOPTION_FACES,
+  faces: AdoptionFaces,
+  keep: (face: AdoptionFace, object: ApiObject) => boolean,
 ): AccountObjects {
   const owned = ownedKeys(states, faces);
   return Object.fromEntries(
     Object.entries(faces).map(([kind, face]) => [
       kind,
-      (account[kind] ?? []).filter((o) => !owned.has(key(kind, o.id)) && face.adoptable(o)),
+      (account[kind] ?? []).filter((o) => !owned.has(key(kind, o.id)) && keep(face, o)),
     ]),
+  );
+}
+
+/** The account's objects that no audited stack owns and that may be adopted, per kind. */
+export const unownedObjects = (
+  states: StackState[],
+  account: AccountObjects,
+  faces: AdoptionFaces = ADOPTION_FACES,
+): AccountObjects =>
+  notOwned(states, account, faces, (face, o) => face.adoptable(o) && !face.unfinished?.(o));
+
+/** An object an unfinished create left that no audited stack owns (its face's `unfinished`). */
+export interface Leftover {
+  kind: string;
+  id: number;
+  /** How its face names it (`sg-web`). */
+  name: string;
+}
+
+/**
+ * The objects of the kinds that bill nothing that an unfinished create left and no audited stack
+ * owns, in the faces' order: never adopted, so the audit lists them on their own.
+ */
+export function leftovers(
+  states: StackState[],
+  account: AccountObjects,
+  faces: AdoptionFaces = ADOPTION_FACES,
+): Leftover[] {
+  const left = notOwned(states, account, faces, (face, o) => face.unfinished?.(o) === true);
+  return Object.entries(left).flatMap(([kind, objects]) =>
+    objects.map((o) => ({ kind, id: o.id, name: faces[kind].name(o) })),
   );
 }
 

@@ -11,6 +11,7 @@ import {
   ADOPTION_FACES,
   describedKinds,
   importFile,
+  leftovers,
   narrowed,
   unownedObjects,
   type AdoptFilters,
@@ -19,7 +20,7 @@ import {
 } from './adopt';
 import { EXIT, parseCommandArgs, type Command, type OptionSpecs, type ParsedArgs } from './command';
 import { shrinkingPages } from './pages';
-import { audit, formatAudit, type AuditReport } from './audit';
+import { audit, formatAudit, hasFindings, type AuditReport } from './audit';
 import { BILLING_FACES, type BillingFaces } from './billed-kinds';
 import { pulumiJson, type StackState, type StateResource } from './pulumi';
 import { stackClient } from './stack-client';
@@ -110,7 +111,7 @@ export interface AuditFaces {
 /**
  * Holds the account's objects against the states: every billed kind's (those ending left out)
  * for the audit, every adoptable kind's for the import file of what no stack owns (narrowed by
- * the filters).
+ * the filters) and for what unfinished creates left (not narrowed: a finding, not an adoption).
  */
 export async function auditAccount(
   client: Client,
@@ -133,7 +134,11 @@ export async function auditAccount(
     faces.adoption,
   );
   const importable = importFile(unowned, faces.adoption).resources;
-  return { ...audit(states, billed, importable, faces.billing), importable };
+  const left = leftovers(states, account, faces.adoption);
+  return {
+    ...audit(states, billed, { unowned: importable, leftovers: left }, faces.billing),
+    importable,
+  };
 }
 
 /**
@@ -166,10 +171,6 @@ export async function gatherAudit(
   return auditAccount(client, states, filters);
 }
 
-/** Whether the audit found anything: an orphan, a vanished object, drift, or something unowned. */
-export const hasFindings = (r: AuditReport): boolean =>
-  r.orphans.length + r.gone.length + r.drift.length + r.unowned.length > 0;
-
 /** `pulumi-svc audit`: prints the report; EXIT.findings when it found anything. */
 export async function printAudit(
   cwd: string,
@@ -187,9 +188,9 @@ export async function printAudit(
 
 export const AUDIT_COMMAND: Command = {
   summary:
-    'holds the account against the states: orphans, vanished objects, drift, what no stack owns',
+    'holds the account against the states: orphans, vanished objects, drift, what no stack owns, leftovers',
   usage: '[options]',
-  description: `Holds the account against the states of the named stacks (default: every stack of the current backend): billed objects that carry this provider's provenance but are in no state, state entries whose object is gone, objects changed outside Pulumi (their size, names, tags or bill), and the objects no stack owns (${Object.keys(ADOPTION_FACES).join(', ')}). The account's credentials come from the first stack's svc:* config (never printed), else SVC_* or ~/.svc.
+  description: `Holds the account against the states of the named stacks (default: every stack of the current backend): billed objects that carry this provider's provenance but are in no state, state entries whose object is gone, objects changed outside Pulumi (their size, names, tags or bill), the objects no stack owns (${Object.keys(ADOPTION_FACES).join(', ')}), and those an unfinished create left of the kinds that bill nothing (still carrying its creation token; never put in the import file). The account's credentials come from the first stack's svc:* config (never printed), else SVC_* or ~/.svc.
 
 Exits with status ${EXIT.findings} when it finds anything, so it can gate CI.`,
   options: AUDIT_OPTIONS,

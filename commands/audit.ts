@@ -1,5 +1,5 @@
 import type { ApiObject, Props } from '../provider/kinds/faces';
-import type { ImportEntry } from './adopt';
+import type { ImportEntry, Leftover } from './adopt';
 import { BILLING_FACES, billedKind, faceOf, type BillingFaces } from './billed-kinds';
 import type { StackState } from './pulumi';
 
@@ -14,7 +14,9 @@ import type { StackState } from './pulumi';
  * - drift: objects whose fields differ from what their state recorded, or whose bill differs
  *   from the cost the state recorded (with both monthly amounts);
  * - unowned: guests, keys, zones and records no stack owns (adopt.ts), as the entries of the
- *   bulk import file that adopts them.
+ *   bulk import file that adopts them;
+ * - leftovers: objects of the kinds that bill nothing that an unfinished create left (its
+ *   creation token still in a text field) and no stack owns: never adopted, so listed apart.
  */
 
 /** The account's objects of each billed kind, as its audit face lists them. */
@@ -77,12 +79,17 @@ export interface AuditReport {
   drift: Drift[];
   /** What no audited stack owns (narrowed by the filters), as import-file entries. */
   unowned: ImportEntry[];
+  /** What an unfinished create left of a kind that bills nothing, in no audited state. */
+  leftovers: Leftover[];
 }
+
+/** What the audit found of the adoptable kinds (adopt.ts). */
+export type AdoptionFindings = Pick<AuditReport, 'unowned' | 'leftovers'>;
 
 export function audit(
   states: StackState[],
   objects: BilledObjects,
-  unowned: ImportEntry[] = [],
+  adoption: Partial<AdoptionFindings> = {},
   faces: BillingFaces = BILLING_FACES,
 ): AuditReport {
   const key = (kind: string, id: string | number) => `${kind}:${id}`;
@@ -143,17 +150,23 @@ export function audit(
     orphans,
     gone,
     drift,
-    unowned,
+    unowned: adoption.unowned ?? [],
+    leftovers: adoption.leftovers ?? [],
   };
 }
 
+/** Whether the audit found anything: an orphan, a vanished entry, drift, unowned or leftovers. */
+export const hasFindings = (r: AuditReport): boolean =>
+  r.orphans.length + r.gone.length + r.drift.length + r.unowned.length + r.leftovers.length > 0;
+
 const name = (urn: string) => urn.split('::').pop() ?? urn;
 
-/** The unowned objects, counted per kind: `3 VirtualGuest, 1 DnsZone`. */
-const perKind = (entries: ImportEntry[]) =>
-  [...new Set(entries.map((e) => e.type))]
-    .map((type) => `${entries.filter((e) => e.type === type).length} ${type.split(':').pop()}`)
-    .join(', ');
+/** A kind's name from an import entry's type token. */
+const kindOfEntry = (entry: ImportEntry) => entry.type.split(':').pop()!;
+
+/** Objects' kinds, counted per kind: `3 VirtualGuest, 1 DnsZone`. */
+const perKind = (kinds: string[]) =>
+  [...new Set(kinds)].map((k) => `${kinds.filter((x) => x === k).length} ${k}`).join(', ');
 
 /** What no stack owns, and how to adopt it (`importFile`: where its import file was written). */
 function unownedSection(unowned: ImportEntry[], importFile: string | undefined): string[] {
@@ -167,9 +180,20 @@ function unownedSection(unowned: ImportEntry[], importFile: string | undefined):
       ];
   return [
     '',
-    `Objects no audited stack owns (${unowned.length}: ${perKind(unowned)}):`,
-    ...unowned.map((e) => `  ${e.type.split(':').pop()}  ${e.id}  ${e.name}`),
+    `Objects no audited stack owns (${unowned.length}: ${perKind(unowned.map(kindOfEntry))}):`,
+    ...unowned.map((e) => `  ${kindOfEntry(e)}  ${e.id}  ${e.name}`),
     ...adopt,
+  ];
+}
+
+/** What unfinished creates left of the kinds that bill nothing, and what becomes of it. */
+function leftoverSection(leftovers: Leftover[]): string[] {
+  return [
+    '',
+    `Left by an unfinished create (${leftovers.length}: ${perKind(leftovers.map((l) => l.kind))}):`,
+    ...leftovers.map((l) => `  ${l.kind}  ${l.id}  ${l.name}`),
+    '  The next `pulumi up` of its stack takes each over if that resource is still declared;',
+    '  otherwise delete it (it bills nothing). None is put in an import file.',
   ];
 }
 
@@ -178,9 +202,7 @@ export function formatAudit(report: AuditReport, importFile?: string): string {
   const lines = [
     `Audited ${report.guests} billed object(s) of the account against ${report.stacks.length} stack(s): ${report.stacks.join(', ') || '-'}`,
   ];
-  const findings =
-    report.orphans.length + report.gone.length + report.drift.length + report.unowned.length;
-  if (findings === 0) {
+  if (!hasFindings(report)) {
     lines.push(
       'Nothing to report: every guest, key, zone and record is in a state, and matches it.',
     );
@@ -188,6 +210,7 @@ export function formatAudit(report: AuditReport, importFile?: string): string {
     return lines.join('\n');
   }
   if (report.unowned.length > 0) lines.push(...unownedSection(report.unowned, importFile));
+  if (report.leftovers.length > 0) lines.push(...leftoverSection(report.leftovers));
   if (report.orphans.length > 0) {
     const total = report.orphans.reduce((sum, o) => sum + (o.hourlyCost ?? 0), 0);
     lines.push(

@@ -105,6 +105,13 @@ export interface AdoptionFace<O extends ApiObject = ApiObject, L extends ApiObje
   objectsIn?(item: L): O[];
   /** Whether one may be adopted when no state holds it (a guest with this provider's tags may not). */
   adoptable(object: O): boolean;
+  /**
+   * Whether it is an unfinished create's leftover, for a kind with no audit face to report it as
+   * an orphan (it bills nothing): its creation token still stands in a text field the create's
+   * handover replaces (a security group's description). Never adopted; when no state holds it,
+   * the audit lists it on its own.
+   */
+  unfinished?(object: O): boolean;
   /** Ids of other kinds that a state entry of this kind holds too, by kind (a zone: its records). */
   holds?(outputs: Props): Readonly<Record<string, readonly unknown[]>>;
   /** Its import entry's name as text (`zone-example.com`); the audit makes it an identifier. */

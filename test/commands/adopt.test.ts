@@ -3,12 +3,14 @@ import { describe, it } from 'node:test';
 import {
   ADOPTION_FACES,
   importFile,
+  leftovers,
   narrowed,
   unownedObjects,
   type AccountObjects,
 } from '../../commands/adopt';
-import { parseAuditArgs } from '../../commands/audit-command';
-import { audit, formatAudit } from '../../commands/audit';
+import { auditAccount, parseAuditArgs } from '../../commands/audit-command';
+import { audit, formatAudit, hasFindings } from '../../commands/audit';
+import type { Client } from '../../provider/client';
 import { declaredOs } from '../../provider/kinds/virtual-guest/import-form';
 import type { PlacementGroup } from '../../provider/kinds/placement-group/fields';
 import { OWNED_TAG } from '../../provider/kinds/virtual-guest/provenance';
@@ -162,6 +164,64 @@ describe('what no stack owns, as a bulk import file', () => {
   });
 });
 
+describe('what an unfinished create left of the kinds that bill nothing', () => {
+  // The group, the placement group and the template still carrying a creation token.
+  const LEFT = [
+    { kind: 'SecurityGroup', id: 42, name: 'sg-web' },
+    { kind: 'PlacementGroup', id: 60, name: 'pg-pulumi-svc-0123456789abcdef01234567' },
+    { kind: 'ImageTemplate', id: 52, name: 'image-capturing' },
+  ];
+
+  it('is exactly the objects no state holds whose token still stands in their text field', () => {
+    assert.deepEqual(
+      leftovers(STATES, ACCOUNT),
+      LEFT,
+      'not the guest with a token (a billed orphan), nor a group or template without one',
+    );
+    const holding = [
+      ...STATES,
+      { stack: 'dev', resources: [{ urn: 'u6', type: 'svc:index:PlacementGroup', id: '60' }] },
+    ];
+    assert.deepEqual(
+      leftovers(holding, ACCOUNT).map((l) => l.id),
+      [42, 52],
+      'one a state holds (its create failed after making it) is that stack’s',
+    );
+  });
+
+  it('the audit of the account lists them apart, never in the import file, as findings', async () => {
+    // An account answering each list method with ACCOUNT's objects, page by page.
+    const client = {
+      call: (service: string, method: string, options: { offset?: number }) => {
+        const listed = Object.entries(ADOPTION_FACES).filter(
+          ([, face]) =>
+            !face.objectsIn && face.list.service === service && face.list.method === method,
+        );
+        const items = listed.flatMap(([kind]) => ACCOUNT[kind] ?? []);
+        return Promise.resolve(options.offset ? [] : items);
+      },
+    } as unknown as Client;
+    const report = await auditAccount(client, STATES);
+    assert.deepEqual(report.leftovers, LEFT);
+    const imported = report.importable.map((e) => `${e.type.split(':').pop()} ${e.id}`);
+    for (const { kind, id } of LEFT)
+      assert.ok(!imported.includes(`${kind} ${id}`), `${kind} ${id}`);
+    assert.deepEqual(report.unowned, report.importable);
+
+    const onlyLeft = audit([], {}, { leftovers: LEFT.slice(0, 1) });
+    assert.ok(hasFindings(onlyLeft), 'a leftover alone is a finding (exit status 3)');
+    assert.ok(!hasFindings(audit([], {}, {})));
+    const text = formatAudit(onlyLeft);
+    assert.match(
+      text,
+      /^Left by an unfinished create \(1: 1 SecurityGroup\):\n {2}SecurityGroup {2}42 {2}sg-web$/m,
+    );
+    assert.match(text, /next `pulumi up` of its stack takes each over/);
+    assert.doesNotMatch(text, /Nothing to report|no audited stack owns/);
+    assert.deepEqual(JSON.parse(JSON.stringify(onlyLeft)).leftovers, LEFT.slice(0, 1));
+  });
+});
+
 describe('pulumi-svc audit arguments', () => {
   it('takes the filters and the import file, and refuses what it does not know', () => {
     assert.deepEqual(
@@ -199,7 +259,7 @@ describe('the audit report for people', () => {
   it('lists what no stack owns per kind, and says where the import file is', () => {
     const unowned = importFile(unownedObjects(STATES, ACCOUNT)).resources;
     const text = formatAudit(
-      audit(STATES, { VirtualGuest: ACCOUNT.VirtualGuest }, unowned),
+      audit(STATES, { VirtualGuest: ACCOUNT.VirtualGuest }, { unowned }),
       'adopt.json',
     );
     assert.match(
@@ -207,7 +267,7 @@ describe('the audit report for people', () => {
       /Objects no audited stack owns \(9: 1 DnsZone, 2 DnsRecord, 1 SshKey, 1 SecurityGroup, 1 ImageTemplate, 3 VirtualGuest\)/,
     );
     assert.match(text, /pulumi import --file adopt.json/);
-    const none = formatAudit(audit([], {}, []), 'adopt.json');
+    const none = formatAudit(audit([], {}, {}), 'adopt.json');
     assert.match(none, /Nothing to report[\s\S]*Nothing to adopt: adopt.json lists no resource/);
   });
 });

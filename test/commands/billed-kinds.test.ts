@@ -199,7 +199,7 @@ describe('a new billed kind, declared only by its billing face in a registry', (
           volume(4, 10, []),
         ],
       },
-      [],
+      {},
       FACES,
     );
     assert.deepEqual(report.gone, [

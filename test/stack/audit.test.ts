@@ -3,11 +3,12 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
 import type { AuditReport } from '../../commands/audit';
 import type { Reconciliation } from '../../commands/billing-reconcile';
-import { VirtualGuestManager } from '../../provider/managers';
+import { SecurityGroupManager, VirtualGuestManager } from '../../provider/managers';
 import { cliFixture, hasTag, pulumiSvc, writeCalls, type CliFixture } from './cli';
 
 // `npx pulumi-svc audit --json` in the project, as a user runs it, on an account where orphans,
-// a vanished guest and drift were made on purpose: it must find exactly those.
+// a vanished guest, drift and a killed create's security group were made on purpose: it must find
+// exactly those.
 describe('pulumi-svc audit', () => {
   let f: CliFixture;
   before(async () => {
@@ -25,10 +26,13 @@ describe('pulumi-svc audit', () => {
   it('finds nothing on an account whose guests are all in the stack as declared', async () => {
     const report = await runAudit();
     assert.equal(report.stacks.length, 1);
-    assert.deepEqual([report.orphans, report.gone, report.drift], [[], [], []]);
+    assert.deepEqual(
+      [report.orphans, report.gone, report.drift, report.leftovers],
+      [[], [], [], []],
+    );
   });
 
-  it('finds exactly the orphans, the vanished guest and the drift made on purpose', async () => {
+  it('finds exactly the orphans, the vanished guest, the drift and the leftover made on purpose', async () => {
     const [g0, g1, g2] = [await idOf('g0'), await idOf('g1'), await idOf('g2')];
     await f.client.call('Virtual_Guest', 'deleteObject', { id: g0 }); // gone
     await f.client.call('Virtual_Guest', 'editObject', { id: g2, args: [{ hostname: 'moved' }] });
@@ -53,6 +57,11 @@ describe('pulumi-svc audit', () => {
       .map((g) => g.id)
       .filter((id) => ![g0, g1, g2].includes(id));
     assert.ok(killed.length >= 1, 'the killed up ordered a guest');
+    // A security group a killed create left: its creation token still stands in its description.
+    const left = await new SecurityGroupManager(f.client).createGroup({
+      name: 'killed',
+      description: 'pulumi-svc-0123456789abcdef01234567',
+    });
 
     const report = await runAudit();
     assert.deepEqual(report.orphans.map((o) => o.id).sort(), [g1, ...killed].sort());
@@ -63,6 +72,11 @@ describe('pulumi-svc audit', () => {
         .sort(),
       killed.sort(),
       'the killed up left unfinished creates; g1 had been handed to the state',
+    );
+    assert.deepEqual(report.leftovers, [{ kind: 'SecurityGroup', id: left.id, name: 'sg-killed' }]);
+    assert.ok(
+      !report.unowned.some((e) => e.id === String(left.id)),
+      'a leftover is never offered for adoption',
     );
     assert.ok(
       report.orphans.every((o) => o.hourlyCost! > 0),
