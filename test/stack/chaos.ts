@@ -417,8 +417,7 @@ export async function runSequence(
         await f.stack.run(args);
         return 'ok';
       } catch (err) {
-        const last = (err as Error).message.match(/error: (.*)/g)?.pop() ?? 'failed';
-        return `failed (${last.slice(0, 160)})`;
+        return `failed (${whyFailed((err as Error).message)})`;
       }
     };
     const killed = async (args: string[], at: number) => {
@@ -555,7 +554,7 @@ export async function runSequence(
         result.userDecisions += refused.length;
         const cancelled = [...leftovers.map((id) => `guest ${id}`), ...refused];
         step(
-          `settle up ${result.extraUps}: failed${cancelled.length > 0 ? `; cancelled leftover(s) ${cancelled.join(', ')}` : ''}`,
+          `settle up ${result.extraUps}: failed (${whyFailed(message)})${cancelled.length > 0 ? `; cancelled leftover(s) ${cancelled.join(', ')}` : ''}`,
         );
       }
     }
@@ -655,6 +654,13 @@ export async function runSequence(
     await f.close();
   }
   return result;
+}
+
+/** A failed CLI run's reason, for its step: the resource's error, not the run's `update failed`. */
+function whyFailed(output: string): string {
+  const errors = output.match(/error: (.*)/g) ?? [];
+  const cause = errors.find((line) => !/error: update failed/.test(line)) ?? errors.pop();
+  return (cause ?? 'failed').slice(0, 240);
 }
 
 /** How a failed sequence is reported: its seed and its steps. */
