@@ -311,6 +311,56 @@ describe('BareMetalServer provider against the emulator', () => {
     await server.delete(made.id, made.outs!);
   });
 
+  it('a speed faster than its ports replaces it: the new server is ordered beside the one the state holds, which is then cancelled', async () => {
+    const slow = declared('faster', { networkSpeed: 100 });
+    const old = await server.create(await checked({}, slow));
+    assert.deepEqual([old.outs!.networkSpeed, old.outs!.maxNetworkSpeed], [100, 100]);
+    const token = old.outs!.creationToken as string;
+    const carrying = async () =>
+      (await servers())
+        .filter((s) => tagNames(s).includes(token) && !s.billingItem?.cancellationDate)
+        .map((s) => [s.id, tagNames(s).includes(OWNED_TAG)]);
+
+    // The engine diffs the resource it holds, then checks the new half afresh (no olds) and
+    // creates it before it deletes the old one: the same creation token on both.
+    const fast = { ...slow, networkSpeed: 1000 };
+    assert.deepEqual((await server.diff(old.id, old.outs!, fast)).replaces, ['networkSpeed']);
+    const replacement = await checked({}, fast);
+    assert.equal(replacement.creationToken, token, 'one resource, one token');
+    assert.equal(replacement.adopts, undefined, 'the server it replaces is not taken over');
+    const placed = orders();
+    const made = await server.create(replacement);
+    assert.notEqual(made.id, old.id, 'a new server, not the one the state holds');
+    assert.equal(orders() - placed, 1, 'one order');
+    assert.deepEqual([made.outs!.networkSpeed, made.outs!.maxNetworkSpeed], [1000, 1000]);
+    assert.deepEqual(await carrying(), [
+      [Number(old.id), true],
+      [Number(made.id), true],
+    ]);
+
+    await server.delete(old.id, old.outs!);
+    assert.deepEqual(await carrying(), [[Number(made.id), true]], 'only the new server is left');
+    await server.delete(made.id, made.outs!);
+  });
+
+  it('what a killed run ordered on slower ports than the resource now declares is refused, naming networkSpeed; nothing is ordered', async () => {
+    const slow = declared('killed-slow', { networkSpeed: 100 });
+    const scope = claimScope();
+    const first = await inScope(scope, async () => server.create(await checked({}, slow)));
+    release(scope);
+    await releaseUnanswered();
+    const placed = orders();
+    const fast = await checked({}, { ...slow, networkSpeed: 1000 });
+    await assert.rejects(
+      server.create(fast),
+      new RegExp(
+        `server ${first.id} was ordered by an earlier unfinished create of this resource .* networkSpeed 100 \\(declared 1000\\)\\. It is not taken over and nothing is ordered`,
+      ),
+    );
+    assert.equal(orders(), placed, 'nothing ordered');
+    await server.delete(first.id, first.outs!);
+  });
+
   it('a monthly server is cancelled at its anniversary, with what it still owes; cancelImmediately ends it at once', async () => {
     const inputs = await checked(
       {},

@@ -27,7 +27,7 @@ import { sayOnce, sayStatus } from '../../framework/log';
 import { boundedWait, type OperationRequest } from '../../framework/operation';
 import { initFailure } from '../../framework/runtime-provider';
 import { containsUnknown } from '../../framework/unknown';
-import { readInputs } from '../../framework/fields';
+import { readComputed, readInputs, type Bag } from '../../framework/fields';
 import { describeEnding, endingOf } from '../billing-ending';
 import { checkOrder, describeCost, describeOrder, orderOf, type Inputs, type State } from './order';
 import { converge, portsOf, reloadInPlace, reloadedBy, replacedBy } from './changes';
@@ -96,7 +96,12 @@ async function settled(
 
 /** How `s` differs from what an order of `inputs` makes, in what replaces a server. */
 const orderedOtherwise = (s: BareMetalServer, inputs: Inputs) => {
-  const read = readInputs(BARE_METAL_FIELDS, s, inputs);
+  // Its own ports, not the declared `maxNetworkSpeed` (check's, of the new order): against those,
+  // the faster speed a replace orders would read as one set in place on the server it replaces.
+  const read: Bag = {
+    ...readInputs(BARE_METAL_FIELDS, s, inputs),
+    maxNetworkSpeed: readComputed(BARE_METAL_FIELDS, s).maxNetworkSpeed,
+  };
   const declared: Record<string, unknown> = inputs;
   return differences(replacedBy(read, inputs).map((f) => [f, read[f], declared[f]]));
 };
