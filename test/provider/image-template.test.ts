@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Client } from '../../provider/client';
+import { claimScope, inScope, release, releaseUnanswered } from '../../provider/framework/claims';
 import { LOOKUPS, PROVIDERS } from '../../provider/kinds';
 import type { ImageTemplate } from '../../provider/managers';
 import { providerEnv, type Emulator } from '../support/provider-env';
@@ -157,6 +158,25 @@ describe('ImageTemplate provider against the emulator', () => {
     } finally {
       emulator.settings.provisioningDelayMs = 300;
     }
+  });
+
+  it('a run killed after the handover was sent puts the token back as the note; the next create takes the template over', async () => {
+    const guestId = await idleGuest('handover');
+    const inputs = await checked({}, declared('handover', guestId, { note: 'base' }));
+    const captures = calls('Virtual_Guest.createArchiveTransaction');
+    // The create completes, but its engine never sees the answer (a killed CLI).
+    const scope = claimScope();
+    const first = await inScope(scope, () => provider.create(inputs));
+    const noteOf = async (id: string) => (await templates()).find((t) => t.id === Number(id))?.note;
+    assert.equal(await noteOf(first.id), 'base', 'handed over');
+    release(scope);
+    await releaseUnanswered();
+    assert.equal(await noteOf(first.id), inputs.creationToken, 'the token is back: unfinished');
+    const again = await provider.create(inputs);
+    assert.equal(again.id, first.id, 'taken over');
+    assert.equal(calls('Virtual_Guest.createArchiveTransaction') - captures, 1, 'one capture');
+    assert.equal(await noteOf(again.id), 'base');
+    await provider.delete(again.id, again.outs!);
   });
 
   it('getImageTemplates lists the private and public templates, by name', async () => {

@@ -5,7 +5,8 @@ import { claimSent } from '../../framework/claims';
 import { freeWriteWindowMs, outcomeWindowMs, type Connection } from '../../framework/connection';
 import { creationToken } from '../../framework/creation-token';
 import { requireEngine } from '../../framework/engine-watch';
-import { createOnce, lookFor, writeIdempotent } from '../../framework/exactly-once';
+import { createOnce, writeIdempotent } from '../../framework/exactly-once';
+import { takeBack, tokenFieldMark } from '../../framework/handed-mark';
 import type { InputsOf, StateOf } from '../../framework/fields';
 import {
   kindProvider,
@@ -131,16 +132,18 @@ async function converge(c: Connection, template: ImageTemplate, inputs: Partial<
     });
 }
 
-/** Puts the token back as the note of a template whose create never answered its engine. */
-async function releaseHandover(c: Connection, id: number, token: string) {
-  const { found } = await lookFor(async () => {
-    const t = await images(c).findTemplate(id);
-    return t && t.note !== token ? t : undefined;
-  }, freeWriteWindowMs());
-  if (!found) return false;
-  await images(c).edit(id, { note: token });
-  return true;
-}
+/** The note holds the token until the handover (framework/handed-mark.ts). */
+const handedMark = (c: Connection, id: number, token: string, note: string | undefined) =>
+  tokenFieldMark(
+    `template ${id}`,
+    token,
+    async () => {
+      const now = await images(c).findTemplate(id);
+      return now ? (now.note ?? '') : null;
+    },
+    (value) => images(c).edit(id, { note: value }),
+    note ?? '',
+  );
 
 async function create({ connection: c, inputs, request }: CreateRequest<Fields>) {
   const token = inputs.creationToken ?? creationToken(inputs);
@@ -176,7 +179,7 @@ async function create({ connection: c, inputs, request }: CreateRequest<Fields>)
     await requireEngine();
     claimSent({
       what: `template ${template.id}`,
-      release: () => releaseHandover(c, template.id, token),
+      release: () => takeBack(handedMark(c, template.id, token, inputs.note)),
     });
     await converge(c, ready, inputs);
     return { id: template.id, object: await images(c).getTemplate(template.id), outs };
