@@ -96,6 +96,16 @@ KINDS.push({
 /** The field's value as a program declares it (the API omits an empty one). */
 const valueOf = (group: Group, k: Kind) => group[k.field] ?? '';
 
+/** The checked inputs of resource `name` of the kind, with the names a door derives from its URN. */
+async function checkedAs(kind: Kind['kind'], name: string, inputs: Bag) {
+  const result = await (PROVIDERS[kind] as Provider).check(
+    {},
+    { resourceName: name, identity: `proj/dev/${name}`, provenance: `t/${name}`, ...inputs },
+  );
+  assert.deepEqual(result.failures, []);
+  return result.inputs!;
+}
+
 describe('a free group a killed create left is taken over, never made twice', () => {
   let emulator: Emulator;
   let client: Client;
@@ -106,14 +116,7 @@ describe('a free group a killed create left is taken over, never made twice', ()
     const provider = PROVIDERS[k.kind] as Provider;
     const creates = () => emulator.stats().calls[`${k.service}.createObject`] ?? 0;
     const declared = String(k.inputs[k.field] ?? '');
-    const checked = async (name: string) => {
-      const result = await provider.check(
-        {},
-        { resourceName: name, identity: `proj/dev/${name}`, provenance: `t/${name}`, ...k.inputs },
-      );
-      assert.deepEqual(result.failures, []);
-      return result.inputs!;
-    };
+    const checked = (name: string) => checkedAs(k.kind, name, k.inputs);
     const carrying = async (token: string) =>
       (await k.list(client)).filter((g) => valueOf(g, k) === token).map((g) => g.id);
 
@@ -230,18 +233,7 @@ describe('a placement group a killed create left elsewhere', () => {
   it('is not taken over by a create behind another router: a new group is made, the other kept', async () => {
     const provider = PROVIDERS.PlacementGroup as Provider;
     const kind = KINDS.find((k) => k.kind === 'PlacementGroup')!;
-    const name = 'moved';
-    const checked = await provider.check(
-      {},
-      {
-        resourceName: name,
-        identity: `proj/dev/${name}`,
-        provenance: `t/${name}`,
-        ...kind.inputs,
-        datacenter: 'dal12',
-      },
-    );
-    const inputs = checked.inputs!;
+    const inputs = await checkedAs(kind.kind, 'moved', { ...kind.inputs, datacenter: 'dal12' });
     const left = await kind.leftBy(client, String(inputs.creationToken)); // behind dal10's router
     const { id, outs } = await provider.create(inputs);
     assert.notEqual(id, String(left), 'a new group');
@@ -265,12 +257,7 @@ describe('the engine gone while a handover is on its way: the release waits for 
     const creates = () => emulator.stats().calls[`${k.service}.createObject`] ?? 0;
 
     it(`${k.label}: the token is put back once the late handover lands; the next create takes the group over`, async () => {
-      const name = `${k.label}-late`;
-      const checked = await provider.check(
-        {},
-        { resourceName: name, identity: `proj/dev/${name}`, provenance: `t/${name}`, ...k.inputs },
-      );
-      const inputs = checked.inputs!;
+      const inputs = await checkedAs(k.kind, `${k.label}-late`, k.inputs);
       const token = String(inputs.creationToken);
       emulator.setFaults({
         once: { service: k.service, method: 'editObject', fault: 'latency', delayMs: 3000 },
